@@ -1,0 +1,352 @@
+//! Board geometry: positions, sides, field ports and rotations, in the
+//! conventions of RULES.md §7 (x east, y north, rotation clockwise).
+
+use std::fmt;
+use std::str::FromStr;
+
+/// A board cell. The start tile is at (0, 0); x grows east, y grows north.
+///
+/// With 72 tiles no coordinate can leave `-73..=73`, so `i8` is exact.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Pos {
+    /// East–west coordinate.
+    pub x: i8,
+    /// South–north coordinate.
+    pub y: i8,
+}
+
+impl Pos {
+    /// The origin, where the start tile lies.
+    pub const ORIGIN: Pos = Pos { x: 0, y: 0 };
+
+    /// A position from coordinates.
+    pub const fn new(x: i8, y: i8) -> Pos {
+        Pos { x, y }
+    }
+
+    /// The neighbouring cell across `side`.
+    #[inline]
+    pub const fn step(self, side: Side) -> Pos {
+        let (dx, dy) = side.delta();
+        Pos {
+            x: self.x.wrapping_add(dx),
+            y: self.y.wrapping_add(dy),
+        }
+    }
+
+    /// The cell index on the board's 128×128 torus. Two distinct cells of
+    /// one game never share an index: a game spans at most 75 cells in
+    /// each direction.
+    #[inline]
+    pub const fn cell(self) -> u16 {
+        ((self.y as u8 as u16 & 127) << 7) | (self.x as u8 as u16 & 127)
+    }
+}
+
+impl fmt::Display for Pos {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "({}, {})", self.x, self.y)
+    }
+}
+
+/// One of the four edges of a tile, in board orientation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[repr(u8)]
+pub enum Side {
+    /// North (y + 1).
+    N = 0,
+    /// East (x + 1).
+    E = 1,
+    /// South (y − 1).
+    S = 2,
+    /// West (x − 1).
+    W = 3,
+}
+
+impl Side {
+    /// All sides, in the canonical order N, E, S, W.
+    pub const ALL: [Side; 4] = [Side::N, Side::E, Side::S, Side::W];
+
+    /// A side from its index 0–3 (N, E, S, W); the index is taken modulo 4.
+    #[inline]
+    pub const fn from_index(i: usize) -> Side {
+        Side::ALL[i & 3]
+    }
+
+    /// The index 0–3 of this side.
+    #[inline]
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+
+    /// The facing side of the neighbour across this side.
+    #[inline]
+    pub const fn opposite(self) -> Side {
+        Side::from_index(self as usize + 2)
+    }
+
+    /// Coordinate change to the neighbour across this side.
+    #[inline]
+    pub const fn delta(self) -> (i8, i8) {
+        match self {
+            Side::N => (0, 1),
+            Side::E => (1, 0),
+            Side::S => (0, -1),
+            Side::W => (-1, 0),
+        }
+    }
+
+    /// This side after `rot` clockwise quarter turns of the tile.
+    #[inline]
+    pub const fn rotated(self, rot: Rotation) -> Side {
+        Side::from_index(self as usize + rot.0 as usize)
+    }
+
+    /// The two field ports on this side (west/north half first, as in the
+    /// clockwise port order).
+    #[inline]
+    pub const fn ports(self) -> [Port; 2] {
+        [
+            Port::from_index(2 * self as usize),
+            Port::from_index(2 * self as usize + 1),
+        ]
+    }
+}
+
+impl fmt::Display for Side {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(["N", "E", "S", "W"][*self as usize])
+    }
+}
+
+/// A half-edge a field can touch: the eight ports of RULES.md §6, in
+/// clockwise order starting at the west half of the north edge.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[repr(u8)]
+pub enum Port {
+    /// North edge, west half.
+    Nnw = 0,
+    /// North edge, east half.
+    Nne = 1,
+    /// East edge, north half.
+    Ene = 2,
+    /// East edge, south half.
+    Ese = 3,
+    /// South edge, east half.
+    Sse = 4,
+    /// South edge, west half.
+    Ssw = 5,
+    /// West edge, south half.
+    Wsw = 6,
+    /// West edge, north half.
+    Wnw = 7,
+}
+
+impl Port {
+    /// All ports in canonical order.
+    pub const ALL: [Port; 8] = [
+        Port::Nnw,
+        Port::Nne,
+        Port::Ene,
+        Port::Ese,
+        Port::Sse,
+        Port::Ssw,
+        Port::Wsw,
+        Port::Wnw,
+    ];
+
+    /// The names of the ports, in canonical order.
+    pub const NAMES: [&'static str; 8] = ["NNW", "NNE", "ENE", "ESE", "SSE", "SSW", "WSW", "WNW"];
+
+    /// A port from its index 0–7 (taken modulo 8).
+    #[inline]
+    pub const fn from_index(i: usize) -> Port {
+        Port::ALL[i & 7]
+    }
+
+    /// The index 0–7 of this port.
+    #[inline]
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+
+    /// The side this port lies on.
+    #[inline]
+    pub const fn side(self) -> Side {
+        Side::from_index(self as usize / 2)
+    }
+
+    /// The port of the neighbouring tile that this port meets: NNW meets
+    /// the SSW port of the tile to the north, ENE meets WNW, and so on.
+    #[inline]
+    pub const fn facing(self) -> Port {
+        let side = self as usize / 2;
+        let half = self as usize & 1;
+        Port::from_index(2 * ((side + 2) & 3) + (1 - half))
+    }
+
+    /// This port after `rot` clockwise quarter turns of the tile.
+    #[inline]
+    pub const fn rotated(self, rot: Rotation) -> Port {
+        Port::from_index(self as usize + 2 * rot.0 as usize)
+    }
+}
+
+impl fmt::Display for Port {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(Port::NAMES[*self as usize])
+    }
+}
+
+/// Quarter turns clockwise applied to a tile's canonical orientation (0–3).
+/// With rotation 1 the canonical north edge faces east.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub struct Rotation(u8);
+
+impl Rotation {
+    /// All four rotations.
+    pub const ALL: [Rotation; 4] = [Rotation(0), Rotation(1), Rotation(2), Rotation(3)];
+
+    /// A rotation from a number of quarter turns, if it is 0–3.
+    pub const fn new(quarter_turns: u8) -> Option<Rotation> {
+        if quarter_turns < 4 {
+            Some(Rotation(quarter_turns))
+        } else {
+            None
+        }
+    }
+
+    /// The number of clockwise quarter turns, 0–3.
+    #[inline]
+    pub const fn quarter_turns(self) -> u8 {
+        self.0
+    }
+
+    /// The rotation that undoes this one.
+    #[inline]
+    pub const fn inverse(self) -> Rotation {
+        Rotation((4 - self.0) & 3)
+    }
+}
+
+impl fmt::Display for Rotation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.0)
+    }
+}
+
+/// A place for a meeple on a placed tile, named in board orientation
+/// (RULES.md §7): the road or city segment reaching an edge, the
+/// monastery, or a field port.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Location {
+    /// The road or city segment reaching the middle of this edge.
+    Edge(Side),
+    /// The monastery in the middle of the tile (`C`).
+    Monastery,
+    /// The field touching this port.
+    Field(Port),
+}
+
+impl Location {
+    /// Every location name, in canonical order (edges, monastery, ports).
+    pub const ALL: [Location; 13] = [
+        Location::Edge(Side::N),
+        Location::Edge(Side::E),
+        Location::Edge(Side::S),
+        Location::Edge(Side::W),
+        Location::Monastery,
+        Location::Field(Port::Nnw),
+        Location::Field(Port::Nne),
+        Location::Field(Port::Ene),
+        Location::Field(Port::Ese),
+        Location::Field(Port::Sse),
+        Location::Field(Port::Ssw),
+        Location::Field(Port::Wsw),
+        Location::Field(Port::Wnw),
+    ];
+}
+
+impl fmt::Display for Location {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Location::Edge(side) => side.fmt(f),
+            Location::Monastery => f.write_str("C"),
+            Location::Field(port) => port.fmt(f),
+        }
+    }
+}
+
+/// A location name that is not one of `N E S W C` or the eight ports.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseLocationError(pub String);
+
+impl fmt::Display for ParseLocationError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "unknown location {:?} (expected N, E, S, W, C or a port such as NNW)",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for ParseLocationError {}
+
+impl FromStr for Location {
+    type Err = ParseLocationError;
+
+    fn from_str(s: &str) -> Result<Location, ParseLocationError> {
+        Location::ALL
+            .into_iter()
+            .find(|loc| loc.to_string() == s)
+            .ok_or_else(|| ParseLocationError(s.to_string()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cells_of_one_game_never_alias() {
+        // Any two cells of one game differ by less than 128 in x and in y.
+        let a = Pos::new(-75, 3);
+        for dx in 1..128 {
+            let b = Pos::new((-75 + dx) as i8, 3);
+            assert_ne!(a.cell(), b.cell(), "dx = {dx}");
+        }
+        assert_eq!(Pos::new(-64, 0).cell(), Pos::new(64, 0).cell());
+    }
+
+    #[test]
+    fn facing_ports_match_the_rules_text() {
+        assert_eq!(Port::Nnw.facing(), Port::Ssw);
+        assert_eq!(Port::Nne.facing(), Port::Sse);
+        assert_eq!(Port::Ene.facing(), Port::Wnw);
+        assert_eq!(Port::Ese.facing(), Port::Wsw);
+        for p in Port::ALL {
+            assert_eq!(p.facing().facing(), p);
+            assert_eq!(p.facing().side(), p.side().opposite());
+        }
+    }
+
+    #[test]
+    fn rotation_one_turns_north_to_east() {
+        let r1 = Rotation::new(1).unwrap();
+        assert_eq!(Side::N.rotated(r1), Side::E);
+        assert_eq!(Side::W.rotated(r1), Side::N);
+        assert_eq!(Port::Nnw.rotated(r1), Port::Ene);
+        assert_eq!(Port::Wnw.rotated(r1), Port::Nne);
+        assert_eq!(Rotation::new(4), None);
+    }
+
+    #[test]
+    fn locations_parse_their_own_names() {
+        for loc in Location::ALL {
+            assert_eq!(loc.to_string().parse::<Location>(), Ok(loc));
+        }
+        assert!("X".parse::<Location>().is_err());
+        assert!("nnw".parse::<Location>().is_err());
+    }
+}

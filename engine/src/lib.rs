@@ -1,0 +1,52 @@
+//! A compact, allocation-free rules engine for Carcassonne: the base game
+//! with farmers, 2–6 players, as specified in `RULES.md`.
+//!
+//! - [`tiles`]: the 24 tile kinds as constant data, rotations precomputed.
+//! - [`geom`]: positions, sides, field ports, rotations, location names.
+//! - [`board`]: the grid and the frontier of open cells.
+//! - [`features`]: roads, cities, monasteries and fields as a union-find.
+//! - [`state`]: the game state and the turn (chance draw, move, scoring).
+//! - [`moves`]: moves, the move list and [`IllegalMove`].
+//! - [`record`]: game records and their replay.
+//! - [`playout`]: uniformly random moves and playouts.
+//! - [`view`]: what a seat may see.
+//!
+//! ```
+//! use engine::{Phase, Rules, Seat, State};
+//! use rand::SeedableRng;
+//!
+//! let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(1);
+//! let mut state = State::new(Rules::default(), 2, Seat(0));
+//! while !state.is_over() {
+//!     match state.phase() {
+//!         Phase::Draw => { state.draw_random(&mut rng); }
+//!         Phase::Place(_) => {
+//!             let placement = state.nth_placement(0).unwrap();
+//!             state.try_play(engine::Move { placement, meeple: None }).unwrap();
+//!         }
+//!         Phase::Over => unreachable!(),
+//!     }
+//! }
+//! assert_eq!(state.turns() + state.bag().total() as usize, state.turns());
+//! ```
+
+pub mod board;
+pub mod features;
+pub mod geom;
+pub mod moves;
+pub mod playout;
+pub mod record;
+pub mod rules;
+pub mod seat;
+pub mod state;
+pub mod tiles;
+pub mod view;
+
+pub use geom::{Location, Port, Pos, Rotation, Side};
+pub use moves::{IllegalMove, Move, MoveList, Placement, MAX_MOVES};
+pub use record::{replay, Record, ReplayError, ReplayReason, TurnRecord};
+pub use rules::Rules;
+pub use seat::{PerSeat, Score, Seat, MAX_PLAYERS, MEEPLES_PER_SEAT};
+pub use state::{Bag, Drawn, Meeple, Phase, State};
+pub use tiles::{FeatureKind, Tile};
+pub use view::SeatView;

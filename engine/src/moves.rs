@@ -1,0 +1,189 @@
+//! Moves, the fixed-capacity move list, and why a move can be illegal.
+
+use crate::geom::{Location, Pos, Rotation, Side};
+use crate::tiles::Tile;
+use std::fmt;
+
+/// Where the drawn tile goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Placement {
+    /// The cell.
+    pub pos: Pos,
+    /// The rotation.
+    pub rot: Rotation,
+}
+
+/// A seat's move: the placement of the drawn tile and an optional meeple on
+/// one of its segments (by segment index of the tile kind; see
+/// [`crate::tiles::segment_at`] to resolve a [`Location`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Move {
+    /// Where the tile goes.
+    pub placement: Placement,
+    /// The segment of the placed tile that gets a meeple, if any.
+    pub meeple: Option<u8>,
+}
+
+impl Move {
+    /// Place a tile without a meeple.
+    pub const fn place(pos: Pos, rot: Rotation) -> Move {
+        Move {
+            placement: Placement { pos, rot },
+            meeple: None,
+        }
+    }
+
+    /// This move with a meeple on segment `segment`.
+    pub const fn with_meeple(self, segment: u8) -> Move {
+        Move {
+            placement: self.placement,
+            meeple: Some(segment),
+        }
+    }
+
+    /// The move in record notation for `tile`, e.g. `U (1, 0) r1 NNE`.
+    pub fn display(&self, tile: Tile) -> impl fmt::Display {
+        let Placement { pos, rot } = self.placement;
+        let meeple = self
+            .meeple
+            .map(|s| tile.oriented(rot).canonical[s as usize]);
+        DisplayMove {
+            tile,
+            pos,
+            rot,
+            meeple,
+        }
+    }
+}
+
+struct DisplayMove {
+    tile: Tile,
+    pos: Pos,
+    rot: Rotation,
+    meeple: Option<Location>,
+}
+
+impl fmt::Display for DisplayMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} {} r{}", self.tile, self.pos, self.rot)?;
+        if let Some(loc) = self.meeple {
+            write!(f, " {loc}")?;
+        }
+        Ok(())
+    }
+}
+
+/// The most moves one position can have: at most 146 open cells × 4
+/// rotations = 584 placements, each with no meeple or a meeple on one of at
+/// most 8 segments (tile X). No real position comes near it.
+pub const MAX_MOVES: usize = 584 * 9;
+
+/// A list of moves on the stack, with room for [`MAX_MOVES`].
+#[derive(Clone)]
+pub struct MoveList {
+    moves: [Move; MAX_MOVES],
+    len: usize,
+}
+
+impl MoveList {
+    /// An empty list.
+    pub fn new() -> MoveList {
+        MoveList {
+            moves: [Move::place(Pos::ORIGIN, Rotation::default()); MAX_MOVES],
+            len: 0,
+        }
+    }
+
+    /// Append a move.
+    #[inline]
+    pub fn push(&mut self, m: Move) {
+        self.moves[self.len] = m;
+        self.len += 1;
+    }
+
+    /// Remove every move.
+    #[inline]
+    pub fn clear(&mut self) {
+        self.len = 0;
+    }
+}
+
+impl Default for MoveList {
+    fn default() -> MoveList {
+        MoveList::new()
+    }
+}
+
+impl std::ops::Deref for MoveList {
+    type Target = [Move];
+    fn deref(&self) -> &[Move] {
+        &self.moves[..self.len]
+    }
+}
+
+impl fmt::Debug for MoveList {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
+/// Why a move, draw or record step was refused. Each prints one line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IllegalMove {
+    /// The game is over.
+    GameOver,
+    /// A tile must be drawn first.
+    NoTileDrawn,
+    /// A tile was already drawn; it must be placed.
+    TileAlreadyDrawn,
+    /// The tile is not left in the bag.
+    NotInBag(Tile),
+    /// The cell already holds a tile.
+    Occupied(Pos),
+    /// The cell touches no placed tile along an edge.
+    NoNeighbour(Pos),
+    /// An edge of the tile does not match its neighbour.
+    EdgeMismatch(Pos, Side),
+    /// The tile has no segment at that location.
+    NoSuchSegment(Tile, Location),
+    /// A move names a segment index the tile does not have.
+    BadSegment(Tile, u8),
+    /// The feature already holds a meeple.
+    FeatureOccupied(Location),
+    /// The seat has no meeple left in supply.
+    NoMeepleLeft,
+    /// Fields take no meeples when farmers are off.
+    FarmersOff,
+    /// A record set a tile aside that had a legal placement.
+    FalseDiscard(Tile),
+    /// A record placed a tile that has no legal placement (it must be set
+    /// aside).
+    Unplaceable(Tile),
+}
+
+impl fmt::Display for IllegalMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use IllegalMove::*;
+        match *self {
+            GameOver => write!(f, "the game is over"),
+            NoTileDrawn => write!(f, "no tile has been drawn"),
+            TileAlreadyDrawn => write!(f, "a tile was drawn and must be placed"),
+            NotInBag(t) => write!(f, "tile {t} is not left in the stack"),
+            Occupied(p) => write!(f, "cell {p} already holds a tile"),
+            NoNeighbour(p) => write!(f, "cell {p} has no neighbouring tile along an edge"),
+            EdgeMismatch(p, s) => write!(f, "the {s} edge at {p} does not match its neighbour"),
+            NoSuchSegment(t, l) => write!(f, "tile {t} has no feature at location {l}"),
+            BadSegment(t, s) => write!(f, "tile {t} has no segment {s}"),
+            FeatureOccupied(l) => write!(f, "the feature at {l} already holds a meeple"),
+            NoMeepleLeft => write!(f, "no meeple left in supply"),
+            FarmersOff => write!(f, "farmers are off: no meeple may go in a field"),
+            FalseDiscard(t) => write!(f, "tile {t} was set aside but has a legal placement"),
+            Unplaceable(t) => write!(
+                f,
+                "tile {t} has no legal placement and must be listed as discarded"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for IllegalMove {}

@@ -1,0 +1,806 @@
+//! The game state and the turn: draw (chance), place, meeple, score.
+//!
+//! The state is flat and `Clone` is a memcpy: no heap, no hidden order of
+//! the tiles (the bag is counts per kind). Randomness is explicit: when
+//! [`State::phase`] is [`Phase::Draw`] the caller picks a tile from
+//! [`State::bag`] (or lets [`State::draw_random`] do it with its own rng)
+//! and hands it to [`State::draw`].
+
+use crate::board::Board;
+use crate::features::{segment_id, Features, SegmentId, MAX_TILES};
+use crate::geom::{Location, Pos, Rotation, Side};
+use crate::moves::{IllegalMove, Move, MoveList, Placement};
+use crate::rules::Rules;
+use crate::seat::{PerSeat, Score, Seat, MAX_PLAYERS, MEEPLES_PER_SEAT};
+use crate::tiles::{segment_at, Edge, FeatureKind, Tile, NO_SEGMENT};
+use rand::Rng;
+
+/// Whose decision it is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Phase {
+    /// Chance: a tile must be drawn from the bag for the seat to play.
+    Draw,
+    /// The seat to play must place the drawn `tile`.
+    Place(Tile),
+    /// The game is over and final scoring is done.
+    Over,
+}
+
+/// The tiles left to draw, as counts per kind (never an order).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Bag {
+    counts: [u8; Tile::COUNT],
+    total: u8,
+}
+
+impl Bag {
+    /// The 71 tiles left after the start tile.
+    pub fn full() -> Bag {
+        let mut counts = [0; Tile::COUNT];
+        for t in Tile::ALL {
+            counts[t.index()] = t.def().count;
+        }
+        counts[Tile::START.index()] -= 1;
+        Bag { counts, total: 71 }
+    }
+
+    /// Copies of `tile` left.
+    #[inline]
+    pub fn count(&self, tile: Tile) -> u8 {
+        self.counts[tile.index()]
+    }
+
+    /// Tiles left in all.
+    #[inline]
+    pub fn total(&self) -> u8 {
+        self.total
+    }
+
+    /// No tile left.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.total == 0
+    }
+
+    /// The kinds left with their counts.
+    pub fn iter(&self) -> impl Iterator<Item = (Tile, u8)> + '_ {
+        Tile::ALL
+            .into_iter()
+            .filter(|t| self.counts[t.index()] > 0)
+            .map(|t| (t, self.counts[t.index()]))
+    }
+
+    /// The `k`-th tile (0-based) if the tiles were laid out by kind.
+    #[inline]
+    pub fn nth(&self, mut k: u8) -> Tile {
+        for (i, &c) in self.counts.iter().enumerate() {
+            if k < c {
+                return Tile::from_index(i);
+            }
+            k -= c;
+        }
+        unreachable!("index past the end of the bag")
+    }
+
+    fn take(&mut self, tile: Tile) -> bool {
+        let c = &mut self.counts[tile.index()];
+        if *c == 0 {
+            return false;
+        }
+        *c -= 1;
+        self.total -= 1;
+        true
+    }
+}
+
+/// A meeple on the board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Meeple {
+    /// Its owner.
+    pub seat: Seat,
+    /// The segment it stands (or lies) on.
+    pub segment: SegmentId,
+}
+
+impl Meeple {
+    /// The slot of the tile it is on.
+    pub fn slot(&self) -> usize {
+        self.segment as usize / crate::tiles::MAX_SEGMENTS
+    }
+
+    /// The segment index on its tile.
+    pub fn segment_index(&self) -> u8 {
+        (self.segment as usize % crate::tiles::MAX_SEGMENTS) as u8
+    }
+}
+
+/// Most meeples on the board at once.
+pub const MAX_MEEPLES: usize = MAX_PLAYERS * MEEPLES_PER_SEAT as usize;
+
+/// What happened to a drawn tile.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Drawn {
+    /// It can be placed: the seat must now place it.
+    Placeable,
+    /// It has no legal placement and was set aside; draw again (or the
+    /// game is over if the bag is empty).
+    SetAside,
+}
+
+/// A complete game position.
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct State {
+    rules: Rules,
+    players: u8,
+    to_play: Seat,
+    phase: Phase,
+    bag: Bag,
+    turns: u8,
+    scores: PerSeat<Score>,
+    supply: PerSeat<u8>,
+    pieces_used: u8,
+    meeple_len: u8,
+    meeples: [Meeple; MAX_MEEPLES],
+    board: Board,
+    features: Features,
+}
+
+impl std::fmt::Debug for State {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("State")
+            .field("players", &self.players)
+            .field("to_play", &self.to_play)
+            .field("phase", &self.phase)
+            .field("turns", &self.turns)
+            .field("tiles", &self.board.len())
+            .field("bag", &self.bag.total())
+            .field("scores", &&self.scores.0[..self.players as usize])
+            .finish_non_exhaustive()
+    }
+}
+
+impl State {
+    /// A new game: the start tile at the origin, every seat with 7
+    /// meeples, `first` to play, a tile to be drawn.
+    ///
+    /// # Panics
+    /// If `players` is not 2–6, `first` is not a seat, or `rules.gifts` is
+    /// set (The Gifts is not implemented yet).
+    pub fn new(rules: Rules, players: usize, first: Seat) -> State {
+        assert!((2..=MAX_PLAYERS).contains(&players), "2 to 6 players");
+        assert!(first.index() < players, "first seat out of range");
+        assert!(!rules.gifts, "The Gifts is not implemented yet");
+        let mut supply = PerSeat::splat(0);
+        for s in 0..players {
+            supply.0[s] = MEEPLES_PER_SEAT;
+        }
+        let mut state = State {
+            rules,
+            players: players as u8,
+            to_play: first,
+            phase: Phase::Draw,
+            bag: Bag::full(),
+            turns: 0,
+            scores: PerSeat::default(),
+            supply,
+            pieces_used: 0,
+            meeple_len: 0,
+            meeples: [Meeple {
+                seat: Seat(0),
+                segment: 0,
+            }; MAX_MEEPLES],
+            board: Board::new(),
+            features: Features::new(),
+        };
+        state.put_tile(Tile::START, Rotation::default(), Pos::ORIGIN);
+        state
+    }
+
+    // ----- Observers -------------------------------------------------------
+
+    /// The rules in force.
+    #[inline]
+    pub fn rules(&self) -> Rules {
+        self.rules
+    }
+
+    /// Number of seats.
+    #[inline]
+    pub fn players(&self) -> usize {
+        self.players as usize
+    }
+
+    /// The seat whose turn it is (during [`Phase::Draw`], the seat the
+    /// tile is drawn for).
+    #[inline]
+    pub fn to_play(&self) -> Seat {
+        self.to_play
+    }
+
+    /// Whose decision it is.
+    #[inline]
+    pub fn phase(&self) -> Phase {
+        self.phase
+    }
+
+    /// The game is over.
+    #[inline]
+    pub fn is_over(&self) -> bool {
+        self.phase == Phase::Over
+    }
+
+    /// The tiles left to draw.
+    #[inline]
+    pub fn bag(&self) -> &Bag {
+        &self.bag
+    }
+
+    /// Turns played (tiles placed after the start tile).
+    #[inline]
+    pub fn turns(&self) -> usize {
+        self.turns as usize
+    }
+
+    /// A seat's score.
+    #[inline]
+    pub fn score(&self, seat: Seat) -> Score {
+        self.scores[seat]
+    }
+
+    /// Meeples in a seat's supply.
+    #[inline]
+    pub fn supply(&self, seat: Seat) -> u8 {
+        self.supply[seat]
+    }
+
+    /// The meeples on the board.
+    #[inline]
+    pub fn meeples(&self) -> &[Meeple] {
+        &self.meeples[..self.meeple_len as usize]
+    }
+
+    /// The board.
+    #[inline]
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    /// The feature union-find (read-only).
+    #[inline]
+    pub fn features(&self) -> &Features {
+        &self.features
+    }
+
+    /// The chance outcomes of a draw: each kind left with its probability.
+    pub fn chance_outcomes(&self) -> impl Iterator<Item = (Tile, f64)> + '_ {
+        let total = self.bag.total() as f64;
+        self.bag.iter().map(move |(t, c)| (t, c as f64 / total))
+    }
+
+    /// The kind of feature that segment `id` belongs to.
+    #[inline]
+    pub fn segment_kind(&self, id: SegmentId) -> FeatureKind {
+        let p = self.board.placed(id as usize / crate::tiles::MAX_SEGMENTS);
+        p.tile.def().segments[id as usize % crate::tiles::MAX_SEGMENTS].kind
+    }
+
+    /// The segment at `loc` of the tile at `pos`, if there is one.
+    pub fn segment_at(&self, pos: Pos, loc: Location) -> Option<SegmentId> {
+        let slot = self.board.slot_at(pos)?;
+        let p = self.board.placed(slot);
+        segment_at(p.tile, p.rot, loc).map(|s| segment_id(slot, s))
+    }
+
+    /// A feature (given by any of its segments) is complete: a closed road
+    /// or city, or a monastery with all eight neighbours. Fields never are.
+    pub fn is_complete(&self, id: SegmentId) -> bool {
+        match self.segment_kind(id) {
+            FeatureKind::Road | FeatureKind::City => {
+                self.features.open(self.features.root(id)) == 0
+            }
+            FeatureKind::Monastery => {
+                self.board
+                    .placed(id as usize / crate::tiles::MAX_SEGMENTS)
+                    .surrounded
+                    == 8
+            }
+            FeatureKind::Field => false,
+        }
+    }
+
+    /// Points the feature of segment `id` is worth now: as scored on
+    /// completion if it is complete, else as in final scoring (farms: 3
+    /// per completed city touching it, whether or not farmers are on).
+    pub fn feature_value(&self, id: SegmentId) -> u32 {
+        let root = self.features.root(id);
+        match self.segment_kind(id) {
+            FeatureKind::Road => self.features.tiles(root) as u32,
+            FeatureKind::City => {
+                let base = self.features.tiles(root) as u32 + self.features.shields(root) as u32;
+                if self.features.open(root) == 0 {
+                    2 * base
+                } else {
+                    base
+                }
+            }
+            FeatureKind::Monastery => {
+                let p = self.board.placed(id as usize / crate::tiles::MAX_SEGMENTS);
+                if p.surrounded == 8 {
+                    9
+                } else {
+                    1 + p.surrounded as u32
+                }
+            }
+            FeatureKind::Field => 3 * self.completed_cities_touching(root),
+        }
+    }
+
+    /// Meeples of each seat on the feature with root `root`.
+    pub fn meeples_on(&self, root: SegmentId) -> PerSeat<u8> {
+        let mut counts = PerSeat::splat(0u8);
+        if self.features.meeples(root) == 0 {
+            return counts;
+        }
+        for m in self.meeples() {
+            if self.features.root(m.segment) == root {
+                counts[m.seat] += 1;
+            }
+        }
+        counts
+    }
+
+    // ----- Chance ----------------------------------------------------------
+
+    /// `tile` has a legal placement on the current board.
+    #[inline]
+    pub fn is_placeable(&self, tile: Tile) -> bool {
+        self.board.has_fit(tile)
+    }
+
+    /// Draw `tile` from the bag for the seat to play. An unplaceable tile
+    /// is set aside (and the game ends if the bag is then empty).
+    pub fn draw(&mut self, tile: Tile) -> Result<Drawn, IllegalMove> {
+        match self.phase {
+            Phase::Draw => {}
+            Phase::Place(_) => return Err(IllegalMove::TileAlreadyDrawn),
+            Phase::Over => return Err(IllegalMove::GameOver),
+        }
+        if !self.bag.take(tile) {
+            return Err(IllegalMove::NotInBag(tile));
+        }
+        if self.board.has_fit(tile) {
+            self.phase = Phase::Place(tile);
+            Ok(Drawn::Placeable)
+        } else {
+            if self.bag.is_empty() {
+                self.finish();
+            }
+            Ok(Drawn::SetAside)
+        }
+    }
+
+    /// Draw a tile at random (each tile left equally likely), as
+    /// [`State::draw`]. Returns the tile and what happened to it.
+    pub fn draw_random<R: Rng + ?Sized>(&mut self, rng: &mut R) -> (Tile, Drawn) {
+        let k = rng.gen_range(0..self.bag.total());
+        let tile = self.bag.nth(k);
+        let drawn = self.draw(tile).expect("drawing during the draw phase");
+        (tile, drawn)
+    }
+
+    // ----- Legal moves -----------------------------------------------------
+
+    /// The drawn tile, if the phase is [`Phase::Place`].
+    #[inline]
+    pub fn drawn_tile(&self) -> Option<Tile> {
+        match self.phase {
+            Phase::Place(t) => Some(t),
+            _ => None,
+        }
+    }
+
+    /// Calls `f` for every legal placement of the drawn tile (nothing
+    /// outside [`Phase::Place`]). Symmetric rotations are listed
+    /// separately: this enumerates (cell, rotation) pairs.
+    #[inline]
+    pub fn for_each_placement(&self, mut f: impl FnMut(Placement)) {
+        if let Some(tile) = self.drawn_tile() {
+            self.board.for_each_fit(tile, |pos, mut mask| {
+                while mask != 0 {
+                    let r = mask.trailing_zeros() as u8;
+                    mask &= mask - 1;
+                    f(Placement {
+                        pos,
+                        rot: Rotation::new(r).expect("rotation bit"),
+                    });
+                }
+            });
+        }
+    }
+
+    /// Number of legal placements of the drawn tile.
+    pub fn placement_count(&self) -> usize {
+        let mut n = 0;
+        if let Some(tile) = self.drawn_tile() {
+            self.board
+                .for_each_fit(tile, |_, mask| n += mask.count_ones() as usize);
+        }
+        n
+    }
+
+    /// The `k`-th legal placement in [`State::for_each_placement`] order.
+    pub fn nth_placement(&self, mut k: usize) -> Option<Placement> {
+        let tile = self.drawn_tile()?;
+        let mut found = None;
+        self.board.for_each_fit(tile, |pos, mask| {
+            let n = mask.count_ones() as usize;
+            if found.is_none() {
+                if k < n {
+                    let mut m = mask;
+                    for _ in 0..k {
+                        m &= m - 1;
+                    }
+                    let r = m.trailing_zeros() as u8;
+                    found = Some(Placement {
+                        pos,
+                        rot: Rotation::new(r).expect("rotation bit"),
+                    });
+                } else {
+                    k -= n;
+                }
+            }
+        });
+        found
+    }
+
+    /// The segments (bit `i` = segment `i`) of the drawn tile on which the
+    /// seat to play may put a meeple if it makes `placement`: features that
+    /// would hold no meeple after placing, fields only with farmers, and
+    /// nothing when the seat's supply is empty. `placement` must be legal.
+    pub fn free_segments(&self, placement: Placement) -> u8 {
+        let Some(tile) = self.drawn_tile() else {
+            return 0;
+        };
+        if self.supply[self.to_play] == 0 {
+            return 0;
+        }
+        let o = tile.oriented(placement.rot);
+        let mut free: u8 = (1u16 << tile.segment_count()) as u8;
+        free = free.wrapping_sub(1);
+        if !self.rules.farmers {
+            for (i, seg) in tile.def().segments.iter().enumerate() {
+                if seg.kind == FeatureKind::Field {
+                    free &= !(1 << i);
+                }
+            }
+        }
+        for side in Side::ALL {
+            let Some(slot) = self.board.slot_at(placement.pos.step(side)) else {
+                continue;
+            };
+            let n = self.board.placed(slot);
+            let no = n.tile.oriented(n.rot);
+            let s = side.index();
+            let opp = side.opposite().index();
+            if o.edge_segment[s] != NO_SEGMENT {
+                let theirs = segment_id(slot, no.edge_segment[opp]);
+                if self.features.meeples(self.features.root(theirs)) > 0 {
+                    free &= !(1 << o.edge_segment[s]);
+                }
+            }
+            for port in side.ports() {
+                let mine = o.port_segment[port.index()];
+                if mine != NO_SEGMENT && free & (1 << mine) != 0 {
+                    let theirs = segment_id(slot, no.port_segment[port.facing().index()]);
+                    if self.features.meeples(self.features.root(theirs)) > 0 {
+                        free &= !(1 << mine);
+                    }
+                }
+            }
+        }
+        free
+    }
+
+    /// Calls `f` for every legal move: each placement without a meeple and
+    /// with a meeple on each free segment.
+    pub fn for_each_move(&self, mut f: impl FnMut(Move)) {
+        self.for_each_placement(|p| {
+            let m = Move {
+                placement: p,
+                meeple: None,
+            };
+            f(m);
+            let mut free = self.free_segments(p);
+            while free != 0 {
+                let s = free.trailing_zeros() as u8;
+                free &= free - 1;
+                f(m.with_meeple(s));
+            }
+        });
+    }
+
+    /// Fill `list` with every legal move (cleared first).
+    pub fn legal_moves(&self, list: &mut MoveList) {
+        list.clear();
+        self.for_each_move(|m| list.push(m));
+    }
+
+    /// Why `placement` of the drawn tile is illegal, if it is.
+    pub fn check_placement(&self, placement: Placement) -> Result<Tile, IllegalMove> {
+        let tile = match self.phase {
+            Phase::Place(t) => t,
+            Phase::Draw => return Err(IllegalMove::NoTileDrawn),
+            Phase::Over => return Err(IllegalMove::GameOver),
+        };
+        let pos = placement.pos;
+        if self.board.slot_at(pos).is_some() {
+            return Err(IllegalMove::Occupied(pos));
+        }
+        if !self.board.is_open(pos) {
+            return Err(IllegalMove::NoNeighbour(pos));
+        }
+        let edges = tile.oriented(placement.rot).edges;
+        for side in Side::ALL {
+            if let Some(n) = self.board.at(pos.step(side)) {
+                let theirs = n.tile.oriented(n.rot).edges[side.opposite().index()];
+                if theirs != edges[side.index()] {
+                    return Err(IllegalMove::EdgeMismatch(pos, side));
+                }
+            }
+        }
+        Ok(tile)
+    }
+
+    /// Why `mv` is illegal, if it is.
+    pub fn check(&self, mv: Move) -> Result<(), IllegalMove> {
+        let tile = self.check_placement(mv.placement)?;
+        if let Some(seg) = mv.meeple {
+            if seg as usize >= tile.segment_count() {
+                return Err(IllegalMove::BadSegment(tile, seg));
+            }
+            let loc = tile.oriented(mv.placement.rot).canonical[seg as usize];
+            if self.supply[self.to_play] == 0 {
+                return Err(IllegalMove::NoMeepleLeft);
+            }
+            if !self.rules.farmers && tile.def().segments[seg as usize].kind == FeatureKind::Field {
+                return Err(IllegalMove::FarmersOff);
+            }
+            if self.free_segments(mv.placement) & (1 << seg) == 0 {
+                return Err(IllegalMove::FeatureOccupied(loc));
+            }
+        }
+        Ok(())
+    }
+
+    /// Resolve a meeple location on the drawn tile in rotation `rot`.
+    pub fn meeple_segment(&self, rot: Rotation, loc: Location) -> Result<u8, IllegalMove> {
+        let tile = self.drawn_tile().ok_or(IllegalMove::NoTileDrawn)?;
+        segment_at(tile, rot, loc).ok_or(IllegalMove::NoSuchSegment(tile, loc))
+    }
+
+    // ----- Playing ---------------------------------------------------------
+
+    /// Play `mv` after checking it.
+    pub fn try_play(&mut self, mv: Move) -> Result<(), IllegalMove> {
+        self.check(mv)?;
+        self.play_unchecked(mv);
+        Ok(())
+    }
+
+    /// Play a legal move: place the tile, put the meeple, score what the
+    /// tile completed, pass the turn (or end the game when the bag is
+    /// empty). The move must be legal (checked only by `debug_assert!`).
+    pub fn play_unchecked(&mut self, mv: Move) {
+        debug_assert_eq!(self.check(mv), Ok(()));
+        let Phase::Place(tile) = self.phase else {
+            unreachable!("play_unchecked outside the place phase");
+        };
+        let Placement { pos, rot } = mv.placement;
+        let slot = self.put_tile(tile, rot, pos);
+
+        if let Some(seg) = mv.meeple {
+            let id = segment_id(slot, seg);
+            let root = self.features.find(id);
+            self.features.add_meeples(root, 1);
+            self.meeples[self.meeple_len as usize] = Meeple {
+                seat: self.to_play,
+                segment: id,
+            };
+            self.meeple_len += 1;
+            self.supply[self.to_play] -= 1;
+        }
+
+        self.score_completed(slot);
+
+        self.turns += 1;
+        if self.bag.is_empty() {
+            self.finish();
+        } else {
+            self.phase = Phase::Draw;
+            self.to_play = Seat((self.to_play.0 + 1) % self.players);
+        }
+    }
+
+    /// Put a tile on the board and join its segments to its neighbours'.
+    fn put_tile(&mut self, tile: Tile, rot: Rotation, pos: Pos) -> usize {
+        let slot = self.board.place(tile, rot, pos);
+        let o = tile.oriented(rot);
+        let piece_bit = if o.multi_piece {
+            let bit = 1u16 << self.pieces_used;
+            self.pieces_used += 1;
+            bit
+        } else {
+            0
+        };
+        for (i, seg) in tile.def().segments.iter().enumerate() {
+            let id = segment_id(slot, i as u8);
+            match seg.kind {
+                FeatureKind::Road | FeatureKind::City => {
+                    self.features
+                        .init(id, seg.edges.count_ones() as u8, seg.shield, piece_bit)
+                }
+                _ => self.features.init(id, 0, false, 0),
+            }
+        }
+        for side in Side::ALL {
+            let Some(nslot) = self.board.slot_at(pos.step(side)) else {
+                continue;
+            };
+            let n = *self.board.placed(nslot);
+            let no = n.tile.oriented(n.rot);
+            let s = side.index();
+            let opp = side.opposite().index();
+            match o.edges[s] {
+                Edge::Road | Edge::City => {
+                    self.features.join_edge(
+                        segment_id(slot, o.edge_segment[s]),
+                        segment_id(nslot, no.edge_segment[opp]),
+                    );
+                }
+                Edge::Field => {}
+            }
+            for port in side.ports() {
+                let mine = o.port_segment[port.index()];
+                if mine != NO_SEGMENT {
+                    self.features.union(
+                        segment_id(slot, mine),
+                        segment_id(nslot, no.port_segment[port.facing().index()]),
+                    );
+                }
+            }
+        }
+        slot
+    }
+
+    /// Score the roads, cities and monasteries the tile in `slot`
+    /// completed.
+    fn score_completed(&mut self, slot: usize) {
+        let placed = *self.board.placed(slot);
+        for (i, seg) in placed.tile.def().segments.iter().enumerate() {
+            if matches!(seg.kind, FeatureKind::Road | FeatureKind::City) {
+                let root = self.features.find(segment_id(slot, i as u8));
+                if self.features.open(root) == 0 && self.features.meeples(root) > 0 {
+                    let tiles = self.features.tiles(root) as u16;
+                    let (points, kind) = if seg.kind == FeatureKind::Road {
+                        (tiles, FeatureKind::Road)
+                    } else {
+                        (
+                            2 * (tiles + self.features.shields(root) as u16),
+                            FeatureKind::City,
+                        )
+                    };
+                    self.award(root, points, kind);
+                    self.remove_meeples(root);
+                }
+            }
+        }
+        let mut done = [0usize; 9];
+        let mut n = 0;
+        self.board.for_each_surrounding(placed.pos, |s| {
+            done[n] = s;
+            n += 1;
+        });
+        done[n] = slot;
+        n += 1;
+        for &s in &done[..n] {
+            let p = self.board.placed(s);
+            let mono = p.tile.oriented(p.rot).monastery;
+            if mono != NO_SEGMENT && p.surrounded == 8 {
+                let id = segment_id(s, mono);
+                if self.features.meeples(id) > 0 {
+                    self.award(id, 9, FeatureKind::Monastery);
+                    self.remove_meeples(id);
+                }
+            }
+        }
+    }
+
+    /// Give `points` of `kind` to every seat with the most meeples on the
+    /// feature with root `root`.
+    fn award(&mut self, root: SegmentId, points: u16, kind: FeatureKind) {
+        let counts = self.meeples_on(root);
+        let most = *counts.0.iter().max().expect("six seats");
+        if most == 0 {
+            return;
+        }
+        for s in 0..self.players as usize {
+            if counts.0[s] == most {
+                let score = &mut self.scores.0[s];
+                match kind {
+                    FeatureKind::Road => score.road += points,
+                    FeatureKind::City => score.city += points,
+                    FeatureKind::Monastery => score.monastery += points,
+                    FeatureKind::Field => score.farm += points,
+                }
+            }
+        }
+    }
+
+    /// Return every meeple on the feature with root `root` to its owner.
+    fn remove_meeples(&mut self, root: SegmentId) {
+        let mut i = 0;
+        while i < self.meeple_len as usize {
+            let m = self.meeples[i];
+            if self.features.find(m.segment) == root {
+                self.supply[m.seat] += 1;
+                self.meeple_len -= 1;
+                self.meeples[i] = self.meeples[self.meeple_len as usize];
+            } else {
+                i += 1;
+            }
+        }
+        let n = self.features.meeples(root);
+        self.features.add_meeples(root, -(n as i8));
+    }
+
+    /// Distinct completed cities touching the field with root `field`.
+    fn completed_cities_touching(&self, field: SegmentId) -> u32 {
+        let mut cities = [0u16; 2 * MAX_TILES];
+        let mut n = 0;
+        for (slot, p) in self.board.tiles().iter().enumerate() {
+            for (i, seg) in p.tile.def().segments.iter().enumerate() {
+                if seg.touches == 0 || self.features.root(segment_id(slot, i as u8)) != field {
+                    continue;
+                }
+                let mut touches = seg.touches;
+                while touches != 0 {
+                    let c = touches.trailing_zeros() as u8;
+                    touches &= touches - 1;
+                    let city = self.features.root(segment_id(slot, c));
+                    if self.features.open(city) == 0 && !cities[..n].contains(&city) {
+                        cities[n] = city;
+                        n += 1;
+                    }
+                }
+            }
+        }
+        n as u32
+    }
+
+    /// End the game now: final scoring of every meeple still on the board
+    /// (RULES.md §4). Used when the bag runs out, and by `replay --end` to
+    /// score a position. Meeples stay where they are.
+    pub fn finish(&mut self) {
+        if self.phase == Phase::Over {
+            return;
+        }
+        let mut roots = [0 as SegmentId; MAX_MEEPLES];
+        let mut n = 0;
+        for i in 0..self.meeple_len as usize {
+            let root = self.features.find(self.meeples[i].segment);
+            if !roots[..n].contains(&root) {
+                roots[n] = root;
+                n += 1;
+            }
+        }
+        for &root in &roots[..n] {
+            let kind = self.segment_kind(root);
+            if kind == FeatureKind::Field && !self.rules.farmers {
+                continue;
+            }
+            let points = self.feature_value(root) as u16;
+            self.award(root, points, kind);
+        }
+        self.phase = Phase::Over;
+    }
+}
