@@ -1,1 +1,33 @@
-pub fn placeholder() {}
+//! Agents for the Carcassonne engine: one small [`Agent`] trait and the
+//! agents built from spec strings such as `mcts:iterations=2000,c=0.7`.
+//!
+//! - [`spec`]: parsing spec strings into agents, with clear errors.
+//! - [`random`]: uniform over the legal moves.
+//! - [`game`]: plays one game between agents, with separate randomness
+//!   for the tile draws and for each agent, and returns its record.
+
+pub mod game;
+pub mod random;
+pub mod spec;
+
+use engine::{Move, SeatView};
+
+/// The random generator every agent gets: one per seat and game, seeded
+/// by the caller, separate from the tile draws.
+pub type AgentRng = rand_pcg::Pcg64Mcg;
+
+/// A player. It sees only its seat's view and draws randomness only from
+/// the generator it is given, so the same seed gives the same move.
+pub trait Agent: Send {
+    /// The agent's spec string, e.g. `mcts:iterations=2000,c=0.7`.
+    fn name(&self) -> &str;
+
+    /// Choose a legal move for the seat of `view`, whose drawn tile is
+    /// placeable (the view's state is in `Phase::Place`).
+    fn select(&mut self, view: &SeatView<'_>, rng: &mut AgentRng) -> Move;
+
+    /// Forget anything kept from an earlier game.
+    fn reset(&mut self) {}
+}
+
+pub use spec::{from_spec, SpecError};

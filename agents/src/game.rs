@@ -1,0 +1,174 @@
+//! Playing one game between agents.
+//!
+//! The tile draws come from their own generator, seeded by `deck_seed`;
+//! every bag holds the same tiles whatever is played, so one deck seed
+//! gives the same tile order in every game that uses it (paired decks).
+//! Each seat's agent gets its own generator. An agent that panics or
+//! returns an illegal move forfeits: the game stops there and the reason
+//! is kept.
+
+use crate::{Agent, AgentRng};
+use engine::{Drawn, Phase, Record, Rules, Score, Seat, State, TurnRecord};
+use rand::SeedableRng;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::time::{Duration, Instant};
+
+/// The generator of the tile draws for a deck seed.
+pub fn deck_rng(deck_seed: u64) -> rand_pcg::Pcg64 {
+    rand_pcg::Pcg64::seed_from_u64(deck_seed)
+}
+
+/// A seat that lost by breaking the rules or crashing.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Forfeit {
+    /// The seat that forfeited.
+    pub seat: Seat,
+    /// What it did.
+    pub reason: String,
+}
+
+/// Everything one game produced.
+#[derive(Clone, Debug)]
+pub struct GameOutcome {
+    /// Final score of each seat (after final scoring; for a forfeited game,
+    /// the scores when it stopped).
+    pub scores: Vec<Score>,
+    /// Turns played.
+    pub turns: usize,
+    /// Meeples each seat placed.
+    pub meeples_placed: Vec<u32>,
+    /// Time each seat spent choosing moves.
+    pub think_time: Vec<Duration>,
+    /// Set when a seat forfeited.
+    pub forfeit: Option<Forfeit>,
+    /// The replayable record.
+    pub record: Record,
+}
+
+/// Play one game: `agents[s]` plays seat `s`, seat 0 starts, tiles drawn
+/// from `deck_seed`, agent `s` uses a generator seeded with
+/// `agent_seeds[s]`.
+pub fn play_game(
+    agents: &mut [Box<dyn Agent>],
+    rules: Rules,
+    deck_seed: u64,
+    agent_seeds: &[u64],
+) -> GameOutcome {
+    let players = agents.len();
+    assert_eq!(agent_seeds.len(), players, "one seed per agent");
+    let mut deck = deck_rng(deck_seed);
+    let mut rngs: Vec<AgentRng> = agent_seeds
+        .iter()
+        .map(|&s| AgentRng::seed_from_u64(s))
+        .collect();
+    for agent in agents.iter_mut() {
+        agent.reset();
+    }
+    let mut state = State::new(rules, players, Seat(0));
+    let mut record = Record::new(players, rules);
+    record.seed = Some(deck_seed);
+    record.agents = agents.iter().map(|a| a.name().to_string()).collect();
+    let mut meeples_placed = vec![0u32; players];
+    let mut think_time = vec![Duration::ZERO; players];
+    let mut discarded = Vec::new();
+    let mut forfeit = None;
+    loop {
+        match state.phase() {
+            Phase::Draw => {
+                let seat = state.to_play();
+                let (tile, drawn) = state.draw_random(&mut deck);
+                if drawn == Drawn::SetAside {
+                    discarded.push(tile);
+                    if state.is_over() {
+                        record.turns.push(TurnRecord::discards_only(
+                            seat,
+                            std::mem::take(&mut discarded),
+                        ));
+                    }
+                }
+            }
+            Phase::Place(tile) => {
+                let seat = state.to_play();
+                let s = seat.index();
+                let view = state.view(seat);
+                let start = Instant::now();
+                let chosen =
+                    catch_unwind(AssertUnwindSafe(|| agents[s].select(&view, &mut rngs[s])));
+                think_time[s] += start.elapsed();
+                let mv = match chosen {
+                    Ok(mv) => mv,
+                    Err(panic) => {
+                        let msg = panic
+                            .downcast_ref::<&str>()
+                            .map(|s| s.to_string())
+                            .or_else(|| panic.downcast_ref::<String>().cloned())
+                            .unwrap_or_else(|| "unknown panic".to_string());
+                        forfeit = Some(Forfeit {
+                            seat,
+                            reason: format!("panicked: {msg}"),
+                        });
+                        break;
+                    }
+                };
+                if let Err(e) = state.try_play(mv) {
+                    forfeit = Some(Forfeit {
+                        seat,
+                        reason: format!("illegal move {}: {e}", mv.display(tile)),
+                    });
+                    break;
+                }
+                if mv.meeple.is_some() {
+                    meeples_placed[s] += 1;
+                }
+                record.turns.push(TurnRecord::new(
+                    seat,
+                    std::mem::take(&mut discarded),
+                    tile,
+                    mv,
+                ));
+            }
+            Phase::Over => break,
+        }
+    }
+    let scores: Vec<Score> = (0..players).map(|s| state.score(Seat(s as u8))).collect();
+    if forfeit.is_none() {
+        record.final_scores = Some(engine::record::FinalRecord {
+            scores: scores.iter().map(Score::total).collect(),
+        });
+    }
+    GameOutcome {
+        scores,
+        turns: state.turns(),
+        meeples_placed,
+        think_time,
+        forfeit,
+        record,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::from_spec;
+
+    #[test]
+    fn a_game_between_random_agents_replays_to_its_scores() {
+        let mut agents = vec![from_spec("random").unwrap(), from_spec("random").unwrap()];
+        let out = play_game(&mut agents, Rules::default(), 5, &[1, 2]);
+        assert!(out.forfeit.is_none());
+        let state = engine::replay(&out.record, false).unwrap();
+        assert!(state.is_over());
+        for (s, score) in out.scores.iter().enumerate() {
+            assert_eq!(state.score(Seat(s as u8)), *score);
+        }
+    }
+
+    #[test]
+    fn the_same_seeds_give_the_same_game() {
+        let play = || {
+            let mut agents = vec![from_spec("random").unwrap(), from_spec("random").unwrap()];
+            play_game(&mut agents, Rules::default(), 9, &[3, 4]).record
+        };
+        assert_eq!(play(), play());
+    }
+}
