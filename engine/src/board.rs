@@ -1,21 +1,25 @@
 //! The grid of placed tiles and the frontier of open cells.
 //!
-//! The grid is a 128×128 torus of one byte per cell (a game spans at most
-//! 75 cells in any direction, so cells never alias). The frontier lists the
+//! The grid is an 80×80 torus of one byte per cell (the cells of one game
+//! span at most 75 in any direction, so they never alias; cells out of
+//! reach are treated as empty). The frontier lists the
 //! empty cells next to a placed tile, each with the [`Demand`] its
 //! neighbours make, so listing the placements of a tile is one table lookup
 //! per open cell.
 
 use crate::features::MAX_TILES;
 use crate::geom::{Pos, Rotation, Side};
-use crate::tiles::{fitting_rotations, Demand, Tile};
+use crate::tiles::{fit_row, fitting_rotations, Demand, Tile};
 
-/// Grid byte of an empty cell with no placed neighbour.
+/// Grid byte of an empty cell with no placed neighbour. Bytes
+/// `1..=MAX_TILES` hold a placed tile's slot plus one, bytes from
+/// `OPEN_BASE` an open cell's index in the frontier plus `OPEN_BASE`.
 const EMPTY: u8 = 0;
-/// Grid byte of an empty cell next to a placed tile.
-const OPEN: u8 = 0xff;
+/// Grid byte of the first open cell of the frontier.
+const OPEN_BASE: u8 = MAX_TILES as u8 + 1;
+const MAX_TILES_U8: u8 = MAX_TILES as u8;
 /// Cells on the torus.
-const CELLS: usize = 128 * 128;
+const CELLS: usize = Pos::TORUS * Pos::TORUS;
 /// Most open cells: a polyomino of n cells has at most 2n + 2 empty
 /// edge-neighbours, 146 for 72 tiles.
 pub const MAX_FRONTIER: usize = 2 * MAX_TILES + 2;
@@ -36,7 +40,8 @@ pub struct Placed {
 /// Placed tiles, grid and frontier.
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct Board {
-    /// `EMPTY`, `OPEN`, or the slot of the tile there plus one.
+    /// `EMPTY`, the slot of the tile there plus one, or the frontier
+    /// index plus `OPEN_BASE`.
     grid: [u8; CELLS],
     placed: [Placed; MAX_TILES],
     len: u8,
@@ -45,7 +50,9 @@ pub struct Board {
     frontier_len: u8,
 }
 
-const DIAGONALS: [(i8, i8); 8] = [
+/// The eight cells around a tile, clockwise from north: even indices are
+/// the edge neighbours N, E, S, W.
+const AROUND: [(i8, i8); 8] = [
     (0, 1),
     (1, 1),
     (1, 0),
@@ -95,9 +102,12 @@ impl Board {
     /// The slot of the tile at `pos`, if any.
     #[inline]
     pub fn slot_at(&self, pos: Pos) -> Option<usize> {
+        if !pos.is_reachable() {
+            return None;
+        }
         match self.grid[pos.cell() as usize] {
-            EMPTY | OPEN => None,
-            s => Some(s as usize - 1),
+            s @ 1..=MAX_TILES_U8 => Some(s as usize - 1),
+            _ => None,
         }
     }
 
@@ -116,7 +126,7 @@ impl Board {
     /// `pos` is empty and touches a placed tile along an edge.
     #[inline]
     pub fn is_open(&self, pos: Pos) -> bool {
-        self.grid[pos.cell() as usize] == OPEN
+        pos.is_reachable() && self.grid[pos.cell() as usize] >= OPEN_BASE
     }
 
     /// The open cells and their demands.
@@ -151,73 +161,122 @@ impl Board {
     /// in at least one rotation.
     #[inline]
     pub fn for_each_fit(&self, tile: Tile, mut f: impl FnMut(Pos, u8)) {
+        let row = fit_row(tile);
         let n = self.frontier_len as usize;
-        for i in 0..n {
-            let mask = fitting_rotations(tile, self.demand[i]);
+        for (&pos, &d) in self.frontier[..n].iter().zip(&self.demand[..n]) {
+            let mask = row[d as usize] & 0xf;
             if mask != 0 {
-                f(self.frontier[i], mask);
+                f(pos, mask);
             }
         }
+    }
+
+    /// Number of (cell, rotation) pairs where `tile` fits.
+    #[inline]
+    pub fn fit_count(&self, tile: Tile) -> usize {
+        let row = fit_row(tile);
+        let n = self.frontier_len as usize;
+        self.demand[..n]
+            .iter()
+            .map(|&d| (row[d as usize] >> 4) as usize)
+            .sum()
+    }
+
+    /// The `k`-th (cell, rotation) pair where `tile` fits, in
+    /// [`Board::for_each_fit`] order, rotations ascending within a cell.
+    #[inline]
+    pub fn nth_fit(&self, tile: Tile, mut k: usize) -> Option<(Pos, Rotation)> {
+        let row = fit_row(tile);
+        let n = self.frontier_len as usize;
+        for (&pos, &d) in self.frontier[..n].iter().zip(&self.demand[..n]) {
+            let entry = row[d as usize];
+            let count = (entry >> 4) as usize;
+            if k < count {
+                let mut mask = entry & 0xf;
+                for _ in 0..k {
+                    mask &= mask - 1;
+                }
+                let rot = Rotation::new(mask.trailing_zeros() as u8).expect("rotation bit");
+                return Some((pos, rot));
+            }
+            k -= count;
+        }
+        None
     }
 
     /// `tile` has at least one legal placement.
     #[inline]
     pub fn has_fit(&self, tile: Tile) -> bool {
+        let row = fit_row(tile);
         let n = self.frontier_len as usize;
-        self.demand[..n]
-            .iter()
-            .any(|&d| fitting_rotations(tile, d) != 0)
+        self.demand[..n].iter().any(|&d| row[d as usize] != 0)
     }
 
+    #[inline]
     fn frontier_index(&self, pos: Pos) -> Option<usize> {
-        self.frontier[..self.frontier_len as usize]
-            .iter()
-            .position(|&p| p == pos)
+        if !pos.is_reachable() {
+            return None;
+        }
+        match self.grid[pos.cell() as usize] {
+            b if b >= OPEN_BASE => Some((b - OPEN_BASE) as usize),
+            _ => None,
+        }
     }
 
     /// Put `tile` at `pos` (which must be open, or the origin on an empty
-    /// board) and return its slot. Updates the frontier and the
-    /// surrounded-counts of the tile and its eight neighbours.
-    pub fn place(&mut self, tile: Tile, rot: Rotation, pos: Pos) -> usize {
+    /// board) and return its slot with what it touched. Updates the
+    /// frontier and the surrounded-counts of the tile and its eight
+    /// neighbours.
+    pub fn place(&mut self, tile: Tile, rot: Rotation, pos: Pos) -> (usize, Touched) {
         let slot = self.len as usize;
         let cell = pos.cell() as usize;
-        debug_assert!(self.is_empty() || self.grid[cell] == OPEN);
+        debug_assert!(self.is_empty() || self.is_open(pos));
         if let Some(i) = self.frontier_index(pos) {
             let last = self.frontier_len as usize - 1;
-            self.frontier[i] = self.frontier[last];
+            let moved = self.frontier[last];
+            self.frontier[i] = moved;
             self.demand[i] = self.demand[last];
+            self.grid[moved.cell() as usize] = OPEN_BASE + i as u8;
             self.frontier_len -= 1;
         }
         self.grid[cell] = slot as u8 + 1;
         self.len += 1;
 
         let edges = tile.oriented(rot).edges;
-        for side in Side::ALL {
-            let qpos = pos.step(side);
-            let q = qpos.cell();
-            let want = (edges[side.index()] as u8) << (2 * side.opposite().index());
-            match self.grid[q as usize] {
-                EMPTY => {
+        let mut touched = Touched {
+            sides: [NO_SLOT; 4],
+            surrounded: [0; 9],
+            surrounded_len: 0,
+        };
+        let mut surrounded = 0;
+        for (k, (dx, dy)) in AROUND.into_iter().enumerate() {
+            let qpos = Pos::new(pos.x.wrapping_add(dx), pos.y.wrapping_add(dy));
+            let q = qpos.cell() as usize;
+            let byte = self.grid[q];
+            if (1..=MAX_TILES_U8).contains(&byte) {
+                let s = byte as usize - 1;
+                surrounded += 1;
+                let p = &mut self.placed[s];
+                p.surrounded += 1;
+                if p.surrounded == 8 {
+                    touched.surrounded[touched.surrounded_len as usize] = s as u8;
+                    touched.surrounded_len += 1;
+                }
+                if k % 2 == 0 {
+                    touched.sides[k / 2] = s as u8;
+                }
+            } else if k % 2 == 0 {
+                let side = Side::from_index(k / 2);
+                let want = (edges[side.index()] as u8) << (2 * side.opposite().index());
+                if byte == EMPTY {
                     let n = self.frontier_len as usize;
                     self.frontier[n] = qpos;
                     self.demand[n] = want;
                     self.frontier_len += 1;
-                    self.grid[q as usize] = OPEN;
+                    self.grid[q] = OPEN_BASE + n as u8;
+                } else {
+                    self.demand[(byte - OPEN_BASE) as usize] |= want;
                 }
-                OPEN => {
-                    let i = self.frontier_index(qpos).expect("open cell in frontier");
-                    self.demand[i] |= want;
-                }
-                _ => {}
-            }
-        }
-
-        let mut surrounded = 0;
-        for (dx, dy) in DIAGONALS {
-            let q = Pos::new(pos.x.wrapping_add(dx), pos.y.wrapping_add(dy));
-            if let Some(s) = self.slot_at(q) {
-                self.placed[s].surrounded += 1;
-                surrounded += 1;
             }
         }
         self.placed[slot] = Placed {
@@ -226,18 +285,34 @@ impl Board {
             pos,
             surrounded,
         };
-        slot
-    }
-
-    /// Slots of the tiles in the eight cells around `pos`.
-    #[inline]
-    pub fn for_each_surrounding(&self, pos: Pos, mut f: impl FnMut(usize)) {
-        for (dx, dy) in DIAGONALS {
-            let q = Pos::new(pos.x.wrapping_add(dx), pos.y.wrapping_add(dy));
-            if let Some(s) = self.slot_at(q) {
-                f(s);
-            }
+        if surrounded == 8 {
+            touched.surrounded[touched.surrounded_len as usize] = slot as u8;
+            touched.surrounded_len += 1;
         }
+        (slot, touched)
+    }
+}
+
+/// No tile on that side.
+pub const NO_SLOT: u8 = u8::MAX;
+
+/// What a placement touched.
+#[derive(Clone, Copy, Debug)]
+pub struct Touched {
+    /// The slot of the edge neighbour on each side N, E, S, W, or
+    /// [`NO_SLOT`].
+    pub sides: [u8; 4],
+    /// Slots whose eight surrounding cells this placement filled (the
+    /// placed tile's own slot included when it is surrounded at once).
+    pub surrounded: [u8; 9],
+    /// Entries used in `surrounded`.
+    pub surrounded_len: u8,
+}
+
+impl Touched {
+    /// The slots whose surroundings this placement completed.
+    pub fn surrounded(&self) -> &[u8] {
+        &self.surrounded[..self.surrounded_len as usize]
     }
 }
 

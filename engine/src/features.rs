@@ -22,67 +22,83 @@ pub const fn segment_id(slot: usize, index: u8) -> SegmentId {
     (slot * MAX_SEGMENTS + index as usize) as SegmentId
 }
 
+/// One union-find node: the parent link and, valid at roots, the
+/// counters of the feature.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
+struct Node {
+    parent: u16,
+    /// One bit per multi-piece tile (H, I, L, W, X) with a piece here, so a
+    /// union that joins two pieces of one tile counts that tile once.
+    pieces: u16,
+    size: u8,
+    /// Road ends or city edges not yet closed.
+    open: u8,
+    /// Distinct tiles.
+    tiles: u8,
+    shields: u8,
+    meeples: u8,
+}
+
 /// Union-find with per-root counters. Fields use only `meeples`.
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct Features {
-    parent: [u16; MAX_SEGMENT_IDS],
-    size: [u8; MAX_SEGMENT_IDS],
-    /// Road ends or city edges not yet closed.
-    open: [u8; MAX_SEGMENT_IDS],
-    /// Distinct tiles.
-    tiles: [u8; MAX_SEGMENT_IDS],
-    shields: [u8; MAX_SEGMENT_IDS],
-    meeples: [u8; MAX_SEGMENT_IDS],
-    /// One bit per multi-piece tile (H, I, L, W, X) with a piece here, so a
-    /// union that joins two pieces of one tile counts that tile once.
-    pieces: [u16; MAX_SEGMENT_IDS],
+    nodes: [Node; MAX_SEGMENT_IDS],
 }
 
 impl Features {
     /// No segments yet.
     pub const fn new() -> Features {
         Features {
-            parent: [0; MAX_SEGMENT_IDS],
-            size: [0; MAX_SEGMENT_IDS],
-            open: [0; MAX_SEGMENT_IDS],
-            tiles: [0; MAX_SEGMENT_IDS],
-            shields: [0; MAX_SEGMENT_IDS],
-            meeples: [0; MAX_SEGMENT_IDS],
-            pieces: [0; MAX_SEGMENT_IDS],
+            nodes: [Node {
+                parent: 0,
+                pieces: 0,
+                size: 0,
+                open: 0,
+                tiles: 0,
+                shields: 0,
+                meeples: 0,
+            }; MAX_SEGMENT_IDS],
         }
     }
 
     /// Start segment `id` as a feature of its own, on one tile.
     #[inline]
     pub fn init(&mut self, id: SegmentId, open: u8, shield: bool, piece_bit: u16) {
-        let i = id as usize;
-        self.parent[i] = id;
-        self.size[i] = 1;
-        self.open[i] = open;
-        self.tiles[i] = 1;
-        self.shields[i] = shield as u8;
-        self.meeples[i] = 0;
-        self.pieces[i] = piece_bit;
+        self.nodes[id as usize] = Node {
+            parent: id,
+            pieces: piece_bit,
+            size: 1,
+            open,
+            tiles: 1,
+            shields: shield as u8,
+            meeples: 0,
+        };
     }
 
     /// The root of `id`'s feature, halving the path on the way.
     #[inline]
     pub fn find(&mut self, mut id: SegmentId) -> SegmentId {
-        while self.parent[id as usize] != id {
-            let grand = self.parent[self.parent[id as usize] as usize];
-            self.parent[id as usize] = grand;
+        loop {
+            let parent = self.nodes[id as usize].parent;
+            if parent == id {
+                return id;
+            }
+            let grand = self.nodes[parent as usize].parent;
+            self.nodes[id as usize].parent = grand;
             id = grand;
         }
-        id
     }
 
     /// The root of `id`'s feature, without touching the structure.
     #[inline]
     pub fn root(&self, mut id: SegmentId) -> SegmentId {
-        while self.parent[id as usize] != id {
-            id = self.parent[id as usize];
+        loop {
+            let parent = self.nodes[id as usize].parent;
+            if parent == id {
+                return id;
+            }
+            id = parent;
         }
-        id
     }
 
     /// Join the features of `a` and `b` across one shared edge, closing
@@ -90,7 +106,7 @@ impl Features {
     #[inline]
     pub fn join_edge(&mut self, a: SegmentId, b: SegmentId) -> SegmentId {
         let root = self.union(a, b);
-        self.open[root as usize] -= 2;
+        self.nodes[root as usize].open -= 2;
         root
     }
 
@@ -101,50 +117,54 @@ impl Features {
         if ra == rb {
             return ra;
         }
-        let (big, small) = if self.size[ra as usize] >= self.size[rb as usize] {
-            (ra as usize, rb as usize)
+        let (na, nb) = (self.nodes[ra as usize], self.nodes[rb as usize]);
+        let (big, small) = if na.size >= nb.size {
+            (ra, rb)
         } else {
-            (rb as usize, ra as usize)
+            (rb, ra)
         };
-        self.parent[small] = big as u16;
-        self.size[big] = self.size[big].saturating_add(self.size[small]);
-        self.open[big] += self.open[small];
-        let shared = (self.pieces[big] & self.pieces[small]).count_ones() as u8;
-        self.tiles[big] = self.tiles[big] + self.tiles[small] - shared;
-        self.pieces[big] |= self.pieces[small];
-        self.shields[big] += self.shields[small];
-        self.meeples[big] += self.meeples[small];
-        big as SegmentId
+        let shared = (na.pieces & nb.pieces).count_ones() as u8;
+        self.nodes[small as usize].parent = big;
+        self.nodes[big as usize] = Node {
+            parent: big,
+            pieces: na.pieces | nb.pieces,
+            size: na.size.saturating_add(nb.size),
+            open: na.open + nb.open,
+            tiles: na.tiles + nb.tiles - shared,
+            shields: na.shields + nb.shields,
+            meeples: na.meeples + nb.meeples,
+        };
+        big
     }
 
     /// Open edges (cities) or open ends (roads) of the feature with root `r`.
     #[inline]
     pub fn open(&self, r: SegmentId) -> u8 {
-        self.open[r as usize]
+        self.nodes[r as usize].open
     }
 
     /// Distinct tiles of the feature with root `r`.
     #[inline]
     pub fn tiles(&self, r: SegmentId) -> u8 {
-        self.tiles[r as usize]
+        self.nodes[r as usize].tiles
     }
 
     /// Shields of the feature with root `r`.
     #[inline]
     pub fn shields(&self, r: SegmentId) -> u8 {
-        self.shields[r as usize]
+        self.nodes[r as usize].shields
     }
 
     /// Meeples on the feature with root `r`.
     #[inline]
     pub fn meeples(&self, r: SegmentId) -> u8 {
-        self.meeples[r as usize]
+        self.nodes[r as usize].meeples
     }
 
     /// Add (or with a negative `delta`, remove) meeples on root `r`.
     #[inline]
     pub fn add_meeples(&mut self, r: SegmentId, delta: i8) {
-        let m = &mut self.meeples[r as usize];
+        let m = &mut self.nodes[r as usize].meeples;
         *m = m.wrapping_add_signed(delta);
     }
 }

@@ -34,12 +34,30 @@ impl Pos {
         }
     }
 
-    /// The cell index on the board's 128×128 torus. Two distinct cells of
-    /// one game never share an index: a game spans at most 75 cells in
-    /// each direction.
+    /// Farthest a cell that matters can be from the origin: 71 tiles in a
+    /// line reach 71, and the open cell past them 72.
+    pub const REACH: i8 = 72;
+
+    /// Side of the square torus the board is stored on. Any two cells of
+    /// one game (tiles, open cells and their neighbours, all within
+    /// [`Pos::REACH`] of the origin and within 74 of each other) differ by
+    /// less than this in x and in y, so they never share an index.
+    pub const TORUS: usize = 80;
+
+    /// The cell can matter in a game: within [`Pos::REACH`] of the origin
+    /// in both coordinates. Other cells are never open.
+    #[inline]
+    pub const fn is_reachable(self) -> bool {
+        self.x.unsigned_abs() <= Pos::REACH as u8 && self.y.unsigned_abs() <= Pos::REACH as u8
+    }
+
+    /// The cell index on the board's torus (see [`Pos::TORUS`]).
     #[inline]
     pub const fn cell(self) -> u16 {
-        ((self.y as u8 as u16 & 127) << 7) | (self.x as u8 as u16 & 127)
+        const T: i16 = Pos::TORUS as i16;
+        let x = (self.x as i16 + 2 * T) % T;
+        let y = (self.y as i16 + 2 * T) % T;
+        (y * T + x) as u16
     }
 }
 
@@ -309,14 +327,20 @@ mod tests {
     use super::*;
 
     #[test]
-    fn cells_of_one_game_never_alias() {
-        // Any two cells of one game differ by less than 128 in x and in y.
-        let a = Pos::new(-75, 3);
-        for dx in 1..128 {
-            let b = Pos::new((-75 + dx) as i8, 3);
-            assert_ne!(a.cell(), b.cell(), "dx = {dx}");
+    fn cells_within_reach_never_alias() {
+        let mut seen = vec![false; Pos::TORUS * Pos::TORUS];
+        // Any window of 80 × 80 cells maps one-to-one onto the torus.
+        for x in -73..=6 {
+            for y in -5..=74 {
+                let c = Pos::new(x, y).cell() as usize;
+                assert!(!seen[c], "({x}, {y}) aliases");
+                seen[c] = true;
+            }
         }
-        assert_eq!(Pos::new(-64, 0).cell(), Pos::new(64, 0).cell());
+        assert_eq!(Pos::new(-40, 0).cell(), Pos::new(40, 0).cell());
+        assert!(Pos::new(72, -72).is_reachable());
+        assert!(!Pos::new(73, 0).is_reachable());
+        assert!(!Pos::new(0, -128).is_reachable());
     }
 
     #[test]

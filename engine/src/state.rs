@@ -6,7 +6,7 @@
 //! [`State::bag`] (or lets [`State::draw_random`] do it with its own rng)
 //! and hands it to [`State::draw`].
 
-use crate::board::Board;
+use crate::board::{Board, Touched, NO_SLOT};
 use crate::features::{segment_id, Features, SegmentId, MAX_TILES};
 use crate::geom::{Location, Pos, Rotation, Side};
 use crate::moves::{IllegalMove, Move, MoveList, Placement};
@@ -136,6 +136,8 @@ pub struct State {
     phase: Phase,
     bag: Bag,
     turns: u8,
+    /// Legal placements of the drawn tile (counted when it is drawn).
+    placements: u16,
     scores: PerSeat<Score>,
     supply: PerSeat<u8>,
     pieces_used: u8,
@@ -181,6 +183,7 @@ impl State {
             phase: Phase::Draw,
             bag: Bag::full(),
             turns: 0,
+            placements: 0,
             scores: PerSeat::default(),
             supply,
             pieces_used: 0,
@@ -368,8 +371,10 @@ impl State {
         if !self.bag.take(tile) {
             return Err(IllegalMove::NotInBag(tile));
         }
-        if self.board.has_fit(tile) {
+        let placements = self.board.fit_count(tile);
+        if placements > 0 {
             self.phase = Phase::Place(tile);
+            self.placements = placements as u16;
             Ok(Drawn::Placeable)
         } else {
             if self.bag.is_empty() {
@@ -419,38 +424,19 @@ impl State {
     }
 
     /// Number of legal placements of the drawn tile.
+    #[inline]
     pub fn placement_count(&self) -> usize {
-        let mut n = 0;
-        if let Some(tile) = self.drawn_tile() {
-            self.board
-                .for_each_fit(tile, |_, mask| n += mask.count_ones() as usize);
+        match self.phase {
+            Phase::Place(_) => self.placements as usize,
+            _ => 0,
         }
-        n
     }
 
     /// The `k`-th legal placement in [`State::for_each_placement`] order.
-    pub fn nth_placement(&self, mut k: usize) -> Option<Placement> {
-        let tile = self.drawn_tile()?;
-        let mut found = None;
-        self.board.for_each_fit(tile, |pos, mask| {
-            let n = mask.count_ones() as usize;
-            if found.is_none() {
-                if k < n {
-                    let mut m = mask;
-                    for _ in 0..k {
-                        m &= m - 1;
-                    }
-                    let r = m.trailing_zeros() as u8;
-                    found = Some(Placement {
-                        pos,
-                        rot: Rotation::new(r).expect("rotation bit"),
-                    });
-                } else {
-                    k -= n;
-                }
-            }
-        });
-        found
+    #[inline]
+    pub fn nth_placement(&self, k: usize) -> Option<Placement> {
+        let (pos, rot) = self.board.nth_fit(self.drawn_tile()?, k)?;
+        Some(Placement { pos, rot })
     }
 
     /// The segments (bit `i` = segment `i`) of the drawn tile on which the
@@ -596,7 +582,7 @@ impl State {
             unreachable!("play_unchecked outside the place phase");
         };
         let Placement { pos, rot } = mv.placement;
-        let slot = self.put_tile(tile, rot, pos);
+        let (slot, touched) = self.put_tile(tile, rot, pos);
 
         if let Some(seg) = mv.meeple {
             let id = segment_id(slot, seg);
@@ -610,7 +596,7 @@ impl State {
             self.supply[self.to_play] -= 1;
         }
 
-        self.score_completed(slot);
+        self.score_completed(slot, &touched);
 
         self.turns += 1;
         if self.bag.is_empty() {
@@ -622,8 +608,8 @@ impl State {
     }
 
     /// Put a tile on the board and join its segments to its neighbours'.
-    fn put_tile(&mut self, tile: Tile, rot: Rotation, pos: Pos) -> usize {
-        let slot = self.board.place(tile, rot, pos);
+    fn put_tile(&mut self, tile: Tile, rot: Rotation, pos: Pos) -> (usize, Touched) {
+        let (slot, touched) = self.board.place(tile, rot, pos);
         let o = tile.oriented(rot);
         let piece_bit = if o.multi_piece {
             let bit = 1u16 << self.pieces_used;
@@ -636,16 +622,17 @@ impl State {
             let id = segment_id(slot, i as u8);
             match seg.kind {
                 FeatureKind::Road | FeatureKind::City => {
-                    self.features
-                        .init(id, seg.edges.count_ones() as u8, seg.shield, piece_bit)
+                    self.features.init(id, seg.open, seg.shield, piece_bit)
                 }
                 _ => self.features.init(id, 0, false, 0),
             }
         }
         for side in Side::ALL {
-            let Some(nslot) = self.board.slot_at(pos.step(side)) else {
+            let nslot = touched.sides[side.index()];
+            if nslot == NO_SLOT {
                 continue;
-            };
+            }
+            let nslot = nslot as usize;
             let n = *self.board.placed(nslot);
             let no = n.tile.oriented(n.rot);
             let s = side.index();
@@ -669,12 +656,12 @@ impl State {
                 }
             }
         }
-        slot
+        (slot, touched)
     }
 
     /// Score the roads, cities and monasteries the tile in `slot`
     /// completed.
-    fn score_completed(&mut self, slot: usize) {
+    fn score_completed(&mut self, slot: usize, touched: &Touched) {
         let placed = *self.board.placed(slot);
         for (i, seg) in placed.tile.def().segments.iter().enumerate() {
             if matches!(seg.kind, FeatureKind::Road | FeatureKind::City) {
@@ -694,18 +681,11 @@ impl State {
                 }
             }
         }
-        let mut done = [0usize; 9];
-        let mut n = 0;
-        self.board.for_each_surrounding(placed.pos, |s| {
-            done[n] = s;
-            n += 1;
-        });
-        done[n] = slot;
-        n += 1;
-        for &s in &done[..n] {
+        for &s in touched.surrounded() {
+            let s = s as usize;
             let p = self.board.placed(s);
             let mono = p.tile.oriented(p.rot).monastery;
-            if mono != NO_SEGMENT && p.surrounded == 8 {
+            if mono != NO_SEGMENT {
                 let id = segment_id(s, mono);
                 if self.features.meeples(id) > 0 {
                     self.award(id, 9, FeatureKind::Monastery);
@@ -786,21 +766,89 @@ impl State {
         }
         let mut roots = [0 as SegmentId; MAX_MEEPLES];
         let mut n = 0;
+        let mut farmed = false;
         for i in 0..self.meeple_len as usize {
             let root = self.features.find(self.meeples[i].segment);
             if !roots[..n].contains(&root) {
                 roots[n] = root;
                 n += 1;
+                farmed |= self.segment_kind(root) == FeatureKind::Field;
             }
         }
+        let farms = if farmed && self.rules.farmers {
+            self.farm_city_pairs()
+        } else {
+            FarmCities::default()
+        };
         for &root in &roots[..n] {
             let kind = self.segment_kind(root);
-            if kind == FeatureKind::Field && !self.rules.farmers {
-                continue;
-            }
-            let points = self.feature_value(root) as u16;
+            let points = match kind {
+                FeatureKind::Field if !self.rules.farmers => continue,
+                FeatureKind::Field => 3 * farms.count(root),
+                _ => self.feature_value(root) as u16,
+            };
             self.award(root, points, kind);
         }
         self.phase = Phase::Over;
+    }
+
+    /// Every (occupied field, completed city) pair that touch, once each.
+    fn farm_city_pairs(&mut self) -> FarmCities {
+        let mut out = FarmCities::default();
+        for slot in 0..self.board.len() {
+            let tile = self.board.placed(slot).tile;
+            for (i, seg) in tile.def().segments.iter().enumerate() {
+                if seg.touches == 0 {
+                    continue;
+                }
+                let field = self.features.find(segment_id(slot, i as u8));
+                if self.features.meeples(field) == 0 {
+                    continue;
+                }
+                let mut touches = seg.touches;
+                while touches != 0 {
+                    let c = touches.trailing_zeros() as u8;
+                    touches &= touches - 1;
+                    let city = self.features.find(segment_id(slot, c));
+                    if self.features.open(city) == 0 {
+                        out.pairs[out.len] = (field as u32) << 16 | city as u32;
+                        out.len += 1;
+                    }
+                }
+            }
+        }
+        out.pairs[..out.len].sort_unstable();
+        out
+    }
+}
+
+/// Sorted (field root, city root) pairs, packed as `field << 16 | city`.
+/// A tile borders at most two (field, city) pairs, so 144 is enough.
+struct FarmCities {
+    pairs: [u32; 2 * MAX_TILES],
+    len: usize,
+}
+
+impl Default for FarmCities {
+    fn default() -> FarmCities {
+        FarmCities {
+            pairs: [0; 2 * MAX_TILES],
+            len: 0,
+        }
+    }
+}
+
+impl FarmCities {
+    /// Distinct completed cities touching the field with root `field`.
+    fn count(&self, field: SegmentId) -> u16 {
+        let mut n = 0;
+        let mut last = None;
+        for &p in &self.pairs[..self.len] {
+            if p >> 16 == field as u32 && last != Some(p) {
+                n += 1;
+                last = Some(p);
+            }
+        }
+        n
     }
 }

@@ -47,6 +47,8 @@ pub struct SegmentDef {
     pub ports: u8,
     /// A shield (coat of arms) in this city segment.
     pub shield: bool,
+    /// Open ends of a road or open edges of a city: the edges it reaches.
+    pub open: u8,
     /// For fields: bit `i` set when the field borders city segment `i`.
     pub touches: u8,
 }
@@ -218,6 +220,7 @@ const fn road(edges: u8) -> SegmentDef {
         edges,
         ports: 0,
         shield: false,
+        open: edges.count_ones() as u8,
         touches: 0,
     }
 }
@@ -228,6 +231,7 @@ const fn city(edges: u8, shield: bool) -> SegmentDef {
         edges,
         ports: 0,
         shield,
+        open: edges.count_ones() as u8,
         touches: 0,
     }
 }
@@ -237,6 +241,7 @@ const MONASTERY: SegmentDef = SegmentDef {
     edges: 0,
     ports: 0,
     shield: false,
+    open: 0,
     touches: 0,
 };
 
@@ -248,6 +253,7 @@ const fn field(ports: u8, touches: u8) -> SegmentDef {
         edges: 0,
         ports,
         shield: false,
+        open: 0,
         touches,
     }
 }
@@ -632,7 +638,7 @@ const fn build_fits() -> [[u8; 256]; 24] {
                 }
                 r += 1;
             }
-            out[t][demand] = mask;
+            out[t][demand] = mask | ((mask.count_ones() as u8) << 4);
             demand += 1;
         }
         t += 1;
@@ -640,13 +646,23 @@ const fn build_fits() -> [[u8; 256]; 24] {
     out
 }
 
+/// Per tile kind and demand: the fitting rotations in the low four bits,
+/// their number in the high four (the engine targets plain x86-64, which
+/// has no popcount instruction).
 static FITS: [[u8; 256]; 24] = build_fits();
 
 /// The rotations (bit `r` for rotation `r`) in which `tile` meets every
 /// neighbour's demand.
 #[inline]
 pub fn fitting_rotations(tile: Tile, demand: Demand) -> u8 {
-    FITS[tile as usize][demand as usize]
+    FITS[tile as usize][demand as usize] & 0xf
+}
+
+/// The row of the fit table for `tile`: entry `d` holds the fitting
+/// rotations for demand `d` in bits 0–3 and their count in bits 4–6.
+#[inline]
+pub fn fit_row(tile: Tile) -> &'static [u8; 256] {
+    &FITS[tile as usize]
 }
 
 /// The location of `tile` in rotation `rot` resolved to a segment index, if
