@@ -1,5 +1,6 @@
 //! A compact, allocation-free rules engine for Carcassonne: the base game
-//! with farmers, 2–6 players, as specified in `RULES.md`.
+//! with farmers and the mini-expansion The Gifts, 2–6 players, as
+//! specified in `RULES.md`.
 //!
 //! - [`tiles`]: the 24 tile kinds as constant data, rotations precomputed.
 //! - [`geom`]: positions, sides, field ports, rotations, location names.
@@ -9,7 +10,8 @@
 //! - [`moves`]: moves, the move list and [`IllegalMove`].
 //! - [`record`]: game records and their replay.
 //! - [`playout`]: uniformly random moves and playouts.
-//! - [`view`]: what a seat may see.
+//! - [`gifts`]: The Gifts: cards, counts, openings.
+//! - [`view`]: what a seat may see, and determinization.
 //!
 //! ```
 //! use engine::{Phase, Rules, Seat, State};
@@ -33,6 +35,7 @@
 pub mod board;
 pub mod features;
 pub mod geom;
+pub mod gifts;
 pub mod moves;
 pub mod playout;
 pub mod record;
@@ -44,9 +47,10 @@ pub mod view;
 
 pub use geom::{Location, Port, Pos, Rotation, Side};
 pub use moves::{IllegalMove, Move, MoveList, Placement, MAX_MOVES};
-pub use record::{replay, Record, ReplayError, ReplayReason, TurnRecord};
+pub use record::{replay, GiftOpenRecord, Record, RecordBuilder, ReplayError, ReplayReason, TurnRecord};
 pub use rules::Rules;
 pub use seat::{PerSeat, Score, Seat, MAX_PLAYERS, MEEPLES_PER_SEAT};
-pub use state::{Bag, Drawn, Meeple, Phase, State};
+pub use gifts::{Gift, GiftCards, GiftOpen};
+pub use state::{Action, Bag, ChanceOutcome, Drawn, Meeple, Phase, State};
 pub use tiles::{FeatureKind, Tile};
 pub use view::SeatView;

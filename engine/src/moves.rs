@@ -1,6 +1,8 @@
 //! Moves, the fixed-capacity move list, and why a move can be illegal.
 
 use crate::geom::{Location, Pos, Rotation, Side};
+use crate::gifts::Gift;
+use crate::state::Phase;
 use crate::tiles::Tile;
 use std::fmt;
 
@@ -159,6 +161,20 @@ pub enum IllegalMove {
     /// A record placed a tile that has no legal placement (it must be set
     /// aside).
     Unplaceable(Tile),
+    /// The game is waiting for something else (a draw, a choice, ...).
+    WrongPhase(Phase),
+    /// The Gifts is not in play.
+    GiftsOff,
+    /// The seat already opened a gift this turn.
+    GiftAlreadyOpened,
+    /// The seat holds no such gift.
+    GiftNotHeld(Gift),
+    /// The gift's target is not valid, and why.
+    GiftTarget(Gift, &'static str),
+    /// The gift is not left in the deck.
+    GiftNotInDeck(Gift),
+    /// Take 2: the tile to keep is not one of the two drawn.
+    NotDrawn(Tile),
 }
 
 impl fmt::Display for IllegalMove {
@@ -182,8 +198,26 @@ impl fmt::Display for IllegalMove {
                 f,
                 "tile {t} has no legal placement and must be listed as discarded"
             ),
+            WrongPhase(p) => write!(f, "not now: the game is at {}", phase_name(p)),
+            GiftsOff => write!(f, "The Gifts is not in play"),
+            GiftAlreadyOpened => write!(f, "a gift was already opened this turn"),
+            GiftNotHeld(g) => write!(f, "the seat holds no {g} gift"),
+            GiftTarget(g, why) => write!(f, "{g}: {why}"),
+            GiftNotInDeck(g) => write!(f, "no {g} gift is left in the deck"),
+            NotDrawn(t) => write!(f, "tile {t} is not one of the two tiles drawn"),
         }
     }
 }
 
 impl std::error::Error for IllegalMove {}
+
+fn phase_name(phase: Phase) -> String {
+    match phase {
+        Phase::Draw => "a tile draw".to_string(),
+        Phase::Place(t) => format!("placing tile {t}"),
+        Phase::DrawSecond(_) => "Take 2's second draw".to_string(),
+        Phase::Choose(a, b) => format!("choosing tile {a} or {b}"),
+        Phase::DrawGift => "a gift draw".to_string(),
+        Phase::Over => "the end".to_string(),
+    }
+}

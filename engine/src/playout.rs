@@ -3,10 +3,13 @@
 //!
 //! A random move picks the placement uniformly over the legal (cell,
 //! rotation) pairs, then the meeple uniformly over "none" and the free
-//! segments of the placed tile.
+//! segments of the placed tile. With The Gifts, a seat that may open a
+//! gift does so with probability 1/2, uniformly over every opening (card
+//! and target); after Take 2 it keeps either tile with probability 1/2.
 
+use crate::gifts::GiftOpen;
 use crate::moves::Move;
-use crate::state::{Phase, State};
+use crate::state::{Action, Phase, State};
 use rand::Rng;
 
 /// A uniformly random legal move, or `None` outside [`Phase::Place`].
@@ -29,19 +32,41 @@ pub fn random_move<R: Rng + ?Sized>(state: &State, rng: &mut R) -> Option<Move> 
     Some(Move { placement, meeple })
 }
 
-/// Play `state` to the end with random draws and random moves, all from
-/// `rng`.
+/// Most gift openings at once: 6 monasteries + 62 roads + 7 Cash Outs +
+/// 7 × 7 Change Positions + Take 2 + 5 wasted cards (RULES.md tile counts).
+pub const MAX_GIFT_OPENINGS: usize = 130;
+
+/// A random action of the seat to play (see the module docs), or `None`
+/// when no seat is to act.
+pub fn random_action<R: Rng + ?Sized>(state: &State, rng: &mut R) -> Option<Action> {
+    match state.phase() {
+        Phase::Place(_) => {
+            let mut opens = [GiftOpen::Take2; MAX_GIFT_OPENINGS];
+            let mut n = 0;
+            state.for_each_gift_open(|g| {
+                opens[n] = g;
+                n += 1;
+            });
+            if n > 0 && rng.gen_bool(0.5) {
+                return Some(Action::Open(opens[rng.gen_range(0..n)]));
+            }
+            random_move(state, rng).map(Action::Place)
+        }
+        Phase::Choose(a, b) => Some(Action::Keep(if rng.gen_bool(0.5) { a } else { b })),
+        _ => None,
+    }
+}
+
+/// Play `state` to the end with random chance outcomes and random
+/// actions, all from `rng`.
 pub fn random_playout<R: Rng + ?Sized>(state: &mut State, rng: &mut R) {
     loop {
-        match state.phase() {
-            Phase::Draw => {
-                state.draw_random(rng);
-            }
-            Phase::Place(_) => {
-                let mv = random_move(state, rng).expect("a drawn tile is placeable");
-                state.play_unchecked(mv);
-            }
-            Phase::Over => return,
+        if state.is_chance() {
+            state.apply_chance(rng);
+        } else if let Some(action) = random_action(state, rng) {
+            state.play_action_unchecked(action);
+        } else {
+            return;
         }
     }
 }

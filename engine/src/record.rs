@@ -22,7 +22,8 @@ use crate::geom::{Location, Pos};
 use crate::moves::{IllegalMove, Move, Placement};
 use crate::rules::Rules;
 use crate::seat::{Seat, MAX_PLAYERS};
-use crate::state::{Drawn, Phase, State};
+use crate::gifts::{Gift, GiftOpen};
+use crate::state::{Action, ChanceOutcome, Drawn, Phase, State};
 use crate::tiles::Tile;
 use crate::Rotation;
 use std::fmt;
@@ -120,6 +121,107 @@ pub struct TurnRecord {
         serde(default, skip_serializing_if = "Option::is_none")
     )]
     pub meeple: Option<Location>,
+    /// The gift opened before placing (The Gifts).
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub gift_open: Option<GiftOpenRecord>,
+    /// The gift card received after placing (The Gifts).
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub gift_received: Option<Gift>,
+}
+
+/// A gift opened in a turn, with its target. The shapes, by card:
+///
+/// - `{"card": "synod", "x": 1, "y": 2}`: a meeple onto the monastery of
+///   the tile at (1, 2);
+/// - `{"card": "road_sweeper", "x": 1, "y": 2, "at": "E"}`: score the road
+///   through location E of that tile;
+/// - `{"card": "cash_out", "x": 1, "y": 2, "at": "NNW"}`: take back your
+///   meeple at that location;
+/// - `{"card": "change_position", "x": 1, "y": 2, "from": "S", "to": "SSE"}`:
+///   move your meeple within that tile;
+/// - `{"card": "take_2", "discarded": ["C"], "second": "V", "returned": "U"}`:
+///   the second draw (tiles set aside first, then the placeable `second`),
+///   and the tile shuffled back into the stack; the turn's `tile` is the
+///   one placed. `second` and `returned` are absent when the stack ran
+///   out before a second placeable tile;
+/// - `{"card": "cash_out"}` with no target: a card opened without effect
+///   (allowed only when it has no possible target).
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct GiftOpenRecord {
+    /// The card.
+    pub card: Gift,
+    /// The target tile's x.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub x: Option<i8>,
+    /// The target tile's y.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub y: Option<i8>,
+    /// Road Sweeper, Cash Out: the location on the target tile.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub at: Option<Location>,
+    /// Change Position: where the meeple is.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub from: Option<Location>,
+    /// Change Position: where it goes.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub to: Option<Location>,
+    /// Take 2: tiles set aside as unplaceable before the second tile.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
+    pub discarded: Vec<Tile>,
+    /// Take 2: the second placeable tile drawn.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub second: Option<Tile>,
+    /// Take 2: the tile shuffled back into the stack.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub returned: Option<Tile>,
+}
+
+impl GiftOpenRecord {
+    /// A record of `card` with no target yet.
+    pub fn new(card: Gift) -> GiftOpenRecord {
+        GiftOpenRecord {
+            card,
+            x: None,
+            y: None,
+            at: None,
+            from: None,
+            to: None,
+            discarded: Vec::new(),
+            second: None,
+            returned: None,
+        }
+    }
 }
 
 impl TurnRecord {
@@ -134,6 +236,8 @@ impl TurnRecord {
             y: Some(pos.y),
             rot: Some(rot.quarter_turns()),
             meeple: mv.meeple.map(|s| tile.oriented(rot).canonical[s as usize]),
+            gift_open: None,
+            gift_received: None,
         }
     }
 
@@ -241,9 +345,6 @@ pub fn replay(record: &Record, end: bool) -> Result<State, ReplayError> {
             record.players
         )));
     }
-    if record.rules.gifts {
-        return Err(header("The Gifts is not supported yet".to_string()));
-    }
     let first = record.turns.first().map_or(0, |t| t.player);
     if first as usize >= record.players {
         return Err(ReplayError {
@@ -295,16 +396,15 @@ pub fn apply_turn(state: &mut State, turn: &TurnRecord) -> Result<(), ReplayReas
         });
     }
     for &t in &turn.discarded {
-        if state.bag().count(t) > 0 && state.is_placeable(t) {
-            return Err(Illegal(IllegalMove::FalseDiscard(t)));
-        }
-        state.draw(t).map_err(Illegal)?;
+        discard(state, t)?;
     }
     let Some(tile) = turn.tile else {
-        return if state.is_over() {
-            Ok(())
-        } else {
+        return if !state.is_over() {
             Err(MissingTile)
+        } else if turn.gift_open.is_some() || turn.gift_received.is_some() {
+            Err(BadTurn("a turn without a tile has no gifts".to_string()))
+        } else {
+            Ok(())
         };
     };
     if state.is_over() {
@@ -315,9 +415,17 @@ pub fn apply_turn(state: &mut State, turn: &TurnRecord) -> Result<(), ReplayReas
     let y = turn.y.ok_or_else(|| missing("y"))?;
     let rot = turn.rot.ok_or_else(|| missing("rot"))?;
     let rot = Rotation::new(rot).ok_or_else(|| BadTurn(format!("rotation {rot} is not 0-3")))?;
-    match state.draw(tile).map_err(Illegal)? {
+    // With Take 2 the first tile drawn may be the one returned.
+    let first = match &turn.gift_open {
+        Some(g) if g.card == Gift::Take2 => take2_first_tile(tile, g)?,
+        _ => tile,
+    };
+    match state.draw(first).map_err(Illegal)? {
         Drawn::Placeable => {}
-        Drawn::SetAside => return Err(Illegal(IllegalMove::Unplaceable(tile))),
+        Drawn::SetAside => return Err(Illegal(IllegalMove::Unplaceable(first))),
+    }
+    if let Some(g) = &turn.gift_open {
+        open_gift(state, g, tile)?;
     }
     let placement = Placement {
         pos: Pos::new(x, y),
@@ -327,7 +435,243 @@ pub fn apply_turn(state: &mut State, turn: &TurnRecord) -> Result<(), ReplayReas
         Some(loc) => Some(state.meeple_segment(rot, loc).map_err(Illegal)?),
         None => None,
     };
-    state.try_play(Move { placement, meeple }).map_err(Illegal)
+    state.try_play(Move { placement, meeple }).map_err(Illegal)?;
+    match (state.phase(), turn.gift_received) {
+        (Phase::DrawGift, Some(g)) => state.receive_gift(g).map_err(Illegal),
+        (Phase::DrawGift, None) => Err(BadTurn(
+            "the placement earns a gift but no gift_received is recorded".to_string(),
+        )),
+        (_, Some(g)) => Err(BadTurn(format!(
+            "gift_received {g} but the placement earns no gift"
+        ))),
+        (_, None) => Ok(()),
+    }
+}
+
+/// Set `tile` aside as unplaceable, refusing a tile that could be placed.
+fn discard(state: &mut State, tile: Tile) -> Result<(), ReplayReason> {
+    if state.bag().count(tile) > 0 && state.is_placeable(tile) {
+        return Err(ReplayReason::Illegal(IllegalMove::FalseDiscard(tile)));
+    }
+    state.draw(tile).map_err(ReplayReason::Illegal)?;
+    Ok(())
+}
+
+/// The first tile of a Take 2 turn: of the placed and the returned tile,
+/// the one that is not the second draw.
+fn take2_first_tile(placed: Tile, g: &GiftOpenRecord) -> Result<Tile, ReplayReason> {
+    let bad = |s: &str| ReplayReason::BadTurn(format!("take_2: {s}"));
+    match (g.second, g.returned) {
+        (None, None) => Ok(placed),
+        (Some(second), Some(returned)) => {
+            if second == placed {
+                Ok(returned)
+            } else if second == returned {
+                Ok(placed)
+            } else {
+                Err(bad("the second tile must be the placed or the returned one"))
+            }
+        }
+        _ => Err(bad("\"second\" and \"returned\" go together")),
+    }
+}
+
+/// Open the recorded gift (and for Take 2, draw the second tile and keep
+/// `placed`).
+fn open_gift(state: &mut State, g: &GiftOpenRecord, placed: Tile) -> Result<(), ReplayReason> {
+    use ReplayReason::*;
+    let card = g.card;
+    let bad = |s: String| BadTurn(format!("{card}: {s}"));
+    let at = || match (g.x, g.y) {
+        (Some(x), Some(y)) => Ok(Pos::new(x, y)),
+        _ => Err(bad("needs the target tile's \"x\" and \"y\"".to_string())),
+    };
+    let segment = |pos: Pos, loc: Option<Location>, name: &str| {
+        let loc = loc.ok_or_else(|| bad(format!("needs \"{name}\"")))?;
+        state
+            .segment_at(pos, loc)
+            .map(|id| (id as usize % crate::tiles::MAX_SEGMENTS) as u8)
+            .ok_or_else(|| bad(format!("no feature at {loc} of the tile at {pos}")))
+    };
+    let targetless = g.x.is_none() && g.y.is_none() && g.at.is_none() && g.from.is_none();
+    let open = match card {
+        Gift::Take2 => GiftOpen::Take2,
+        _ if targetless => GiftOpen::Wasted(card),
+        Gift::Synod => GiftOpen::Synod { at: at()? },
+        Gift::RoadSweeper => {
+            let pos = at()?;
+            GiftOpen::RoadSweeper {
+                at: pos,
+                segment: segment(pos, g.at, "at")?,
+            }
+        }
+        Gift::CashOut => {
+            let pos = at()?;
+            GiftOpen::CashOut {
+                at: pos,
+                segment: segment(pos, g.at, "at")?,
+            }
+        }
+        Gift::ChangePosition => {
+            let pos = at()?;
+            GiftOpen::ChangePosition {
+                at: pos,
+                from: segment(pos, g.from, "from")?,
+                to: segment(pos, g.to, "to")?,
+            }
+        }
+    };
+    state.try_action(Action::Open(open)).map_err(Illegal)?;
+    if card != Gift::Take2 {
+        return Ok(());
+    }
+    for &t in &g.discarded {
+        if !matches!(state.phase(), Phase::DrawSecond(_)) {
+            return Err(bad(format!("tile {t} set aside but no second draw is due")));
+        }
+        discard(state, t)?;
+    }
+    match (state.phase(), g.second) {
+        (Phase::DrawSecond(_), Some(second)) => {
+            match state.draw(second).map_err(Illegal)? {
+                Drawn::Placeable => {}
+                Drawn::SetAside => return Err(Illegal(IllegalMove::Unplaceable(second))),
+            }
+            state.try_action(Action::Keep(placed)).map_err(Illegal)
+        }
+        (Phase::DrawSecond(_), None) => Err(bad(
+            "the stack is not empty: the second tile is missing".to_string(),
+        )),
+        (_, Some(_)) => Err(bad(
+            "no second tile can be drawn: the stack is empty".to_string(),
+        )),
+        (_, None) => Ok(()),
+    }
+}
+
+/// Builds a [`Record`] while a game is played: give it every chance
+/// outcome and every action, each with the state right after it.
+#[derive(Clone, Debug)]
+pub struct RecordBuilder {
+    record: Record,
+    turn: Option<TurnRecord>,
+    first: Option<Tile>,
+}
+
+impl RecordBuilder {
+    /// A builder for a new game.
+    pub fn new(players: usize, rules: Rules) -> RecordBuilder {
+        RecordBuilder {
+            record: Record::new(players, rules),
+            turn: None,
+            first: None,
+        }
+    }
+
+    /// The record's header fields (seed, agents) can be set here.
+    pub fn record_mut(&mut self) -> &mut Record {
+        &mut self.record
+    }
+
+    fn current(&mut self, seat: Seat) -> &mut TurnRecord {
+        self.turn.get_or_insert_with(|| TurnRecord {
+            player: seat.0,
+            ..TurnRecord::default()
+        })
+    }
+
+    fn close(&mut self) {
+        if let Some(t) = self.turn.take() {
+            self.record.turns.push(t);
+        }
+        self.first = None;
+    }
+
+    /// A chance outcome, with the state after it.
+    pub fn chance(&mut self, after: &State, outcome: ChanceOutcome) {
+        let seat = after.to_play();
+        match outcome {
+            ChanceOutcome::Tile(tile, drawn) => {
+                let turn = self.current(seat);
+                match (&mut turn.gift_open, drawn) {
+                    (Some(g), Drawn::SetAside) => g.discarded.push(tile),
+                    (Some(g), Drawn::Placeable) => g.second = Some(tile),
+                    (None, Drawn::SetAside) => turn.discarded.push(tile),
+                    (None, Drawn::Placeable) => self.first = Some(tile),
+                }
+                if after.is_over() {
+                    self.close();
+                }
+            }
+            ChanceOutcome::Gift(gift) => {
+                self.current(seat).gift_received = Some(gift);
+                self.close();
+            }
+        }
+    }
+
+    /// An action of `seat`, with the state after it.
+    pub fn action(&mut self, seat: Seat, after: &State, action: Action) {
+        let first = self.first;
+        let turn = self.current(seat);
+        match action {
+            Action::Place(mv) => {
+                let pos = mv.placement.pos;
+                let placed = after.board().at(pos).expect("the tile was placed");
+                turn.tile = Some(placed.tile);
+                turn.x = Some(pos.x);
+                turn.y = Some(pos.y);
+                turn.rot = Some(mv.placement.rot.quarter_turns());
+                turn.meeple = mv
+                    .meeple
+                    .map(|s| placed.tile.oriented(placed.rot).canonical[s as usize]);
+                if after.phase() != Phase::DrawGift {
+                    self.close();
+                }
+            }
+            Action::Open(open) => {
+                let mut g = GiftOpenRecord::new(open.gift());
+                let name = |pos: Pos, seg: u8| {
+                    let p = after.board().at(pos).expect("a placed tile");
+                    p.tile.oriented(p.rot).canonical[seg as usize]
+                };
+                match open {
+                    GiftOpen::Synod { at } => (g.x, g.y) = (Some(at.x), Some(at.y)),
+                    GiftOpen::RoadSweeper { at, segment } | GiftOpen::CashOut { at, segment } => {
+                        (g.x, g.y) = (Some(at.x), Some(at.y));
+                        g.at = Some(name(at, segment));
+                    }
+                    GiftOpen::ChangePosition { at, from, to } => {
+                        (g.x, g.y) = (Some(at.x), Some(at.y));
+                        g.from = Some(name(at, from));
+                        g.to = Some(name(at, to));
+                    }
+                    GiftOpen::Take2 | GiftOpen::Wasted(_) => {}
+                }
+                turn.gift_open = Some(g);
+            }
+            Action::Keep(kept) => {
+                if let Some(g) = &mut turn.gift_open {
+                    let second = g.second.expect("a second tile before the choice");
+                    let first = first.expect("a first tile before the choice");
+                    g.returned = Some(if kept == second { first } else { second });
+                }
+            }
+        }
+    }
+
+    /// The finished record, with the final scores when the game is over.
+    pub fn finish(mut self, state: &State) -> Record {
+        self.close();
+        if state.is_over() {
+            self.record.final_scores = Some(FinalRecord {
+                scores: (0..state.players())
+                    .map(|s| state.score(Seat(s as u8)).total())
+                    .collect(),
+            });
+        }
+        self.record
+    }
 }
 
 #[cfg(feature = "serde")]
@@ -354,6 +698,7 @@ mod de {
     }
     as_string!(Tile);
     as_string!(Location);
+    as_string!(Gift);
 
     #[derive(Deserialize)]
     #[serde(untagged)]

@@ -7,23 +7,57 @@
 //! and hands it to [`State::draw`].
 
 use crate::board::{Board, Touched, NO_SLOT};
-use crate::features::{segment_id, Features, SegmentId, MAX_TILES};
+use crate::features::{segment_id, Features, SegmentId};
 use crate::geom::{Location, Pos, Rotation, Side};
 use crate::moves::{IllegalMove, Move, MoveList, Placement};
 use crate::rules::Rules;
 use crate::seat::{PerSeat, Score, Seat, MAX_PLAYERS, MEEPLES_PER_SEAT};
+use crate::gifts::{Gift, GiftOpen, GiftState};
 use crate::tiles::{segment_at, Edge, FeatureKind, Tile, NO_SEGMENT};
+
+mod gift_turn;
+mod scoring;
 use rand::Rng;
 
-/// Whose decision it is.
+/// Whose decision it is: a seat's ([`Phase::Place`], [`Phase::Choose`]),
+/// chance's ([`Phase::Draw`], [`Phase::DrawSecond`], [`Phase::DrawGift`]),
+/// or nobody's ([`Phase::Over`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Phase {
     /// Chance: a tile must be drawn from the bag for the seat to play.
     Draw,
-    /// The seat to play must place the drawn `tile`.
+    /// The seat to play must place the drawn `tile` (and may first open a
+    /// gift).
     Place(Tile),
+    /// Chance (Take 2): a second tile must be drawn; the first is held.
+    DrawSecond(Tile),
+    /// Take 2: the seat keeps one of the two tiles; the other goes back.
+    Choose(Tile, Tile),
+    /// Chance (The Gifts): the seat that just placed receives a gift card.
+    DrawGift,
     /// The game is over and final scoring is done.
     Over,
+}
+
+/// A seat's decision: place the tile, open a gift, or (after Take 2) keep
+/// one of two tiles.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Action {
+    /// Place the drawn tile, with an optional meeple.
+    Place(Move),
+    /// Open a gift before placing.
+    Open(GiftOpen),
+    /// Keep this tile of the two drawn with Take 2.
+    Keep(Tile),
+}
+
+/// What a chance step produced.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ChanceOutcome {
+    /// A tile was drawn (and perhaps set aside).
+    Tile(Tile, Drawn),
+    /// A gift card was received by the seat to play.
+    Gift(Gift),
 }
 
 /// The tiles left to draw, as counts per kind (never an order).
@@ -80,6 +114,11 @@ impl Bag {
             k -= c;
         }
         unreachable!("index past the end of the bag")
+    }
+
+    fn put_back(&mut self, tile: Tile) {
+        self.counts[tile.index()] += 1;
+        self.total += 1;
     }
 
     fn take(&mut self, tile: Tile) -> bool {
@@ -143,6 +182,7 @@ pub struct State {
     pieces_used: u8,
     meeple_len: u8,
     meeples: [Meeple; MAX_MEEPLES],
+    gifts: GiftState,
     board: Board,
     features: Features,
 }
@@ -166,12 +206,10 @@ impl State {
     /// meeples, `first` to play, a tile to be drawn.
     ///
     /// # Panics
-    /// If `players` is not 2–6, `first` is not a seat, or `rules.gifts` is
-    /// set (The Gifts is not implemented yet).
+    /// If `players` is not 2–6 or `first` is not a seat.
     pub fn new(rules: Rules, players: usize, first: Seat) -> State {
         assert!((2..=MAX_PLAYERS).contains(&players), "2 to 6 players");
         assert!(first.index() < players, "first seat out of range");
-        assert!(!rules.gifts, "The Gifts is not implemented yet");
         let mut supply = PerSeat::splat(0);
         for s in 0..players {
             supply.0[s] = MEEPLES_PER_SEAT;
@@ -192,6 +230,7 @@ impl State {
                 seat: Seat(0),
                 segment: 0,
             }; MAX_MEEPLES],
+            gifts: GiftState::new(),
             board: Board::new(),
             features: Features::new(),
         };
@@ -362,26 +401,69 @@ impl State {
 
     /// Draw `tile` from the bag for the seat to play. An unplaceable tile
     /// is set aside (and the game ends if the bag is then empty).
+    ///
+    /// After Take 2 ([`Phase::DrawSecond`]) this draws the second tile: a
+    /// placeable one leads to [`Phase::Choose`]; when the bag runs out
+    /// first, the seat places the tile it holds.
     pub fn draw(&mut self, tile: Tile) -> Result<Drawn, IllegalMove> {
-        match self.phase {
-            Phase::Draw => {}
-            Phase::Place(_) => return Err(IllegalMove::TileAlreadyDrawn),
+        let first = match self.phase {
+            Phase::Draw => None,
+            Phase::DrawSecond(first) => Some(first),
             Phase::Over => return Err(IllegalMove::GameOver),
-        }
+            _ => return Err(IllegalMove::TileAlreadyDrawn),
+        };
         if !self.bag.take(tile) {
             return Err(IllegalMove::NotInBag(tile));
         }
         let placements = self.board.fit_count(tile);
         if placements > 0 {
-            self.phase = Phase::Place(tile);
-            self.placements = placements as u16;
+            self.phase = match first {
+                None => {
+                    self.placements = placements as u16;
+                    Phase::Place(tile)
+                }
+                Some(first) => Phase::Choose(first, tile),
+            };
             Ok(Drawn::Placeable)
         } else {
             if self.bag.is_empty() {
-                self.finish();
+                match first {
+                    None => self.finish(),
+                    Some(first) => self.phase = Phase::Place(first),
+                }
             }
             Ok(Drawn::SetAside)
         }
+    }
+
+    /// Resolve whatever chance event is due (a tile or a gift card) with
+    /// `rng`, every outcome weighted by its count.
+    ///
+    /// # Panics
+    /// If the phase is not a chance phase.
+    pub fn apply_chance<R: Rng + ?Sized>(&mut self, rng: &mut R) -> ChanceOutcome {
+        match self.phase {
+            Phase::Draw | Phase::DrawSecond(_) => {
+                let (tile, drawn) = self.draw_random(rng);
+                ChanceOutcome::Tile(tile, drawn)
+            }
+            Phase::DrawGift => {
+                let deck = self.gifts.deck;
+                let gift = deck.nth(rng.gen_range(0..deck.total()));
+                self.receive_gift(gift).expect("the card is in the deck");
+                ChanceOutcome::Gift(gift)
+            }
+            other => panic!("apply_chance in {other:?}"),
+        }
+    }
+
+    /// The phase is a chance event.
+    #[inline]
+    pub fn is_chance(&self) -> bool {
+        matches!(
+            self.phase,
+            Phase::Draw | Phase::DrawSecond(_) | Phase::DrawGift
+        )
     }
 
     /// Draw a tile at random (each tile left equally likely), as
@@ -517,6 +599,7 @@ impl State {
             Phase::Place(t) => t,
             Phase::Draw => return Err(IllegalMove::NoTileDrawn),
             Phase::Over => return Err(IllegalMove::GameOver),
+            other => return Err(IllegalMove::WrongPhase(other)),
         };
         let pos = placement.pos;
         if self.board.slot_at(pos).is_some() {
@@ -583,22 +666,27 @@ impl State {
         };
         let Placement { pos, rot } = mv.placement;
         let (slot, touched) = self.put_tile(tile, rot, pos);
+        let gift_due = self.rules.gifts && self.extends_foreign_feature(slot);
 
         if let Some(seg) = mv.meeple {
-            let id = segment_id(slot, seg);
-            let root = self.features.find(id);
-            self.features.add_meeples(root, 1);
-            self.meeples[self.meeple_len as usize] = Meeple {
-                seat: self.to_play,
-                segment: id,
-            };
-            self.meeple_len += 1;
-            self.supply[self.to_play] -= 1;
+            self.add_meeple(self.to_play, segment_id(slot, seg));
         }
 
         self.score_completed(slot, &touched);
 
         self.turns += 1;
+        self.gifts.opened = false;
+        if gift_due && self.gifts.can_give() {
+            self.gifts.refill();
+            self.phase = Phase::DrawGift;
+        } else {
+            self.end_turn();
+        }
+    }
+
+    /// Pass the turn to the next seat, or end the game when the bag is
+    /// empty.
+    fn end_turn(&mut self) {
         if self.bag.is_empty() {
             self.finish();
         } else {
@@ -657,198 +745,5 @@ impl State {
             }
         }
         (slot, touched)
-    }
-
-    /// Score the roads, cities and monasteries the tile in `slot`
-    /// completed.
-    fn score_completed(&mut self, slot: usize, touched: &Touched) {
-        let placed = *self.board.placed(slot);
-        for (i, seg) in placed.tile.def().segments.iter().enumerate() {
-            if matches!(seg.kind, FeatureKind::Road | FeatureKind::City) {
-                let root = self.features.find(segment_id(slot, i as u8));
-                if self.features.open(root) == 0 && self.features.meeples(root) > 0 {
-                    let tiles = self.features.tiles(root) as u16;
-                    let (points, kind) = if seg.kind == FeatureKind::Road {
-                        (tiles, FeatureKind::Road)
-                    } else {
-                        (
-                            2 * (tiles + self.features.shields(root) as u16),
-                            FeatureKind::City,
-                        )
-                    };
-                    self.award(root, points, kind);
-                    self.remove_meeples(root);
-                }
-            }
-        }
-        for &s in touched.surrounded() {
-            let s = s as usize;
-            let p = self.board.placed(s);
-            let mono = p.tile.oriented(p.rot).monastery;
-            if mono != NO_SEGMENT {
-                let id = segment_id(s, mono);
-                if self.features.meeples(id) > 0 {
-                    self.award(id, 9, FeatureKind::Monastery);
-                    self.remove_meeples(id);
-                }
-            }
-        }
-    }
-
-    /// Give `points` of `kind` to every seat with the most meeples on the
-    /// feature with root `root`.
-    fn award(&mut self, root: SegmentId, points: u16, kind: FeatureKind) {
-        let counts = self.meeples_on(root);
-        let most = *counts.0.iter().max().expect("six seats");
-        if most == 0 {
-            return;
-        }
-        for s in 0..self.players as usize {
-            if counts.0[s] == most {
-                let score = &mut self.scores.0[s];
-                match kind {
-                    FeatureKind::Road => score.road += points,
-                    FeatureKind::City => score.city += points,
-                    FeatureKind::Monastery => score.monastery += points,
-                    FeatureKind::Field => score.farm += points,
-                }
-            }
-        }
-    }
-
-    /// Return every meeple on the feature with root `root` to its owner.
-    fn remove_meeples(&mut self, root: SegmentId) {
-        let mut i = 0;
-        while i < self.meeple_len as usize {
-            let m = self.meeples[i];
-            if self.features.find(m.segment) == root {
-                self.supply[m.seat] += 1;
-                self.meeple_len -= 1;
-                self.meeples[i] = self.meeples[self.meeple_len as usize];
-            } else {
-                i += 1;
-            }
-        }
-        let n = self.features.meeples(root);
-        self.features.add_meeples(root, -(n as i8));
-    }
-
-    /// Distinct completed cities touching the field with root `field`.
-    fn completed_cities_touching(&self, field: SegmentId) -> u32 {
-        let mut cities = [0u16; 2 * MAX_TILES];
-        let mut n = 0;
-        for (slot, p) in self.board.tiles().iter().enumerate() {
-            for (i, seg) in p.tile.def().segments.iter().enumerate() {
-                if seg.touches == 0 || self.features.root(segment_id(slot, i as u8)) != field {
-                    continue;
-                }
-                let mut touches = seg.touches;
-                while touches != 0 {
-                    let c = touches.trailing_zeros() as u8;
-                    touches &= touches - 1;
-                    let city = self.features.root(segment_id(slot, c));
-                    if self.features.open(city) == 0 && !cities[..n].contains(&city) {
-                        cities[n] = city;
-                        n += 1;
-                    }
-                }
-            }
-        }
-        n as u32
-    }
-
-    /// End the game now: final scoring of every meeple still on the board
-    /// (RULES.md §4). Used when the bag runs out, and by `replay --end` to
-    /// score a position. Meeples stay where they are.
-    pub fn finish(&mut self) {
-        if self.phase == Phase::Over {
-            return;
-        }
-        let mut roots = [0 as SegmentId; MAX_MEEPLES];
-        let mut n = 0;
-        let mut farmed = false;
-        for i in 0..self.meeple_len as usize {
-            let root = self.features.find(self.meeples[i].segment);
-            if !roots[..n].contains(&root) {
-                roots[n] = root;
-                n += 1;
-                farmed |= self.segment_kind(root) == FeatureKind::Field;
-            }
-        }
-        let farms = if farmed && self.rules.farmers {
-            self.farm_city_pairs()
-        } else {
-            FarmCities::default()
-        };
-        for &root in &roots[..n] {
-            let kind = self.segment_kind(root);
-            let points = match kind {
-                FeatureKind::Field if !self.rules.farmers => continue,
-                FeatureKind::Field => 3 * farms.count(root),
-                _ => self.feature_value(root) as u16,
-            };
-            self.award(root, points, kind);
-        }
-        self.phase = Phase::Over;
-    }
-
-    /// Every (occupied field, completed city) pair that touch, once each.
-    fn farm_city_pairs(&mut self) -> FarmCities {
-        let mut out = FarmCities::default();
-        for slot in 0..self.board.len() {
-            let tile = self.board.placed(slot).tile;
-            for (i, seg) in tile.def().segments.iter().enumerate() {
-                if seg.touches == 0 {
-                    continue;
-                }
-                let field = self.features.find(segment_id(slot, i as u8));
-                if self.features.meeples(field) == 0 {
-                    continue;
-                }
-                let mut touches = seg.touches;
-                while touches != 0 {
-                    let c = touches.trailing_zeros() as u8;
-                    touches &= touches - 1;
-                    let city = self.features.find(segment_id(slot, c));
-                    if self.features.open(city) == 0 {
-                        out.pairs[out.len] = (field as u32) << 16 | city as u32;
-                        out.len += 1;
-                    }
-                }
-            }
-        }
-        out.pairs[..out.len].sort_unstable();
-        out
-    }
-}
-
-/// Sorted (field root, city root) pairs, packed as `field << 16 | city`.
-/// A tile borders at most two (field, city) pairs, so 144 is enough.
-struct FarmCities {
-    pairs: [u32; 2 * MAX_TILES],
-    len: usize,
-}
-
-impl Default for FarmCities {
-    fn default() -> FarmCities {
-        FarmCities {
-            pairs: [0; 2 * MAX_TILES],
-            len: 0,
-        }
-    }
-}
-
-impl FarmCities {
-    /// Distinct completed cities touching the field with root `field`.
-    fn count(&self, field: SegmentId) -> u16 {
-        let mut n = 0;
-        let mut last = None;
-        for &p in &self.pairs[..self.len] {
-            if p >> 16 == field as u32 && last != Some(p) {
-                n += 1;
-                last = Some(p);
-            }
-        }
-        n
     }
 }

@@ -1,19 +1,52 @@
-//! What one seat may see: the position without anything hidden from it.
+//! What one seat may see, and nothing more.
 //!
-//! In the base game nothing is hidden but the order of the tiles, and the
-//! state never holds that order (the bag is counts), so the view exposes
-//! the state's public API. Hidden hands (The Gifts) are to be read only
-//! through the view of their own seat.
+//! Agents receive a [`SeatView`], never the [`State`]: the view answers
+//! every question about the public position (board, meeples, scores,
+//! supplies, the bag as counts, how many gifts each seat holds, the open
+//! discard pile) and the seat's own hand, but not other seats' hands or
+//! the order of the gift deck. The tile order is hidden by construction:
+//! the state holds the bag as counts. For search, [`SeatView::determinize`]
+//! samples a complete state consistent with what the seat knows.
 
-use crate::seat::Seat;
-use crate::state::State;
+use crate::board::Board;
+use crate::features::{Features, SegmentId};
+use crate::geom::{Location, Pos};
+use crate::gifts::{Gift, GiftCards};
+use crate::moves::{IllegalMove, Move, MoveList, Placement};
+use crate::rules::Rules;
+use crate::seat::{PerSeat, Score, Seat};
+use crate::state::{Action, Bag, Meeple, Phase, State};
+use crate::tiles::{FeatureKind, Tile};
 use rand::Rng;
 
 /// A seat's view of a game.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy)]
 pub struct SeatView<'a> {
     state: &'a State,
     seat: Seat,
+}
+
+impl std::fmt::Debug for SeatView<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SeatView")
+            .field("seat", &self.seat)
+            .field("state", self.state)
+            .finish()
+    }
+}
+
+/// Methods of [`State`] that reveal only public information, passed
+/// through unchanged.
+macro_rules! public {
+    ($( $(#[$doc:meta])* fn $name:ident(&self $(, $arg:ident: $ty:ty)*) -> $ret:ty; )*) => {
+        $(
+            $(#[$doc])*
+            #[inline]
+            pub fn $name(&self $(, $arg: $ty)*) -> $ret {
+                self.state.$name($($arg),*)
+            }
+        )*
+    };
 }
 
 impl<'a> SeatView<'a> {
@@ -27,16 +60,146 @@ impl<'a> SeatView<'a> {
         self.seat
     }
 
-    /// The public position: board, scores, supplies, the bag as counts.
-    pub fn state(&self) -> &'a State {
-        self.state
+    /// This seat's gift cards.
+    pub fn own_hand(&self) -> GiftCards {
+        self.state.hand(self.seat)
+    }
+
+    /// The board.
+    pub fn board(&self) -> &'a Board {
+        self.state.board()
+    }
+
+    /// Roads, cities, monasteries and fields.
+    pub fn features(&self) -> &'a Features {
+        self.state.features()
+    }
+
+    /// The meeples on the board.
+    pub fn meeples(&self) -> &'a [Meeple] {
+        self.state.meeples()
+    }
+
+    /// The tiles left, as counts.
+    pub fn bag(&self) -> &'a Bag {
+        self.state.bag()
+    }
+
+    public! {
+        /// The rules in force.
+        fn rules(&self) -> Rules;
+        /// Number of seats.
+        fn players(&self) -> usize;
+        /// The seat to play.
+        fn to_play(&self) -> Seat;
+        /// Whose decision it is.
+        fn phase(&self) -> Phase;
+        /// The game is over.
+        fn is_over(&self) -> bool;
+        /// Turns played.
+        fn turns(&self) -> usize;
+        /// A seat's score.
+        fn score(&self, seat: Seat) -> Score;
+        /// Meeples in a seat's supply.
+        fn supply(&self, seat: Seat) -> u8;
+        /// Cards a seat holds.
+        fn hand_size(&self, seat: Seat) -> u8;
+        /// The open discard pile of gifts.
+        fn gift_discard(&self) -> GiftCards;
+        /// Cards left in the gift deck.
+        fn gift_deck_size(&self) -> u8;
+        /// A gift was opened this turn.
+        fn gift_opened(&self) -> bool;
+        /// The drawn tile, when one must be placed.
+        fn drawn_tile(&self) -> Option<Tile>;
+        /// `tile` has a legal placement.
+        fn is_placeable(&self, tile: Tile) -> bool;
+        /// The kind of a segment's feature.
+        fn segment_kind(&self, id: SegmentId) -> FeatureKind;
+        /// The segment at a location of a placed tile.
+        fn segment_at(&self, pos: Pos, loc: Location) -> Option<SegmentId>;
+        /// The feature of a segment is complete.
+        fn is_complete(&self, id: SegmentId) -> bool;
+        /// What the feature of a segment is worth now.
+        fn feature_value(&self, id: SegmentId) -> u32;
+        /// Meeples of each seat on a feature (by root).
+        fn meeples_on(&self, root: SegmentId) -> PerSeat<u8>;
+        /// Number of legal placements.
+        fn placement_count(&self) -> usize;
+        /// The `k`-th legal placement.
+        fn nth_placement(&self, k: usize) -> Option<Placement>;
+        /// Segments that may take a meeple after a placement.
+        fn free_segments(&self, placement: Placement) -> u8;
+        /// Why a move is illegal, if it is.
+        fn check(&self, mv: Move) -> Result<(), IllegalMove>;
+        /// Why an action is illegal, if it is.
+        fn check_action(&self, action: Action) -> Result<(), IllegalMove>;
+    }
+
+    /// Every legal placement.
+    pub fn for_each_placement(&self, f: impl FnMut(Placement)) {
+        self.state.for_each_placement(f)
+    }
+
+    /// Every legal move (placement and meeple).
+    pub fn for_each_move(&self, f: impl FnMut(Move)) {
+        self.state.for_each_move(f)
+    }
+
+    /// Fill `list` with every legal move.
+    pub fn legal_moves(&self, list: &mut MoveList) {
+        self.state.legal_moves(list)
+    }
+
+    /// Every legal action (moves, gift openings, Take 2's choice).
+    pub fn for_each_action(&self, f: impl FnMut(Action)) {
+        self.state.for_each_action(f)
     }
 
     /// A complete state consistent with everything this seat knows, for
-    /// search: the unknown parts (future draws are chance events already;
-    /// hidden hands once The Gifts lands) are sampled with `rng`.
-    pub fn determinize<R: Rng + ?Sized>(&self, _rng: &mut R) -> State {
-        self.state.clone()
+    /// search. The future tile order is chance in every state (the bag is
+    /// counts). With The Gifts, the cards this seat has not seen — other
+    /// seats' hands and the deck — are dealt at random from the unseen
+    /// cards, each seat receiving as many as it holds. The sample depends
+    /// only on `rng` and on what the seat may see.
+    pub fn determinize<R: Rng + ?Sized>(&self, rng: &mut R) -> State {
+        let mut state = self.state.clone();
+        if !self.state.rules().gifts {
+            return state;
+        }
+        let unseen = GiftCards::FULL
+            .minus(&self.own_hand())
+            .minus(&self.state.gift_discard());
+        let mut cards = [Gift::Synod; 25];
+        let mut n = 0;
+        for g in Gift::ALL {
+            for _ in 0..unseen.count(g) {
+                cards[n] = g;
+                n += 1;
+            }
+        }
+        for i in (1..n).rev() {
+            cards[..n].swap(i, rng.gen_range(0..=i));
+        }
+        let mut hands = [GiftCards::EMPTY; crate::MAX_PLAYERS];
+        let mut next = 0;
+        for (s, hand) in hands.iter_mut().enumerate().take(self.players()) {
+            let seat = Seat(s as u8);
+            if seat == self.seat {
+                *hand = self.own_hand();
+                continue;
+            }
+            for _ in 0..self.state.hand_size(seat) {
+                hand.add(cards[next]);
+                next += 1;
+            }
+        }
+        let mut deck = GiftCards::EMPTY;
+        for &g in &cards[next..n] {
+            deck.add(g);
+        }
+        state.set_hidden_cards(deck, &hands[..self.players()]);
+        state
     }
 }
 

@@ -1,0 +1,288 @@
+//! The Gifts (RULES.md §5): the five cards, card counts, and what opening a
+//! card does and to what.
+//!
+//! The gift deck, the discard pile and every hand are counts per card kind
+//! (never an order): drawing a card is a chance event like drawing a tile.
+//! Hands are hidden: the state's public API tells how many cards a seat
+//! holds, and only [`crate::SeatView::own_hand`] tells which.
+
+use crate::geom::Pos;
+use std::fmt;
+use std::str::FromStr;
+
+/// A gift card.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Gift {
+    /// Put a meeple from supply on any unfinished monastery.
+    Synod,
+    /// Score any unfinished road now; every meeple on it returns.
+    RoadSweeper,
+    /// Take one of your meeples back; 2 points per meeple on its feature.
+    CashOut,
+    /// Move one of your meeples between a field and a road, city or
+    /// monastery of the same tile.
+    ChangePosition,
+    /// Draw a second tile and place one of the two.
+    Take2,
+}
+
+impl Gift {
+    /// Number of kinds.
+    pub const COUNT: usize = 5;
+    /// Every kind.
+    pub const ALL: [Gift; 5] = [
+        Gift::Synod,
+        Gift::RoadSweeper,
+        Gift::CashOut,
+        Gift::ChangePosition,
+        Gift::Take2,
+    ];
+    /// Record names, in [`Gift::ALL`] order.
+    pub const NAMES: [&'static str; 5] = [
+        "synod",
+        "road_sweeper",
+        "cash_out",
+        "change_position",
+        "take_2",
+    ];
+    /// Copies of each kind in the game.
+    pub const COPIES: u8 = 5;
+
+    /// Index 0–4.
+    #[inline]
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+}
+
+impl fmt::Display for Gift {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(Gift::NAMES[self.index()])
+    }
+}
+
+/// A gift name that is not one of the five.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseGiftError(pub String);
+
+impl fmt::Display for ParseGiftError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "unknown gift {:?} (expected {})",
+            self.0,
+            Gift::NAMES.join(", ")
+        )
+    }
+}
+
+impl std::error::Error for ParseGiftError {}
+
+impl FromStr for Gift {
+    type Err = ParseGiftError;
+
+    fn from_str(s: &str) -> Result<Gift, ParseGiftError> {
+        Gift::NAMES
+            .iter()
+            .position(|n| *n == s)
+            .map(|i| Gift::ALL[i])
+            .ok_or_else(|| ParseGiftError(s.to_string()))
+    }
+}
+
+/// A multiset of gift cards: a count per kind.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct GiftCards([u8; Gift::COUNT]);
+
+impl GiftCards {
+    /// No cards.
+    pub const EMPTY: GiftCards = GiftCards([0; Gift::COUNT]);
+    /// The 25 cards of the game.
+    pub const FULL: GiftCards = GiftCards([Gift::COPIES; Gift::COUNT]);
+
+    /// Copies of `gift`.
+    #[inline]
+    pub fn count(&self, gift: Gift) -> u8 {
+        self.0[gift.index()]
+    }
+
+    /// Cards in all.
+    #[inline]
+    pub fn total(&self) -> u8 {
+        self.0.iter().sum()
+    }
+
+    /// No card.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.total() == 0
+    }
+
+    /// The kinds present, each once.
+    pub fn kinds(&self) -> impl Iterator<Item = Gift> + '_ {
+        Gift::ALL.into_iter().filter(|g| self.count(*g) > 0)
+    }
+
+    /// Add one copy of `gift`.
+    #[inline]
+    pub fn add(&mut self, gift: Gift) {
+        self.0[gift.index()] += 1;
+    }
+
+    /// Remove one copy of `gift`; false when there is none.
+    #[inline]
+    pub fn take(&mut self, gift: Gift) -> bool {
+        let c = &mut self.0[gift.index()];
+        if *c == 0 {
+            return false;
+        }
+        *c -= 1;
+        true
+    }
+
+    /// The `k`-th card (0-based) if the cards were laid out by kind.
+    pub fn nth(&self, mut k: u8) -> Gift {
+        for g in Gift::ALL {
+            let c = self.count(g);
+            if k < c {
+                return g;
+            }
+            k -= c;
+        }
+        unreachable!("index past the end of the cards")
+    }
+
+    /// Per-kind sum.
+    pub fn plus(&self, other: &GiftCards) -> GiftCards {
+        let mut out = *self;
+        for g in Gift::ALL {
+            out.0[g.index()] += other.count(g);
+        }
+        out
+    }
+
+    /// Per-kind difference (`other` must be contained in `self`).
+    pub fn minus(&self, other: &GiftCards) -> GiftCards {
+        let mut out = *self;
+        for g in Gift::ALL {
+            out.0[g.index()] -= other.count(g);
+        }
+        out
+    }
+}
+
+/// Opening one gift: the card and what it acts on. Segments are segment
+/// indices of the tile at `at` (see [`crate::tiles::segment_at`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum GiftOpen {
+    /// Synod: a meeple from supply onto the monastery of the tile at `at`.
+    Synod {
+        /// The monastery's tile.
+        at: Pos,
+    },
+    /// Road Sweeper: score the road through `segment` of the tile at `at`.
+    RoadSweeper {
+        /// A tile of the road.
+        at: Pos,
+        /// The road's segment on that tile.
+        segment: u8,
+    },
+    /// Cash Out: take back one of your meeples from `segment` of the tile
+    /// at `at`.
+    CashOut {
+        /// The meeple's tile.
+        at: Pos,
+        /// The segment it is on.
+        segment: u8,
+    },
+    /// Change Position: move one of your meeples on the tile at `at` from
+    /// segment `from` to segment `to`.
+    ChangePosition {
+        /// The meeple's tile.
+        at: Pos,
+        /// The segment it is on.
+        from: u8,
+        /// The segment it goes to.
+        to: u8,
+    },
+    /// Take 2: draw a second tile (no effect when the stack is empty).
+    Take2,
+    /// Open a card that can have no effect now (no target exists).
+    Wasted(Gift),
+}
+
+impl GiftOpen {
+    /// The card opened.
+    pub fn gift(&self) -> Gift {
+        match *self {
+            GiftOpen::Synod { .. } => Gift::Synod,
+            GiftOpen::RoadSweeper { .. } => Gift::RoadSweeper,
+            GiftOpen::CashOut { .. } => Gift::CashOut,
+            GiftOpen::ChangePosition { .. } => Gift::ChangePosition,
+            GiftOpen::Take2 => Gift::Take2,
+            GiftOpen::Wasted(g) => g,
+        }
+    }
+}
+
+/// The gift deck, the open discard pile and the hands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub(crate) struct GiftState {
+    pub(crate) deck: GiftCards,
+    pub(crate) discard: GiftCards,
+    pub(crate) hands: [GiftCards; crate::MAX_PLAYERS],
+    /// The seat to play opened a gift this turn.
+    pub(crate) opened: bool,
+}
+
+impl GiftState {
+    /// The deck at the start: all 25 cards.
+    pub(crate) fn new() -> GiftState {
+        GiftState {
+            deck: GiftCards::FULL,
+            ..GiftState::default()
+        }
+    }
+
+    /// A card can be received: the deck, or the discard pile to reshuffle,
+    /// holds one.
+    pub(crate) fn can_give(&self) -> bool {
+        !self.deck.is_empty() || !self.discard.is_empty()
+    }
+
+    /// Before a draw: an empty deck takes the discard pile.
+    pub(crate) fn refill(&mut self) {
+        if self.deck.is_empty() {
+            self.deck = self.discard;
+            self.discard = GiftCards::EMPTY;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn gift_names_round_trip() {
+        for g in Gift::ALL {
+            assert_eq!(g.to_string().parse::<Gift>(), Ok(g));
+        }
+        assert!("take2".parse::<Gift>().is_err());
+    }
+
+    #[test]
+    fn card_counts_add_take_and_index() {
+        let mut c = GiftCards::EMPTY;
+        c.add(Gift::CashOut);
+        c.add(Gift::Take2);
+        c.add(Gift::Take2);
+        assert_eq!(c.total(), 3);
+        assert_eq!(c.nth(0), Gift::CashOut);
+        assert_eq!(c.nth(2), Gift::Take2);
+        assert!(c.take(Gift::Take2));
+        assert!(!c.take(Gift::Synod));
+        assert_eq!(GiftCards::FULL.total(), 25);
+        assert_eq!(GiftCards::FULL.minus(&c).plus(&c), GiftCards::FULL);
+    }
+}

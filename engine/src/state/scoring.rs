@@ -1,0 +1,207 @@
+//! Scoring: completed features during the game, and the final scoring
+//! (RULES.md §3–4, and the unopened gifts of §5).
+
+use super::{Phase, State, MAX_MEEPLES};
+use crate::board::Touched;
+use crate::features::{segment_id, SegmentId, MAX_TILES};
+use crate::seat::Seat;
+use crate::tiles::{FeatureKind, NO_SEGMENT};
+
+impl State {
+    /// Score the roads, cities and monasteries the tile in `slot`
+    /// completed.
+    pub(super) fn score_completed(&mut self, slot: usize, touched: &Touched) {
+        let placed = *self.board.placed(slot);
+        for (i, seg) in placed.tile.def().segments.iter().enumerate() {
+            if matches!(seg.kind, FeatureKind::Road | FeatureKind::City) {
+                let root = self.features.find(segment_id(slot, i as u8));
+                if self.features.open(root) == 0 && self.features.meeples(root) > 0 {
+                    let tiles = self.features.tiles(root) as u16;
+                    let (points, kind) = if seg.kind == FeatureKind::Road {
+                        (tiles, FeatureKind::Road)
+                    } else {
+                        (
+                            2 * (tiles + self.features.shields(root) as u16),
+                            FeatureKind::City,
+                        )
+                    };
+                    self.award(root, points, kind);
+                    self.remove_meeples(root);
+                }
+            }
+        }
+        for &s in touched.surrounded() {
+            let s = s as usize;
+            let p = self.board.placed(s);
+            let mono = p.tile.oriented(p.rot).monastery;
+            if mono != NO_SEGMENT {
+                let id = segment_id(s, mono);
+                if self.features.meeples(id) > 0 {
+                    self.award(id, 9, FeatureKind::Monastery);
+                    self.remove_meeples(id);
+                }
+            }
+        }
+    }
+
+    /// Give `points` of `kind` to every seat with the most meeples on the
+    /// feature with root `root`.
+    pub(super) fn award(&mut self, root: SegmentId, points: u16, kind: FeatureKind) {
+        let counts = self.meeples_on(root);
+        let most = *counts.0.iter().max().expect("six seats");
+        if most == 0 {
+            return;
+        }
+        for s in 0..self.players as usize {
+            if counts.0[s] == most {
+                let score = &mut self.scores.0[s];
+                match kind {
+                    FeatureKind::Road => score.road += points,
+                    FeatureKind::City => score.city += points,
+                    FeatureKind::Monastery => score.monastery += points,
+                    FeatureKind::Field => score.farm += points,
+                }
+            }
+        }
+    }
+
+    /// Return every meeple on the feature with root `root` to its owner.
+    pub(super) fn remove_meeples(&mut self, root: SegmentId) {
+        let mut i = 0;
+        while i < self.meeple_len as usize {
+            let m = self.meeples[i];
+            if self.features.find(m.segment) == root {
+                self.supply[m.seat] += 1;
+                self.meeple_len -= 1;
+                self.meeples[i] = self.meeples[self.meeple_len as usize];
+            } else {
+                i += 1;
+            }
+        }
+        let n = self.features.meeples(root);
+        self.features.add_meeples(root, -(n as i8));
+    }
+
+    /// Distinct completed cities touching the field with root `field`.
+    pub(super) fn completed_cities_touching(&self, field: SegmentId) -> u32 {
+        let mut cities = [0u16; 2 * MAX_TILES];
+        let mut n = 0;
+        for (slot, p) in self.board.tiles().iter().enumerate() {
+            for (i, seg) in p.tile.def().segments.iter().enumerate() {
+                if seg.touches == 0 || self.features.root(segment_id(slot, i as u8)) != field {
+                    continue;
+                }
+                let mut touches = seg.touches;
+                while touches != 0 {
+                    let c = touches.trailing_zeros() as u8;
+                    touches &= touches - 1;
+                    let city = self.features.root(segment_id(slot, c));
+                    if self.features.open(city) == 0 && !cities[..n].contains(&city) {
+                        cities[n] = city;
+                        n += 1;
+                    }
+                }
+            }
+        }
+        n as u32
+    }
+
+    /// End the game now: final scoring of every meeple still on the board
+    /// (RULES.md §4). Used when the bag runs out, and by `replay --end` to
+    /// score a position. Meeples stay where they are.
+    pub fn finish(&mut self) {
+        if self.phase == Phase::Over {
+            return;
+        }
+        let mut roots = [0 as SegmentId; MAX_MEEPLES];
+        let mut n = 0;
+        let mut farmed = false;
+        for i in 0..self.meeple_len as usize {
+            let root = self.features.find(self.meeples[i].segment);
+            if !roots[..n].contains(&root) {
+                roots[n] = root;
+                n += 1;
+                farmed |= self.segment_kind(root) == FeatureKind::Field;
+            }
+        }
+        let farms = if farmed && self.rules.farmers {
+            self.farm_city_pairs()
+        } else {
+            FarmCities::default()
+        };
+        for &root in &roots[..n] {
+            let kind = self.segment_kind(root);
+            let points = match kind {
+                FeatureKind::Field if !self.rules.farmers => continue,
+                FeatureKind::Field => 3 * farms.count(root),
+                _ => self.feature_value(root) as u16,
+            };
+            self.award(root, points, kind);
+        }
+        for s in 0..self.players as usize {
+            let unopened = self.gifts.hands[s].total() as u16;
+            self.scores[Seat(s as u8)].gifts += 2 * unopened;
+        }
+        self.phase = Phase::Over;
+    }
+
+    /// Every (occupied field, completed city) pair that touch, once each.
+    fn farm_city_pairs(&mut self) -> FarmCities {
+        let mut out = FarmCities::default();
+        for slot in 0..self.board.len() {
+            let tile = self.board.placed(slot).tile;
+            for (i, seg) in tile.def().segments.iter().enumerate() {
+                if seg.touches == 0 {
+                    continue;
+                }
+                let field = self.features.find(segment_id(slot, i as u8));
+                if self.features.meeples(field) == 0 {
+                    continue;
+                }
+                let mut touches = seg.touches;
+                while touches != 0 {
+                    let c = touches.trailing_zeros() as u8;
+                    touches &= touches - 1;
+                    let city = self.features.find(segment_id(slot, c));
+                    if self.features.open(city) == 0 {
+                        out.pairs[out.len] = (field as u32) << 16 | city as u32;
+                        out.len += 1;
+                    }
+                }
+            }
+        }
+        out.pairs[..out.len].sort_unstable();
+        out
+    }
+}
+
+/// Sorted (field root, city root) pairs, packed as `field << 16 | city`.
+/// A tile borders at most two (field, city) pairs, so 144 is enough.
+struct FarmCities {
+    pairs: [u32; 2 * MAX_TILES],
+    len: usize,
+}
+
+impl Default for FarmCities {
+    fn default() -> FarmCities {
+        FarmCities {
+            pairs: [0; 2 * MAX_TILES],
+            len: 0,
+        }
+    }
+}
+
+impl FarmCities {
+    /// Distinct completed cities touching the field with root `field`.
+    fn count(&self, field: SegmentId) -> u16 {
+        let mut n = 0;
+        let mut last = None;
+        for &p in &self.pairs[..self.len] {
+            if p >> 16 == field as u32 && last != Some(p) {
+                n += 1;
+                last = Some(p);
+            }
+        }
+        n
+    }
+}
