@@ -542,31 +542,60 @@ impl State {
                 }
             }
         }
+        // Neighbouring features the new segments would join: (root, the
+        // new segments touching it). Two segments of the new tile touching
+        // one neighbouring feature become one feature, so occupancy
+        // spreads through shared roots (fields can join this way; roads
+        // and cities of one tile never share a neighbour's feature
+        // without touching it directly).
+        let mut roots = [(0 as SegmentId, 0u8); 12];
+        let mut n = 0;
+        let mut occupied = 0u8;
+        let mut touch = |root: SegmentId, mine: u8, meeples: u8| {
+            if meeples > 0 {
+                occupied |= 1 << mine;
+            }
+            match roots[..n].iter_mut().find(|(r, _)| *r == root) {
+                Some((_, mask)) => *mask |= 1 << mine,
+                None => {
+                    roots[n] = (root, 1 << mine);
+                    n += 1;
+                }
+            }
+        };
         for side in Side::ALL {
             let Some(slot) = self.board.slot_at(placement.pos.step(side)) else {
                 continue;
             };
-            let n = self.board.placed(slot);
-            let no = n.tile.oriented(n.rot);
+            let nb = self.board.placed(slot);
+            let no = nb.tile.oriented(nb.rot);
             let s = side.index();
-            let opp = side.opposite().index();
             if o.edge_segment[s] != NO_SEGMENT {
-                let theirs = segment_id(slot, no.edge_segment[opp]);
-                if self.features.meeples(self.features.root(theirs)) > 0 {
-                    free &= !(1 << o.edge_segment[s]);
-                }
+                let theirs = segment_id(slot, no.edge_segment[side.opposite().index()]);
+                let root = self.features.root(theirs);
+                touch(root, o.edge_segment[s], self.features.meeples(root));
             }
             for port in side.ports() {
                 let mine = o.port_segment[port.index()];
-                if mine != NO_SEGMENT && free & (1 << mine) != 0 {
+                if mine != NO_SEGMENT {
                     let theirs = segment_id(slot, no.port_segment[port.facing().index()]);
-                    if self.features.meeples(self.features.root(theirs)) > 0 {
-                        free &= !(1 << mine);
-                    }
+                    let root = self.features.root(theirs);
+                    touch(root, mine, self.features.meeples(root));
                 }
             }
         }
-        free
+        loop {
+            let before = occupied;
+            for &(_, mask) in &roots[..n] {
+                if mask & occupied != 0 {
+                    occupied |= mask;
+                }
+            }
+            if occupied == before {
+                break;
+            }
+        }
+        free & !occupied
     }
 
     /// Calls `f` for every legal move: each placement without a meeple and

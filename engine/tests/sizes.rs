@@ -1,0 +1,29 @@
+//! Pins the sizes of the engine's hot types so they only change on purpose:
+//! search clones `State` at every node and stores `Move`s by the thousand.
+
+use engine::{Move, State};
+use std::mem::size_of;
+
+#[test]
+fn state_size_is_pinned() {
+    // Grows only on purpose: a change here changes the cost of every clone
+    // in search. Update the number together with the change that explains it.
+    assert_eq!(size_of::<State>(), 13_230);
+}
+
+#[test]
+fn move_size_is_pinned() {
+    // Grows only on purpose: cell (2 bytes), rotation (1), meeple segment
+    // as Option<u8> (2).
+    assert_eq!(size_of::<Move>(), 5);
+}
+
+#[test]
+fn move_fits_in_eight_bytes() {
+    // As shakmaty checks for its Move: small moves keep move lists cheap.
+    assert!(
+        size_of::<Move>() <= 8,
+        "Move is {} bytes",
+        size_of::<Move>()
+    );
+}
