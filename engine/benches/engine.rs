@@ -26,6 +26,7 @@ fn midgame() -> State {
                 state.play_unchecked(mv);
             }
             Phase::Over => unreachable!("71 tiles outlast 30 turns"),
+            other => unreachable!("not in the base game: {other:?}"),
         }
     }
     state

@@ -46,11 +46,13 @@ pub mod tiles;
 pub mod view;
 
 pub use geom::{Location, Port, Pos, Rotation, Side};
+pub use gifts::{Gift, GiftCards, GiftOpen};
 pub use moves::{IllegalMove, Move, MoveList, Placement, MAX_MOVES};
-pub use record::{replay, GiftOpenRecord, Record, RecordBuilder, ReplayError, ReplayReason, TurnRecord};
+pub use record::{
+    replay, GiftOpenRecord, Record, RecordBuilder, ReplayError, ReplayReason, TurnRecord,
+};
 pub use rules::Rules;
 pub use seat::{PerSeat, Score, Seat, MAX_PLAYERS, MEEPLES_PER_SEAT};
-pub use gifts::{Gift, GiftCards, GiftOpen};
 pub use state::{Action, Bag, ChanceOutcome, Drawn, Meeple, Phase, State};
 pub use tiles::{FeatureKind, Tile};
 pub use view::SeatView;

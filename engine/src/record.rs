@@ -19,10 +19,10 @@
 //! `total` field are accepted too).
 
 use crate::geom::{Location, Pos};
+use crate::gifts::{Gift, GiftOpen};
 use crate::moves::{IllegalMove, Move, Placement};
 use crate::rules::Rules;
 use crate::seat::{Seat, MAX_PLAYERS};
-use crate::gifts::{Gift, GiftOpen};
 use crate::state::{Action, ChanceOutcome, Drawn, Phase, State};
 use crate::tiles::Tile;
 use crate::Rotation;
@@ -435,7 +435,9 @@ pub fn apply_turn(state: &mut State, turn: &TurnRecord) -> Result<(), ReplayReas
         Some(loc) => Some(state.meeple_segment(rot, loc).map_err(Illegal)?),
         None => None,
     };
-    state.try_play(Move { placement, meeple }).map_err(Illegal)?;
+    state
+        .try_play(Move { placement, meeple })
+        .map_err(Illegal)?;
     match (state.phase(), turn.gift_received) {
         (Phase::DrawGift, Some(g)) => state.receive_gift(g).map_err(Illegal),
         (Phase::DrawGift, None) => Err(BadTurn(
@@ -469,7 +471,9 @@ fn take2_first_tile(placed: Tile, g: &GiftOpenRecord) -> Result<Tile, ReplayReas
             } else if second == returned {
                 Ok(placed)
             } else {
-                Err(bad("the second tile must be the placed or the returned one"))
+                Err(bad(
+                    "the second tile must be the placed or the returned one",
+                ))
             }
         }
         _ => Err(bad("\"second\" and \"returned\" go together")),
@@ -543,7 +547,7 @@ fn open_gift(state: &mut State, g: &GiftOpenRecord, placed: Tile) -> Result<(), 
             "the stack is not empty: the second tile is missing".to_string(),
         )),
         (_, Some(_)) => Err(bad(
-            "no second tile can be drawn: the stack is empty".to_string(),
+            "no second tile can be drawn: the stack is empty".to_string()
         )),
         (_, None) => Ok(()),
     }

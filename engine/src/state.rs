@@ -9,10 +9,10 @@
 use crate::board::{Board, Touched, NO_SLOT};
 use crate::features::{segment_id, Features, SegmentId};
 use crate::geom::{Location, Pos, Rotation, Side};
+use crate::gifts::{Gift, GiftOpen, GiftState};
 use crate::moves::{IllegalMove, Move, MoveList, Placement};
 use crate::rules::Rules;
 use crate::seat::{PerSeat, Score, Seat, MAX_PLAYERS, MEEPLES_PER_SEAT};
-use crate::gifts::{Gift, GiftOpen, GiftState};
 use crate::tiles::{segment_at, Edge, FeatureKind, Tile, NO_SEGMENT};
 
 mod gift_turn;

@@ -16,7 +16,11 @@ fn check_conservation(state: &State) {
     for s in 0..players {
         let seat = Seat(s as u8);
         let on_board = state.meeples().iter().filter(|m| m.seat == seat).count() as u8;
-        assert_eq!(on_board + state.supply(seat), MEEPLES_PER_SEAT, "meeples of {seat}");
+        assert_eq!(
+            on_board + state.supply(seat),
+            MEEPLES_PER_SEAT,
+            "meeples of {seat}"
+        );
     }
 }
 
@@ -65,8 +69,8 @@ fn random_gift_games_conserve_cards_and_replay_to_their_scores() {
             .iter()
             .filter(|t| t.gift_open.is_some())
             .count();
-        let replayed = replay(&record, false)
-            .unwrap_or_else(|e| panic!("seed {seed}: {e}\n{record:?}"));
+        let replayed =
+            replay(&record, false).unwrap_or_else(|e| panic!("seed {seed}: {e}\n{record:?}"));
         for s in 0..players {
             let seat = Seat(s as u8);
             assert_eq!(replayed.score(seat), state.score(seat), "seed {seed}");

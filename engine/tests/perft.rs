@@ -297,6 +297,7 @@ fn differential_game(seed: u64) -> usize {
                 turns += 1;
             }
             Phase::Over => return turns,
+            other => unreachable!("not in the base game: {other:?}"),
         }
     }
 }

@@ -246,6 +246,7 @@ fn random_game(seed: u64, players: usize, farmers: bool, mirror: bool) {
                 }
             }
             Phase::Over => break,
+            other => unreachable!("not in the base game: {other:?}"),
         }
     }
     assert!(state.bag().is_empty(), "{ctx0}");

@@ -1168,6 +1168,7 @@ fn full_game(seed: u64, players: usize) -> (State, Record, NaiveGame) {
                 assert_eq!(state.is_over(), last, "over right after the last tile");
             }
             Phase::Over => break,
+            other => unreachable!("not in the base game: {other:?}"),
         }
     }
     assert_eq!(drawn, 71);
@@ -1297,6 +1298,7 @@ fn stack_running_out_while_discarding_ends_the_game() {
                     state.try_play(m).unwrap();
                 }
                 Phase::Over => unreachable!(),
+                other => unreachable!("not in the base game: {other:?}"),
             }
         }
         // The last turn only discards C; 70 tiles were placed.

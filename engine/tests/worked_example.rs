@@ -19,6 +19,7 @@ fn turn(
         y: Some(y),
         rot: Some(rot),
         meeple: (!meeple.is_empty()).then(|| meeple.parse::<Location>().unwrap()),
+        ..TurnRecord::default()
     }
 }
 

@@ -234,12 +234,19 @@ impl State {
         }
         let bad = |why: &'static str| Err(IllegalMove::GiftTarget(gift, why));
         let seat = self.to_play;
-        let slot_at = |at: Pos| self.board.slot_at(at).ok_or(IllegalMove::GiftTarget(gift, "no tile there"));
+        let slot_at = |at: Pos| {
+            self.board
+                .slot_at(at)
+                .ok_or(IllegalMove::GiftTarget(gift, "no tile there"))
+        };
         let segment_of = |slot: usize, seg: u8, kind: Option<FeatureKind>| {
             let segs = self.board.placed(slot).tile.def().segments;
             match segs.get(seg as usize) {
                 Some(s) if kind.map_or(true, |k| s.kind == k) => Ok(segment_id(slot, seg)),
-                _ => Err(IllegalMove::GiftTarget(gift, "no such feature on that tile")),
+                _ => Err(IllegalMove::GiftTarget(
+                    gift,
+                    "no such feature on that tile",
+                )),
             }
         };
         match open {
@@ -301,9 +308,8 @@ impl State {
         self.gifts.hands[seat.index()].take(gift);
         self.gifts.discard.add(gift);
         self.gifts.opened = true;
-        let id_at = |s: &Self, at: Pos, seg: u8| {
-            segment_id(s.board.slot_at(at).expect("checked"), seg)
-        };
+        let id_at =
+            |s: &Self, at: Pos, seg: u8| segment_id(s.board.slot_at(at).expect("checked"), seg);
         match open {
             GiftOpen::Synod { at } => {
                 let slot = self.board.slot_at(at).expect("checked");
