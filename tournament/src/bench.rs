@@ -1,6 +1,8 @@
 //! `carcassonne bench`: engine speed on complete random games, with a
 //! deterministic signature that changes whenever behaviour changes.
 
+use crate::runner::{Flow, Runner};
+use crate::schedule::Schedule;
 use engine::playout::random_playout;
 use engine::{Rules, Seat, State};
 use rand::SeedableRng;
@@ -15,6 +17,8 @@ pub struct BenchConfig {
     pub games: u64,
     /// Measured rounds; the median is reported.
     pub rounds: usize,
+    /// Games per timed tournament (random vs random); 0 skips them.
+    pub tournament_games: u64,
 }
 
 impl Default for BenchConfig {
@@ -22,6 +26,7 @@ impl Default for BenchConfig {
         BenchConfig {
             games: 20_000,
             rounds: 5,
+            tournament_games: 20_000,
         }
     }
 }
@@ -37,10 +42,23 @@ pub struct BenchReport {
     pub games: u64,
     /// Rounds measured.
     pub rounds: usize,
-    /// Sum over the fixed seeds 0..games of (total score of seat 0 × 1000
-    /// + total of seat 1 + turns): changes when the rules engine or the
-    /// random playout behave differently.
+    /// Sum over the fixed seeds 0..games of (total score of seat 0 ×
+    /// 1000 plus total of seat 1 plus turns): changes when the rules engine
+    /// or the random playout behave differently.
     pub signature: u64,
+    /// Games per second of a random vs random tournament on 1 thread
+    /// (scheduling, agents, ranking and rows included; no files).
+    pub tournament_games_per_s_1t: f64,
+    /// The same on 2 threads (ideally about twice the 1-thread rate).
+    pub tournament_games_per_s_2t: f64,
+    /// MCTS iterations per second from the opening position. To be filled
+    /// from the agents crate's MCTS benchmark helper once it exists;
+    /// omitted from the JSON until then.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mcts_iterations_per_s_opening: Option<f64>,
+    /// MCTS iterations per second from a midgame position (see above).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mcts_iterations_per_s_midgame: Option<f64>,
 }
 
 /// Play `games` random 2-player games from seeds `0..games`; return their
@@ -70,11 +88,86 @@ pub fn run(config: &BenchConfig) -> BenchReport {
     }
     rates.sort_by(f64::total_cmp);
     let median = rates[rates.len() / 2];
+    let (mcts_opening, mcts_midgame) = mcts_iterations_per_s();
     BenchReport {
         random_games_per_s: median,
         us_per_game: 1e6 / median,
         games: config.games,
         rounds: rates.len(),
         signature,
+        tournament_games_per_s_1t: tournament_games_per_s(
+            config.tournament_games,
+            1,
+            config.rounds,
+        ),
+        tournament_games_per_s_2t: tournament_games_per_s(
+            config.tournament_games,
+            2,
+            config.rounds,
+        ),
+        mcts_iterations_per_s_opening: mcts_opening,
+        mcts_iterations_per_s_midgame: mcts_midgame,
+    }
+}
+
+/// Median games per second over `rounds` random vs random tournaments of
+/// `games` games on `threads` threads (0 when `games` is 0).
+pub fn tournament_games_per_s(games: u64, threads: usize, rounds: usize) -> f64 {
+    if games == 0 {
+        return 0.0;
+    }
+    let specs = vec!["random".to_string(), "random".to_string()];
+    let labels = crate::agent_list::labels(&specs);
+    let schedule = Schedule::new(2, 2, games, 1, None);
+    let runner = Runner {
+        schedule: &schedule,
+        specs: &specs,
+        labels: &labels,
+        rules: Rules::default(),
+        records: false,
+    };
+    let indices: Vec<u64> = schedule.indices().collect();
+    let mut rates: Vec<f64> = (0..rounds.clamp(1, 3))
+        .map(|_| {
+            let start = Instant::now();
+            let mut played = 0u64;
+            runner
+                .run(&indices, threads, |_| {
+                    played += 1;
+                    Ok(Flow::Continue)
+                })
+                .expect("the benchmark sink does not fail");
+            played as f64 / start.elapsed().as_secs_f64()
+        })
+        .collect();
+    rates.sort_by(f64::total_cmp);
+    rates[rates.len() / 2]
+}
+
+/// MCTS iterations per second (opening, midgame).
+///
+/// The place for the agents crate's MCTS benchmark helper: once it exists,
+/// call it here and return `(Some(opening), Some(midgame))`; `bench --json`
+/// then prints `mcts_iterations_per_s_opening` and `_midgame`.
+fn mcts_iterations_per_s() -> (Option<f64>, Option<f64>) {
+    (None, None)
+}
+
+impl BenchReport {
+    /// The human-readable report.
+    pub fn text(&self) -> String {
+        format!(
+            "random games: {:.0} games/s ({:.2} µs/game), median of {} rounds of {} games\n\
+             tournament (random vs random): {:.0} games/s on 1 thread, {:.0} on 2 ({:.2}×)\n\
+             signature: {}\n",
+            self.random_games_per_s,
+            self.us_per_game,
+            self.rounds,
+            self.games,
+            self.tournament_games_per_s_1t,
+            self.tournament_games_per_s_2t,
+            self.tournament_games_per_s_2t / self.tournament_games_per_s_1t,
+            self.signature
+        )
     }
 }

@@ -1,62 +1,155 @@
-//! Playing one game to the terminal.
+//! `carcassonne play`: one game between agents, printed move by move, and
+//! its record written to a file.
+//!
+//! The game is played by [`agents::game::play_game`] exactly as in a
+//! tournament (deck seed = `--seed`, agent seed of seat `s` =
+//! [`crate::schedule::agent_seed`]`(seed, 0, s)`), then its record is
+//! replayed turn by turn to print the tile, placement, meeple and scores.
 
-use engine::playout::random_move;
-use engine::{Phase, Record, Rules, Seat, State, TurnRecord};
-use rand::SeedableRng;
-use rand_pcg::Pcg64Mcg;
+use crate::agent_list::split_agents;
+use crate::cli::PlayArgs;
+use crate::schedule::agent_seed;
+use engine::record::apply_turn;
+use engine::{Record, Rules, Seat, State};
+use std::fmt::Write as _;
+use std::path::PathBuf;
 
-/// Play one random game from `seed`, print each turn and the final
-/// scores, then the game's record as JSON.
-pub fn print_random_game(seed: u64, players: usize) {
-    let mut rng = Pcg64Mcg::seed_from_u64(seed);
-    let mut state = State::new(Rules::default(), players, Seat(0));
-    let mut record = Record::new(players, Rules::default());
-    record.seed = Some(seed);
-    let mut discarded = Vec::new();
-    loop {
-        match state.phase() {
-            Phase::Draw => {
-                let seat = state.to_play();
-                let (tile, drawn) = state.draw_random(&mut rng);
-                if drawn == engine::Drawn::SetAside {
-                    println!("{seat}: {tile} has no legal placement, set aside");
-                    discarded.push(tile);
-                    if state.is_over() {
-                        record.turns.push(TurnRecord::discards_only(
-                            seat,
-                            std::mem::take(&mut discarded),
-                        ));
-                    }
-                }
-            }
-            Phase::Place(tile) => {
-                let seat = state.to_play();
-                let mv = random_move(&state, &mut rng).expect("placeable tile");
-                println!("{seat}: {}", mv.display(tile));
-                state.play_unchecked(mv);
-                record.turns.push(TurnRecord::new(
-                    seat,
-                    std::mem::take(&mut discarded),
-                    tile,
-                    mv,
-                ));
-            }
-            Phase::Over => break,
+/// A validated `play` command.
+#[derive(Clone, Debug)]
+pub struct PlayConfig {
+    /// Agent spec per seat.
+    pub seats: Vec<String>,
+    /// Deck seed.
+    pub seed: u64,
+    /// Rules options.
+    pub rules: Rules,
+    /// Where the record goes.
+    pub out: PathBuf,
+}
+
+impl PlayConfig {
+    /// Check `args`: every spec builds an agent, 2–6 seats.
+    pub fn from_args(args: &PlayArgs) -> Result<PlayConfig, String> {
+        let specs = split_agents(&args.agents);
+        for spec in &specs {
+            agents::from_spec(spec).map_err(|e| format!("--agents: {e}"))?;
         }
+        if specs.is_empty() {
+            return Err("--agents: give at least one agent".to_string());
+        }
+        let players = args.players.unwrap_or(specs.len() as u64);
+        if !(2..=6).contains(&players) {
+            return Err(format!("--players must be 2 to 6, not {players}"));
+        }
+        let seats = (0..players as usize)
+            .map(|s| specs[s % specs.len()].clone())
+            .collect();
+        let out = args
+            .out
+            .clone()
+            .unwrap_or_else(|| PathBuf::from(format!("results/play-{}.json", args.seed)));
+        Ok(PlayConfig {
+            seats,
+            seed: args.seed,
+            rules: Rules {
+                farmers: !args.no_farmers,
+                gifts: false,
+            },
+            out,
+        })
     }
-    for s in 0..players {
-        let sc = state.score(Seat(s as u8));
-        println!(
-            "seat {s}: {} points (road {}, city {}, monastery {}, farm {})",
+}
+
+/// Play the game, print it, write its record; returns the printed text.
+pub fn play(config: &PlayConfig) -> Result<String, String> {
+    let mut seats: Vec<Box<dyn agents::Agent>> = config
+        .seats
+        .iter()
+        .map(|s| agents::from_spec(s).map_err(|e| e.to_string()))
+        .collect::<Result<_, _>>()?;
+    let seeds: Vec<u64> = (0..seats.len())
+        .map(|s| agent_seed(config.seed, 0, s))
+        .collect();
+    let outcome = agents::game::play_game(&mut seats, config.rules, config.seed, &seeds);
+    let mut text = describe(&outcome.record)?;
+    if let Some(f) = &outcome.forfeit {
+        let _ = writeln!(text, "{} forfeits: {}", f.seat, f.reason);
+    }
+    let _ = writeln!(text, "final scores:");
+    for (s, sc) in outcome.scores.iter().enumerate() {
+        let _ = writeln!(
+            text,
+            "  seat {s} {:<24} {:>4}  (road {}, city {}, monastery {}, farm {}, gifts {})",
+            config.seats[s],
             sc.total(),
             sc.road,
             sc.city,
             sc.monastery,
-            sc.farm
+            sc.farm,
+            sc.gifts
         );
     }
-    println!(
-        "{}",
-        serde_json::to_string(&record).expect("records serialize")
+    if let Some(dir) = config.out.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    }
+    let mut json = serde_json::to_string(&outcome.record).map_err(|e| e.to_string())?;
+    json.push('\n');
+    std::fs::write(&config.out, json)
+        .map_err(|e| format!("cannot write {}: {e}", config.out.display()))?;
+    let _ = writeln!(text, "record written to {}", config.out.display());
+    Ok(text)
+}
+
+/// One line per turn: seat, agent, set-aside tiles, tile, cell, rotation,
+/// meeple, and every seat's score after the turn.
+pub fn describe(record: &Record) -> Result<String, String> {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "seed {}: {}",
+        record.seed.map_or("?".to_string(), |s| s.to_string()),
+        record
+            .agents
+            .iter()
+            .enumerate()
+            .map(|(s, a)| format!("seat {s} {a}"))
+            .collect::<Vec<_>>()
+            .join(", ")
     );
+    let first = record.turns.first().map_or(0, |t| t.player);
+    let mut state = State::new(record.rules, record.players, Seat(first));
+    for (i, turn) in record.turns.iter().enumerate() {
+        apply_turn(&mut state, turn).map_err(|reason| {
+            engine::ReplayError {
+                turn: i + 1,
+                reason,
+            }
+            .to_string()
+        })?;
+        let mut line = format!("{:>3}  seat {}", i + 1, turn.player);
+        if !turn.discarded.is_empty() {
+            let tiles: Vec<String> = turn.discarded.iter().map(|t| t.to_string()).collect();
+            let _ = write!(line, "  set aside {}", tiles.join(" "));
+        }
+        if let (Some(tile), Some(x), Some(y), Some(rot)) = (turn.tile, turn.x, turn.y, turn.rot) {
+            let _ = write!(line, "  {tile} ({x}, {y}) r{rot}");
+            match turn.meeple {
+                Some(loc) => {
+                    let _ = write!(line, " meeple {loc}");
+                }
+                None => line.push_str("         "),
+            }
+        }
+        let scores: Vec<String> = (0..state.players())
+            .map(|s| state.score(Seat(s as u8)).total().to_string())
+            .collect();
+        let end = if state.is_over() {
+            "  (after final scoring)"
+        } else {
+            ""
+        };
+        let _ = writeln!(out, "{line:<44} scores {}{end}", scores.join(" "));
+    }
+    Ok(out)
 }

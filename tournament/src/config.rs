@@ -1,0 +1,388 @@
+//! Checking `tournament` arguments into a [`TournamentConfig`].
+//!
+//! Everything is validated here, before any file or folder is created, so
+//! bad input gives one line on stderr and leaves nothing behind.
+
+use crate::agent_list::split_agents;
+use crate::cli::TournamentArgs;
+use crate::output::{read_run_info, RunInfo, GAMES_CSV};
+use crate::schedule::Shard;
+use engine::Rules;
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+
+/// The agents of the default tournament (`carcassonne` with no arguments,
+/// or `tournament` without `--agents`). Specs this build does not know are
+/// skipped with a warning.
+pub const DEFAULT_AGENTS: &[&str] = &["random", "greedy", "mcts:iterations=500"];
+/// Games per pairing when `--games` is not given.
+pub const DEFAULT_GAMES: u64 = 150;
+/// Seed when `--seed` is not given.
+pub const DEFAULT_SEED: u64 = 1;
+/// Name when `--name` is not given.
+pub const DEFAULT_NAME: &str = "tournament";
+/// SPRT error rates (false positive α, false negative β).
+pub const SPRT_ALPHA: f64 = 0.05;
+/// See [`SPRT_ALPHA`].
+pub const SPRT_BETA: f64 = 0.05;
+
+/// The SPRT hypotheses: H0 elo ≤ `elo0` against H1 elo ≥ `elo1`, first
+/// agent against the second.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SprtSettings {
+    /// Elo of H0.
+    pub elo0: f64,
+    /// Elo of H1.
+    pub elo1: f64,
+    /// False positive rate.
+    pub alpha: f64,
+    /// False negative rate.
+    pub beta: f64,
+}
+
+/// Everything that determines a tournament's results (written to run.json).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Settings {
+    /// Used in the default folder name.
+    pub name: String,
+    /// Agent specs, in order.
+    pub agents: Vec<String>,
+    /// Seats per game.
+    pub players: usize,
+    /// Games per pairing as requested (see the plan for the rounded value).
+    pub games_per_pairing: u64,
+    /// Master seed.
+    pub seed: u64,
+    /// Rules options.
+    pub rules: Rules,
+    /// Write records.jsonl.
+    pub records: bool,
+    /// The shard this run plays.
+    pub shard: Option<Shard>,
+    /// Stop when the SPRT decides.
+    pub sprt: Option<SprtSettings>,
+}
+
+/// Where a run writes.
+#[derive(Clone, Debug)]
+pub enum Folder {
+    /// A new folder, created after validation.
+    New(PathBuf),
+    /// An existing run to continue, with its run.json.
+    Resume(PathBuf, Box<RunInfo>),
+}
+
+/// A validated tournament.
+#[derive(Clone, Debug)]
+pub struct TournamentConfig {
+    /// What to play.
+    pub settings: Settings,
+    /// Where.
+    pub folder: Folder,
+    /// Worker threads.
+    pub threads: usize,
+    /// Test hook: stop after writing this many games.
+    pub stop_after: Option<u64>,
+}
+
+impl TournamentConfig {
+    /// Validate `args`. Without `--agents`, the agents of
+    /// [`DEFAULT_AGENTS`] that this build knows are used.
+    pub fn from_args(args: &TournamentArgs) -> Result<TournamentConfig, String> {
+        let threads = match args.threads {
+            Some(0) => return Err("--threads must be at least 1".to_string()),
+            Some(n) => n,
+            None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        };
+        if let Some(dir) = &args.resume {
+            return resume_config(args, dir, threads);
+        }
+        if args.gifts {
+            return Err("--gifts: The Gifts is not implemented yet".to_string());
+        }
+        let agents = if args.agents.is_empty() {
+            default_agents()
+        } else {
+            split_agents(&args.agents)
+        };
+        check_agents(&agents)?;
+        let players = match args.players {
+            None => 2,
+            Some(p @ 2..=6) => p as usize,
+            Some(p) => return Err(format!("--players must be 2 to 6, not {p}")),
+        };
+        let games = match args.games {
+            None => DEFAULT_GAMES,
+            Some(0) => return Err("--games must be at least 1".to_string()),
+            Some(g) => g,
+        };
+        let name = args
+            .name
+            .clone()
+            .unwrap_or_else(|| DEFAULT_NAME.to_string());
+        if name.is_empty()
+            || !name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c))
+            || name.starts_with('.')
+        {
+            return Err(format!(
+                "--name {name:?}: use letters, digits, '-', '_' and '.' only"
+            ));
+        }
+        let shard = args.shard.as_deref().map(Shard::parse).transpose()?;
+        let sprt = args.sprt.as_deref().map(parse_sprt).transpose()?;
+        if sprt.is_some() {
+            if agents.len() != 2 {
+                return Err(format!(
+                    "--sprt compares exactly 2 agents, not {}",
+                    agents.len()
+                ));
+            }
+            if shard.is_some() {
+                return Err("--sprt cannot be combined with --shard".to_string());
+            }
+        }
+        let settings = Settings {
+            name,
+            agents,
+            players,
+            games_per_pairing: games,
+            seed: args.seed.unwrap_or(DEFAULT_SEED),
+            rules: Rules {
+                farmers: !args.no_farmers,
+                gifts: false,
+            },
+            records: args.records,
+            shard,
+            sprt,
+        };
+        let folder = match &args.out {
+            Some(out) => {
+                check_new_folder(out, "--out")?;
+                Folder::New(out.clone())
+            }
+            None => Folder::New(default_folder(&settings)),
+        };
+        Ok(TournamentConfig {
+            settings,
+            folder,
+            threads,
+            stop_after: args.stop_after,
+        })
+    }
+}
+
+/// [`DEFAULT_AGENTS`] without those this build does not know.
+fn default_agents() -> Vec<String> {
+    DEFAULT_AGENTS
+        .iter()
+        .filter(|spec| match agents::from_spec(spec) {
+            Ok(_) => true,
+            Err(e) => {
+                eprintln!("carcassonne: default tournament skips {spec:?}: {e}");
+                false
+            }
+        })
+        .map(|s| s.to_string())
+        .collect()
+}
+
+/// Every spec builds an agent, and there are at least two.
+pub fn check_agents(agents: &[String]) -> Result<(), String> {
+    for spec in agents {
+        agents::from_spec(spec).map_err(|e| format!("--agents: {e}"))?;
+    }
+    if agents.len() < 2 {
+        return Err(format!(
+            "--agents: a tournament needs at least 2 agents, got {}",
+            agents.len()
+        ));
+    }
+    Ok(())
+}
+
+/// Parse `elo0,elo1`.
+fn parse_sprt(text: &str) -> Result<SprtSettings, String> {
+    let bad = || format!("--sprt {text:?}: expected ELO0,ELO1 with ELO0 < ELO1, e.g. 0,10");
+    let (a, b) = text.split_once(',').ok_or_else(bad)?;
+    let elo0: f64 = a.trim().parse().map_err(|_| bad())?;
+    let elo1: f64 = b.trim().parse().map_err(|_| bad())?;
+    if !(elo0.is_finite() && elo1.is_finite() && elo0 < elo1) {
+        return Err(bad());
+    }
+    Ok(SprtSettings {
+        elo0,
+        elo1,
+        alpha: SPRT_ALPHA,
+        beta: SPRT_BETA,
+    })
+}
+
+/// A folder we may create: absent, or an empty directory, and not under a
+/// file.
+pub fn check_new_folder(dir: &Path, what: &str) -> Result<(), String> {
+    if dir.exists() {
+        let empty = std::fs::read_dir(dir)
+            .map_err(|e| format!("{what} {}: {e}", dir.display()))?
+            .next()
+            .is_none();
+        if !dir.is_dir() || !empty {
+            return Err(format!(
+                "{what} {}: already exists and is not an empty folder",
+                dir.display()
+            ));
+        }
+        return Ok(());
+    }
+    // The nearest existing ancestor must be a folder.
+    if let Some(existing) = dir.ancestors().skip(1).find(|a| a.exists()) {
+        if !existing.is_dir() {
+            return Err(format!(
+                "{what} {}: cannot create, {} is not a folder",
+                dir.display(),
+                existing.display()
+            ));
+        }
+        let readonly = std::fs::metadata(existing).is_ok_and(|m| m.permissions().readonly());
+        if readonly {
+            return Err(format!(
+                "{what} {}: cannot create, {} is read-only",
+                dir.display(),
+                existing.display()
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// `results/<UTC time>-<name>[-shard-K-of-N]`, numbered if it exists.
+fn default_folder(settings: &Settings) -> PathBuf {
+    let mut base = format!(
+        "{}-{}",
+        crate::meta::compact(std::time::SystemTime::now()),
+        settings.name
+    );
+    if let Some(s) = settings.shard {
+        base.push_str(&format!("-shard-{}-of-{}", s.index, s.count));
+    }
+    let root = Path::new("results");
+    let mut dir = root.join(&base);
+    let mut n = 2;
+    while dir.exists() {
+        dir = root.join(format!("{base}-{n}"));
+        n += 1;
+    }
+    dir
+}
+
+fn resume_config(
+    args: &TournamentArgs,
+    dir: &Path,
+    threads: usize,
+) -> Result<TournamentConfig, String> {
+    let others = !args.agents.is_empty()
+        || args.games.is_some()
+        || args.players.is_some()
+        || args.seed.is_some()
+        || args.out.is_some()
+        || args.gifts
+        || args.no_farmers
+        || args.records
+        || args.name.is_some()
+        || args.shard.is_some()
+        || args.sprt.is_some();
+    if others {
+        return Err(
+            "--resume takes every setting from the folder's run.json; only --threads may be added"
+                .to_string(),
+        );
+    }
+    let info = read_run_info(dir)?;
+    if !dir.join(GAMES_CSV).is_file() {
+        return Err(format!(
+            "{} is not a tournament folder (no games.csv)",
+            dir.display()
+        ));
+    }
+    check_agents(&info.settings.agents)?;
+    Ok(TournamentConfig {
+        settings: info.settings.clone(),
+        folder: Folder::Resume(dir.to_path_buf(), Box::new(info)),
+        threads,
+        stop_after: args.stop_after,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(agents: &str) -> TournamentArgs {
+        TournamentArgs {
+            agents: vec![agents.to_string()],
+            out: Some(PathBuf::from("/nonexistent-dir-for-tests/x")),
+            ..TournamentArgs::default()
+        }
+    }
+
+    #[test]
+    fn bad_inputs_are_rejected_with_one_line() {
+        let cases = [
+            (args("random"), "at least 2 agents"),
+            (args("random,nobody"), "unknown agent"),
+            (args("random,random:speed=1"), "meeple"),
+            (
+                TournamentArgs {
+                    players: Some(1),
+                    ..args("random,random")
+                },
+                "--players",
+            ),
+            (
+                TournamentArgs {
+                    games: Some(0),
+                    ..args("random,random")
+                },
+                "--games",
+            ),
+            (
+                TournamentArgs {
+                    gifts: true,
+                    ..args("random,random")
+                },
+                "The Gifts is not implemented yet",
+            ),
+            (
+                TournamentArgs {
+                    sprt: Some("5,0".into()),
+                    ..args("random,random")
+                },
+                "--sprt",
+            ),
+            (
+                TournamentArgs {
+                    shard: Some("3/2".into()),
+                    ..args("random,random")
+                },
+                "--shard",
+            ),
+        ];
+        for (a, needle) in cases {
+            let e = TournamentConfig::from_args(&a).unwrap_err();
+            assert!(e.contains(needle), "{e:?} should mention {needle:?}");
+            assert!(!e.contains('\n'), "{e:?}");
+        }
+    }
+
+    #[test]
+    fn a_valid_tournament_is_accepted() {
+        let c = TournamentConfig::from_args(&TournamentArgs {
+            sprt: Some("-5,5".into()),
+            ..args("random,random:meeple=0.3")
+        })
+        .unwrap();
+        assert_eq!(c.settings.agents, vec!["random", "random:meeple=0.3"]);
+        assert_eq!(c.settings.sprt.unwrap().elo0, -5.0);
+    }
+}

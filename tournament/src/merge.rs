@@ -1,0 +1,137 @@
+//! `carcassonne merge`: combine the folders of a sharded run into the
+//! folder one unsharded run would have written.
+//!
+//! The shards must be all `N` shards of the same settings, each finished.
+//! Game `g` comes from shard `g % N + 1`, so walking the game indices in
+//! order and taking the next game of the right shard rebuilds `games.csv`
+//! (and `records.jsonl`) in game order; the summaries are then computed
+//! from those rows exactly as a single run computes them.
+
+use crate::config::check_new_folder;
+use crate::output::{write_run_info, write_summaries, GameRow, GamesWriter, RunInfo};
+use crate::summary::{games, summarize};
+use crate::tournament::{load_games, new_run_info, schedule_of, RunReport};
+use std::path::{Path, PathBuf};
+
+/// One shard folder, read.
+struct ShardFolder {
+    dir: PathBuf,
+    info: RunInfo,
+    rows: Vec<GameRow>,
+    records: Vec<String>,
+}
+
+/// Merge the shard folders `dirs` into the new folder `out`.
+pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<RunReport, String> {
+    check_new_folder(out, "--out")?;
+    let mut shards: Vec<ShardFolder> = Vec::new();
+    for dir in dirs {
+        let info = crate::output::read_run_info(dir)?;
+        let Some(shard) = info.settings.shard else {
+            return Err(format!(
+                "{} is not a shard (no --shard in its run.json)",
+                dir.display()
+            ));
+        };
+        let (schedule, labels) = schedule_of(&info.settings);
+        let (rows, records) = load_games(dir, &info.settings, &schedule, &labels)?;
+        let finished = rows.len() as u64 / info.settings.players as u64;
+        if finished != schedule.planned_games() {
+            return Err(format!(
+                "{}: shard {}/{} has {finished} of its {} games (resume it first)",
+                dir.display(),
+                shard.index,
+                shard.count,
+                schedule.planned_games()
+            ));
+        }
+        shards.push(ShardFolder {
+            dir: dir.clone(),
+            info,
+            rows,
+            records,
+        });
+    }
+    let first = &shards[0];
+    let mut settings = first.info.settings.clone();
+    settings.shard = None;
+    let count = first.info.settings.shard.map_or(1, |s| s.count);
+    let mut by_index: Vec<Option<usize>> = vec![None; count as usize];
+    for (i, s) in shards.iter().enumerate() {
+        let mut other = s.info.settings.clone();
+        let shard = other.shard.take().expect("checked above");
+        if other != settings || shard.count != count {
+            return Err(format!(
+                "{} is a shard of a different tournament than {}",
+                s.dir.display(),
+                first.dir.display()
+            ));
+        }
+        let slot = &mut by_index[(shard.index - 1) as usize];
+        if let Some(j) = slot {
+            return Err(format!(
+                "shard {}/{count} given twice ({} and {})",
+                shard.index,
+                shards[*j].dir.display(),
+                s.dir.display()
+            ));
+        }
+        *slot = Some(i);
+    }
+    if let Some(k) = by_index.iter().position(Option::is_none) {
+        return Err(format!("shard {}/{count} is missing", k + 1));
+    }
+
+    let (schedule, labels) = schedule_of(&settings);
+    let p = settings.players;
+    let mut per_shard: Vec<_> = by_index
+        .iter()
+        .map(|i| {
+            let s = &shards[i.expect("checked")];
+            (
+                games(&s.rows).collect::<Vec<_>>().into_iter(),
+                s.records.iter(),
+            )
+        })
+        .collect();
+    std::fs::create_dir_all(out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
+    let mut writer = GamesWriter::create(out, settings.records)?;
+    let mut rows = Vec::with_capacity(schedule.total_games() as usize * p);
+    for g in schedule.indices() {
+        let (games, records) = &mut per_shard[(g % count) as usize];
+        let game = games.next().expect("shards are complete");
+        debug_assert_eq!(game[0].game, g);
+        writer.append(game, records.next().map(String::as_str))?;
+        rows.extend_from_slice(game);
+    }
+    drop(writer);
+    let (summary, pairwise) = summarize(&labels, &rows);
+    write_summaries(out, &summary, &pairwise)?;
+
+    let mut revisions: Vec<&str> = shards
+        .iter()
+        .map(|s| s.info.code_revision.as_str())
+        .collect();
+    revisions.sort_unstable();
+    revisions.dedup();
+    let mut info = new_run_info(&settings, shards.iter().map(|s| s.info.threads).sum());
+    info.status = "finished".to_string();
+    info.games_finished = schedule.total_games();
+    info.code_revision = revisions.join(",");
+    info.versions = first.info.versions.clone();
+    info.start_time = shards
+        .iter()
+        .map(|s| s.info.start_time.clone())
+        .min()
+        .unwrap_or_default();
+    info.end_time = shards.iter().filter_map(|s| s.info.end_time.clone()).max();
+    info.resumed_at = vec![];
+    info.elapsed_s = None;
+    info.merged_from = shards.iter().map(|s| s.dir.display().to_string()).collect();
+    write_run_info(out, &info)?;
+    Ok(RunReport {
+        dir: out.to_path_buf(),
+        info,
+        summary,
+    })
+}

@@ -1,0 +1,230 @@
+//! Playing the scheduled games on a rayon pool and handing the results,
+//! in game order, to one writer.
+//!
+//! Workers take game indices from a shared counter in schedule order, so
+//! games finish roughly in order (fast games travel in batches of at most
+//! a few milliseconds' worth); the writer (the calling thread) buffers the
+//! few that finish early and passes each game to the sink only when
+//! all earlier ones have been passed. Every agent is built fresh for each
+//! game and every seed comes from the schedule, so what the sink sees is
+//! the same whatever the number of threads (except the think times).
+
+use crate::output::GameRow;
+use crate::schedule::{GameSpec, Schedule};
+use crate::summary::rank_seats;
+use agents::game::play_game;
+use engine::Rules;
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+/// Longest a worker holds finished games before sending them to the writer.
+const BATCH_TIME: Duration = Duration::from_millis(2);
+
+/// One finished game, ready to write.
+#[derive(Clone, Debug)]
+pub struct Finished {
+    /// Its game index.
+    pub index: u64,
+    /// Its rows of games.csv, in seat order.
+    pub rows: Vec<GameRow>,
+    /// Its record as one JSON line, when records are kept.
+    pub record: Option<String>,
+}
+
+/// What the sink wants after a game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Flow {
+    /// Keep going.
+    Continue,
+    /// Stop: no later game is passed to the sink.
+    Stop,
+}
+
+/// What the workers need to play a game.
+#[derive(Clone, Copy, Debug)]
+pub struct Runner<'a> {
+    /// The tournament's games and seeds.
+    pub schedule: &'a Schedule,
+    /// Agent specs, indexed like the schedule's agents.
+    pub specs: &'a [String],
+    /// Agent labels for the rows.
+    pub labels: &'a [String],
+    /// Rules options.
+    pub rules: Rules,
+    /// Serialize each game's record.
+    pub records: bool,
+}
+
+impl Runner<'_> {
+    /// Play game `index` on this thread.
+    pub fn play(&self, index: u64) -> Finished {
+        let spec = self.schedule.game(index);
+        let mut seats: Vec<Box<dyn agents::Agent>> = spec
+            .seats
+            .iter()
+            .map(|&a| agents::from_spec(&self.specs[a]).expect("agent specs are validated"))
+            .collect();
+        let outcome = play_game(&mut seats, self.rules, spec.deck_seed, &spec.agent_seeds);
+        let record = self
+            .records
+            .then(|| serde_json::to_string(&outcome.record).expect("records serialize"));
+        Finished {
+            index,
+            rows: self.rows(&spec, &outcome),
+            record,
+        }
+    }
+
+    fn rows(&self, spec: &GameSpec, outcome: &agents::game::GameOutcome) -> Vec<GameRow> {
+        let totals: Vec<u32> = outcome.scores.iter().map(|s| s.total()).collect();
+        let forfeit = outcome.forfeit.as_ref().map(|f| f.seat.index());
+        let ranks = rank_seats(&totals, forfeit);
+        (0..spec.seats.len())
+            .map(|s| {
+                let score = &outcome.scores[s];
+                GameRow {
+                    game: spec.index,
+                    deck_seed: spec.deck_seed,
+                    seat: s,
+                    agent: self.labels[spec.seats[s]].clone(),
+                    score: totals[s],
+                    road: score.road,
+                    city: score.city,
+                    monastery: score.monastery,
+                    farm: score.farm,
+                    gifts: score.gifts,
+                    rank: ranks[s].0,
+                    result: ranks[s].1,
+                    turns: outcome.turns,
+                    meeples_placed: outcome.meeples_placed[s],
+                    think_ms: (outcome.think_time[s].as_secs_f64() * 1e6).round() / 1e3,
+                    forfeit: match &outcome.forfeit {
+                        Some(f) if f.seat.index() == s => f.reason.replace(['\n', '\r'], " "),
+                        _ => String::new(),
+                    },
+                }
+            })
+            .collect()
+    }
+
+    /// Play the games `indices` (ascending) on `threads` threads, calling
+    /// `sink` with each in the order of `indices`, until all are done, the
+    /// sink returns [`Flow::Stop`], or it fails (its error is returned).
+    pub fn run(
+        &self,
+        indices: &[u64],
+        threads: usize,
+        mut sink: impl FnMut(Finished) -> Result<Flow, String>,
+    ) -> Result<(), String> {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads.max(1))
+            .thread_name(|i| format!("tournament-{i}"))
+            .build()
+            .map_err(|e| format!("cannot start {threads} threads: {e}"))?;
+        let next = &AtomicUsize::new(0);
+        let stop = &AtomicBool::new(false);
+        let (tx, rx) = mpsc::channel::<Vec<Finished>>();
+        let mut result = Ok(());
+        pool.in_place_scope(|scope| {
+            for _ in 0..threads.max(1) {
+                let tx = tx.clone();
+                scope.spawn(move |_| {
+                    // Fast games are sent in batches (at most BATCH_TIME
+                    // apart) so the writer is not woken for each one.
+                    let mut batch = Vec::new();
+                    let mut last_send = Instant::now();
+                    loop {
+                        if stop.load(Ordering::Relaxed) {
+                            break;
+                        }
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(&index) = indices.get(i) else { break };
+                        batch.push(self.play(index));
+                        if last_send.elapsed() >= BATCH_TIME {
+                            if tx.send(std::mem::take(&mut batch)).is_err() {
+                                return;
+                            }
+                            last_send = Instant::now();
+                        }
+                    }
+                    if !batch.is_empty() {
+                        let _ = tx.send(batch);
+                    }
+                });
+            }
+            drop(tx);
+            let mut pending: BTreeMap<u64, Finished> = BTreeMap::new();
+            let mut position = 0;
+            'receive: for batch in rx.iter() {
+                for finished in batch {
+                    pending.insert(finished.index, finished);
+                }
+                while let Some(game) = indices.get(position).and_then(|i| pending.remove(i)) {
+                    position += 1;
+                    match sink(game) {
+                        Ok(Flow::Continue) => {}
+                        Ok(Flow::Stop) => break 'receive,
+                        Err(e) => {
+                            result = Err(e);
+                            break 'receive;
+                        }
+                    }
+                }
+            }
+            stop.store(true, Ordering::Relaxed);
+        });
+        result
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::output::Outcome;
+    use agents::game::{Forfeit, GameOutcome};
+    use engine::{Record, Score, Seat};
+    use std::time::Duration;
+
+    #[test]
+    fn a_forfeiting_seat_loses_with_its_reason() {
+        let schedule = Schedule::new(2, 2, 2, 1, None);
+        let specs = vec!["random".to_string(), "greedy".to_string()];
+        let runner = Runner {
+            schedule: &schedule,
+            specs: &specs,
+            labels: &specs,
+            rules: Rules::default(),
+            records: false,
+        };
+        let outcome = GameOutcome {
+            scores: vec![
+                Score {
+                    city: 30,
+                    ..Score::default()
+                },
+                Score {
+                    road: 4,
+                    ..Score::default()
+                },
+            ],
+            turns: 12,
+            meeples_placed: vec![3, 2],
+            think_time: vec![Duration::from_micros(1500), Duration::ZERO],
+            forfeit: Some(Forfeit {
+                seat: Seat(0),
+                reason: "panicked: oops\nsecond line".to_string(),
+            }),
+            record: Record::new(2, Rules::default()),
+        };
+        let rows = runner.rows(&schedule.game(0), &outcome);
+        assert_eq!(rows[0].agent, "random");
+        assert_eq!((rows[0].rank, rows[0].result), (2, Outcome::Loss));
+        assert_eq!(rows[0].forfeit, "panicked: oops second line");
+        assert_eq!(rows[0].think_ms, 1.5);
+        assert_eq!((rows[1].rank, rows[1].result), (1, Outcome::Win));
+        assert_eq!(rows[1].forfeit, "");
+        assert_eq!(rows[1].score, 4);
+    }
+}

@@ -1,0 +1,407 @@
+//! From the rows of `games.csv` to `summary.csv`, `pairwise.csv`, the
+//! progress leader, the SPRT and the table printed at the end.
+//!
+//! Everything here reads only the rows (never timing), so the summaries
+//! can be recomputed from `games.csv` and are identical for a run, its
+//! resumption and its merged shards.
+//!
+//! - A seat's result is a win when it alone has the best score, a draw
+//!   when it shares the best score, otherwise a loss; a forfeiting seat
+//!   loses and is ranked last, the others are ranked by score (ties share
+//!   a rank: 1, 1, 3).
+//! - Pairwise, every two seats of a game held by different agents are one
+//!   comparison: the better-ranked seat wins it, equal ranks draw.
+//! - Win rates count a draw as half a win (Wilson 95% intervals); Elo is
+//!   the Bradley–Terry fit of all comparisons ([`stats::fit_elo`]).
+
+use crate::output::{GameRow, Outcome, PairwiseRow, SummaryRow};
+use crate::stats::{self, fit_elo, mean_se, wilson_interval, Z95};
+use std::fmt::Write as _;
+
+/// Rank and result of every seat, from the totals and the forfeiting seat.
+pub fn rank_seats(scores: &[u32], forfeit: Option<usize>) -> Vec<(usize, Outcome)> {
+    let n = scores.len();
+    let alive = |j: usize| Some(j) != forfeit;
+    let ranks: Vec<usize> = (0..n)
+        .map(|i| {
+            if !alive(i) {
+                n
+            } else {
+                1 + (0..n)
+                    .filter(|&j| alive(j) && scores[j] > scores[i])
+                    .count()
+            }
+        })
+        .collect();
+    let firsts = ranks.iter().filter(|&&r| r == 1).count();
+    ranks
+        .iter()
+        .enumerate()
+        .map(|(i, &r)| {
+            let outcome = if !alive(i) || r != 1 {
+                Outcome::Loss
+            } else if firsts == 1 {
+                Outcome::Win
+            } else {
+                Outcome::Draw
+            };
+            (r, outcome)
+        })
+        .collect()
+}
+
+/// One comparison of two seats of a game (see the module documentation).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Comparison {
+    /// Agent index of the first seat.
+    pub a: usize,
+    /// Agent index of the second seat.
+    pub b: usize,
+    /// 1, 0.5 or 0 for the first seat.
+    pub score_a: f64,
+    /// First seat's score minus the second's.
+    pub diff: f64,
+}
+
+/// The comparisons of one game's rows (seats `i < j` with different agents).
+pub fn comparisons(labels: &[String], game: &[GameRow]) -> Vec<Comparison> {
+    let index = |row: &GameRow| agent_index(labels, &row.agent);
+    let mut out = Vec::new();
+    for (i, x) in game.iter().enumerate() {
+        for y in &game[i + 1..] {
+            let (a, b) = (index(x), index(y));
+            if a == b {
+                continue;
+            }
+            let score_a = match x.rank.cmp(&y.rank) {
+                std::cmp::Ordering::Less => 1.0,
+                std::cmp::Ordering::Equal => 0.5,
+                std::cmp::Ordering::Greater => 0.0,
+            };
+            out.push(Comparison {
+                a,
+                b,
+                score_a,
+                diff: f64::from(x.score) - f64::from(y.score),
+            });
+        }
+    }
+    out
+}
+
+/// The index of `label` in `labels` (rows are checked against the plan
+/// when read, so a miss is a bug).
+fn agent_index(labels: &[String], label: &str) -> usize {
+    labels
+        .iter()
+        .position(|l| l == label)
+        .unwrap_or_else(|| panic!("agent {label:?} is not in the tournament"))
+}
+
+/// Split rows into games (consecutive rows with the same game index).
+pub fn games(rows: &[GameRow]) -> impl Iterator<Item = &[GameRow]> {
+    rows.chunk_by(|x, y| x.game == y.game)
+}
+
+/// Wins, draws, losses.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Wdl {
+    /// Wins.
+    pub wins: u64,
+    /// Draws.
+    pub draws: u64,
+    /// Losses.
+    pub losses: u64,
+}
+
+impl Wdl {
+    /// All of them.
+    pub fn games(&self) -> u64 {
+        self.wins + self.draws + self.losses
+    }
+
+    /// Wins plus half the draws.
+    pub fn points(&self) -> f64 {
+        self.wins as f64 + 0.5 * self.draws as f64
+    }
+
+    fn add_outcome(&mut self, o: Outcome) {
+        match o {
+            Outcome::Win => self.wins += 1,
+            Outcome::Draw => self.draws += 1,
+            Outcome::Loss => self.losses += 1,
+        }
+    }
+
+    fn add_score(&mut self, s: f64) {
+        if s > 0.75 {
+            self.wins += 1;
+        } else if s > 0.25 {
+            self.draws += 1;
+        } else {
+            self.losses += 1;
+        }
+    }
+}
+
+/// Running counts while games arrive: the leader for the progress bar and
+/// the first agent's record against the second for the SPRT.
+#[derive(Clone, Debug)]
+pub struct Tally {
+    labels: Vec<String>,
+    per_agent: Vec<Wdl>,
+    /// Agent 0 against agent 1, from the comparisons.
+    pub first_vs_second: Wdl,
+    /// Games added.
+    pub games: u64,
+}
+
+impl Tally {
+    /// Nothing counted yet.
+    pub fn new(labels: &[String]) -> Tally {
+        Tally {
+            labels: labels.to_vec(),
+            per_agent: vec![Wdl::default(); labels.len()],
+            first_vs_second: Wdl::default(),
+            games: 0,
+        }
+    }
+
+    /// Count one game.
+    pub fn add_game(&mut self, game: &[GameRow]) {
+        for row in game {
+            let i = agent_index(&self.labels, &row.agent);
+            self.per_agent[i].add_outcome(row.result);
+        }
+        for c in comparisons(&self.labels, game) {
+            match (c.a, c.b) {
+                (0, 1) => self.first_vs_second.add_score(c.score_a),
+                (1, 0) => self.first_vs_second.add_score(1.0 - c.score_a),
+                _ => {}
+            }
+        }
+        self.games += 1;
+    }
+
+    /// The agent with the best win rate so far, with that rate.
+    pub fn leader(&self) -> Option<(&str, f64)> {
+        self.per_agent
+            .iter()
+            .enumerate()
+            .filter(|(_, w)| w.games() > 0)
+            .map(|(i, w)| (i, w.points() / w.games() as f64))
+            .fold(None, |best: Option<(usize, f64)>, (i, r)| match best {
+                Some((_, b)) if b >= r => best,
+                _ => Some((i, r)),
+            })
+            .map(|(i, r)| (self.labels[i].as_str(), r))
+    }
+}
+
+/// Round to `digits` decimals (keeps the CSV files readable).
+fn round(x: f64, digits: i32) -> f64 {
+    let f = 10f64.powi(digits);
+    let r = (x * f).round() / f;
+    if r == 0.0 {
+        0.0 // no "-0"
+    } else {
+        r
+    }
+}
+
+/// `summary.csv` and `pairwise.csv` rows from all rows of `games.csv`.
+pub fn summarize(labels: &[String], rows: &[GameRow]) -> (Vec<SummaryRow>, Vec<PairwiseRow>) {
+    let k = labels.len();
+    let mut wdl = vec![Wdl::default(); k];
+    let mut scores: Vec<Vec<f64>> = vec![Vec::new(); k];
+    let mut pair_wdl = vec![Wdl::default(); k * k];
+    let mut pair_diffs: Vec<Vec<f64>> = vec![Vec::new(); k * k];
+    let mut fit_games = Vec::new();
+    for game in games(rows) {
+        for row in game {
+            let i = agent_index(labels, &row.agent);
+            wdl[i].add_outcome(row.result);
+            scores[i].push(f64::from(row.score));
+        }
+        for c in comparisons(labels, game) {
+            pair_wdl[c.a * k + c.b].add_score(c.score_a);
+            pair_wdl[c.b * k + c.a].add_score(1.0 - c.score_a);
+            pair_diffs[c.a * k + c.b].push(c.diff);
+            pair_diffs[c.b * k + c.a].push(-c.diff);
+            fit_games.push(stats::Game {
+                a: c.a,
+                b: c.b,
+                score_a: c.score_a,
+            });
+        }
+    }
+    let elo = fit_elo(k, &fit_games);
+    let rate = |w: &Wdl| {
+        let n = w.games() as f64;
+        let (lo, hi) = wilson_interval(w.points(), n, Z95);
+        let r = if n > 0.0 { w.points() / n } else { 0.0 };
+        (round(r, 4), round(lo, 4), round(hi, 4))
+    };
+    let summary = (0..k)
+        .map(|i| {
+            let (win_rate, lo, hi) = rate(&wdl[i]);
+            let s = mean_se(&scores[i]);
+            SummaryRow {
+                agent: labels[i].clone(),
+                games: wdl[i].games(),
+                wins: wdl[i].wins,
+                draws: wdl[i].draws,
+                losses: wdl[i].losses,
+                win_rate,
+                win_rate_ci_low: lo,
+                win_rate_ci_high: hi,
+                mean_score: round(s.mean, 3),
+                mean_score_se: round(s.se, 3),
+                elo: round(elo[i].elo, 1),
+                elo_ci_low: round(elo[i].ci_low, 1),
+                elo_ci_high: round(elo[i].ci_high, 1),
+            }
+        })
+        .collect();
+    let mut pairwise = Vec::new();
+    for a in 0..k {
+        for b in 0..k {
+            let w = &pair_wdl[a * k + b];
+            if a == b || w.games() == 0 {
+                continue;
+            }
+            let (win_rate, lo, hi) = rate(w);
+            let d = mean_se(&pair_diffs[a * k + b]);
+            pairwise.push(PairwiseRow {
+                agent: labels[a].clone(),
+                opponent: labels[b].clone(),
+                games: w.games(),
+                wins: w.wins,
+                draws: w.draws,
+                losses: w.losses,
+                win_rate,
+                win_rate_ci_low: lo,
+                win_rate_ci_high: hi,
+                mean_score_diff: round(d.mean, 3),
+                mean_score_diff_se: round(d.se, 3),
+            });
+        }
+    }
+    (summary, pairwise)
+}
+
+/// The table printed at the end of a run, best Elo first.
+pub fn table(summary: &[SummaryRow]) -> String {
+    let mut rows: Vec<&SummaryRow> = summary.iter().collect();
+    rows.sort_by(|a, b| b.elo.total_cmp(&a.elo));
+    let width = rows.iter().map(|r| r.agent.len()).max().unwrap_or(5).max(5);
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "{:<width$}  {:>6}  {:>5} {:>5} {:>5}  {:>19}  {:>13}  {:>20}",
+        "agent", "games", "win", "draw", "loss", "win rate (95% CI)", "mean score", "Elo (95% CI)"
+    );
+    for r in rows {
+        let _ = writeln!(
+            out,
+            "{:<width$}  {:>6}  {:>5} {:>5} {:>5}  {:>5.1}% [{:>4.1}, {:>4.1}]  {:>6.1} ± {:<4.1}  {:>6.0} [{:>5.0}, {:>5.0}]",
+            r.agent,
+            r.games,
+            r.wins,
+            r.draws,
+            r.losses,
+            100.0 * r.win_rate,
+            100.0 * r.win_rate_ci_low,
+            100.0 * r.win_rate_ci_high,
+            r.mean_score,
+            r.mean_score_se,
+            r.elo,
+            r.elo_ci_low,
+            r.elo_ci_high
+        );
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ranks_share_ties_and_forfeits_lose() {
+        use Outcome::*;
+        assert_eq!(rank_seats(&[10, 20], None), vec![(2, Loss), (1, Win)]);
+        assert_eq!(rank_seats(&[20, 20], None), vec![(1, Draw), (1, Draw)]);
+        assert_eq!(
+            rank_seats(&[5, 9, 9], None),
+            vec![(3, Loss), (1, Draw), (1, Draw)]
+        );
+        assert_eq!(
+            rank_seats(&[30, 9, 9], Some(0)),
+            vec![(3, Loss), (1, Draw), (1, Draw)]
+        );
+        assert_eq!(rank_seats(&[30, 9], Some(0)), vec![(2, Loss), (1, Win)]);
+    }
+
+    fn row(
+        game: u64,
+        seat: usize,
+        agent: &str,
+        score: u32,
+        rank: usize,
+        result: Outcome,
+    ) -> GameRow {
+        GameRow {
+            game,
+            deck_seed: 0,
+            seat,
+            agent: agent.to_string(),
+            score,
+            road: 0,
+            city: 0,
+            monastery: 0,
+            farm: 0,
+            gifts: 0,
+            rank,
+            result,
+            turns: 0,
+            meeples_placed: 0,
+            think_ms: 0.0,
+            forfeit: String::new(),
+        }
+    }
+
+    #[test]
+    fn summaries_count_draws_as_half() {
+        use Outcome::*;
+        let labels = vec!["a".to_string(), "b".to_string()];
+        let rows = vec![
+            row(0, 0, "a", 10, 1, Win),
+            row(0, 1, "b", 5, 2, Loss),
+            row(1, 0, "b", 7, 1, Draw),
+            row(1, 1, "a", 7, 1, Draw),
+        ];
+        let (summary, pairwise) = summarize(&labels, &rows);
+        assert_eq!(summary[0].wins, 1);
+        assert_eq!(summary[0].draws, 1);
+        assert_eq!(summary[0].win_rate, 0.75);
+        assert_eq!(summary[1].win_rate, 0.25);
+        assert!(summary[0].elo > 0.0 && summary[0].elo == -summary[1].elo);
+        assert_eq!(pairwise.len(), 2);
+        assert_eq!(pairwise[0].mean_score_diff, 2.5);
+        assert_eq!(pairwise[1].mean_score_diff, -2.5);
+        let mut t = Tally::new(&labels);
+        for g in games(&rows) {
+            t.add_game(g);
+        }
+        assert_eq!(
+            t.first_vs_second,
+            Wdl {
+                wins: 1,
+                draws: 1,
+                losses: 0
+            }
+        );
+        assert_eq!(t.leader(), Some(("a", 0.75)));
+    }
+}

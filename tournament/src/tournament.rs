@@ -1,0 +1,356 @@
+//! Running a tournament: create (or reopen) its folder, play the games
+//! not yet played, write them in order, then the summaries and run.json.
+//!
+//! Resuming: games.csv (and records.jsonl) hold a prefix of the run's
+//! games in order. On `--resume` the complete games of that prefix are
+//! kept (a partial last line or a game missing some seats is dropped),
+//! the files are rewritten with exactly those games, and play continues
+//! with the next game, so the folder ends as an uninterrupted run's would.
+
+use crate::agent_list::labels;
+use crate::config::{Folder, Settings, TournamentConfig};
+use crate::meta;
+use crate::output::{
+    parse_games, write_run_info, write_summaries, GameRow, GamesWriter, Plan, RunInfo, SprtResult,
+    SummaryRow, GAMES_CSV, RECORDS_JSONL, RUN_FORMAT,
+};
+use crate::progress::Progress;
+use crate::runner::{Flow, Runner};
+use crate::schedule::Schedule;
+use crate::stats::{sprt_bounds, sprt_decide, sprt_llr, SprtDecision};
+use crate::summary::{games, summarize, table, Tally};
+use std::path::{Path, PathBuf};
+use std::time::{Instant, SystemTime};
+
+/// What a finished (or stopped) run reports.
+#[derive(Clone, Debug)]
+pub struct RunReport {
+    /// The results folder.
+    pub dir: PathBuf,
+    /// The run.json written.
+    pub info: RunInfo,
+    /// The summary rows (empty when stopped by the test hook).
+    pub summary: Vec<SummaryRow>,
+}
+
+impl RunReport {
+    /// The lines printed at the end of a run.
+    pub fn text(&self) -> String {
+        let mut out = String::new();
+        if !self.summary.is_empty() {
+            out.push_str(&table(&self.summary));
+        }
+        if let Some(s) = &self.info.sprt {
+            out.push_str(&format!(
+                "SPRT: {} after {} games (LLR {:.3}, bounds [{:.3}, {:.3}], W/D/L {}/{}/{})\n",
+                s.decision, s.games, s.llr, s.lower, s.upper, s.wins, s.draws, s.losses
+            ));
+        }
+        let rate = match self.info.elapsed_s {
+            Some(t) if t > 0.0 => format!(" in {t:.1} s"),
+            _ => String::new(),
+        };
+        out.push_str(&format!(
+            "{} of {} games{rate}, status {}; results in {}\n",
+            self.info.games_finished,
+            self.info.plan.games_planned,
+            self.info.status,
+            self.dir.display()
+        ));
+        out
+    }
+}
+
+/// The schedule and agent labels of `settings`.
+pub fn schedule_of(settings: &Settings) -> (Schedule, Vec<String>) {
+    let labels = labels(&settings.agents);
+    let schedule = Schedule::new(
+        labels.len(),
+        settings.players,
+        settings.games_per_pairing,
+        settings.seed,
+        settings.shard,
+    );
+    (schedule, labels)
+}
+
+/// The plan written to run.json.
+pub fn plan(schedule: &Schedule, labels: &[String]) -> Plan {
+    Plan {
+        agents: labels.to_vec(),
+        pairings: schedule
+            .pairings
+            .iter()
+            .map(|p| p.iter().map(|&a| labels[a].clone()).collect())
+            .collect(),
+        games_per_pairing: schedule.games_per_pairing(),
+        decks_per_pairing: schedule.decks,
+        games_total: schedule.total_games(),
+        games_planned: schedule.planned_games(),
+        game_order: "game g: rotation = g % players, pairing = (g / players) % pairings, \
+                     deck = g / (players * pairings); seat s holds pairing member \
+                     (s + rotation) % players"
+            .to_string(),
+        seeds: "splitmix64 chain h = sm(seed ^ tag), h = sm(h ^ word): \
+                deck_seed = mix(seed, 0x4445434B, [deck]), \
+                agent seed of seat s in game g = mix(seed, 0x41474E54, [g, s])"
+            .to_string(),
+    }
+}
+
+/// A fresh run.json for `settings`.
+pub fn new_run_info(settings: &Settings, threads: usize) -> RunInfo {
+    let (schedule, labels) = schedule_of(settings);
+    RunInfo {
+        format: RUN_FORMAT.to_string(),
+        settings: settings.clone(),
+        plan: plan(&schedule, &labels),
+        status: "running".to_string(),
+        games_finished: 0,
+        code_revision: meta::code_revision(),
+        versions: meta::versions(),
+        command: std::env::args().collect(),
+        threads,
+        start_time: meta::rfc3339(SystemTime::now()),
+        end_time: None,
+        resumed_at: Vec::new(),
+        elapsed_s: None,
+        sprt: None,
+        merged_from: Vec::new(),
+    }
+}
+
+/// Split complete lines of a JSON Lines file (a partial last line is
+/// dropped).
+pub fn complete_lines(text: &str) -> Vec<String> {
+    let end = text.rfind('\n').map_or(0, |i| i + 1);
+    text[..end].lines().map(str::to_string).collect()
+}
+
+/// Read the games of `dir` that match the plan: complete games only, in
+/// order. Returns their rows and (with records) their record lines.
+pub fn load_games(
+    dir: &Path,
+    settings: &Settings,
+    schedule: &Schedule,
+    labels: &[String],
+) -> Result<(Vec<GameRow>, Vec<String>), String> {
+    let path = dir.join(GAMES_CSV);
+    let text = std::fs::read_to_string(&path)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let rows = parse_games(&text).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let mismatch =
+        |what: String| format!("{} does not match its run.json ({what})", path.display());
+    let p = settings.players;
+    let mut kept = 0;
+    let mut expected = schedule.indices();
+    for game in games(&rows) {
+        let index = expected
+            .next()
+            .ok_or_else(|| mismatch(format!("game {} beyond the plan", game[0].game)))?;
+        if game[0].game != index {
+            return Err(mismatch(format!(
+                "game {} where {index} was expected",
+                game[0].game
+            )));
+        }
+        if game.len() > p {
+            return Err(mismatch(format!("game {index} has {} rows", game.len())));
+        }
+        let spec = schedule.game(index);
+        for (s, row) in game.iter().enumerate() {
+            if row.seat != s
+                || row.agent != labels[spec.seats[s]]
+                || row.deck_seed != spec.deck_seed
+            {
+                return Err(mismatch(format!("game {index} seat {s}")));
+            }
+        }
+        if game.len() < p {
+            break; // interrupted while writing this game
+        }
+        kept += 1;
+    }
+    let mut records = Vec::new();
+    if settings.records {
+        let path = dir.join(RECORDS_JSONL);
+        let text = std::fs::read_to_string(&path).unwrap_or_default();
+        records = complete_lines(&text);
+        kept = kept.min(records.len());
+        records.truncate(kept);
+    }
+    let rows = rows.into_iter().take(kept * p).collect();
+    Ok((rows, records))
+}
+
+/// Run (or resume) the tournament of `config`.
+pub fn run(config: &TournamentConfig) -> Result<RunReport, String> {
+    let started = Instant::now();
+    let settings = &config.settings;
+    let (schedule, labels) = schedule_of(settings);
+    let (dir, mut info, old_rows, old_records) = match &config.folder {
+        Folder::New(dir) => {
+            if schedule.games_per_pairing() != settings.games_per_pairing {
+                eprintln!(
+                    "carcassonne: note: --games {} rounded up to {} per pairing (whole seat rotations)",
+                    settings.games_per_pairing,
+                    schedule.games_per_pairing()
+                );
+            }
+            std::fs::create_dir_all(dir)
+                .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+            let info = new_run_info(settings, config.threads);
+            write_run_info(dir, &info)?;
+            (dir.clone(), info, Vec::new(), Vec::new())
+        }
+        Folder::Resume(dir, info) => {
+            let (rows, records) = load_games(dir, settings, &schedule, &labels)?;
+            let mut info = (**info).clone();
+            info.resumed_at.push(meta::rfc3339(SystemTime::now()));
+            info.threads = config.threads;
+            info.status = "running".to_string();
+            info.end_time = None;
+            (dir.clone(), info, rows, records)
+        }
+    };
+
+    let mut writer = match config.folder {
+        Folder::New(_) => GamesWriter::create(&dir, settings.records)?,
+        Folder::Resume(..) => GamesWriter::resume(
+            &dir,
+            &old_rows,
+            settings.records.then_some(old_records.as_slice()),
+        )?,
+    };
+    let mut rows: Vec<GameRow> = Vec::new();
+    let mut tally = Tally::new(&labels);
+    let mut sprt = SprtState::new(settings);
+    for game in games(&old_rows) {
+        tally.add_game(game);
+        rows.extend_from_slice(game);
+        sprt.after_game(&schedule, game[0].game, &tally);
+    }
+    let done = tally.games;
+    let remaining: Vec<u64> = if sprt.decided() {
+        Vec::new()
+    } else {
+        schedule.indices().skip(done as usize).collect()
+    };
+
+    let progress = Progress::new(schedule.planned_games(), done);
+    let mut written = 0u64;
+    let mut hook_stopped = false;
+    let runner = Runner {
+        schedule: &schedule,
+        specs: &settings.agents,
+        labels: &labels,
+        rules: settings.rules,
+        records: settings.records,
+    };
+    let played = runner.run(&remaining, config.threads, |finished| {
+        writer.append(&finished.rows, finished.record.as_deref())?;
+        tally.add_game(&finished.rows);
+        rows.extend(finished.rows);
+        progress.game_done(&tally);
+        written += 1;
+        if config.stop_after.is_some_and(|k| written >= k) {
+            hook_stopped = true;
+            return Ok(Flow::Stop);
+        }
+        Ok(if sprt.after_game(&schedule, finished.index, &tally) {
+            Flow::Stop
+        } else {
+            Flow::Continue
+        })
+    });
+    progress.finish();
+    played?;
+    drop(writer);
+
+    info.games_finished = tally.games;
+    info.elapsed_s = Some((started.elapsed().as_secs_f64() * 1000.0).round() / 1000.0);
+    if hook_stopped {
+        // As if killed: no summaries, run.json left as it was.
+        return Ok(RunReport {
+            dir,
+            info,
+            summary: Vec::new(),
+        });
+    }
+    let (summary, pairwise) = summarize(&labels, &rows);
+    write_summaries(&dir, &summary, &pairwise)?;
+    info.sprt = sprt.result();
+    info.status = if sprt.decided() { "sprt" } else { "finished" }.to_string();
+    info.end_time = Some(meta::rfc3339(SystemTime::now()));
+    write_run_info(&dir, &info)?;
+    Ok(RunReport { dir, info, summary })
+}
+
+/// The SPRT of a 2-agent run, checked after every whole set of seat
+/// rotations, in game order (so the stopping point does not depend on
+/// threads).
+struct SprtState {
+    settings: Option<crate::config::SprtSettings>,
+    decision: SprtDecision,
+    llr: f64,
+    games: u64,
+    wdl: crate::summary::Wdl,
+}
+
+impl SprtState {
+    fn new(settings: &Settings) -> SprtState {
+        SprtState {
+            settings: settings.sprt,
+            decision: SprtDecision::Continue,
+            llr: 0.0,
+            games: 0,
+            wdl: Default::default(),
+        }
+    }
+
+    fn decided(&self) -> bool {
+        self.decision != SprtDecision::Continue
+    }
+
+    /// Update after game `index`; true when the test has decided.
+    fn after_game(&mut self, schedule: &Schedule, index: u64, tally: &Tally) -> bool {
+        let Some(s) = self.settings else {
+            return false;
+        };
+        if self.decided() || !schedule.ends_unit(index) {
+            return self.decided();
+        }
+        let w = tally.first_vs_second;
+        self.wdl = w;
+        self.games = tally.games;
+        self.llr = sprt_llr(
+            w.wins as f64,
+            w.draws as f64,
+            w.losses as f64,
+            s.elo0,
+            s.elo1,
+        );
+        self.decision = sprt_decide(self.llr, sprt_bounds(s.alpha, s.beta));
+        self.decided()
+    }
+
+    fn result(&self) -> Option<SprtResult> {
+        let s = self.settings?;
+        let (lower, upper) = sprt_bounds(s.alpha, s.beta);
+        Some(SprtResult {
+            decision: match self.decision {
+                SprtDecision::AcceptH0 => "H0",
+                SprtDecision::AcceptH1 => "H1",
+                SprtDecision::Continue => "none",
+            }
+            .to_string(),
+            llr: (self.llr * 1e6).round() / 1e6,
+            lower,
+            upper,
+            games: self.games,
+            wins: self.wdl.wins,
+            draws: self.wdl.draws,
+            losses: self.wdl.losses,
+        })
+    }
+}
