@@ -156,6 +156,14 @@ impl<'a> SeatView<'a> {
         self.state.for_each_action(f)
     }
 
+    /// A uniformly random action (see [`crate::playout`]) for this seat,
+    /// which must be the seat to play. It depends only on what the seat
+    /// may see: the public position and its own hand.
+    pub fn random_action<R: Rng + ?Sized>(&self, rng: &mut R) -> Option<Action> {
+        debug_assert_eq!(self.state.to_play(), self.seat);
+        crate::playout::random_action(self.state, rng)
+    }
+
     /// A complete state consistent with everything this seat knows, for
     /// search. The future tile order is chance in every state (the bag is
     /// counts). With The Gifts, the cards this seat has not seen — other
