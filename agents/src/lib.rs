@@ -3,10 +3,16 @@
 //!
 //! - [`spec`]: parsing spec strings into agents, with clear errors.
 //! - [`random`]: uniform over the legal moves.
+//! - [`greedy`]: one-ply lookahead on the end-now score advantage.
+//! - [`mcts`]: UCT search with sampled tile draws and greedy rollouts.
+//! - [`eval`]: the end-now evaluation the greedy and MCTS agents share.
 //! - [`game`]: plays one game between agents, with separate randomness
 //!   for the tile draws and for each agent, and returns its record.
 
+pub mod eval;
 pub mod game;
+pub mod greedy;
+pub mod mcts;
 pub mod random;
 pub mod spec;
 

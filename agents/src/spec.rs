@@ -3,6 +3,8 @@
 //! Every agent lists its parameters here; an unknown agent or parameter,
 //! or a value that does not parse, gives an error naming the valid ones.
 
+use crate::greedy::GreedyAgent;
+use crate::mcts::{MctsAgent, MctsConfig};
 use crate::random::RandomAgent;
 use crate::Agent;
 use std::fmt;
@@ -20,7 +22,11 @@ impl fmt::Display for SpecError {
 impl std::error::Error for SpecError {}
 
 /// The agents and their parameters, for error messages and `--help`.
-pub const AGENTS: &[(&str, &[&str])] = &[("random", &["meeple"])];
+pub const AGENTS: &[(&str, &[&str])] = &[
+    ("random", &["meeple"]),
+    ("greedy", &[]),
+    ("mcts", crate::mcts::PARAMS),
+];
 
 /// A parsed spec: the agent's name and its `key=value` parameters.
 #[derive(Clone, Debug, PartialEq)]
@@ -96,6 +102,14 @@ pub fn from_spec(spec: &str) -> Result<Box<dyn Agent>, SpecError> {
             }
             Ok(Box::new(RandomAgent::new(spec.trim().to_string(), meeple)))
         }
+        "greedy" => {
+            parsed.check_known(&[])?;
+            Ok(Box::new(GreedyAgent::new(spec.trim().to_string())))
+        }
+        "mcts" => {
+            let config = MctsConfig::from_spec(&parsed)?;
+            Ok(Box::new(MctsAgent::new(spec.trim().to_string(), config)))
+        }
         other => Err(SpecError(format!(
             "unknown agent {other:?} (valid: {})",
             AGENTS
@@ -129,5 +143,19 @@ mod tests {
         assert!(e.0.contains("meeple"), "{e}");
         assert!(from_spec("random:meeple=2").is_err());
         assert_eq!(from_spec("random").unwrap().name(), "random");
+        let e = from_spec("greedy:depth=2").err().unwrap();
+        assert!(e.0.contains("none"), "{e}");
+        let e = from_spec("mcts:iters=5").err().unwrap();
+        for p in crate::mcts::PARAMS {
+            assert!(e.0.contains(p), "{e}");
+        }
+        assert!(from_spec("mcts:reward=points").is_err());
+        assert!(from_spec("mcts:rollout=smart").is_err());
+        assert!(from_spec("mcts:iterations=0").is_err());
+        assert!(from_spec("mcts:depth=deep").is_err());
+        assert!(from_spec("mcts:c=-1").is_err());
+        let ok = "mcts:iterations=50,c=1,reward=win,rollout=random,k=2,depth=all,widen=0";
+        assert_eq!(from_spec(ok).unwrap().name(), ok);
+        assert!(from_spec("mcts:time_ms=5").is_ok());
     }
 }

@@ -51,14 +51,11 @@ pub struct BenchReport {
     pub tournament_games_per_s_1t: f64,
     /// The same on 2 threads (ideally about twice the 1-thread rate).
     pub tournament_games_per_s_2t: f64,
-    /// MCTS iterations per second from the opening position. To be filled
-    /// from the agents crate's MCTS benchmark helper once it exists;
-    /// omitted from the JSON until then.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub mcts_iterations_per_s_opening: Option<f64>,
-    /// MCTS iterations per second from a midgame position (see above).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub mcts_iterations_per_s_midgame: Option<f64>,
+    /// Iterations per second of the default MCTS agent searching the
+    /// opening position (one thread, one search).
+    pub mcts_iterations_per_s_opening: f64,
+    /// The same from a position after 30 random turns.
+    pub mcts_iterations_per_s_midgame: f64,
 }
 
 /// Play `games` random 2-player games from seeds `0..games`; return their
@@ -88,7 +85,7 @@ pub fn run(config: &BenchConfig) -> BenchReport {
     }
     rates.sort_by(f64::total_cmp);
     let median = rates[rates.len() / 2];
-    let (mcts_opening, mcts_midgame) = mcts_iterations_per_s();
+    let mcts = agents::mcts::mcts_iterations_per_s(&agents::mcts::MctsConfig::default(), 1);
     BenchReport {
         random_games_per_s: median,
         us_per_game: 1e6 / median,
@@ -105,8 +102,8 @@ pub fn run(config: &BenchConfig) -> BenchReport {
             2,
             config.rounds,
         ),
-        mcts_iterations_per_s_opening: mcts_opening,
-        mcts_iterations_per_s_midgame: mcts_midgame,
+        mcts_iterations_per_s_opening: mcts.opening,
+        mcts_iterations_per_s_midgame: mcts.midgame,
     }
 }
 
@@ -144,21 +141,13 @@ pub fn tournament_games_per_s(games: u64, threads: usize, rounds: usize) -> f64 
     rates[rates.len() / 2]
 }
 
-/// MCTS iterations per second (opening, midgame).
-///
-/// The place for the agents crate's MCTS benchmark helper: once it exists,
-/// call it here and return `(Some(opening), Some(midgame))`; `bench --json`
-/// then prints `mcts_iterations_per_s_opening` and `_midgame`.
-fn mcts_iterations_per_s() -> (Option<f64>, Option<f64>) {
-    (None, None)
-}
-
 impl BenchReport {
     /// The human-readable report.
     pub fn text(&self) -> String {
         format!(
             "random games: {:.0} games/s ({:.2} µs/game), median of {} rounds of {} games\n\
              tournament (random vs random): {:.0} games/s on 1 thread, {:.0} on 2 ({:.2}×)\n\
+             mcts (default): {:.0} iterations/s from the opening, {:.0} in the midgame\n\
              signature: {}\n",
             self.random_games_per_s,
             self.us_per_game,
@@ -167,6 +156,8 @@ impl BenchReport {
             self.tournament_games_per_s_1t,
             self.tournament_games_per_s_2t,
             self.tournament_games_per_s_2t / self.tournament_games_per_s_1t,
+            self.mcts_iterations_per_s_opening,
+            self.mcts_iterations_per_s_midgame,
             self.signature
         )
     }
