@@ -10,7 +10,7 @@
 //! [`State::finish`]. (An engine helper that scores a position without
 //! cloning the 16 KB grid would make this several times cheaper.)
 
-use engine::{Move, Seat, State, MAX_PLAYERS};
+use engine::{Action, Move, Seat, State, MAX_PLAYERS};
 
 /// Score totals per seat (seats past the table's player count are 0).
 pub type Scores = [i32; MAX_PLAYERS];
@@ -23,6 +23,15 @@ pub fn end_now_scores(state: &State) -> Scores {
         return totals(state);
     }
     let mut s = state.clone();
+    s.finish();
+    totals(&s)
+}
+
+/// The end-now scores right after `action` is played (points it scores
+/// included; an opened gift no longer counts 2). It must be legal.
+pub fn end_now_scores_after_action(state: &State, action: Action) -> Scores {
+    let mut s = state.clone();
+    s.play_action_unchecked(action);
     s.finish();
     totals(&s)
 }

@@ -8,7 +8,9 @@
 //! is kept.
 
 use crate::{Agent, AgentRng};
-use engine::{Drawn, Phase, Record, Rules, Score, Seat, State, TurnRecord};
+use engine::{
+    Action, ChanceOutcome, Move, Phase, Record, RecordBuilder, Rules, Score, Seat, State,
+};
 use rand::SeedableRng;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::{Duration, Instant};
@@ -16,6 +18,12 @@ use std::time::{Duration, Instant};
 /// The generator of the tile draws for a deck seed.
 pub fn deck_rng(deck_seed: u64) -> rand_pcg::Pcg64 {
     rand_pcg::Pcg64::seed_from_u64(deck_seed)
+}
+
+/// The generator of the gift draws (The Gifts) for a deck seed: a separate
+/// stream of the same seed.
+pub fn gift_rng(deck_seed: u64) -> rand_pcg::Pcg64 {
+    rand_pcg::Pcg64::new(deck_seed as u128, 0x6769_6674) // "gift"
 }
 
 /// A seat that lost by breaking the rules or crashing.
@@ -47,7 +55,9 @@ pub struct GameOutcome {
 
 /// Play one game: `agents[s]` plays seat `s`, seat 0 starts, tiles drawn
 /// from `deck_seed`, agent `s` uses a generator seeded with
-/// `agent_seeds[s]`.
+/// `agent_seeds[s]`. Gift cards (The Gifts) come from a generator of their
+/// own, also seeded from `deck_seed`, so gift draws do not shift the tile
+/// order.
 pub fn play_game(
     agents: &mut [Box<dyn Agent>],
     rules: Rules,
@@ -57,6 +67,7 @@ pub fn play_game(
     let players = agents.len();
     assert_eq!(agent_seeds.len(), players, "one seed per agent");
     let mut deck = deck_rng(deck_seed);
+    let mut gift_deck = gift_rng(deck_seed);
     let mut rngs: Vec<AgentRng> = agent_seeds
         .iter()
         .map(|&s| AgentRng::seed_from_u64(s))
@@ -65,76 +76,64 @@ pub fn play_game(
         agent.reset();
     }
     let mut state = State::new(rules, players, Seat(0));
-    let mut record = Record::new(players, rules);
-    record.seed = Some(deck_seed);
-    record.agents = agents.iter().map(|a| a.name().to_string()).collect();
+    let mut record = RecordBuilder::new(players, rules);
+    record.record_mut().seed = Some(deck_seed);
+    record.record_mut().agents = agents.iter().map(|a| a.name().to_string()).collect();
     let mut meeples_placed = vec![0u32; players];
     let mut think_time = vec![Duration::ZERO; players];
-    let mut discarded = Vec::new();
     let mut forfeit = None;
-    loop {
-        match state.phase() {
-            Phase::Draw => {
-                let seat = state.to_play();
+    while !state.is_over() {
+        if state.is_chance() {
+            let outcome = if state.phase() == Phase::DrawGift {
+                ChanceOutcome::Gift(state.receive_random_gift(&mut gift_deck))
+            } else {
                 let (tile, drawn) = state.draw_random(&mut deck);
-                if drawn == Drawn::SetAside {
-                    discarded.push(tile);
-                    if state.is_over() {
-                        record.turns.push(TurnRecord::discards_only(
-                            seat,
-                            std::mem::take(&mut discarded),
-                        ));
-                    }
-                }
-            }
-            Phase::Place(tile) => {
-                let seat = state.to_play();
-                let s = seat.index();
-                let view = state.view(seat);
-                let start = Instant::now();
-                let chosen =
-                    catch_unwind(AssertUnwindSafe(|| agents[s].select(&view, &mut rngs[s])));
-                think_time[s] += start.elapsed();
-                let mv = match chosen {
-                    Ok(mv) => mv,
-                    Err(panic) => {
-                        let msg = panic
-                            .downcast_ref::<&str>()
-                            .map(|s| s.to_string())
-                            .or_else(|| panic.downcast_ref::<String>().cloned())
-                            .unwrap_or_else(|| "unknown panic".to_string());
-                        forfeit = Some(Forfeit {
-                            seat,
-                            reason: format!("panicked: {msg}"),
-                        });
-                        break;
-                    }
-                };
-                if let Err(e) = state.try_play(mv) {
-                    forfeit = Some(Forfeit {
-                        seat,
-                        reason: format!("illegal move {}: {e}", mv.display(tile)),
-                    });
-                    break;
-                }
-                if mv.meeple.is_some() {
-                    meeples_placed[s] += 1;
-                }
-                record.turns.push(TurnRecord::new(
-                    seat,
-                    std::mem::take(&mut discarded),
-                    tile,
-                    mv,
-                ));
-            }
-            Phase::Over => break,
+                ChanceOutcome::Tile(tile, drawn)
+            };
+            record.chance(&state, outcome);
+            continue;
         }
+        let seat = state.to_play();
+        let s = seat.index();
+        let view = state.view(seat);
+        let start = Instant::now();
+        let chosen = catch_unwind(AssertUnwindSafe(|| agents[s].select(&view, &mut rngs[s])));
+        think_time[s] += start.elapsed();
+        let action = match chosen {
+            Ok(action) => action,
+            Err(panic) => {
+                let msg = panic
+                    .downcast_ref::<&str>()
+                    .map(|s| s.to_string())
+                    .or_else(|| panic.downcast_ref::<String>().cloned())
+                    .unwrap_or_else(|| "unknown panic".to_string());
+                forfeit = Some(Forfeit {
+                    seat,
+                    reason: format!("panicked: {msg}"),
+                });
+                break;
+            }
+        };
+        if let Err(e) = state.try_action(action) {
+            // A refused action leaves the state as it was.
+            forfeit = Some(Forfeit {
+                seat,
+                reason: format!("illegal move {}: {e}", state.describe(action)),
+            });
+            break;
+        }
+        if let Action::Place(Move {
+            meeple: Some(_), ..
+        }) = action
+        {
+            meeples_placed[s] += 1;
+        }
+        record.action(seat, &state, action);
     }
     let scores: Vec<Score> = (0..players).map(|s| state.score(Seat(s as u8))).collect();
-    if forfeit.is_none() {
-        record.final_scores = Some(engine::record::FinalRecord {
-            scores: scores.iter().map(Score::total).collect(),
-        });
+    let mut record = record.finish(&state);
+    if forfeit.is_some() {
+        record.final_scores = None;
     }
     GameOutcome {
         scores,

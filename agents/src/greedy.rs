@@ -16,10 +16,17 @@
 //! uniformly at random with the agent's generator. It has no parameters.
 //! It looks no further than the move (no tile draws), so it never reads
 //! anything but the position its seat sees.
+//!
+//! With The Gifts, opening a gift is valued by the best move after it
+//! (two plies: open, then place; an opened gift no longer counts its 2
+//! end-of-game points), Take 2 by the position after opening it (its
+//! second tile is chance, not looked at), and Take 2's choice by the best
+//! move with each tile. Hidden cards of other seats count 2 each whatever
+//! they are, so the agent works on any determinization of its view.
 
-use crate::eval::{advantage, end_now_scores_after};
+use crate::eval::{advantage, end_now_scores, end_now_scores_after};
 use crate::{Agent, AgentRng};
-use engine::{Move, SeatView, State};
+use engine::{Action, Move, Phase, SeatView, State};
 use rand::Rng;
 
 /// The greedy agent.
@@ -42,30 +49,66 @@ pub fn move_value(state: &State, mv: Move) -> i32 {
     advantage(&end_now_scores_after(state, mv), state.players(), seat)
 }
 
-/// The best move by [`move_value`] in `state` (which must be in the place
-/// phase), ties broken uniformly with `rng`.
+/// The legal move of highest [`move_value`], ties broken uniformly with
+/// `rng`. The state must be in the place phase.
 pub fn greedy_move<R: Rng + ?Sized>(state: &State, rng: &mut R) -> Move {
-    let mut best: Option<(i32, Move)> = None;
-    let mut ties = 0u32;
-    state.for_each_move(|mv| {
-        let v = move_value(state, mv);
-        match best {
-            Some((b, _)) if v < b => {}
-            Some((b, _)) if v == b => {
-                // Reservoir sampling: the k-th equal move replaces the
-                // kept one with probability 1/k.
-                ties += 1;
-                if rng.gen_range(0..ties) == 0 {
-                    best = Some((v, mv));
-                }
-            }
-            _ => {
-                best = Some((v, mv));
-                ties = 1;
+    best_of(rng, |f| state.for_each_move(|m| f(move_value(state, m), m)))
+        .expect("a placeable tile was drawn")
+        .1
+}
+
+/// The value of `action` for the seat to play: as [`move_value`] for a
+/// placement; for a gift opening or Take 2's choice, the value of the best
+/// move after it (or, when a tile must first be drawn, of the position).
+pub fn action_value(state: &State, action: Action) -> i32 {
+    match action {
+        Action::Place(m) => move_value(state, m),
+        Action::Open(_) | Action::Keep(_) => {
+            let seat = state.to_play();
+            let mut after = state.clone();
+            after.play_action_unchecked(action);
+            if matches!(after.phase(), Phase::Place(_)) {
+                let mut best = i32::MIN;
+                after.for_each_move(|m| best = best.max(move_value(&after, m)));
+                best
+            } else {
+                advantage(&end_now_scores(&after), state.players(), seat)
             }
         }
+    }
+}
+
+/// The legal action of highest [`action_value`], ties broken uniformly.
+pub fn greedy_action<R: Rng + ?Sized>(state: &State, rng: &mut R) -> Action {
+    best_of(rng, |f| {
+        state.for_each_action(|a| f(action_value(state, a), a))
+    })
+    .expect("the seat has a legal action")
+    .1
+}
+
+/// The item of highest value among those `each` produces, ties broken by
+/// reservoir sampling with `rng`.
+fn best_of<T: Copy, R: Rng + ?Sized>(
+    rng: &mut R,
+    each: impl FnOnce(&mut dyn FnMut(i32, T)),
+) -> Option<(i32, T)> {
+    let mut best: Option<(i32, T)> = None;
+    let mut ties = 0u32;
+    each(&mut |v, item| match best {
+        Some((b, _)) if v < b => {}
+        Some((b, _)) if v == b => {
+            ties += 1;
+            if rng.gen_range(0..ties) == 0 {
+                best = Some((v, item));
+            }
+        }
+        _ => {
+            best = Some((v, item));
+            ties = 1;
+        }
     });
-    best.expect("a placeable tile was drawn").1
+    best
 }
 
 impl Agent for GreedyAgent {
@@ -73,7 +116,8 @@ impl Agent for GreedyAgent {
         &self.name
     }
 
-    fn select(&mut self, view: &SeatView<'_>, rng: &mut AgentRng) -> Move {
-        greedy_move(view.state(), rng)
+    fn select(&mut self, view: &SeatView<'_>, rng: &mut AgentRng) -> Action {
+        let state = view.determinize(rng);
+        greedy_action(&state, rng)
     }
 }

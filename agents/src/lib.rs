@@ -16,7 +16,7 @@ pub mod mcts;
 pub mod random;
 pub mod spec;
 
-use engine::{Move, SeatView};
+use engine::{Action, SeatView};
 
 /// The random generator every agent gets: one per seat and game, seeded
 /// by the caller, separate from the tile draws.
@@ -28,9 +28,11 @@ pub trait Agent: Send {
     /// The agent's spec string, e.g. `mcts:iterations=2000,c=0.7`.
     fn name(&self) -> &str;
 
-    /// Choose a legal move for the seat of `view`, whose drawn tile is
-    /// placeable (the view's state is in `Phase::Place`).
-    fn select(&mut self, view: &SeatView<'_>, rng: &mut AgentRng) -> Move;
+    /// Choose a legal action for the seat of `view`, which is to play: in
+    /// `Phase::Place` a placement (with its meeple) or, with The Gifts, a
+    /// gift to open first; in `Phase::Choose` (after Take 2) the tile to
+    /// keep.
+    fn select(&mut self, view: &SeatView<'_>, rng: &mut AgentRng) -> Action;
 
     /// Forget anything kept from an earlier game.
     fn reset(&mut self) {}

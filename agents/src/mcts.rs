@@ -52,12 +52,15 @@
 //! The agent reads nothing but the [`SeatView`] it is given and draws all
 //! randomness from its own generator.
 
-use crate::eval::end_now_scores;
-use crate::greedy::move_value;
+use crate::eval::{advantage, end_now_scores, end_now_scores_after_action};
+use crate::greedy::{action_value, move_value};
 use crate::spec::{Spec, SpecError};
 use crate::{Agent, AgentRng};
 use engine::playout::random_move;
-use engine::{Drawn, Move, MoveList, Phase, Rules, Seat, SeatView, State, Tile, MAX_PLAYERS};
+use engine::{
+    Action, ChanceOutcome, Drawn, Gift, Move, Phase, Rules, Seat, SeatView, State, Tile,
+    MAX_PLAYERS,
+};
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use std::time::{Duration, Instant};
@@ -249,10 +252,12 @@ impl NodeId {
 enum Key {
     /// The root (a decision node).
     Root,
-    /// A move node: the move made.
-    Move(Move),
-    /// A decision node: the tile drawn.
+    /// A move node: the action taken.
+    Act(Action),
+    /// A decision node after a tile draw: the (last) tile drawn.
     Tile(Tile),
+    /// A node after a gift card was received: the card.
+    Gift(Gift),
 }
 
 #[derive(Clone, Debug)]
@@ -263,9 +268,9 @@ struct Node {
     visits: u32,
     total: f64,
     children: Vec<NodeId>,
-    /// Decision nodes, once expanded: the legal moves not yet children,
+    /// Decision nodes, once expanded: the legal actions not yet children,
     /// the next to add last.
-    untried: Vec<Move>,
+    untried: Vec<Action>,
     expanded: bool,
 }
 
@@ -286,8 +291,8 @@ impl Node {
 /// What one search found.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SearchResult {
-    /// The move chosen.
-    pub mv: Move,
+    /// The action chosen.
+    pub action: Action,
     /// Iterations run.
     pub iterations: u32,
     /// Nodes in the tree.
@@ -327,8 +332,8 @@ impl Agent for MctsAgent {
         &self.name
     }
 
-    fn select(&mut self, view: &SeatView<'_>, rng: &mut AgentRng) -> Move {
-        self.search(view, rng).mv
+    fn select(&mut self, view: &SeatView<'_>, rng: &mut AgentRng) -> Action {
+        self.search(view, rng).action
     }
 }
 
@@ -337,8 +342,8 @@ struct Search<'c> {
     cfg: &'c MctsConfig,
     nodes: Vec<Node>,
     path: Vec<NodeId>,
-    moves: MoveList,
-    scratch: Vec<(i32, Move)>,
+    actions: Vec<Action>,
+    scratch: Vec<(i32, Action)>,
 }
 
 impl<'c> Search<'c> {
@@ -347,7 +352,7 @@ impl<'c> Search<'c> {
             cfg,
             nodes: Vec::new(),
             path: Vec::new(),
-            moves: MoveList::new(),
+            actions: Vec::new(),
             scratch: Vec::new(),
         }
     }
@@ -364,13 +369,14 @@ impl<'c> Search<'c> {
     }
 
     fn run(mut self, view: &SeatView<'_>, rng: &mut AgentRng) -> SearchResult {
-        let state = view.state();
         assert!(
-            matches!(state.phase(), Phase::Place(_)),
-            "search needs a drawn tile"
+            matches!(view.phase(), Phase::Place(_) | Phase::Choose(..)),
+            "search needs a decision of the seat"
         );
         self.nodes.push(Node::new(Key::Root, view.seat()));
-        self.expand(NodeId::ROOT, state, rng);
+        // The root's actions depend only on what the seat sees.
+        let state = view.determinize(rng);
+        self.expand(NodeId::ROOT, &state, rng);
         let root_moves = self.nodes[0].untried.len();
         let mut iterations = 0;
         if root_moves > 1 {
@@ -394,9 +400,9 @@ impl<'c> Search<'c> {
             }
         }
         if self.nodes[0].children.is_empty() {
-            let mv = *self.nodes[0].untried.last().expect("a legal move");
+            let action = *self.nodes[0].untried.last().expect("a legal action");
             return SearchResult {
-                mv,
+                action,
                 iterations,
                 nodes: self.nodes.len(),
                 visits: 0,
@@ -414,11 +420,11 @@ impl<'c> Search<'c> {
                 })
             })
             .expect("children");
-        let Key::Move(mv) = best.key else {
-            unreachable!("root children are moves")
+        let Key::Act(action) = best.key else {
+            unreachable!("root children are actions")
         };
         SearchResult {
-            mv,
+            action,
             iterations,
             nodes: self.nodes.len(),
             visits: best.visits,
@@ -430,17 +436,28 @@ impl<'c> Search<'c> {
     /// (or with `pick=0`) ordered so that the best by the greedy evaluation
     /// is added first, elsewhere as generated (see [`Search::next_child`]).
     fn expand(&mut self, id: NodeId, state: &State, rng: &mut AgentRng) {
-        state.legal_moves(&mut self.moves);
+        let mut actions = std::mem::take(&mut self.actions);
+        actions.clear();
+        state.for_each_action(|a| actions.push(a));
         if id != NodeId::ROOT && self.cfg.pick > 0 {
             let node = &mut self.nodes[id.index()];
             node.untried.clear();
-            node.untried.extend(self.moves.iter().copied());
+            node.untried.extend(actions.iter().copied());
             node.expanded = true;
+            self.actions = actions;
             return;
         }
         let mut untried = std::mem::take(&mut self.scratch);
         untried.clear();
-        untried.extend(self.moves.iter().map(|&m| (move_value(state, m), m)));
+        let value = |a: Action| {
+            if id == NodeId::ROOT {
+                action_value(state, a)
+            } else {
+                quick_value(state, a)
+            }
+        };
+        untried.extend(actions.iter().map(|&a| (value(a), a)));
+        self.actions = actions;
         // Shuffle first so that equal values come in random order.
         untried.shuffle(rng);
         untried.sort_by_key(|&(v, _)| v);
@@ -458,49 +475,48 @@ impl<'c> Search<'c> {
         let mut id = NodeId::ROOT;
         self.path.push(id);
         loop {
-            match state.phase() {
-                Phase::Over => break,
-                Phase::Place(_) => {
-                    if !self.nodes[id.index()].expanded {
-                        self.expand(id, &state, rng);
-                    }
-                    let (child, new) = self.select_child(id, &state, rng);
-                    let Key::Move(mv) = self.nodes[child.index()].key else {
-                        unreachable!("decision children are moves")
-                    };
-                    state.play_unchecked(mv);
-                    id = child;
-                    self.path.push(id);
-                    if new {
-                        break;
-                    }
+            if state.is_over() {
+                break;
+            }
+            let key = if state.is_chance() {
+                match state.apply_chance(rng) {
+                    ChanceOutcome::Gift(g) => Key::Gift(g),
+                    ChanceOutcome::Tile(_, Drawn::SetAside) if state.is_chance() => continue,
+                    ChanceOutcome::Tile(t, _) => Key::Tile(t),
                 }
-                Phase::Draw => {
-                    let tile = loop {
-                        let (tile, drawn) = state.draw_random(rng);
-                        if drawn == Drawn::Placeable || state.is_over() {
-                            break tile;
-                        }
-                    };
-                    if state.is_over() {
-                        break;
-                    }
-                    let found = self.nodes[id.index()]
-                        .children
-                        .iter()
-                        .copied()
-                        .find(|c| self.nodes[c.index()].key == Key::Tile(tile));
-                    match found {
-                        Some(c) => {
-                            id = c;
-                            self.path.push(id);
-                        }
-                        None => {
-                            id = self.add_child(id, Key::Tile(tile), state.to_play());
-                            self.path.push(id);
-                            break;
-                        }
-                    }
+            } else {
+                if !self.nodes[id.index()].expanded {
+                    self.expand(id, &state, rng);
+                }
+                let (child, new) = self.select_child(id, &state, rng);
+                let Key::Act(action) = self.nodes[child.index()].key else {
+                    unreachable!("decision children are actions")
+                };
+                state.play_action_unchecked(action);
+                id = child;
+                self.path.push(id);
+                if new {
+                    break;
+                }
+                continue;
+            };
+            if state.is_over() {
+                break;
+            }
+            let found = self.nodes[id.index()]
+                .children
+                .iter()
+                .copied()
+                .find(|c| self.nodes[c.index()].key == key);
+            match found {
+                Some(c) => {
+                    id = c;
+                    self.path.push(id);
+                }
+                None => {
+                    id = self.add_child(id, key, state.to_play());
+                    self.path.push(id);
+                    break;
                 }
             }
         }
@@ -509,7 +525,7 @@ impl<'c> Search<'c> {
         for &n in &self.path {
             let node = &mut self.nodes[n.index()];
             node.visits += 1;
-            if matches!(node.key, Key::Move(_)) {
+            if matches!(node.key, Key::Act(_)) {
                 node.total += rewards[node.seat.index()];
             }
         }
@@ -527,8 +543,8 @@ impl<'c> Search<'c> {
             usize::MAX
         };
         if node.children.len() < allowed.max(1) && !node.untried.is_empty() {
-            let mv = self.next_child(id, state, rng);
-            return (self.add_child(id, Key::Move(mv), seat), true);
+            let action = self.next_child(id, state, rng);
+            return (self.add_child(id, Key::Act(action), seat), true);
         }
         let log_n = (node.visits.max(1) as f64).ln();
         let mut best = (f64::NEG_INFINITY, node.children[0]);
@@ -547,7 +563,7 @@ impl<'c> Search<'c> {
     /// its untried moves: the last one if they are sorted (root, or
     /// `pick=0`), else the best by the greedy evaluation of `pick` drawn at
     /// random (the first drawn among equals).
-    fn next_child(&mut self, id: NodeId, state: &State, rng: &mut AgentRng) -> Move {
+    fn next_child(&mut self, id: NodeId, state: &State, rng: &mut AgentRng) -> Action {
         let pick = self.cfg.pick;
         let untried = &mut self.nodes[id.index()].untried;
         if id == NodeId::ROOT || pick == 0 || untried.len() == 1 {
@@ -556,7 +572,7 @@ impl<'c> Search<'c> {
         let mut best = (i32::MIN, 0);
         for _ in 0..pick.min(untried.len() as u32) {
             let i = rng.gen_range(0..untried.len());
-            let v = move_value(state, untried[i]);
+            let v = quick_value(state, untried[i]);
             if v > best.0 {
                 best = (v, i);
             }
@@ -622,7 +638,14 @@ fn rollout<R: Rng + ?Sized>(cfg: &MctsConfig, state: &mut State, rng: &mut R) {
                 if cfg.depth.is_some_and(|d| turns >= d) {
                     return;
                 }
-                state.draw_random(rng);
+                state.apply_chance(rng);
+            }
+            Phase::DrawSecond(_) | Phase::DrawGift => {
+                state.apply_chance(rng);
+            }
+            Phase::Choose(a, b) => {
+                let keep = if rng.gen_bool(0.5) { a } else { b };
+                state.play_action_unchecked(Action::Keep(keep));
             }
             Phase::Place(_) => {
                 let mv = match cfg.rollout {
@@ -634,6 +657,19 @@ fn rollout<R: Rng + ?Sized>(cfg: &MctsConfig, state: &mut State, rng: &mut R) {
                 turns += 1;
             }
         }
+    }
+}
+
+/// A one-ply value of `action` for the seat to play: [`move_value`] for a
+/// placement, else the end-now advantage right after the action.
+fn quick_value(state: &State, action: Action) -> i32 {
+    match action {
+        Action::Place(m) => move_value(state, m),
+        _ => advantage(
+            &end_now_scores_after_action(state, action),
+            state.players(),
+            state.to_play(),
+        ),
     }
 }
 
@@ -675,14 +711,14 @@ pub fn mcts_iterations_per_s(config: &MctsConfig, seed: u64) -> MctsSpeed {
     let opening = iterations_per_s(&cfg, &state, &mut rng);
     while state.turns() < 30 || !matches!(state.phase(), Phase::Place(_)) {
         match state.phase() {
-            Phase::Draw => {
-                state.draw_random(&mut rng);
-            }
             Phase::Place(_) => {
                 let mv = random_move(&state, &mut rng).expect("placeable");
                 state.play_unchecked(mv);
             }
             Phase::Over => unreachable!("a game lasts more than 30 turns"),
+            _ => {
+                state.apply_chance(&mut rng);
+            }
         }
     }
     let midgame = iterations_per_s(&cfg, &state, &mut rng);
@@ -740,7 +776,7 @@ mod tests {
             assert_eq!(r.iterations, 77);
             assert!(r.visits > 0 && r.nodes > 1);
             assert!((0.0..=1.0).contains(&r.value));
-            assert_eq!(state.check(r.mv), Ok(()));
+            assert_eq!(state.check_action(r.action), Ok(()));
         }
     }
 

@@ -3,11 +3,12 @@
 //! The placement is uniform over the legal (cell, rotation) pairs; the
 //! meeple is placed with probability `meeple` (default: uniform over
 //! "none" and the free segments, as in `carcassonne bench`), on a free
-//! segment chosen uniformly.
+//! segment chosen uniformly. With The Gifts it opens a gift with
+//! probability 1/2 when it may (uniformly over cards and targets), and
+//! after Take 2 keeps either tile with probability 1/2.
 
 use crate::{Agent, AgentRng};
-use engine::playout::random_move;
-use engine::{Move, SeatView};
+use engine::{Action, Move, Phase, SeatView};
 use rand::Rng;
 
 /// The random agent.
@@ -30,16 +31,28 @@ impl Agent for RandomAgent {
         &self.name
     }
 
-    fn select(&mut self, view: &SeatView<'_>, rng: &mut AgentRng) -> Move {
-        let state = view.state();
+    fn select(&mut self, view: &SeatView<'_>, rng: &mut AgentRng) -> Action {
         let Some(p) = self.meeple else {
-            return random_move(state, rng).expect("a placeable tile was drawn");
+            return view.random_action(rng).expect("the seat is to play");
         };
-        let n = state.placement_count();
-        let placement = state
+        if !matches!(view.phase(), Phase::Place(_)) {
+            return view.random_action(rng).expect("the seat is to play");
+        }
+        // Gifts as in the uniform policy: open one with probability 1/2.
+        let mut opens = Vec::new();
+        view.for_each_action(|a| {
+            if let Action::Open(_) = a {
+                opens.push(a);
+            }
+        });
+        if !opens.is_empty() && rng.gen_bool(0.5) {
+            return opens[rng.gen_range(0..opens.len())];
+        }
+        let n = view.placement_count();
+        let placement = view
             .nth_placement(rng.gen_range(0..n))
             .expect("a placeable tile was drawn");
-        let free = state.free_segments(placement);
+        let free = view.free_segments(placement);
         let meeple = (free != 0 && rng.gen_bool(p)).then(|| {
             let mut f = free;
             for _ in 0..rng.gen_range(0..free.count_ones()) {
@@ -47,6 +60,6 @@ impl Agent for RandomAgent {
             }
             f.trailing_zeros() as u8
         });
-        Move { placement, meeple }
+        Action::Place(Move { placement, meeple })
     }
 }

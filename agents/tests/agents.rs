@@ -4,7 +4,7 @@
 use agents::game::{deck_rng, play_game};
 use agents::{from_spec, Agent, AgentRng};
 use engine::playout::random_move;
-use engine::{Move, Phase, Rules, Seat, State, Tile};
+use engine::{Action, Gift, Location, Phase, Record, Rules, Seat, State, Tile, TurnRecord};
 use rand::SeedableRng;
 
 const FARMERS_OFF: Rules = Rules {
@@ -12,17 +12,25 @@ const FARMERS_OFF: Rules = Rules {
     gifts: false,
 };
 
+const GIFTS: Rules = Rules {
+    farmers: true,
+    gifts: true,
+};
+
 /// Play `games` games per table size (2–6 seats) and rules (farmers on and
 /// off) with every seat played by `spec`; `play_game` checks every move
 /// with `State::try_play` and records a forfeit on an illegal one.
 fn only_legal_moves(spec: &str, games: u64) {
     for players in 2..=6 {
-        for rules in [Rules::default(), FARMERS_OFF] {
+        for rules in [Rules::default(), FARMERS_OFF, GIFTS] {
             for g in 0..games {
                 let mut agents: Vec<Box<dyn Agent>> =
                     (0..players).map(|_| from_spec(spec).unwrap()).collect();
                 let seeds: Vec<u64> = (0..players as u64).map(|s| 1000 * g + s).collect();
-                let deck_seed = 7919 * g + players as u64 + 100 * rules.farmers as u64;
+                let deck_seed = 7919 * g
+                    + players as u64
+                    + 100 * rules.farmers as u64
+                    + 1000 * rules.gifts as u64;
                 let out = play_game(&mut agents, rules, deck_seed, &seeds);
                 assert!(
                     out.forfeit.is_none(),
@@ -37,14 +45,14 @@ fn only_legal_moves(spec: &str, games: u64) {
 
 #[test]
 fn random_plays_only_legal_moves() {
-    // 10 table/rules combinations × 300 games.
+    // 15 table/rules combinations × 300 games.
     only_legal_moves("random", 300);
     only_legal_moves("random:meeple=0.3", 50);
 }
 
 #[test]
 fn greedy_plays_only_legal_moves() {
-    // 10 table/rules combinations × 100 games.
+    // 15 table/rules combinations × 100 games.
     only_legal_moves("greedy", 100);
 }
 
@@ -75,6 +83,7 @@ fn positions(players: usize, rules: Rules, seed: u64) -> Vec<State> {
                 state.play_unchecked(mv);
             }
             Phase::Over => return out,
+            other => unreachable!("not in the base game: {other:?}"),
         }
     }
 }
@@ -86,7 +95,7 @@ const SPECS: &[&str] = &[
     "mcts:iterations=60,reward=win,rollout=random,depth=all,widen=0",
 ];
 
-fn decide(spec: &str, state: &State, seed: u64) -> Move {
+fn decide(spec: &str, state: &State, seed: u64) -> Action {
     let mut agent = from_spec(spec).unwrap();
     let mut rng = AgentRng::seed_from_u64(seed);
     agent.select(&state.view(state.to_play()), &mut rng)
@@ -102,7 +111,7 @@ fn the_same_view_and_seed_give_the_same_move() {
                 // A copy of the position is the same position to the agent.
                 let copy = state.clone();
                 assert_eq!(first, decide(spec, &copy, 99), "{spec}");
-                assert!(state.check(first).is_ok(), "{spec}: {first:?}");
+                assert!(state.check_action(first).is_ok(), "{spec}: {first:?}");
             }
         }
     }
@@ -113,14 +122,16 @@ fn greedy_takes_a_best_move_and_breaks_ties_at_random() {
     for state in positions(3, Rules::default(), 5) {
         let mut best = i32::MIN;
         state.for_each_move(|m| best = best.max(agents::greedy::move_value(&state, m)));
-        let mv = decide("greedy", &state, 3);
+        let Action::Place(mv) = decide("greedy", &state, 3) else {
+            panic!("no gifts in the base game");
+        };
         assert_eq!(agents::greedy::move_value(&state, mv), best);
     }
     // At the opening many moves tie (no meeple, no points): different
     // seeds pick different ones.
     let mut state = State::new(Rules::default(), 2, Seat(0));
     state.draw(Tile::U).unwrap();
-    let picks: std::collections::BTreeSet<Move> =
+    let picks: std::collections::BTreeSet<Action> =
         (0..20).map(|s| decide("greedy", &state, s)).collect();
     assert!(picks.len() > 1, "{picks:?}");
 }
@@ -136,7 +147,7 @@ fn moves_until(
     deck_seed: u64,
     agent_seed: u64,
     turns: usize,
-) -> (Vec<Move>, Vec<Tile>) {
+) -> (Vec<Action>, Vec<Tile>) {
     let mut agent = from_spec(spec).unwrap();
     let mut rng = AgentRng::seed_from_u64(agent_seed);
     let mut deck = deck_rng(deck_seed);
@@ -155,10 +166,10 @@ fn moves_until(
             }
             Phase::Place(_) => {
                 let mv = agent.select(&state.view(state.to_play()), &mut rng);
-                state.try_play(mv).unwrap();
+                state.try_action(mv).unwrap();
                 moves.push(mv);
             }
-            Phase::Over => unreachable!(),
+            other => unreachable!("not in the base game: {other:?}"),
         }
     }
     (moves, drawn)
@@ -180,6 +191,41 @@ fn decisions_do_not_depend_on_the_future_tile_order() {
             assert_eq!(&b[..=k], &moves[..], "{spec}, {players} seats");
             assert_eq!(&tiles_a[..prefix.len()], &prefix[..]);
             assert_ne!(tiles_a, tiles_b, "the futures differ");
+        }
+    }
+}
+
+fn turn(player: u8, tile: Tile, x: i8, y: i8, rot: u8, meeple: Option<&str>) -> TurnRecord {
+    TurnRecord {
+        player,
+        tile: Some(tile),
+        x: Some(x),
+        y: Some(y),
+        rot: Some(rot),
+        meeple: meeple.map(|m| m.parse::<Location>().unwrap()),
+        ..TurnRecord::default()
+    }
+}
+
+/// Seat 0 on the start tile's road; seat 1 extends it and receives `gift`;
+/// seat 0 has drawn a V and is to play.
+fn seat1_holds(gift: Gift) -> State {
+    let mut record = Record::new(2, GIFTS);
+    let mut t2 = turn(1, Tile::U, -1, 0, 1, None);
+    t2.gift_received = Some(gift);
+    record.turns = vec![turn(0, Tile::U, 1, 0, 1, Some("E")), t2];
+    let mut state = engine::replay(&record, false).unwrap();
+    state.draw(Tile::V).unwrap();
+    state
+}
+
+#[test]
+fn decisions_do_not_depend_on_other_seats_hidden_gifts() {
+    let (a, b) = (seat1_holds(Gift::Synod), seat1_holds(Gift::Take2));
+    assert_ne!(a, b);
+    for spec in SPECS {
+        for seed in 0..4 {
+            assert_eq!(decide(spec, &a, seed), decide(spec, &b, seed), "{spec}");
         }
     }
 }

@@ -40,7 +40,7 @@ pub const MAX_GIFT_OPENINGS: usize = 130;
 /// when no seat is to act.
 pub fn random_action<R: Rng + ?Sized>(state: &State, rng: &mut R) -> Option<Action> {
     match state.phase() {
-        Phase::Place(_) => {
+        Phase::Place(_) if state.may_open_gift() => {
             let mut opens = [GiftOpen::Take2; MAX_GIFT_OPENINGS];
             let mut n = 0;
             state.for_each_gift_open(|g| {
@@ -52,6 +52,7 @@ pub fn random_action<R: Rng + ?Sized>(state: &State, rng: &mut R) -> Option<Acti
             }
             random_move(state, rng).map(Action::Place)
         }
+        Phase::Place(_) => random_move(state, rng).map(Action::Place),
         Phase::Choose(a, b) => Some(Action::Keep(if rng.gen_bool(0.5) { a } else { b })),
         _ => None,
     }

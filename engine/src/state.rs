@@ -447,14 +447,19 @@ impl State {
                 let (tile, drawn) = self.draw_random(rng);
                 ChanceOutcome::Tile(tile, drawn)
             }
-            Phase::DrawGift => {
-                let deck = self.gifts.deck;
-                let gift = deck.nth(rng.gen_range(0..deck.total()));
-                self.receive_gift(gift).expect("the card is in the deck");
-                ChanceOutcome::Gift(gift)
-            }
+            Phase::DrawGift => ChanceOutcome::Gift(self.receive_random_gift(rng)),
             other => panic!("apply_chance in {other:?}"),
         }
+    }
+
+    /// In [`Phase::DrawGift`]: the seat receives a card drawn at random
+    /// from the deck (each card equally likely), as [`State::receive_gift`].
+    pub fn receive_random_gift<R: Rng + ?Sized>(&mut self, rng: &mut R) -> Gift {
+        let deck = self.gifts.deck;
+        let gift = deck.nth(rng.gen_range(0..deck.total()));
+        self.receive_gift(gift)
+            .expect("a gift draw is due and the card is in the deck");
+        gift
     }
 
     /// The phase is a chance event.

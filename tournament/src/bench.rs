@@ -46,6 +46,11 @@ pub struct BenchReport {
     /// 1000 plus total of seat 1 plus turns): changes when the rules engine
     /// or the random playout behave differently.
     pub signature: u64,
+    /// Median complete random 2-player games per second with The Gifts
+    /// (random gift openings included), one thread.
+    pub random_games_per_s_gifts: f64,
+    /// The signature of the games with The Gifts.
+    pub signature_gifts: u64,
     /// Games per second of a random vs random tournament on 1 thread
     /// (scheduling, agents, ranking and rows included; no files).
     pub tournament_games_per_s_1t: f64,
@@ -58,13 +63,16 @@ pub struct BenchReport {
     pub mcts_iterations_per_s_midgame: f64,
 }
 
-/// Play `games` random 2-player games from seeds `0..games`; return their
-/// signature.
-pub fn random_games(games: u64) -> u64 {
+/// Play `games` random 2-player games under `rules` from seeds
+/// `0..games`; return their signature. Each game starts from a copy of
+/// the initial position, as a search agent's playouts do.
+pub fn random_games(games: u64, rules: Rules) -> u64 {
     let mut signature = 0u64;
+    let start = State::new(rules, 2, Seat(0));
+    let mut state = start.clone();
     for seed in 0..games {
         let mut rng = Pcg64Mcg::seed_from_u64(seed);
-        let mut state = State::new(Rules::default(), 2, Seat(0));
+        state.clone_from(&start);
         random_playout(&mut state, &mut rng);
         let a = state.score(Seat(0)).total() as u64;
         let b = state.score(Seat(1)).total() as u64;
@@ -75,23 +83,21 @@ pub fn random_games(games: u64) -> u64 {
 
 /// Run the benchmark: `rounds` timed rounds of `games` games each.
 pub fn run(config: &BenchConfig) -> BenchReport {
-    let mut rates = Vec::with_capacity(config.rounds);
-    let mut signature = 0;
-    for _ in 0..config.rounds.max(1) {
-        let start = Instant::now();
-        signature = random_games(config.games);
-        let secs = start.elapsed().as_secs_f64();
-        rates.push(config.games as f64 / secs);
-    }
-    rates.sort_by(f64::total_cmp);
-    let median = rates[rates.len() / 2];
+    let (median, rounds, signature) = random_games_per_s(config, Rules::default());
+    let gifts = Rules {
+        gifts: true,
+        ..Rules::default()
+    };
+    let (median_gifts, _, signature_gifts) = random_games_per_s(config, gifts);
     let mcts = agents::mcts::mcts_iterations_per_s(&agents::mcts::MctsConfig::default(), 1);
     BenchReport {
         random_games_per_s: median,
         us_per_game: 1e6 / median,
         games: config.games,
-        rounds: rates.len(),
+        rounds,
         signature,
+        random_games_per_s_gifts: median_gifts,
+        signature_gifts,
         tournament_games_per_s_1t: tournament_games_per_s(
             config.tournament_games,
             1,
@@ -105,6 +111,21 @@ pub fn run(config: &BenchConfig) -> BenchReport {
         mcts_iterations_per_s_opening: mcts.opening,
         mcts_iterations_per_s_midgame: mcts.midgame,
     }
+}
+
+/// Median random games per second under `rules` over the configured
+/// rounds; returns it with the number of rounds and the signature.
+fn random_games_per_s(config: &BenchConfig, rules: Rules) -> (f64, usize, u64) {
+    let mut rates = Vec::with_capacity(config.rounds);
+    let mut signature = 0;
+    for _ in 0..config.rounds.max(1) {
+        let start = Instant::now();
+        signature = random_games(config.games, rules);
+        let secs = start.elapsed().as_secs_f64();
+        rates.push(config.games as f64 / secs);
+    }
+    rates.sort_by(f64::total_cmp);
+    (rates[rates.len() / 2], rates.len(), signature)
 }
 
 /// Median games per second over `rounds` random vs random tournaments of
@@ -146,6 +167,7 @@ impl BenchReport {
     pub fn text(&self) -> String {
         format!(
             "random games: {:.0} games/s ({:.2} µs/game), median of {} rounds of {} games\n\
+             with The Gifts: {:.0} games/s ({:.2}× the base game's time)\n\
              tournament (random vs random): {:.0} games/s on 1 thread, {:.0} on 2 ({:.2}×)\n\
              mcts (default): {:.0} iterations/s from the opening, {:.0} in the midgame\n\
              signature: {}\n",
@@ -153,6 +175,8 @@ impl BenchReport {
             self.us_per_game,
             self.rounds,
             self.games,
+            self.random_games_per_s_gifts,
+            self.random_games_per_s / self.random_games_per_s_gifts,
             self.tournament_games_per_s_1t,
             self.tournament_games_per_s_2t,
             self.tournament_games_per_s_2t / self.tournament_games_per_s_1t,

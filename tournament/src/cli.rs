@@ -81,7 +81,7 @@ pub struct TournamentArgs {
     /// Results folder (default: results/TIME-NAME/, TIME the UTC start).
     #[arg(long)]
     pub out: Option<PathBuf>,
-    /// Play with The Gifts (not implemented yet: rejected).
+    /// Play with the mini-expansion The Gifts.
     #[arg(long)]
     pub gifts: bool,
     /// Play without farmers.
@@ -126,6 +126,9 @@ pub struct PlayArgs {
     /// Play without farmers.
     #[arg(long)]
     pub no_farmers: bool,
+    /// Play with the mini-expansion The Gifts.
+    #[arg(long)]
+    pub gifts: bool,
     /// Where to write the record (default: results/play-SEED.json).
     #[arg(long)]
     pub out: Option<PathBuf>,

@@ -97,9 +97,6 @@ impl TournamentConfig {
         if let Some(dir) = &args.resume {
             return resume_config(args, dir, threads);
         }
-        if args.gifts {
-            return Err("--gifts: The Gifts is not implemented yet".to_string());
-        }
         let agents = if args.agents.is_empty() {
             default_agents()
         } else {
@@ -151,7 +148,7 @@ impl TournamentConfig {
             seed: args.seed.unwrap_or(DEFAULT_SEED),
             rules: Rules {
                 farmers: !args.no_farmers,
-                gifts: false,
+                gifts: args.gifts,
             },
             records: args.records,
             shard,
@@ -345,13 +342,6 @@ mod tests {
                     ..args("random,random")
                 },
                 "--games",
-            ),
-            (
-                TournamentArgs {
-                    gifts: true,
-                    ..args("random,random")
-                },
-                "The Gifts is not implemented yet",
             ),
             (
                 TournamentArgs {

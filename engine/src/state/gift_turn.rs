@@ -106,7 +106,7 @@ impl State {
     /// occupied segment, and so on; a card with no target at all is listed
     /// once as [`GiftOpen::Wasted`].
     pub fn for_each_gift_open(&self, mut f: impl FnMut(GiftOpen)) {
-        if !self.may_open() {
+        if !self.may_open_gift() {
             return;
         }
         for gift in self.hand(self.to_play).kinds() {
@@ -121,8 +121,14 @@ impl State {
         }
     }
 
-    fn may_open(&self) -> bool {
-        self.rules.gifts && matches!(self.phase, Phase::Place(_)) && !self.gifts.opened
+    /// The seat to play may open a gift now: The Gifts is on, a tile is
+    /// drawn, no gift was opened this turn, and the seat holds one.
+    #[inline]
+    pub fn may_open_gift(&self) -> bool {
+        self.rules.gifts
+            && matches!(self.phase, Phase::Place(_))
+            && !self.gifts.opened
+            && !self.hand(self.to_play).is_empty()
     }
 
     /// Every effective opening of `gift` for the seat to play.
@@ -429,6 +435,40 @@ impl State {
         self.check_action(action)?;
         self.play_action_unchecked(action);
         Ok(())
+    }
+
+    /// `action` in words, in record notation (for logs and messages): e.g.
+    /// `U (1, 0) r1 NNE`, `open cash_out (0, 1) S`, `keep V`.
+    pub fn describe(&self, action: Action) -> String {
+        let name = |at: Pos, seg: u8| match self.board.at(at) {
+            Some(p) if (seg as usize) < p.tile.segment_count() => {
+                p.tile.oriented(p.rot).canonical[seg as usize].to_string()
+            }
+            _ => format!("segment {seg}"),
+        };
+        match action {
+            Action::Place(m) => match self.drawn_tile() {
+                Some(t) => m.display(t).to_string(),
+                None => format!("{m:?}"),
+            },
+            Action::Open(open) => match open {
+                GiftOpen::Synod { at } => format!("open synod {at}"),
+                GiftOpen::RoadSweeper { at, segment } => {
+                    format!("open road_sweeper {at} {}", name(at, segment))
+                }
+                GiftOpen::CashOut { at, segment } => {
+                    format!("open cash_out {at} {}", name(at, segment))
+                }
+                GiftOpen::ChangePosition { at, from, to } => format!(
+                    "open change_position {at} {} -> {}",
+                    name(at, from),
+                    name(at, to)
+                ),
+                GiftOpen::Take2 => "open take_2".to_string(),
+                GiftOpen::Wasted(g) => format!("open {g} (no effect)"),
+            },
+            Action::Keep(t) => format!("keep {t}"),
+        }
     }
 
     /// Give `points` of feature `kind` to `seat`.
