@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! cargo run --release -p carcassonne-agents --example strength -- \
-//!     --a mcts --b greedy --games 200 --seed 1 [--threads 2] [--no-farmers]
+//!     --a mcts --b greedy --games 200 --seed 1 [--threads 2] [--no-farmers] [--gifts]
 //! ```
 //!
 //! Games come in pairs: the same deck seed with the seats swapped, so the
@@ -31,7 +31,7 @@ struct Args {
 
 fn usage() -> ! {
     eprintln!(
-        "usage: strength --a SPEC --b SPEC [--games N] [--seed S] [--threads T] [--no-farmers]"
+        "usage: strength --a SPEC --b SPEC [--games N] [--seed S] [--threads T] [--no-farmers] [--gifts]"
     );
     exit(2)
 }
@@ -49,6 +49,10 @@ fn parse_args() -> Args {
     while let Some(flag) = it.next() {
         if flag == "--no-farmers" {
             args.rules.farmers = false;
+            continue;
+        }
+        if flag == "--gifts" {
+            args.rules.gifts = true;
             continue;
         }
         let Some(value) = it.next() else { usage() };

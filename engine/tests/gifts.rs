@@ -50,8 +50,7 @@ fn run(players: usize, turns: Vec<TurnRecord>) -> State {
 
 fn rejected(players: usize, turns: Vec<TurnRecord>) -> String {
     replay(&record(players, turns), false)
-        .err()
-        .expect("the record must be rejected")
+        .expect_err("the record must be rejected")
         .to_string()
 }
 
