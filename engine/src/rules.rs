@@ -1,13 +1,13 @@
 //! The rules configuration: which options of RULES.md are switched on.
 
-/// Options of the rules (RULES.md, marked **[option]**).
+/// Options of the rules (RULES.md, marked **\[option\]**).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(default))]
 pub struct Rules {
     /// Farmers: meeples may lie in fields, and fields score at the end.
     pub farmers: bool,
-    /// The Gifts mini-expansion (not implemented yet: must be false).
+    /// The Gifts mini-expansion (RULES.md §5).
     pub gifts: bool,
 }
 
