@@ -14,22 +14,22 @@
 //! - [`view`]: what a seat may see, and determinization.
 //!
 //! ```
-//! use engine::{Phase, Rules, Seat, State};
+//! use engine::playout::random_action;
+//! use engine::{Rules, Seat, State};
 //! use rand::SeedableRng;
 //!
 //! let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(1);
 //! let mut state = State::new(Rules::default(), 2, Seat(0));
 //! while !state.is_over() {
-//!     match state.phase() {
-//!         Phase::Draw => { state.draw_random(&mut rng); }
-//!         Phase::Place(_) => {
-//!             let placement = state.nth_placement(0).unwrap();
-//!             state.try_play(engine::Move { placement, meeple: None }).unwrap();
-//!         }
-//!         Phase::Over => unreachable!(),
+//!     if state.is_chance() {
+//!         state.apply_chance(&mut rng); // a tile (or gift card) is drawn
+//!     } else {
+//!         let action = random_action(&state, &mut rng).unwrap();
+//!         state.try_action(action).unwrap();
 //!     }
 //! }
-//! assert_eq!(state.turns() + state.bag().total() as usize, state.turns());
+//! assert!(state.bag().is_empty());
+//! println!("{} to {}", state.score(Seat(0)).total(), state.score(Seat(1)).total());
 //! ```
 
 pub mod board;

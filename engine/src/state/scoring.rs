@@ -52,15 +52,9 @@ impl State {
         if most == 0 {
             return;
         }
-        for s in 0..self.players as usize {
-            if counts.0[s] == most {
-                let score = &mut self.scores.0[s];
-                match kind {
-                    FeatureKind::Road => score.road += points,
-                    FeatureKind::City => score.city += points,
-                    FeatureKind::Monastery => score.monastery += points,
-                    FeatureKind::Field => score.farm += points,
-                }
+        for s in 0..self.players {
+            if counts[Seat(s)] == most {
+                self.add_points(Seat(s), kind, points);
             }
         }
     }
@@ -82,27 +76,39 @@ impl State {
         self.features.add_meeples(root, -(n as i8));
     }
 
-    /// Distinct completed cities touching the field with root `field`.
-    pub(super) fn completed_cities_touching(&self, field: SegmentId) -> u32 {
-        let mut cities = [0u16; 2 * MAX_TILES];
-        let mut n = 0;
+    /// Calls `f(field root, city root)` for every field segment on the
+    /// board that borders a completed city (a pair may come more than
+    /// once).
+    fn for_each_field_city(&self, mut f: impl FnMut(SegmentId, SegmentId)) {
         for (slot, p) in self.board.tiles().iter().enumerate() {
             for (i, seg) in p.tile.def().segments.iter().enumerate() {
-                if seg.touches == 0 || self.features.root(segment_id(slot, i as u8)) != field {
+                let mut touches = seg.touches;
+                if touches == 0 {
                     continue;
                 }
-                let mut touches = seg.touches;
+                let field = self.features.root(segment_id(slot, i as u8));
                 while touches != 0 {
                     let c = touches.trailing_zeros() as u8;
                     touches &= touches - 1;
                     let city = self.features.root(segment_id(slot, c));
-                    if self.features.open(city) == 0 && !cities[..n].contains(&city) {
-                        cities[n] = city;
-                        n += 1;
+                    if self.features.open(city) == 0 {
+                        f(field, city);
                     }
                 }
             }
         }
+    }
+
+    /// Distinct completed cities touching the field with root `field`.
+    pub(super) fn completed_cities_touching(&self, field: SegmentId) -> u32 {
+        let mut cities = [0u16; 2 * MAX_TILES];
+        let mut n = 0;
+        self.for_each_field_city(|f, city| {
+            if f == field && !cities[..n].contains(&city) {
+                cities[n] = city;
+                n += 1;
+            }
+        });
         n as u32
     }
 
@@ -146,30 +152,14 @@ impl State {
     }
 
     /// Every (occupied field, completed city) pair that touch, once each.
-    fn farm_city_pairs(&mut self) -> FarmCities {
+    fn farm_city_pairs(&self) -> FarmCities {
         let mut out = FarmCities::default();
-        for slot in 0..self.board.len() {
-            let tile = self.board.placed(slot).tile;
-            for (i, seg) in tile.def().segments.iter().enumerate() {
-                if seg.touches == 0 {
-                    continue;
-                }
-                let field = self.features.find(segment_id(slot, i as u8));
-                if self.features.meeples(field) == 0 {
-                    continue;
-                }
-                let mut touches = seg.touches;
-                while touches != 0 {
-                    let c = touches.trailing_zeros() as u8;
-                    touches &= touches - 1;
-                    let city = self.features.find(segment_id(slot, c));
-                    if self.features.open(city) == 0 {
-                        out.pairs[out.len] = (field as u32) << 16 | city as u32;
-                        out.len += 1;
-                    }
-                }
+        self.for_each_field_city(|field, city| {
+            if self.features.meeples(field) > 0 {
+                out.pairs[out.len] = (field as u32) << 16 | city as u32;
+                out.len += 1;
             }
-        }
+        });
         out.pairs[..out.len].sort_unstable();
         out
     }
