@@ -249,9 +249,23 @@ impl Board {
             surrounded_len: 0,
         };
         let mut surrounded = 0;
+        // Torus columns and rows around the cell, wrapped without division.
+        const T: usize = Pos::TORUS;
+        let (cx, cy) = (cell % T, cell / T);
+        let cols = [
+            if cx == 0 { T - 1 } else { cx - 1 },
+            cx,
+            if cx == T - 1 { 0 } else { cx + 1 },
+        ];
+        let rows = [
+            T * if cy == 0 { T - 1 } else { cy - 1 },
+            T * cy,
+            T * if cy == T - 1 { 0 } else { cy + 1 },
+        ];
         for (k, (dx, dy)) in AROUND.into_iter().enumerate() {
             let qpos = Pos::new(pos.x.wrapping_add(dx), pos.y.wrapping_add(dy));
-            let q = qpos.cell() as usize;
+            let q = rows[(dy + 1) as usize] + cols[(dx + 1) as usize];
+            debug_assert_eq!(q, qpos.cell() as usize);
             let byte = self.grid[q];
             if (1..=MAX_TILES_U8).contains(&byte) {
                 let s = byte as usize - 1;
