@@ -7,6 +7,30 @@
 //! the order of the gift deck. The tile order is hidden by construction:
 //! the state holds the bag as counts. For search, [`SeatView::determinize`]
 //! samples a complete state consistent with what the seat knows.
+//!
+//! These do not compile, and doc tests check that they stay so: a seat's
+//! hand is private to the engine, and a view does not hand out its state.
+//!
+//! ```compile_fail
+//! use engine::{Rules, Seat, State};
+//! let state = State::new(Rules { farmers: true, gifts: true }, 2, Seat(0));
+//! let _cards = state.hand(Seat(1));
+//! ```
+//!
+//! ```compile_fail
+//! use engine::{Rules, Seat, State};
+//! let state = State::new(Rules { farmers: true, gifts: true }, 2, Seat(0));
+//! let _state: &State = state.view(Seat(0)).state();
+//! ```
+//!
+//! while this does:
+//!
+//! ```
+//! use engine::{Rules, Seat, State};
+//! let state = State::new(Rules { farmers: true, gifts: true }, 2, Seat(0));
+//! let view = state.view(Seat(0));
+//! assert_eq!((view.own_hand().total(), view.hand_size(Seat(1))), (0, 0));
+//! ```
 
 use crate::board::Board;
 use crate::features::{Features, SegmentId};
