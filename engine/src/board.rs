@@ -1,8 +1,10 @@
 //! The grid of placed tiles and the frontier of open cells.
 //!
-//! The grid is an 80×80 torus of one byte per cell (the cells of one game
-//! span at most 75 in any direction, so they never alias; cells out of
-//! reach are treated as empty). The frontier lists the
+//! The grid is an 80×80 torus of one byte per cell. The tiles of one game
+//! and their eight neighbours span at most 74 cells in x and in y, so they
+//! never share a byte; a position asked about from outside (a record, an
+//! agent) may fold onto one of them, so every lookup also compares the
+//! position stored for the tile or open cell found there. The frontier lists the
 //! empty cells next to a placed tile, each with the [`Demand`] its
 //! neighbours make, so listing the placements of a tile is one table lookup
 //! per open cell.
@@ -102,11 +104,9 @@ impl Board {
     /// The slot of the tile at `pos`, if any.
     #[inline]
     pub fn slot_at(&self, pos: Pos) -> Option<usize> {
-        if !pos.is_reachable() {
-            return None;
-        }
         match self.grid[pos.cell() as usize] {
-            s @ 1..=MAX_TILES_U8 => Some(s as usize - 1),
+            // The torus folds far cells onto near ones: check the cell.
+            s @ 1..=MAX_TILES_U8 if self.placed[s as usize - 1].pos == pos => Some(s as usize - 1),
             _ => None,
         }
     }
@@ -126,7 +126,7 @@ impl Board {
     /// `pos` is empty and touches a placed tile along an edge.
     #[inline]
     pub fn is_open(&self, pos: Pos) -> bool {
-        pos.is_reachable() && self.grid[pos.cell() as usize] >= OPEN_BASE
+        self.frontier_index(pos).is_some()
     }
 
     /// The open cells and their demands.
@@ -214,11 +214,10 @@ impl Board {
 
     #[inline]
     fn frontier_index(&self, pos: Pos) -> Option<usize> {
-        if !pos.is_reachable() {
-            return None;
-        }
         match self.grid[pos.cell() as usize] {
-            b if b >= OPEN_BASE => Some((b - OPEN_BASE) as usize),
+            b if b >= OPEN_BASE && self.frontier[(b - OPEN_BASE) as usize] == pos => {
+                Some((b - OPEN_BASE) as usize)
+            }
             _ => None,
         }
     }

@@ -34,22 +34,11 @@ impl Pos {
         }
     }
 
-    /// Farthest a cell that matters can be from the origin: 71 tiles in a
-    /// line reach 71, and the open cell past them 72.
-    pub const REACH: i8 = 72;
-
-    /// Side of the square torus the board is stored on. Any two cells of
-    /// one game (tiles, open cells and their neighbours, all within
-    /// [`Pos::REACH`] of the origin and within 74 of each other) differ by
-    /// less than this in x and in y, so they never share an index.
+    /// Side of the square torus the board is stored on. The tiles of a
+    /// game and their eight neighbours differ by less than this in x and
+    /// in y, so they never share an index; other positions may, and the
+    /// board checks the position it finds (see [`crate::board`]).
     pub const TORUS: usize = 80;
-
-    /// The cell can matter in a game: within [`Pos::REACH`] of the origin
-    /// in both coordinates. Other cells are never open.
-    #[inline]
-    pub const fn is_reachable(self) -> bool {
-        self.x.unsigned_abs() <= Pos::REACH as u8 && self.y.unsigned_abs() <= Pos::REACH as u8
-    }
 
     /// The cell index on the board's torus (see [`Pos::TORUS`]).
     #[inline]
@@ -338,9 +327,6 @@ mod tests {
             }
         }
         assert_eq!(Pos::new(-40, 0).cell(), Pos::new(40, 0).cell());
-        assert!(Pos::new(72, -72).is_reachable());
-        assert!(!Pos::new(73, 0).is_reachable());
-        assert!(!Pos::new(0, -128).is_reachable());
     }
 
     #[test]

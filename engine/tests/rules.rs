@@ -1393,3 +1393,59 @@ fn record_with_a_bad_header_is_refused() {
         ReplayReason::BadTurn(_)
     ));
 }
+
+/// A straight line of 39 tiles east of the start tile opens (40, 0), which
+/// shares its grid byte with (-40, 0) on the engine's torus: a tile at
+/// (-40, 0) touches nothing and must be refused, by play and by replay.
+#[test]
+fn a_far_cell_that_folds_onto_an_open_cell_is_not_open() {
+    let mut state = State::new(Rules::default(), 2, Seat(0));
+    let mut record = Record::new(2, Rules::default());
+    for x in 1..=39 {
+        let pos = Pos::new(x, 0);
+        let (tile, rot) = Tile::ALL
+            .into_iter()
+            .filter(|&t| state.bag().count(t) > 0)
+            .find_map(|t| {
+                let mask = state.board().fitting_rotations_at(t, pos);
+                (mask != 0).then(|| (t, Rotation::new(mask.trailing_zeros() as u8).unwrap()))
+            })
+            .expect("some tile continues the line");
+        let seat = state.to_play();
+        assert_eq!(state.draw(tile), Ok(Drawn::Placeable));
+        let mv = Move::place(pos, rot);
+        state.try_play(mv).unwrap();
+        record
+            .turns
+            .push(TurnRecord::new(seat, Vec::new(), tile, mv));
+    }
+    assert!(state.board().is_open(Pos::new(40, 0)));
+    let far = Pos::new(-40, 0);
+    assert!(!state.board().is_open(far));
+    assert!(state.board().at(Pos::new(-39, 0)).is_none());
+    let tile = Tile::ALL
+        .into_iter()
+        .find(|&t| state.bag().count(t) > 0 && state.is_placeable(t))
+        .unwrap();
+    let seat = state.to_play();
+    state.draw(tile).unwrap();
+    let before = state.clone();
+    for rot in Rotation::ALL {
+        assert_eq!(
+            state.try_play(Move::place(far, rot)),
+            Err(IllegalMove::NoNeighbour(far))
+        );
+    }
+    assert_eq!(state, before);
+    record.turns.push(TurnRecord::new(
+        seat,
+        Vec::new(),
+        tile,
+        Move::place(far, Rotation::default()),
+    ));
+    let err = replay(&record, false).unwrap_err().to_string();
+    assert!(
+        err.starts_with("turn 40:") && err.contains("no neighbouring tile"),
+        "{err}"
+    );
+}
