@@ -488,7 +488,11 @@ impl<'c> Search<'c> {
                 if !self.nodes[id.index()].expanded {
                     self.expand(id, &state, rng);
                 }
-                let (child, new) = self.select_child(id, &state, rng);
+                let Some((child, new)) = self.select_child(id, &state, rng) else {
+                    // Nothing stored here is legal in this determinization:
+                    // evaluate from here.
+                    break;
+                };
                 let Key::Act(action) = self.nodes[child.index()].key else {
                     unreachable!("decision children are actions")
                 };
@@ -532,10 +536,22 @@ impl<'c> Search<'c> {
     }
 
     /// The child of decision node `id` to follow: a new one if progressive
-    /// widening allows it (then `true`), else the best by UCB1.
-    fn select_child(&mut self, id: NodeId, state: &State, rng: &mut AgentRng) -> (NodeId, bool) {
+    /// widening allows it (then `true`), else the best by UCB1; `None`
+    /// when no action of the node is legal in this iteration's state.
+    ///
+    /// With The Gifts the determinizations differ in the cards other seats
+    /// hold, so a node's actions (stored from the iteration that created
+    /// it) may not all be legal now: only the legal ones are considered.
+    fn select_child(
+        &mut self,
+        id: NodeId,
+        state: &State,
+        rng: &mut AgentRng,
+    ) -> Option<(NodeId, bool)> {
         let seat = state.to_play();
         let cfg = self.cfg;
+        let varies = state.rules().gifts;
+        let legal = |a: Action| !varies || state.check_action(a).is_ok();
         let node = &self.nodes[id.index()];
         let allowed = if cfg.widen > 0.0 {
             (cfg.widen * ((node.visits + 1) as f64).sqrt()).ceil() as usize
@@ -543,41 +559,60 @@ impl<'c> Search<'c> {
             usize::MAX
         };
         if node.children.len() < allowed.max(1) && !node.untried.is_empty() {
-            let action = self.next_child(id, state, rng);
-            return (self.add_child(id, Key::Act(action), seat), true);
-        }
-        let log_n = (node.visits.max(1) as f64).ln();
-        let mut best = (f64::NEG_INFINITY, node.children[0]);
-        for &c in &node.children {
-            let ch = &self.nodes[c.index()];
-            let n = ch.visits.max(1) as f64;
-            let ucb = ch.total / n + cfg.c * (log_n / n).sqrt();
-            if ucb > best.0 {
-                best = (ucb, c);
+            if let Some(action) = self.next_child(id, state, rng, &legal) {
+                return Some((self.add_child(id, Key::Act(action), seat), true));
             }
         }
-        (best.1, false)
+        let node = &self.nodes[id.index()];
+        let log_n = (node.visits.max(1) as f64).ln();
+        let mut best = None;
+        for &c in &node.children {
+            let ch = &self.nodes[c.index()];
+            let Key::Act(action) = ch.key else {
+                unreachable!("decision children are actions")
+            };
+            if !legal(action) {
+                continue;
+            }
+            let n = ch.visits.max(1) as f64;
+            let ucb = ch.total / n + cfg.c * (log_n / n).sqrt();
+            if best.map_or(true, |(b, _)| ucb > b) {
+                best = Some((ucb, c));
+            }
+        }
+        best.map(|(_, c)| (c, false))
     }
 
-    /// Take the move of the next new child of decision node `id` out of
-    /// its untried moves: the last one if they are sorted (root, or
-    /// `pick=0`), else the best by the greedy evaluation of `pick` drawn at
-    /// random (the first drawn among equals).
-    fn next_child(&mut self, id: NodeId, state: &State, rng: &mut AgentRng) -> Action {
+    /// Take the action of the next new child of decision node `id` out of
+    /// its untried actions: the last legal one if they are sorted (root,
+    /// or `pick=0`), else the best by the greedy evaluation of `pick` drawn
+    /// at random (the first drawn among equals; illegal ones are skipped
+    /// and kept for other determinizations).
+    fn next_child(
+        &mut self,
+        id: NodeId,
+        state: &State,
+        rng: &mut AgentRng,
+        legal: &dyn Fn(Action) -> bool,
+    ) -> Option<Action> {
         let pick = self.cfg.pick;
         let untried = &mut self.nodes[id.index()].untried;
         if id == NodeId::ROOT || pick == 0 || untried.len() == 1 {
-            return untried.pop().expect("untried move");
+            let i = untried.iter().rposition(|&a| legal(a))?;
+            return Some(untried.remove(i));
         }
-        let mut best = (i32::MIN, 0);
+        let mut best: Option<(i32, usize)> = None;
         for _ in 0..pick.min(untried.len() as u32) {
             let i = rng.gen_range(0..untried.len());
+            if !legal(untried[i]) {
+                continue;
+            }
             let v = quick_value(state, untried[i]);
-            if v > best.0 {
-                best = (v, i);
+            if best.map_or(true, |(b, _)| v > b) {
+                best = Some((v, i));
             }
         }
-        untried.swap_remove(best.1)
+        best.map(|(_, i)| untried.swap_remove(i))
     }
 
     /// The reward of each seat for the end-now scores of `state`.

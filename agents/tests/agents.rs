@@ -229,3 +229,26 @@ fn decisions_do_not_depend_on_other_seats_hidden_gifts() {
         }
     }
 }
+
+#[test]
+fn mcts_with_gifts_only_plays_legal_actions_at_a_real_budget() {
+    // Below the root, determinizations deal other seats different cards:
+    // a stored gift opening may be illegal in another iteration's sample.
+    // At a few hundred iterations per move that happens in most games.
+    for g in 0..4u64 {
+        let players = 2 + (g % 2) as usize;
+        let mut agents: Vec<Box<dyn Agent>> = (0..players)
+            .map(|s| {
+                from_spec(if s == 0 {
+                    "mcts:iterations=400"
+                } else {
+                    "greedy"
+                })
+                .unwrap()
+            })
+            .collect();
+        let seeds: Vec<u64> = (0..players as u64).map(|s| 31 * g + s).collect();
+        let out = play_game(&mut agents, GIFTS, 500 + g, &seeds);
+        assert!(out.forfeit.is_none(), "game {g}: {:?}", out.forfeit);
+    }
+}
