@@ -170,4 +170,31 @@ mod tests {
         };
         assert_eq!(play(), play());
     }
+
+    /// An agent that names a meeple segment its tile does not have.
+    struct Faulty;
+
+    impl Agent for Faulty {
+        fn name(&self) -> &str {
+            "faulty"
+        }
+
+        fn select(&mut self, view: &engine::SeatView<'_>, _rng: &mut AgentRng) -> Action {
+            let placement = view.nth_placement(0).expect("a placement");
+            Action::Place(Move {
+                placement,
+                meeple: Some(200),
+            })
+        }
+    }
+
+    #[test]
+    fn an_illegal_move_forfeits_the_game_with_its_reason() {
+        let mut agents: Vec<Box<dyn Agent>> = vec![Box::new(Faulty), from_spec("random").unwrap()];
+        let out = play_game(&mut agents, Rules::default(), 3, &[1, 2]);
+        let forfeit = out.forfeit.expect("the faulty agent forfeits");
+        assert_eq!(forfeit.seat, Seat(0));
+        assert!(forfeit.reason.contains("segment 200"), "{}", forfeit.reason);
+        assert!(out.record.final_scores.is_none());
+    }
 }

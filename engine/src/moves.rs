@@ -46,9 +46,15 @@ impl Move {
     /// The move in record notation for `tile`, e.g. `U (1, 0) r1 NNE`.
     pub fn display(&self, tile: Tile) -> impl fmt::Display {
         let Placement { pos, rot } = self.placement;
-        let meeple = self
-            .meeple
-            .map(|s| tile.oriented(rot).canonical[s as usize]);
+        // A segment the tile does not have (from a faulty agent) is shown
+        // by its number.
+        let meeple = self.meeple.map(|s| {
+            if (s as usize) < tile.segment_count() {
+                Ok(tile.oriented(rot).canonical[s as usize])
+            } else {
+                Err(s)
+            }
+        });
         DisplayMove {
             tile,
             pos,
@@ -62,16 +68,17 @@ struct DisplayMove {
     tile: Tile,
     pos: Pos,
     rot: Rotation,
-    meeple: Option<Location>,
+    meeple: Option<Result<Location, u8>>,
 }
 
 impl fmt::Display for DisplayMove {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{} {} r{}", self.tile, self.pos, self.rot)?;
-        if let Some(loc) = self.meeple {
-            write!(f, " {loc}")?;
+        match self.meeple {
+            Some(Ok(loc)) => write!(f, " {loc}"),
+            Some(Err(seg)) => write!(f, " segment {seg}"),
+            None => Ok(()),
         }
-        Ok(())
     }
 }
 

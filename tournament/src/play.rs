@@ -53,7 +53,7 @@ impl PlayConfig {
             seed: args.seed,
             rules: Rules {
                 farmers: !args.no_farmers,
-                gifts: false,
+                gifts: args.gifts,
             },
             out,
         })

@@ -467,3 +467,28 @@ fn bad_input_exits_non_zero_with_one_line_and_writes_nothing() {
         assert!(!out.exists(), "{args:?} created {o}");
     }
 }
+
+#[test]
+fn play_with_the_gifts_writes_a_gifts_record_that_replays() {
+    let dir = scratch("play-gifts");
+    let record = dir.join("game.json");
+    let out = run(&[
+        "play",
+        "--agents",
+        "greedy,random",
+        "--seed",
+        "4",
+        "--gifts",
+        "--out",
+        record.to_str().unwrap(),
+    ]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("received"),
+        "gifts are dealt and shown: {text}"
+    );
+    let saved = json(&record);
+    assert_eq!(saved["rules"]["gifts"], true);
+    let replay = run(&["replay", record.to_str().unwrap()]);
+    assert!(String::from_utf8_lossy(&replay.stdout).contains("\"finished\":true"));
+}
