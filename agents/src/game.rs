@@ -2,7 +2,9 @@
 //!
 //! The tile draws come from their own generator, seeded by `deck_seed`;
 //! every bag holds the same tiles whatever is played, so one deck seed
-//! gives the same tile order in every game that uses it (paired decks).
+//! gives the same tile order in every game that uses it (paired decks) —
+//! with The Gifts, until a Take 2 draws a tile early and returns one.
+//! Gift cards come from a second stream of the same seed.
 //! Each seat's agent gets its own generator. An agent that panics or
 //! returns an illegal move forfeits: the game stops there and the reason
 //! is kept.

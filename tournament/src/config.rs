@@ -63,6 +63,55 @@ pub struct Settings {
     pub sprt: Option<SprtSettings>,
 }
 
+/// Most games one run may plan (all shards): far beyond any real run,
+/// and small enough that game indices and seeds never overflow.
+pub const MAX_GAMES: u64 = 1 << 40;
+
+/// Most worker threads.
+pub const MAX_THREADS: usize = 1024;
+
+impl Settings {
+    /// Check settings that came from the command line or from a folder's
+    /// `run.json` (which may have been edited): one line says what is
+    /// wrong.
+    pub fn validate(&self) -> Result<(), String> {
+        if !(2..=6).contains(&self.players) {
+            return Err(format!("players must be 2 to 6, not {}", self.players));
+        }
+        if self.agents.len() < 2 {
+            return Err(format!("at least 2 agents, not {}", self.agents.len()));
+        }
+        if self.games_per_pairing == 0 {
+            return Err("games must be at least 1".to_string());
+        }
+        let pairings = crate::schedule::pairings(self.agents.len(), self.players).len() as u64;
+        let total = self
+            .games_per_pairing
+            .div_ceil(self.players as u64)
+            .checked_mul(self.players as u64)
+            .and_then(|g| g.checked_mul(pairings))
+            .filter(|&t| t <= MAX_GAMES);
+        if total.is_none() {
+            return Err(format!(
+                "{} games per pairing × {pairings} pairings is more than {MAX_GAMES} games",
+                self.games_per_pairing
+            ));
+        }
+        if let Some(shard) = self.shard {
+            if shard.count == 0 || shard.index == 0 || shard.index > shard.count {
+                return Err(format!(
+                    "shard {}/{} is not K/N with 1 <= K <= N",
+                    shard.index, shard.count
+                ));
+            }
+        }
+        if self.sprt.is_some() && (self.agents.len() != 2 || self.players != 2) {
+            return Err("--sprt compares exactly 2 agents in 2-player games".to_string());
+        }
+        Ok(())
+    }
+}
+
 /// Where a run writes.
 #[derive(Clone, Debug)]
 pub enum Folder {
@@ -91,6 +140,9 @@ impl TournamentConfig {
     pub fn from_args(args: &TournamentArgs) -> Result<TournamentConfig, String> {
         let threads = match args.threads {
             Some(0) => return Err("--threads must be at least 1".to_string()),
+            Some(n) if n > MAX_THREADS => {
+                return Err(format!("--threads must be at most {MAX_THREADS}, not {n}"))
+            }
             Some(n) => n,
             None => std::thread::available_parallelism().map_or(1, |n| n.get()),
         };
@@ -154,6 +206,7 @@ impl TournamentConfig {
             shard,
             sprt,
         };
+        settings.validate()?;
         let folder = match &args.out {
             Some(out) => {
                 check_new_folder(out, "--out")?;
@@ -302,6 +355,9 @@ fn resume_config(
             dir.display()
         ));
     }
+    info.settings
+        .validate()
+        .map_err(|e| format!("{}: run.json: {e}", dir.display()))?;
     check_agents(&info.settings.agents)?;
     Ok(TournamentConfig {
         settings: info.settings.clone(),

@@ -27,6 +27,9 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<RunReport, String> {
     let mut shards: Vec<ShardFolder> = Vec::new();
     for dir in dirs {
         let info = crate::output::read_run_info(dir)?;
+        info.settings
+            .validate()
+            .map_err(|e| format!("{}: run.json: {e}", dir.display()))?;
         let Some(shard) = info.settings.shard else {
             return Err(format!(
                 "{} is not a shard (no --shard in its run.json)",

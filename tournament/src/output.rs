@@ -184,8 +184,8 @@ pub struct RunInfo {
     pub settings: Settings,
     /// What the settings imply.
     pub plan: Plan,
-    /// `"running"`, `"finished"`, `"sprt"` (stopped by the SPRT) or
-    /// `"stopped"` (the test hook --stop-after).
+    /// `"running"` (also left by an interrupted run), `"finished"` or
+    /// `"sprt"` (stopped by the SPRT).
     pub status: String,
     /// Games written to games.csv.
     pub games_finished: u64,

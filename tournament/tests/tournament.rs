@@ -353,6 +353,44 @@ fn bad_input_exits_non_zero_with_one_line_and_writes_nothing() {
             vec![
                 "tournament",
                 "--agents",
+                "random,greedy",
+                "--games",
+                "18446744073709551615",
+                "--out",
+                o,
+            ],
+            "more than",
+        ),
+        (
+            vec![
+                "tournament",
+                "--agents",
+                "random,greedy",
+                "--threads",
+                "100000",
+                "--out",
+                o,
+            ],
+            "--threads must be at most",
+        ),
+        (
+            vec![
+                "tournament",
+                "--agents",
+                "random,greedy",
+                "--players",
+                "3",
+                "--sprt",
+                "0,10",
+                "--out",
+                o,
+            ],
+            "2-player",
+        ),
+        (
+            vec![
+                "tournament",
+                "--agents",
                 "random,random:speed=2",
                 "--out",
                 o,
@@ -491,4 +529,39 @@ fn play_with_the_gifts_writes_a_gifts_record_that_replays() {
     assert_eq!(saved["rules"]["gifts"], true);
     let replay = run(&["replay", record.to_str().unwrap()]);
     assert!(String::from_utf8_lossy(&replay.stdout).contains("\"finished\":true"));
+}
+
+#[test]
+fn resume_and_merge_refuse_a_run_json_with_impossible_settings() {
+    let dir = scratch("corrupt").join("run");
+    tournament(
+        &dir,
+        &[
+            "--agents",
+            "random,random",
+            "--games",
+            "2",
+            "--shard",
+            "1/1",
+        ],
+    );
+    let path = dir.join("run.json");
+    let mut run_json = json(&path);
+    run_json["settings"]["players"] = serde_json::json!(0);
+    std::fs::write(&path, serde_json::to_string(&run_json).unwrap()).unwrap();
+    for args in [
+        vec!["tournament", "--resume", dir.to_str().unwrap()],
+        vec![
+            "merge",
+            dir.to_str().unwrap(),
+            "--out",
+            dir.parent().unwrap().join("merged").to_str().unwrap(),
+        ],
+    ] {
+        let out = bin().args(&args).output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{args:?}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.contains("players must be 2 to 6"), "{err}");
+    }
 }
