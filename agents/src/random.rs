@@ -39,14 +39,10 @@ impl Agent for RandomAgent {
             return view.random_action(rng).expect("the seat is to play");
         }
         // Gifts as in the uniform policy: open one with probability 1/2.
-        let mut opens = Vec::new();
-        view.for_each_action(|a| {
-            if let Action::Open(_) = a {
-                opens.push(a);
+        if view.may_open_gift() && rng.gen_bool(0.5) {
+            if let Some(open) = view.random_gift_open(rng) {
+                return Action::Open(open);
             }
-        });
-        if !opens.is_empty() && rng.gen_bool(0.5) {
-            return opens[rng.gen_range(0..opens.len())];
         }
         let n = view.placement_count();
         let placement = view

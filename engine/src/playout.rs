@@ -36,23 +36,30 @@ pub fn random_move<R: Rng + ?Sized>(state: &State, rng: &mut R) -> Option<Move> 
 /// 7 × 7 Change Positions + Take 2 + 5 wasted cards (RULES.md tile counts).
 pub const MAX_GIFT_OPENINGS: usize = 130;
 
+/// A gift opening of the seat to play, uniform over every card and target
+/// (see [`State::for_each_gift_open`]), or `None` when it may open none.
+pub fn random_gift_open<R: Rng + ?Sized>(state: &State, rng: &mut R) -> Option<GiftOpen> {
+    let mut opens = [GiftOpen::Take2; MAX_GIFT_OPENINGS];
+    let mut n = 0;
+    state.for_each_gift_open(|g| {
+        opens[n] = g;
+        n += 1;
+    });
+    (n > 0).then(|| opens[rng.gen_range(0..n)])
+}
+
 /// A random action of the seat to play (see the module docs), or `None`
 /// when no seat is to act.
 pub fn random_action<R: Rng + ?Sized>(state: &State, rng: &mut R) -> Option<Action> {
     match state.phase() {
-        Phase::Place(_) if state.may_open_gift() => {
-            let mut opens = [GiftOpen::Take2; MAX_GIFT_OPENINGS];
-            let mut n = 0;
-            state.for_each_gift_open(|g| {
-                opens[n] = g;
-                n += 1;
-            });
-            if n > 0 && rng.gen_bool(0.5) {
-                return Some(Action::Open(opens[rng.gen_range(0..n)]));
+        Phase::Place(_) => {
+            if state.may_open_gift() && rng.gen_bool(0.5) {
+                if let Some(open) = random_gift_open(state, rng) {
+                    return Some(Action::Open(open));
+                }
             }
             random_move(state, rng).map(Action::Place)
         }
-        Phase::Place(_) => random_move(state, rng).map(Action::Place),
         Phase::Choose(a, b) => Some(Action::Keep(if rng.gen_bool(0.5) { a } else { b })),
         _ => None,
     }

@@ -134,6 +134,8 @@ impl<'a> SeatView<'a> {
         fn gift_deck_size(&self) -> u8;
         /// A gift was opened this turn.
         fn gift_opened(&self) -> bool;
+        /// The seat to play may open a gift now.
+        fn may_open_gift(&self) -> bool;
         /// The drawn tile, when one must be placed.
         fn drawn_tile(&self) -> Option<Tile>;
         /// `tile` has a legal placement.
@@ -156,8 +158,6 @@ impl<'a> SeatView<'a> {
         fn free_segments(&self, placement: Placement) -> u8;
         /// Why a move is illegal, if it is.
         fn check(&self, mv: Move) -> Result<(), IllegalMove>;
-        /// Why an action is illegal, if it is.
-        fn check_action(&self, action: Action) -> Result<(), IllegalMove>;
     }
 
     /// Every legal placement.
@@ -175,8 +175,22 @@ impl<'a> SeatView<'a> {
         self.state.legal_moves(list)
     }
 
-    /// Every legal action (moves, gift openings, Take 2's choice).
+    /// Why an action of this seat is illegal, if it is (every action is,
+    /// when another seat is to play).
+    pub fn check_action(&self, action: Action) -> Result<(), IllegalMove> {
+        if self.state.to_play() != self.seat {
+            return Err(IllegalMove::WrongPhase(self.state.phase()));
+        }
+        self.state.check_action(action)
+    }
+
+    /// Every legal action of this seat (moves, gift openings, Take 2's
+    /// choice); none when another seat is to play, whose gift openings
+    /// would reveal its cards.
     pub fn for_each_action(&self, f: impl FnMut(Action)) {
+        if self.state.to_play() != self.seat {
+            return;
+        }
         self.state.for_each_action(f)
     }
 
@@ -184,8 +198,20 @@ impl<'a> SeatView<'a> {
     /// which must be the seat to play. It depends only on what the seat
     /// may see: the public position and its own hand.
     pub fn random_action<R: Rng + ?Sized>(&self, rng: &mut R) -> Option<Action> {
-        debug_assert_eq!(self.state.to_play(), self.seat);
+        if self.state.to_play() != self.seat {
+            return None;
+        }
         crate::playout::random_action(self.state, rng)
+    }
+
+    /// A uniformly random gift opening for this seat (see
+    /// [`crate::playout::random_gift_open`]), which must be the seat to
+    /// play.
+    pub fn random_gift_open<R: Rng + ?Sized>(&self, rng: &mut R) -> Option<crate::GiftOpen> {
+        if self.state.to_play() != self.seat {
+            return None;
+        }
+        crate::playout::random_gift_open(self.state, rng)
     }
 
     /// A complete state consistent with everything this seat knows, for

@@ -548,3 +548,34 @@ fn a_seat_view_shows_other_hands_only_as_counts() {
         "{shown}"
     );
 }
+
+#[test]
+fn a_view_lists_no_actions_of_another_seat() {
+    // Seat 1 holds a card and is to play: seat 0's view must not list (or
+    // accept) seat 1's gift openings, which would reveal the card.
+    let mut state = run(
+        2,
+        vec![
+            seat0_owns_the_road(),
+            received(turn(1, Tile::U, -1, 0, 1, None), Gift::CashOut),
+            turn(0, Tile::B, 0, -1, 0, None),
+        ],
+    );
+    state.draw(Tile::V).unwrap();
+    assert_eq!(state.to_play(), S1);
+    let mut own = 0;
+    state.view(S1).for_each_action(|_| own += 1);
+    assert!(own > 0);
+    let mut other = 0;
+    state.view(S0).for_each_action(|_| other += 1);
+    assert_eq!(other, 0);
+    let open = Action::Open(GiftOpen::CashOut {
+        at: Pos::new(1, 0),
+        segment: 0,
+    });
+    assert!(state.view(S0).check_action(open).is_err());
+    assert!(state
+        .view(S0)
+        .random_action(&mut Pcg64Mcg::seed_from_u64(1))
+        .is_none());
+}
