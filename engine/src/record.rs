@@ -497,7 +497,30 @@ fn open_gift(state: &mut State, g: &GiftOpenRecord, placed: Tile) -> Result<(), 
             .map(|id| (id as usize % crate::tiles::MAX_SEGMENTS) as u8)
             .ok_or_else(|| bad(format!("no feature at {loc} of the tile at {pos}")))
     };
-    let targetless = g.x.is_none() && g.y.is_none() && g.at.is_none() && g.from.is_none();
+    // Only the fields of the card's shape may be present.
+    let fields = [
+        ("x", g.x.is_some()),
+        ("y", g.y.is_some()),
+        ("at", g.at.is_some()),
+        ("from", g.from.is_some()),
+        ("to", g.to.is_some()),
+        ("discarded", !g.discarded.is_empty()),
+        ("second", g.second.is_some()),
+        ("returned", g.returned.is_some()),
+    ];
+    let allowed: &[&str] = match card {
+        Gift::Synod => &["x", "y"],
+        Gift::RoadSweeper | Gift::CashOut => &["x", "y", "at"],
+        Gift::ChangePosition => &["x", "y", "from", "to"],
+        Gift::Take2 => &["discarded", "second", "returned"],
+    };
+    if let Some((name, _)) = fields
+        .iter()
+        .find(|(n, present)| *present && !allowed.contains(n))
+    {
+        return Err(bad(format!("has no \"{name}\"")));
+    }
+    let targetless = fields.iter().all(|(_, present)| !present);
     let open = match card {
         Gift::Take2 => GiftOpen::Take2,
         _ if targetless => GiftOpen::Wasted(card),

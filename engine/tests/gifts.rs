@@ -579,3 +579,18 @@ fn a_view_lists_no_actions_of_another_seat() {
         .random_action(&mut Pcg64Mcg::seed_from_u64(1))
         .is_none());
 }
+
+#[test]
+fn a_gift_record_with_fields_of_another_card_is_refused() {
+    let mut sweep = GiftOpenRecord::new(Gift::Synod);
+    (sweep.x, sweep.y, sweep.at) = (Some(1), Some(0), Some("E".parse().unwrap()));
+    let mut turns = take2_setup();
+    turns.push(opened(turn(1, Tile::V, -2, 0, 2, None), sweep));
+    let err = rejected(2, turns);
+    assert!(err.contains("synod: has no \"at\""), "{err}");
+    let mut take = GiftOpenRecord::new(Gift::Take2);
+    take.x = Some(0);
+    let mut turns = take2_setup();
+    turns.push(opened(turn(1, Tile::V, -2, 0, 2, None), take));
+    assert!(rejected(2, turns).contains("take_2: has no \"x\""));
+}
