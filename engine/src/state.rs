@@ -547,26 +547,21 @@ impl State {
                 }
             }
         }
-        // Neighbouring features the new segments would join: (root, the
-        // new segments touching it). Two segments of the new tile touching
-        // one neighbouring feature become one feature, so occupancy
-        // spreads through shared roots (fields can join this way; roads
-        // and cities of one tile never share a neighbour's feature
-        // without touching it directly).
-        let mut roots = [(0 as SegmentId, 0u8); 12];
+        // Neighbouring features the new segments would join, as (root,
+        // new segment) pairs. Two segments of the new tile touching one
+        // neighbouring feature become one feature, so occupancy spreads
+        // through shared roots (fields can join this way; roads and cities
+        // of one tile never share a neighbour's feature without touching
+        // it directly).
+        let mut pairs = [(0 as SegmentId, 0u8); 12];
         let mut n = 0;
         let mut occupied = 0u8;
         let mut touch = |root: SegmentId, mine: u8, meeples: u8| {
             if meeples > 0 {
                 occupied |= 1 << mine;
             }
-            match roots[..n].iter_mut().find(|(r, _)| *r == root) {
-                Some((_, mask)) => *mask |= 1 << mine,
-                None => {
-                    roots[n] = (root, 1 << mine);
-                    n += 1;
-                }
-            }
+            pairs[n] = (root, 1 << mine);
+            n += 1;
         };
         for side in Side::ALL {
             let Some(slot) = self.board.slot_at(placement.pos.step(side)) else {
@@ -589,11 +584,17 @@ impl State {
                 }
             }
         }
-        loop {
+        // Spread occupancy to every new segment sharing a neighbouring
+        // feature with an occupied one (nothing to do when none is).
+        while occupied != 0 {
             let before = occupied;
-            for &(_, mask) in &roots[..n] {
+            for &(root, mask) in &pairs[..n] {
                 if mask & occupied != 0 {
-                    occupied |= mask;
+                    for &(other, m) in &pairs[..n] {
+                        if other == root {
+                            occupied |= m;
+                        }
+                    }
                 }
             }
             if occupied == before {
