@@ -161,6 +161,15 @@ impl GiftCards {
         out
     }
 
+    /// Per-kind minimum: the cards in both.
+    pub fn common(&self, other: &GiftCards) -> GiftCards {
+        let mut out = *self;
+        for g in Gift::ALL {
+            out.0[g.index()] = self.count(g).min(other.count(g));
+        }
+        out
+    }
+
     /// Per-kind difference (`other` must be contained in `self`).
     pub fn minus(&self, other: &GiftCards) -> GiftCards {
         let mut out = *self;
@@ -231,6 +240,10 @@ pub(crate) struct GiftState {
     pub(crate) deck: GiftCards,
     pub(crate) discard: GiftCards,
     pub(crate) hands: [GiftCards; crate::MAX_PLAYERS],
+    /// The cards the deck was made of when it was last formed (all 25 at
+    /// the start, then the face-up discard pile it was shuffled from):
+    /// public, and the deck is always a part of it.
+    pub(crate) pool: GiftCards,
     /// The seat to play opened a gift this turn.
     pub(crate) opened: bool,
 }
@@ -240,6 +253,7 @@ impl GiftState {
     pub(crate) fn new() -> GiftState {
         GiftState {
             deck: GiftCards::FULL,
+            pool: GiftCards::FULL,
             ..GiftState::default()
         }
     }
@@ -254,6 +268,7 @@ impl GiftState {
     pub(crate) fn refill(&mut self) {
         if self.deck.is_empty() {
             self.deck = self.discard;
+            self.pool = self.discard;
             self.discard = GiftCards::EMPTY;
         }
     }

@@ -132,6 +132,8 @@ impl<'a> SeatView<'a> {
         fn gift_discard(&self) -> GiftCards;
         /// Cards left in the gift deck.
         fn gift_deck_size(&self) -> u8;
+        /// What the gift deck was made of when it was last formed.
+        fn gift_deck_pool(&self) -> GiftCards;
         /// A gift was opened this turn.
         fn gift_opened(&self) -> bool;
         /// The seat to play may open a gift now.
@@ -218,8 +220,10 @@ impl<'a> SeatView<'a> {
     /// search. The future tile order is chance in every state (the bag is
     /// counts). With The Gifts, the cards this seat has not seen — other
     /// seats' hands and the deck — are dealt at random from the unseen
-    /// cards, each seat receiving as many as it holds. The sample depends
-    /// only on `rng` and on what the seat may see.
+    /// cards: the deck from those that can be in it (the deck is part of
+    /// the pile it was last formed from, which lay face up), the rest to
+    /// the other seats, each receiving as many as it holds. The sample
+    /// depends only on `rng` and on what the seat may see.
     pub fn determinize<R: Rng + ?Sized>(&self, rng: &mut R) -> State {
         let mut state = self.state.clone();
         if !self.state.rules().gifts {
@@ -228,17 +232,16 @@ impl<'a> SeatView<'a> {
         let unseen = GiftCards::FULL
             .minus(&self.own_hand())
             .minus(&self.state.gift_discard());
-        let mut cards = [Gift::Synod; 25];
-        let mut n = 0;
-        for g in Gift::ALL {
-            for _ in 0..unseen.count(g) {
-                cards[n] = g;
-                n += 1;
-            }
+        // The deck first, from the unseen cards of the pile it was formed
+        // from; then the other hands from everything else unseen.
+        let may_be_deck = unseen.common(&self.state.gift_deck_pool());
+        let mut deck = GiftCards::EMPTY;
+        let mut candidates = shuffled(&may_be_deck, rng);
+        for &g in &candidates.cards[..self.state.gift_deck_size() as usize] {
+            deck.add(g);
         }
-        for i in (1..n).rev() {
-            cards[..n].swap(i, rng.gen_range(0..=i));
-        }
+        candidates = shuffled(&unseen.minus(&deck), rng);
+        let cards = &candidates.cards;
         let mut hands = [GiftCards::EMPTY; crate::MAX_PLAYERS];
         let mut next = 0;
         for (s, hand) in hands.iter_mut().enumerate().take(self.players()) {
@@ -252,13 +255,34 @@ impl<'a> SeatView<'a> {
                 next += 1;
             }
         }
-        let mut deck = GiftCards::EMPTY;
-        for &g in &cards[next..n] {
-            deck.add(g);
-        }
+        debug_assert_eq!(next, candidates.len);
         state.set_hidden_cards(deck, &hands[..self.players()]);
         state
     }
+}
+
+/// At most 25 gift cards in a random order.
+struct Shuffled {
+    cards: [Gift; 25],
+    len: usize,
+}
+
+/// The cards of `of` in a uniformly random order.
+fn shuffled<R: Rng + ?Sized>(of: &GiftCards, rng: &mut R) -> Shuffled {
+    let mut out = Shuffled {
+        cards: [Gift::Synod; 25],
+        len: 0,
+    };
+    for g in Gift::ALL {
+        for _ in 0..of.count(g) {
+            out.cards[out.len] = g;
+            out.len += 1;
+        }
+    }
+    for i in (1..out.len).rev() {
+        out.cards.swap(i, rng.gen_range(0..=i));
+    }
+    out
 }
 
 impl State {

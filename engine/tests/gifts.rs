@@ -594,3 +594,41 @@ fn a_gift_record_with_fields_of_another_card_is_refused() {
     turns.push(opened(turn(1, Tile::V, -2, 0, 2, None), take));
     assert!(rejected(2, turns).contains("take_2: has no \"x\""));
 }
+
+#[test]
+fn after_a_reshuffle_samples_keep_the_deck_within_the_pile_it_came_from() {
+    let mut checked = 0;
+    for seed in 0..200u64 {
+        let mut rng = Pcg64Mcg::seed_from_u64(seed);
+        let mut state = State::new(GIFTS, 6, Seat(0));
+        while !state.is_over() {
+            if state.is_chance() {
+                state.apply_chance(&mut rng);
+                continue;
+            }
+            let pool = state.gift_deck_pool();
+            let within = |deck: engine::GiftCards| deck.common(&pool) == deck;
+            assert!(
+                within(state.gift_deck()),
+                "the true deck is part of its pool"
+            );
+            if pool != engine::GiftCards::FULL && state.gift_deck_size() > 0 {
+                let seat = state.to_play();
+                let view = state.view(seat);
+                for k in 0..5 {
+                    let sample = view.determinize(&mut Pcg64Mcg::seed_from_u64(k));
+                    assert!(within(sample.gift_deck()), "seed {seed}");
+                    assert_eq!(sample.gift_deck_size(), state.gift_deck_size());
+                    assert_eq!(sample.view(seat).own_hand(), view.own_hand());
+                    for s in 0..6 {
+                        assert_eq!(sample.hand_size(Seat(s)), state.hand_size(Seat(s)));
+                    }
+                }
+                checked += 1;
+            }
+            let action = gift_hungry_action(&state, &mut rng);
+            state.play_action_unchecked(action);
+        }
+    }
+    assert!(checked > 0, "no position after a reshuffle was reached");
+}

@@ -24,6 +24,14 @@ impl State {
         self.gifts.discard
     }
 
+    /// The cards the gift deck was made of when it was last formed: all
+    /// 25 at the start, later the discard pile shuffled into it (public:
+    /// the pile lay face up). The deck is always a part of these.
+    #[inline]
+    pub fn gift_deck_pool(&self) -> GiftCards {
+        self.gifts.pool
+    }
+
     /// Cards left in the face-down deck (its kinds are hidden).
     #[inline]
     pub fn gift_deck_size(&self) -> u8 {
