@@ -643,15 +643,13 @@ impl RecordBuilder {
         let turn = self.current(seat);
         match action {
             Action::Place(mv) => {
-                let pos = mv.placement.pos;
-                let placed = after.board().at(pos).expect("the tile was placed");
-                turn.tile = Some(placed.tile);
-                turn.x = Some(pos.x);
-                turn.y = Some(pos.y);
-                turn.rot = Some(mv.placement.rot.quarter_turns());
-                turn.meeple = mv
-                    .meeple
-                    .map(|s| placed.tile.oriented(placed.rot).canonical[s as usize]);
+                let placed = after
+                    .board()
+                    .at(mv.placement.pos)
+                    .expect("the tile was placed");
+                let t = TurnRecord::new(seat, Vec::new(), placed.tile, mv);
+                (turn.tile, turn.x, turn.y, turn.rot, turn.meeple) =
+                    (t.tile, t.x, t.y, t.rot, t.meeple);
                 if after.phase() != Phase::DrawGift {
                     self.close();
                 }

@@ -344,10 +344,8 @@ impl State {
                 let kind = self.segment_kind(id);
                 self.add_points(seat, kind, points);
                 let k = self.own_meeple(seat, id).expect("checked");
-                self.meeple_len -= 1;
-                self.meeples[k] = self.meeples[self.meeple_len as usize];
+                self.return_meeple_at(k);
                 self.features.add_meeples(root, -1);
-                self.supply[seat] += 1;
             }
             GiftOpen::ChangePosition { at, from, to } => {
                 let slot = self.board.slot_at(at).expect("checked");

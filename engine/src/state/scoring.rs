@@ -59,15 +59,22 @@ impl State {
         }
     }
 
+    /// Return the meeple at index `k` of the meeple list to its owner's
+    /// supply (the feature's meeple count is the caller's to update).
+    pub(super) fn return_meeple_at(&mut self, k: usize) {
+        let m = self.meeples[k];
+        self.supply[m.seat] += 1;
+        self.meeple_len -= 1;
+        self.meeples[k] = self.meeples[self.meeple_len as usize];
+    }
+
     /// Return every meeple on the feature with root `root` to its owner.
     pub(super) fn remove_meeples(&mut self, root: SegmentId) {
         let mut i = 0;
         while i < self.meeple_len as usize {
             let m = self.meeples[i];
             if self.features.find(m.segment) == root {
-                self.supply[m.seat] += 1;
-                self.meeple_len -= 1;
-                self.meeples[i] = self.meeples[self.meeple_len as usize];
+                self.return_meeple_at(i);
             } else {
                 i += 1;
             }
