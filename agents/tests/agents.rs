@@ -3,7 +3,7 @@
 
 use agents::game::{deck_rng, play_game};
 use agents::{from_spec, Agent, AgentRng};
-use engine::playout::random_move;
+use engine::random_move;
 use engine::{Action, Gift, Location, Phase, Record, Rules, Seat, State, Tile, TurnRecord};
 use rand::SeedableRng;
 

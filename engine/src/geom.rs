@@ -38,11 +38,11 @@ impl Pos {
     /// game and their eight neighbours differ by less than this in x and
     /// in y, so they never share an index; other positions may, and the
     /// board checks the position it finds (see [`crate::board`]).
-    pub const TORUS: usize = 80;
+    pub(crate) const TORUS: usize = 80;
 
     /// The cell index on the board's torus (see [`Pos::TORUS`]).
     #[inline]
-    pub const fn cell(self) -> u16 {
+    pub(crate) const fn cell(self) -> u16 {
         const T: i16 = Pos::TORUS as i16;
         let x = (self.x as i16 + 2 * T) % T;
         let y = (self.y as i16 + 2 * T) % T;

@@ -2,8 +2,8 @@
 
 use crate::geom::{Location, Pos, Rotation, Side};
 use crate::gifts::Gift;
-use crate::state::Phase;
 use crate::tiles::Tile;
+use crate::turn::Phase;
 use std::fmt;
 
 /// Where the drawn tile goes.

@@ -9,7 +9,8 @@
 
 use crate::gifts::GiftOpen;
 use crate::moves::Move;
-use crate::state::{Action, Phase, State};
+use crate::state::State;
+use crate::turn::{Action, Phase};
 use rand::Rng;
 
 /// A uniformly random legal move, or `None` outside [`Phase::Place`].

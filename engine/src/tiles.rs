@@ -661,7 +661,7 @@ pub fn fitting_rotations(tile: Tile, demand: Demand) -> u8 {
 /// The row of the fit table for `tile`: entry `d` holds the fitting
 /// rotations for demand `d` in bits 0–3 and their count in bits 4–6.
 #[inline]
-pub fn fit_row(tile: Tile) -> &'static [u8; 256] {
+pub(crate) fn fit_row(tile: Tile) -> &'static [u8; 256] {
     &FITS[tile as usize]
 }
 

@@ -32,6 +32,7 @@
 //! assert_eq!((view.own_hand().total(), view.hand_size(Seat(1))), (0, 0));
 //! ```
 
+use crate::bag::Bag;
 use crate::board::Board;
 use crate::features::{Features, SegmentId};
 use crate::geom::{Location, Pos};
@@ -39,8 +40,9 @@ use crate::gifts::{Gift, GiftCards};
 use crate::moves::{IllegalMove, Move, MoveList, Placement};
 use crate::rules::Rules;
 use crate::seat::{PerSeat, Score, Seat};
-use crate::state::{Action, Bag, Meeple, Phase, State};
+use crate::state::{Meeple, State};
 use crate::tiles::{FeatureKind, Tile};
+use crate::turn::{Action, Phase};
 use rand::Rng;
 
 /// A seat's view of a game.
@@ -196,7 +198,7 @@ impl<'a> SeatView<'a> {
         self.state.for_each_action(f)
     }
 
-    /// A uniformly random action (see [`crate::playout`]) for this seat,
+    /// A uniformly random action (see [`crate::random_action`]) for this seat,
     /// which must be the seat to play. It depends only on what the seat
     /// may see: the public position and its own hand.
     pub fn random_action<R: Rng + ?Sized>(&self, rng: &mut R) -> Option<Action> {

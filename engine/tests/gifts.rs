@@ -3,7 +3,7 @@
 //! make them deterministic); the effects of each card are also checked on
 //! every opening in thousands of seeded random games.
 
-use engine::playout::random_action;
+use engine::random_action;
 use engine::{
     replay, Action, FeatureKind, Gift, GiftOpen, GiftOpenRecord, Location, Phase, Pos, Record,
     Rules, Seat, State, Tile, TurnRecord,
@@ -281,7 +281,7 @@ fn root_at(state: &State, at: Pos, segment: u8) -> u16 {
     let slot = state.board().slot_at(at).unwrap();
     state
         .features()
-        .root((slot * engine::tiles::MAX_SEGMENTS + segment as usize) as u16)
+        .root((slot * engine::MAX_SEGMENTS + segment as usize) as u16)
 }
 
 fn total_on(state: &State, root: u16) -> u8 {

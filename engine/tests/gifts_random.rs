@@ -1,7 +1,7 @@
 //! Seeded random games with The Gifts, 2–6 seats: cards and meeples are
 //! conserved at every step, and every game's record replays to its scores.
 
-use engine::playout::random_action;
+use engine::random_action;
 use engine::{replay, RecordBuilder, Rules, Seat, State, MEEPLES_PER_SEAT};
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;

@@ -12,7 +12,7 @@
 
 mod naive;
 
-use engine::playout::random_move;
+use engine::random_move;
 use engine::{Drawn, Move, Phase, Placement, Pos, Rotation, Rules, Seat, State, Tile};
 use naive::NaiveGame;
 use rand::SeedableRng;

@@ -10,8 +10,8 @@
 
 mod naive;
 
-use engine::playout::random_move;
-use engine::record::FinalRecord;
+use engine::random_move;
+use engine::FinalRecord;
 use engine::{
     replay, Drawn, FeatureKind, Move, MoveList, Phase, Placement, Pos, Record, Rotation, Rules,
     Score, Seat, State, TurnRecord,

@@ -25,7 +25,7 @@
 
 mod naive;
 
-use engine::record::apply_turn;
+use engine::apply_turn;
 use engine::{
     replay, Drawn, IllegalMove, Location, Move, Phase, Placement, Port, Pos, Record, ReplayReason,
     Rotation, Rules, Seat, Side, State, Tile, TurnRecord,
@@ -1215,7 +1215,7 @@ fn cells_taking_c(state: &State) -> usize {
     state
         .board()
         .frontier()
-        .filter(|&(_, demand)| engine::tiles::fitting_rotations(Tile::C, demand) != 0)
+        .filter(|&(_, demand)| engine::fitting_rotations(Tile::C, demand) != 0)
         .count()
 }
 

@@ -9,7 +9,7 @@
 use crate::agent_list::split_agents;
 use crate::cli::PlayArgs;
 use crate::schedule::agent_seed;
-use engine::record::apply_turn;
+use engine::apply_turn;
 use engine::{Record, Rules, Seat, State};
 use std::fmt::Write as _;
 use std::path::PathBuf;
