@@ -43,12 +43,14 @@
 //! println!("{} to {}", state.score(Seat(0)).total(), state.score(Seat(1)).total());
 //! ```
 
+mod action_index;
 mod bag;
 mod board;
 mod features;
 mod geom;
 mod gifts;
 mod moves;
+mod notation;
 mod playout;
 mod record;
 mod rules;
@@ -58,12 +60,17 @@ mod tiles;
 mod turn;
 mod view;
 
+pub use action_index::{
+    ACTION_SPACE, CASH_OUT_BASE, CHANGE_POSITION_BASE, MAX_COORD, PLACE_BASE, PLACE_SPAN,
+    ROAD_SWEEPER_BASE, SYNOD_BASE,
+};
 pub use bag::Bag;
 pub use board::{Board, Placed};
 pub use features::{segment_id, Features, SegmentId, MAX_SEGMENT_IDS, MAX_TILES};
 pub use geom::{Location, ParseLocationError, Port, Pos, Rotation, Side};
 pub use gifts::{Gift, GiftCards, GiftOpen, ParseGiftError};
 pub use moves::{IllegalMove, Move, MoveList, Placement, MAX_MOVES};
+pub use notation::ParseActionError;
 pub use playout::{
     random_action, random_gift_open, random_move, random_playout, MAX_GIFT_OPENINGS,
 };

@@ -1,8 +1,6 @@
 //! The record builder: writes a [`Record`] while a game is played.
 
 use super::{FinalRecord, GiftOpenRecord, Record, TurnRecord};
-use crate::geom::Pos;
-use crate::gifts::GiftOpen;
 use crate::rules::Rules;
 use crate::seat::Seat;
 use crate::state::State;
@@ -88,24 +86,7 @@ impl RecordBuilder {
                 }
             }
             Action::Open(open) => {
-                let mut g = GiftOpenRecord::new(open.gift());
-                let name = |pos: Pos, seg: u8| {
-                    let p = after.board().at(pos).expect("a placed tile");
-                    p.tile.oriented(p.rot).canonical[seg as usize]
-                };
-                match open {
-                    GiftOpen::Synod { at } => (g.x, g.y) = (Some(at.x), Some(at.y)),
-                    GiftOpen::RoadSweeper { at, segment } | GiftOpen::CashOut { at, segment } => {
-                        (g.x, g.y) = (Some(at.x), Some(at.y));
-                        g.at = Some(name(at, segment));
-                    }
-                    GiftOpen::ChangePosition { at, from, to } => {
-                        (g.x, g.y) = (Some(at.x), Some(at.y));
-                        g.from = Some(name(at, from));
-                        g.to = Some(name(at, to));
-                    }
-                    GiftOpen::Take2 | GiftOpen::Wasted(_) => {}
-                }
+                let g = GiftOpenRecord::of(open, after.board()).expect("a legal opening");
                 turn.gift_open = Some(g);
             }
             Action::Keep(kept) => {

@@ -1,10 +1,8 @@
 //! The seat's decision as one [`Action`]: listing, checking and playing
 //! whatever the phase asks for (a placement, a gift opening, a Take 2
-//! choice), and describing an action in record notation.
+//! choice).
 
 use super::State;
-use crate::geom::Pos;
-use crate::gifts::GiftOpen;
 use crate::moves::IllegalMove;
 use crate::turn::{Action, Phase};
 
@@ -54,39 +52,5 @@ impl State {
         self.check_action(action)?;
         self.play_action_unchecked(action);
         Ok(())
-    }
-
-    /// `action` in words, in record notation (for logs and messages): e.g.
-    /// `U (1, 0) r1 NNE`, `open cash_out (0, 1) S`, `keep V`.
-    pub fn describe(&self, action: Action) -> String {
-        let name = |at: Pos, seg: u8| match self.board.at(at) {
-            Some(p) if (seg as usize) < p.tile.segment_count() => {
-                p.tile.oriented(p.rot).canonical[seg as usize].to_string()
-            }
-            _ => format!("segment {seg}"),
-        };
-        match action {
-            Action::Place(m) => match self.drawn_tile() {
-                Some(t) => m.display(t).to_string(),
-                None => format!("{m:?}"),
-            },
-            Action::Open(open) => match open {
-                GiftOpen::Synod { at } => format!("open synod {at}"),
-                GiftOpen::RoadSweeper { at, segment } => {
-                    format!("open road_sweeper {at} {}", name(at, segment))
-                }
-                GiftOpen::CashOut { at, segment } => {
-                    format!("open cash_out {at} {}", name(at, segment))
-                }
-                GiftOpen::ChangePosition { at, from, to } => format!(
-                    "open change_position {at} {} -> {}",
-                    name(at, from),
-                    name(at, to)
-                ),
-                GiftOpen::Take2 => "open take_2".to_string(),
-                GiftOpen::Wasted(g) => format!("open {g} (no effect)"),
-            },
-            Action::Keep(t) => format!("keep {t}"),
-        }
     }
 }

@@ -1,0 +1,128 @@
+//! Fuzz target: play a game driven by arbitrary bytes through the checked
+//! engine API. Each step either takes a listed legal action (or chance
+//! outcome) by index, or makes up an action or a draw from raw bytes. The
+//! engine must never panic; a refused call must change nothing, an accepted
+//! one must have been listed as legal, and the invariants must hold after
+//! every step: meeples are conserved, scores never fall, the bag only
+//! shrinks, and every listed action is accepted by `check_action`.
+
+#![no_main]
+
+use engine::{
+    Action, GiftOpen, Move, Phase, Placement, Pos, Rotation, Rules, Seat, State, Tile,
+    MEEPLES_PER_SEAT,
+};
+use libfuzzer_sys::fuzz_target;
+
+/// Reads bytes from the input, then zeros once it runs out.
+struct Bytes<'a>(&'a [u8]);
+
+impl Bytes<'_> {
+    fn byte(&mut self) -> u8 {
+        match self.0.split_first() {
+            Some((&b, rest)) => {
+                self.0 = rest;
+                b
+            }
+            None => 0,
+        }
+    }
+    fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+fn made_up_action(b: &mut Bytes) -> Action {
+    let pos = Pos::new((b.byte() as i8) % 8, (b.byte() as i8) % 8);
+    let rot = Rotation::new(b.byte() % 4).expect("0-3");
+    let seg = b.byte() % 10;
+    match b.byte() % 8 {
+        0 => Action::Keep(Tile::from_index(b.byte() as usize % Tile::COUNT)),
+        1 => Action::Open(GiftOpen::Synod { at: pos }),
+        2 => Action::Open(GiftOpen::RoadSweeper { at: pos, segment: seg }),
+        3 => Action::Open(GiftOpen::CashOut { at: pos, segment: seg }),
+        4 => Action::Open(GiftOpen::ChangePosition {
+            at: pos,
+            from: seg,
+            to: b.byte() % 10,
+        }),
+        5 => Action::Open(GiftOpen::Take2),
+        _ => Action::Place(Move {
+            placement: Placement { pos, rot },
+            meeple: (seg < 9).then_some(seg),
+        }),
+    }
+}
+
+fn check_invariants(state: &State, before: &State) {
+    let mut on_board = [0u32; engine::MAX_PLAYERS];
+    for m in state.meeples() {
+        on_board[m.seat.index()] += 1;
+    }
+    for s in 0..state.players() {
+        let seat = Seat(s as u8);
+        assert_eq!(
+            state.supply(seat) as u32 + on_board[s],
+            MEEPLES_PER_SEAT as u32,
+            "meeples of seat {s}"
+        );
+        assert!(state.score(seat).total() >= before.score(seat).total(), "a score fell");
+    }
+    assert!(state.bag().total() <= before.bag().total(), "the bag grew");
+    state.for_each_action(|a| {
+        assert_eq!(state.check_action(a), Ok(()), "listed action {a:?} refused");
+    });
+}
+
+fuzz_target!(|data: &[u8]| {
+    let mut b = Bytes(data);
+    let players = 2 + (b.byte() % 5) as usize;
+    let flags = b.byte();
+    let rules = Rules {
+        farmers: flags & 1 != 0,
+        gifts: flags & 2 != 0,
+    };
+    let mut state = State::new(rules, players, Seat(b.byte() % players as u8));
+    let mut actions = Vec::new();
+    while !state.is_over() && !b.is_empty() {
+        let before = state.clone();
+        let made_up = b.byte() % 4 == 0;
+        match state.phase() {
+            Phase::Draw | Phase::DrawSecond(_) => {
+                let tile = if made_up {
+                    Tile::from_index(b.byte() as usize % Tile::COUNT)
+                } else {
+                    let n = state.bag().total();
+                    state.bag().nth(b.byte() % n)
+                };
+                if state.draw(tile).is_err() {
+                    assert_eq!(state, before, "a refused draw changed the state");
+                }
+            }
+            Phase::DrawGift => {
+                let deck = state.gift_deck();
+                let gift = deck.nth(b.byte() % deck.total());
+                state.receive_gift(gift).expect("a card of the deck");
+            }
+            Phase::Place(_) | Phase::Choose(..) => {
+                actions.clear();
+                state.for_each_action(|a| actions.push(a));
+                assert!(!actions.is_empty(), "a decision without actions");
+                let action = if made_up {
+                    made_up_action(&mut b)
+                } else {
+                    actions[b.byte() as usize % actions.len()]
+                };
+                match state.try_action(action) {
+                    Ok(()) => assert!(actions.contains(&action), "unlisted {action:?} accepted"),
+                    Err(_) => {
+                        assert!(!actions.contains(&action), "listed {action:?} refused");
+                        assert_eq!(state, before, "a refused action changed the state");
+                    }
+                }
+            }
+            Phase::Over => unreachable!(),
+        }
+        check_invariants(&state, &before);
+    }
+});
