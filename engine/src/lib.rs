@@ -85,5 +85,5 @@ pub use tiles::{
     fitting_rotations, segment_at, Demand, Edge, FeatureKind, Oriented, ParseTileError, SegmentDef,
     Tile, TileDef, MAX_SEGMENTS, NO_SEGMENT,
 };
-pub use turn::{Action, ChanceOutcome, Drawn, Phase};
+pub use turn::{Action, Chance, ChanceOutcome, Drawn, Phase};
 pub use view::SeatView;

@@ -138,6 +138,7 @@ impl fmt::Debug for MoveList {
 
 /// Why a move, draw or record step was refused. Each prints one line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum IllegalMove {
     /// The game is over.
     GameOver,

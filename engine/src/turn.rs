@@ -6,6 +6,17 @@ use crate::gifts::{Gift, GiftOpen};
 use crate::moves::Move;
 use crate::tiles::Tile;
 
+/// A chance event before it happens: the tile or gift card that comes
+/// out. [`crate::State::chance_outcomes`] lists them with their
+/// probabilities, [`crate::State::apply_chance_outcome`] applies one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Chance {
+    /// This tile is drawn from the bag.
+    Tile(Tile),
+    /// The seat to play receives this gift card from the deck.
+    Gift(Gift),
+}
+
 /// Whose decision it is: a seat's ([`Phase::Place`], [`Phase::Choose`]),
 /// chance's ([`Phase::Draw`], [`Phase::DrawSecond`], [`Phase::DrawGift`]),
 /// or nobody's ([`Phase::Over`]).

@@ -14,6 +14,7 @@ use std::fmt;
 
 /// Why a record does not replay.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum ReplayReason {
     /// The header is unusable (players out of range, unsupported rules).
     BadHeader(String),

@@ -4,9 +4,62 @@
 
 use super::State;
 use crate::moves::IllegalMove;
+use crate::seat::MAX_PLAYERS;
 use crate::turn::{Action, Phase};
 
 impl State {
+    /// Every legal action of the seat to play, in [`State::for_each_action`]
+    /// order (empty at chance events and at the end). This allocates; hot
+    /// loops use [`State::for_each_action`].
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{Rules, Seat, State, Tile};
+    ///
+    /// let mut state = State::new(Rules::default(), 2, Seat(0));
+    /// assert!(state.legal_actions().is_empty()); // a tile must be drawn
+    /// state.draw(Tile::V).unwrap();
+    /// let actions = state.legal_actions();
+    /// assert!(!actions.is_empty());
+    /// assert!(actions.iter().all(|&a| state.check_action(a).is_ok()));
+    /// ```
+    pub fn legal_actions(&self) -> Vec<Action> {
+        let mut actions = Vec::new();
+        self.for_each_action(|a| actions.push(a));
+        actions
+    }
+
+    /// The outcome per seat once the game is over (`None` before): the
+    /// seats with the highest total share 1 equally, the others get 0 (so
+    /// the returns sum to 1). Seats past [`State::players`] get 0.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{random_playout, Rules, Seat, State};
+    /// use rand::SeedableRng;
+    ///
+    /// let mut state = State::new(Rules::default(), 3, Seat(0));
+    /// assert_eq!(state.returns(), None);
+    /// random_playout(&mut state, &mut rand_pcg::Pcg64Mcg::seed_from_u64(7));
+    /// let returns = state.returns().unwrap();
+    /// assert!((returns.iter().sum::<f64>() - 1.0).abs() < 1e-12);
+    /// ```
+    pub fn returns(&self) -> Option<[f64; MAX_PLAYERS]> {
+        if !self.is_over() {
+            return None;
+        }
+        let totals = |s: usize| self.scores.0[s].total();
+        let best = (0..self.players()).map(totals).max().unwrap_or(0);
+        let winners = (0..self.players()).filter(|&s| totals(s) == best).count();
+        let mut returns = [0.0; MAX_PLAYERS];
+        for (s, r) in returns.iter_mut().enumerate().take(self.players()) {
+            if totals(s) == best {
+                *r = 1.0 / winners as f64;
+            }
+        }
+        Some(returns)
+    }
+
     /// Calls `f` for every legal action of the seat to play: every
     /// placement (with its meeple options) and every gift opening in
     /// [`Phase::Place`], the two tiles in [`Phase::Choose`].

@@ -5,14 +5,71 @@ use super::State;
 use crate::gifts::Gift;
 use crate::moves::IllegalMove;
 use crate::tiles::Tile;
-use crate::turn::{ChanceOutcome, Drawn, Phase};
+use crate::turn::{Chance, ChanceOutcome, Drawn, Phase};
 use rand::Rng;
 
 impl State {
-    /// The chance outcomes of a draw: each kind left with its probability.
-    pub fn chance_outcomes(&self) -> impl Iterator<Item = (Tile, f64)> + '_ {
-        let total = self.bag.total() as f64;
-        self.bag.iter().map(move |(t, c)| (t, c as f64 / total))
+    /// The outcomes of the chance event due now, each with its
+    /// probability: a tile kind left in the bag in [`Phase::Draw`] and
+    /// [`Phase::DrawSecond`], a gift card kind left in the deck in
+    /// [`Phase::DrawGift`]; empty when no chance event is due. This reads
+    /// the hidden gift deck: it is for the game's driver, not an agent.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{Chance, Rules, Seat, State, Tile};
+    ///
+    /// let state = State::new(Rules::default(), 2, Seat(0));
+    /// let outcomes = state.chance_outcomes();
+    /// assert_eq!(outcomes.len(), 24); // every kind is left at the start
+    /// let (_, p) = outcomes.iter().find(|(c, _)| *c == Chance::Tile(Tile::D)).unwrap();
+    /// assert_eq!(*p, 3.0 / 71.0);
+    /// ```
+    pub fn chance_outcomes(&self) -> Vec<(Chance, f64)> {
+        match self.phase {
+            Phase::Draw | Phase::DrawSecond(_) => {
+                let total = self.bag.total() as f64;
+                let outcomes = self
+                    .bag
+                    .iter()
+                    .map(|(t, c)| (Chance::Tile(t), c as f64 / total));
+                outcomes.collect()
+            }
+            Phase::DrawGift => {
+                let deck = self.gifts.deck;
+                let total = deck.total() as f64;
+                let kinds = deck
+                    .kinds()
+                    .map(|g| (Chance::Gift(g), deck.count(g) as f64 / total));
+                kinds.collect()
+            }
+            _ => Vec::new(),
+        }
+    }
+
+    /// Apply a given outcome of the chance event due now: [`State::draw`]
+    /// a tile or [`State::receive_gift`] a card.
+    ///
+    /// # Errors
+    /// [`IllegalMove`] (and nothing changes) if no such chance event is
+    /// due or the tile or card is not left.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{Chance, ChanceOutcome, Drawn, Rules, Seat, State, Tile};
+    ///
+    /// let mut state = State::new(Rules::default(), 2, Seat(0));
+    /// let outcome = state.apply_chance_outcome(Chance::Tile(Tile::U)).unwrap();
+    /// assert_eq!(outcome, ChanceOutcome::Tile(Tile::U, Drawn::Placeable));
+    /// ```
+    pub fn apply_chance_outcome(&mut self, chance: Chance) -> Result<ChanceOutcome, IllegalMove> {
+        match chance {
+            Chance::Tile(tile) => Ok(ChanceOutcome::Tile(tile, self.draw(tile)?)),
+            Chance::Gift(gift) => {
+                self.receive_gift(gift)?;
+                Ok(ChanceOutcome::Gift(gift))
+            }
+        }
     }
 
     /// `tile` has a legal placement on the current board.
