@@ -109,7 +109,14 @@ fn a_bad_chance_outcome_is_refused_and_changes_nothing() {
 fn parse_action_names_what_is_wrong() {
     let mut state = State::new(GIFTS, 2, Seat(0));
     state.draw(engine::Tile::U).unwrap();
-    for bad in ["", "U (1, 0)", "U (1, 0) r4", "U (x, 0) r1", "open nothing", "keep Z"] {
+    for bad in [
+        "",
+        "U (1, 0)",
+        "U (1, 0) r4",
+        "U (x, 0) r1",
+        "open nothing",
+        "keep Z",
+    ] {
         let e = state.parse_action(bad).unwrap_err();
         assert!(!e.reason.is_empty(), "{bad}");
     }

@@ -33,42 +33,9 @@ use engine::{
 use naive::NaiveGame;
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
+use testkit::turn;
 
 // ----- Helpers ---------------------------------------------------------------
-
-/// One turn written as `"seat [discarded ...] tile x y rot [meeple]"`, e.g.
-/// `"0 U 1 0 1 NNE"` or `"1 [C] V -1 0 2"`; `"1 [C]"` is a turn that only
-/// discards (the stack ran out).
-fn turn(spec: &str) -> TurnRecord {
-    let mut words = spec.split_whitespace().peekable();
-    let player = words.next().unwrap().parse().unwrap();
-    let mut discarded = Vec::new();
-    while let Some(w) = words.peek() {
-        if let Some(t) = w.strip_prefix('[') {
-            discarded.push(t.trim_end_matches(']').parse().unwrap());
-            words.next();
-        } else if w.ends_with(']') {
-            discarded.push(w.trim_end_matches(']').parse().unwrap());
-            words.next();
-        } else {
-            break;
-        }
-    }
-    let mut rec = TurnRecord {
-        player,
-        discarded,
-        ..TurnRecord::default()
-    };
-    if let Some(tile) = words.next() {
-        rec.tile = Some(tile.parse().unwrap());
-        rec.x = Some(words.next().unwrap().parse().unwrap());
-        rec.y = Some(words.next().unwrap().parse().unwrap());
-        rec.rot = Some(words.next().unwrap().parse().unwrap());
-        rec.meeple = words.next().map(|m| m.parse().unwrap());
-    }
-    assert!(words.next().is_none(), "trailing words in {spec:?}");
-    rec
-}
 
 fn record(players: usize, farmers: bool, turns: &[&str]) -> Record {
     let mut r = Record::new(

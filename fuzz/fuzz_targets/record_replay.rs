@@ -4,7 +4,7 @@
 
 #![no_main]
 
-use engine::{replay, Record, Seat};
+use engine::{replay, Record};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
@@ -22,17 +22,6 @@ fuzz_target!(|data: &[u8]| {
         let again: Record = serde_json::from_str(&json).expect("a written record reads back");
         let state2 = replay(&again, end).expect("a written record replays");
         assert_eq!(state, state2, "replay after a JSON round trip differs");
-        let mut on_board = [0u32; engine::MAX_PLAYERS];
-        for m in state.meeples() {
-            on_board[m.seat.index()] += 1;
-        }
-        for s in 0..state.players() {
-            let seat = Seat(s as u8);
-            assert_eq!(
-                state.supply(seat) as u32 + on_board[s],
-                engine::MEEPLES_PER_SEAT as u32,
-                "meeples lost or created"
-            );
-        }
+        testkit::assert_conserved(&state);
     }
 });
