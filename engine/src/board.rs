@@ -40,6 +40,17 @@ pub struct Placed {
 }
 
 /// Placed tiles, grid and frontier.
+///
+/// # Examples
+/// ```
+/// use engine::{Pos, Rules, Seat, State, Tile};
+///
+/// let state = State::new(Rules::default(), 2, Seat(0));
+/// let board = state.board();
+/// assert_eq!(board.len(), 1);
+/// assert_eq!(board.at(Pos::ORIGIN).unwrap().tile, Tile::START);
+/// assert!(board.is_open(Pos::new(1, 0)));
+/// ```
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct Board {
     /// `EMPTY`, the slot of the tile there plus one, or the frontier

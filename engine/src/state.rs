@@ -49,6 +49,16 @@ impl Meeple {
 pub const MAX_MEEPLES: usize = MAX_PLAYERS * MEEPLES_PER_SEAT as usize;
 
 /// A complete game position.
+///
+/// # Examples
+/// ```
+/// use engine::{Rules, Seat, State, Tile};
+///
+/// let mut state = State::new(Rules::default(), 2, Seat(0));
+/// let copy = state.clone(); // a memcpy: search trees clone freely
+/// state.draw(Tile::U).unwrap();
+/// assert_ne!(state, copy);
+/// ```
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct State {
     rules: Rules,
@@ -89,6 +99,16 @@ impl State {
     ///
     /// # Panics
     /// If `players` is not 2–6 or `first` is not a seat.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{Phase, Rules, Seat, State};
+    ///
+    /// let state = State::new(Rules::default(), 4, Seat(2));
+    /// assert_eq!((state.players(), state.to_play()), (4, Seat(2)));
+    /// assert_eq!(state.phase(), Phase::Draw);
+    /// assert_eq!(state.bag().total(), 71);
+    /// ```
     pub fn new(rules: Rules, players: usize, first: Seat) -> State {
         assert!((2..=MAX_PLAYERS).contains(&players), "2 to 6 players");
         assert!(first.index() < players, "first seat out of range");
@@ -270,6 +290,23 @@ impl State {
     // ----- Playing ---------------------------------------------------------
 
     /// Play `mv` after checking it.
+    ///
+    /// # Errors
+    /// The [`IllegalMove`] [`State::check`] finds; the state is then unchanged.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{Rules, Seat, State, Tile};
+    ///
+    /// let mut state = State::new(Rules::default(), 2, Seat(0));
+    /// state.draw(Tile::U).unwrap();
+    /// use engine::{Move, Pos, Rotation};
+    /// let bad = Move::place(Pos::new(5, 5), Rotation::default());
+    /// assert!(state.try_play(bad).is_err());
+    /// let good = Move::place(Pos::new(1, 0), Rotation::new(1).unwrap());
+    /// state.try_play(good).unwrap();
+    /// assert_eq!(state.turns(), 1);
+    /// ```
     pub fn try_play(&mut self, mv: Move) -> Result<(), IllegalMove> {
         self.check(mv)?;
         self.play_unchecked(mv);

@@ -20,6 +20,16 @@ pub enum Chance {
 /// Whose decision it is: a seat's ([`Phase::Place`], [`Phase::Choose`]),
 /// chance's ([`Phase::Draw`], [`Phase::DrawSecond`], [`Phase::DrawGift`]),
 /// or nobody's ([`Phase::Over`]).
+///
+/// # Examples
+/// ```
+/// use engine::{Phase, Rules, Seat, State, Tile};
+///
+/// let mut state = State::new(Rules::default(), 2, Seat(0));
+/// assert_eq!(state.phase(), Phase::Draw);
+/// state.draw(Tile::U).unwrap();
+/// assert_eq!(state.phase(), Phase::Place(Tile::U));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Phase {
     /// Chance: a tile must be drawn from the bag for the seat to play.
@@ -39,6 +49,17 @@ pub enum Phase {
 
 /// A seat's decision: place the tile, open a gift, or (after Take 2) keep
 /// one of two tiles.
+///
+/// # Examples
+/// ```
+/// use engine::{Action, Rules, Seat, State, Tile};
+///
+/// let mut state = State::new(Rules::default(), 2, Seat(0));
+/// state.draw(Tile::U).unwrap();
+/// let action = state.parse_action("U (1, 0) r1").unwrap();
+/// assert!(matches!(action, Action::Place(_)));
+/// assert_eq!(Action::from_index(action.to_index().unwrap()), Some(action));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Action {
     /// Place the drawn tile, with an optional meeple.

@@ -9,6 +9,29 @@ use crate::turn::{Action, ChanceOutcome, Drawn, Phase};
 
 /// Builds a [`Record`] while a game is played: give it every chance
 /// outcome and every action, each with the state right after it.
+///
+/// # Examples
+/// ```
+/// use engine::{random_action, replay, RecordBuilder, Rules, Seat, State};
+/// use rand::SeedableRng;
+///
+/// let rules = Rules::default();
+/// let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(5);
+/// let mut state = State::new(rules, 2, Seat(0));
+/// let mut builder = RecordBuilder::new(2, rules);
+/// while !state.is_over() {
+///     if state.is_chance() {
+///         let outcome = state.apply_chance(&mut rng);
+///         builder.chance(&state, outcome);
+///     } else {
+///         let (seat, action) = (state.to_play(), random_action(&state, &mut rng).unwrap());
+///         state.try_action(action).unwrap();
+///         builder.action(seat, &state, action);
+///     }
+/// }
+/// let record = builder.finish(&state);
+/// assert_eq!(replay(&record, false).unwrap(), state);
+/// ```
 #[derive(Clone, Debug)]
 pub struct RecordBuilder {
     record: Record,

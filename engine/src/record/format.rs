@@ -12,6 +12,15 @@ use crate::tiles::Tile;
 pub const FORMAT: &str = "carcassonne-record/1";
 
 /// One game, as written to and read from a record file.
+///
+/// # Examples
+/// ```
+/// use engine::{Record, Rules};
+///
+/// let record = Record::new(2, Rules::default());
+/// assert_eq!(record.format, engine::FORMAT);
+/// assert!(record.turns.is_empty());
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Record {

@@ -84,6 +84,22 @@ impl std::error::Error for ReplayError {}
 /// scoring done; with `end` a shorter record is scored as if the game
 /// ended after its last turn. When the game is over and the record holds
 /// `final.scores`, they must match.
+///
+/// # Errors
+/// A [`ReplayError`] naming the first turn that is not legal (or the header,
+/// or final scores that differ from the replayed ones).
+///
+/// # Examples
+/// ```
+/// use engine::{replay, Record, Rules, Tile, TurnRecord};
+///
+/// let mut record = Record::new(2, Rules::default());
+/// record.turns.push(TurnRecord { player: 0, tile: Some(Tile::U), x: Some(1), y: Some(0),
+///                                rot: Some(1), ..TurnRecord::default() });
+/// assert_eq!(replay(&record, false).unwrap().turns(), 1);
+/// record.turns[0].x = Some(5); // no neighbour there
+/// assert_eq!(replay(&record, false).unwrap_err().turn, 1);
+/// ```
 pub fn replay(record: &Record, end: bool) -> Result<State, ReplayError> {
     let header = |s: String| ReplayError {
         turn: 0,
@@ -133,6 +149,21 @@ pub fn replay(record: &Record, end: bool) -> Result<State, ReplayError> {
 }
 
 /// Apply one recorded turn with the checked engine calls.
+///
+/// # Errors
+/// The [`ReplayReason`] the turn is not legal; the state may then hold the
+/// part of the turn before it (replay from the start to recover).
+///
+/// # Examples
+/// ```
+/// use engine::{apply_turn, Rules, Seat, State, Tile, TurnRecord};
+///
+/// let mut state = State::new(Rules::default(), 2, Seat(0));
+/// let turn = TurnRecord { player: 0, tile: Some(Tile::U), x: Some(1), y: Some(0),
+///                         rot: Some(1), ..TurnRecord::default() };
+/// apply_turn(&mut state, &turn).unwrap();
+/// assert_eq!(state.to_play(), Seat(1));
+/// ```
 pub fn apply_turn(state: &mut State, turn: &TurnRecord) -> Result<(), ReplayReason> {
     use ReplayReason::*;
     if state.phase() == Phase::Over {

@@ -63,6 +63,17 @@ impl State {
     /// Calls `f` for every legal action of the seat to play: every
     /// placement (with its meeple options) and every gift opening in
     /// [`Phase::Place`], the two tiles in [`Phase::Choose`].
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{Action, Rules, Seat, State, Tile};
+    ///
+    /// let mut state = State::new(Rules::default(), 2, Seat(0));
+    /// state.draw(Tile::U).unwrap();
+    /// let mut places = 0;
+    /// state.for_each_action(|a| places += matches!(a, Action::Place(_)) as usize);
+    /// assert_eq!(places, state.legal_actions().len()); // no gifts: placements only
+    /// ```
     pub fn for_each_action(&self, mut f: impl FnMut(Action)) {
         match self.phase {
             Phase::Place(_) => {
@@ -80,6 +91,19 @@ impl State {
     }
 
     /// Why `action` is illegal now, if it is.
+    ///
+    /// # Errors
+    /// The [`IllegalMove`] saying why `action` is not legal now.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{Rules, Seat, State, Tile};
+    ///
+    /// let mut state = State::new(Rules::default(), 2, Seat(0));
+    /// state.draw(Tile::U).unwrap();
+    /// use engine::{Action, IllegalMove};
+    /// assert_eq!(state.check_action(Action::Keep(Tile::V)), Err(IllegalMove::WrongPhase(state.phase())));
+    /// ```
     pub fn check_action(&self, action: Action) -> Result<(), IllegalMove> {
         match action {
             Action::Place(m) => self.check(m),
@@ -101,6 +125,21 @@ impl State {
     }
 
     /// Play `action` after checking it; a refused action changes nothing.
+    ///
+    /// # Errors
+    /// The [`IllegalMove`] [`State::check_action`] finds; the state is then
+    /// unchanged.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{Rules, Seat, State, Tile};
+    ///
+    /// let mut state = State::new(Rules::default(), 2, Seat(0));
+    /// state.draw(Tile::U).unwrap();
+    /// let action = state.legal_actions()[0];
+    /// state.try_action(action).unwrap();
+    /// assert!(state.try_action(action).is_err()); // now a tile must be drawn
+    /// ```
     pub fn try_action(&mut self, action: Action) -> Result<(), IllegalMove> {
         self.check_action(action)?;
         self.play_action_unchecked(action);

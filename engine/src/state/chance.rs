@@ -84,6 +84,21 @@ impl State {
     /// After Take 2 ([`Phase::DrawSecond`]) this draws the second tile: a
     /// placeable one leads to [`Phase::Choose`]; when the bag runs out
     /// first, the seat places the tile it holds.
+    ///
+    /// # Errors
+    /// [`IllegalMove::NotInBag`] if no such tile is left, and a phase error
+    /// ([`IllegalMove::GameOver`], [`IllegalMove::TileAlreadyDrawn`]) if no tile
+    /// draw is due; the state is then unchanged.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{Drawn, Phase, Rules, Seat, State, Tile};
+    ///
+    /// let mut state = State::new(Rules::default(), 2, Seat(0));
+    /// assert_eq!(state.draw(Tile::U), Ok(Drawn::Placeable));
+    /// assert_eq!(state.phase(), Phase::Place(Tile::U));
+    /// assert!(state.draw(Tile::V).is_err()); // U must be placed first
+    /// ```
     pub fn draw(&mut self, tile: Tile) -> Result<Drawn, IllegalMove> {
         let first = match self.phase {
             Phase::Draw => None,
@@ -120,6 +135,16 @@ impl State {
     ///
     /// # Panics
     /// If the phase is not a chance phase.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{ChanceOutcome, Rules, Seat, State};
+    /// use rand::SeedableRng;
+    ///
+    /// let mut state = State::new(Rules::default(), 2, Seat(0));
+    /// let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(1);
+    /// assert!(matches!(state.apply_chance(&mut rng), ChanceOutcome::Tile(..)));
+    /// ```
     pub fn apply_chance<R: Rng + ?Sized>(&mut self, rng: &mut R) -> ChanceOutcome {
         match self.phase {
             Phase::Draw | Phase::DrawSecond(_) => {

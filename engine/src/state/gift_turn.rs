@@ -96,6 +96,18 @@ impl State {
 
     /// The seat to play receives `gift` from the deck (the chance outcome
     /// of [`Phase::DrawGift`]); then the turn passes.
+    ///
+    /// # Errors
+    /// [`IllegalMove::WrongPhase`] outside [`Phase::DrawGift`],
+    /// [`IllegalMove::GiftNotInDeck`] if no such card is left; nothing changes.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{Gift, Rules, Seat, State};
+    ///
+    /// let mut state = State::new(Rules { farmers: true, gifts: true }, 2, Seat(0));
+    /// assert!(state.receive_gift(Gift::Synod).is_err()); // a tile draw is due
+    /// ```
     pub fn receive_gift(&mut self, gift: Gift) -> Result<(), IllegalMove> {
         if self.phase != Phase::DrawGift {
             return Err(IllegalMove::WrongPhase(self.phase));
@@ -233,6 +245,19 @@ impl State {
     }
 
     /// Why opening `open` is illegal now, if it is.
+    ///
+    /// # Errors
+    /// The [`IllegalMove`]: gifts off, a gift already opened this turn, a card
+    /// not held, or a target that is not valid (and why).
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{GiftOpen, IllegalMove, Rules, Seat, State, Tile};
+    ///
+    /// let mut state = State::new(Rules::default(), 2, Seat(0));
+    /// state.draw(Tile::U).unwrap();
+    /// assert_eq!(state.check_open(GiftOpen::Take2), Err(IllegalMove::GiftsOff));
+    /// ```
     pub fn check_open(&self, open: GiftOpen) -> Result<(), IllegalMove> {
         if !self.rules.gifts {
             return Err(IllegalMove::GiftsOff);
