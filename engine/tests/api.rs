@@ -122,3 +122,51 @@ fn parse_action_names_what_is_wrong() {
     }
     assert!(state.parse_action("U (1, 0) r1 C").is_err()); // U has no monastery
 }
+
+/// Found by the `action_sequence` fuzz target: a Road Sweeper named on
+/// another tile of the road is accepted though only the root's is listed.
+/// That is the documented aliasing; it must have the listed one's effect
+/// (equal up to the union-find's path compression, which `==` sees).
+#[test]
+fn a_road_sweeper_named_anywhere_on_the_road_acts_as_the_listed_one() {
+    use engine::{GiftOpen, MAX_SEGMENTS};
+    let mut aliases = 0;
+    random_games(
+        60,
+        |state| {
+            for a in state.legal_actions() {
+                let Action::Open(GiftOpen::RoadSweeper { at, segment }) = a else {
+                    continue;
+                };
+                let listed = state.segment_at(at, loc_of(state, at, segment)).unwrap();
+                let mut by_root = state.clone();
+                by_root.try_action(a).unwrap();
+                for (slot, p) in state.board().tiles().iter().enumerate() {
+                    for s in 0..p.tile.segment_count() as u8 {
+                        let id = (slot * MAX_SEGMENTS) as u16 + s as u16;
+                        let other = GiftOpen::RoadSweeper {
+                            at: p.pos,
+                            segment: s,
+                        };
+                        if id == listed
+                            || state.features().root(id) != state.features().root(listed)
+                        {
+                            continue;
+                        }
+                        let mut by_alias = state.clone();
+                        by_alias.try_action(Action::Open(other)).unwrap();
+                        assert!(testkit::same_position(&by_alias, &by_root), "{other:?}");
+                        aliases += 1;
+                    }
+                }
+            }
+        },
+        |_| {},
+    );
+    assert!(aliases > 0, "some road had more than one tile");
+}
+
+fn loc_of(state: &State, at: engine::Pos, segment: u8) -> engine::Location {
+    let p = state.board().at(at).unwrap();
+    p.tile.oriented(p.rot).canonical[segment as usize]
+}

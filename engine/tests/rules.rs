@@ -98,19 +98,9 @@ fn run(players: usize, farmers: bool, turns: &[&str], end: bool) -> State {
             );
         }
         apply_turn(&mut state, t).unwrap_or_else(|e| panic!("turn {}: {e:?}", i + 1));
-        if let Some(tile) = t.tile {
-            let meeple = t.meeple.map(|m| m.to_string());
-            naive
-                .place(
-                    t.player as usize,
-                    tile.letter(),
-                    t.x.unwrap().into(),
-                    t.y.unwrap().into(),
-                    t.rot.unwrap(),
-                    meeple.as_deref(),
-                )
-                .unwrap_or_else(|e| panic!("turn {}: naive refuses: {e}", i + 1));
-        }
+        naive
+            .place_turn(t)
+            .unwrap_or_else(|e| panic!("turn {}: naive refuses: {e}", i + 1));
         check_invariants(&state);
         if !state.is_over() {
             assert_eq!(scores(&state), naive.scores(), "turn {}", i + 1);
@@ -1118,17 +1108,7 @@ fn full_game(seed: u64, players: usize) -> (State, Record, NaiveGame) {
                 });
                 let m = moves[rng.gen_range(0..moves.len())];
                 let r = TurnRecord::new(seat, std::mem::take(&mut discarded), tile, m);
-                let meeple = r.meeple.map(|l| l.to_string());
-                naive
-                    .place(
-                        seat.index(),
-                        tile.letter(),
-                        m.placement.pos.x.into(),
-                        m.placement.pos.y.into(),
-                        m.placement.rot.quarter_turns(),
-                        meeple.as_deref(),
-                    )
-                    .unwrap();
+                naive.place_turn(&r).unwrap();
                 rec.turns.push(r);
                 let last = state.bag().is_empty();
                 state.try_play(m).unwrap();
@@ -1250,17 +1230,7 @@ fn stack_running_out_while_discarding_ends_the_game() {
                     let meeple = meeple.filter(|_| rng.gen_bool(0.5));
                     let m = Move { placement, meeple };
                     let r = TurnRecord::new(seat, std::mem::take(&mut discarded), tile, m);
-                    let loc = r.meeple.map(|l| l.to_string());
-                    naive
-                        .place(
-                            seat.index(),
-                            tile.letter(),
-                            placement.pos.x.into(),
-                            placement.pos.y.into(),
-                            placement.rot.quarter_turns(),
-                            loc.as_deref(),
-                        )
-                        .unwrap();
+                    naive.place_turn(&r).unwrap();
                     rec.turns.push(r);
                     state.try_play(m).unwrap();
                 }

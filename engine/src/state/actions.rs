@@ -62,7 +62,10 @@ impl State {
 
     /// Calls `f` for every legal action of the seat to play: every
     /// placement (with its meeple options) and every gift opening in
-    /// [`Phase::Place`], the two tiles in [`Phase::Choose`].
+    /// [`Phase::Place`], the two tiles in [`Phase::Choose`]. Each effect is
+    /// listed once: a Road Sweeper is listed on the road's root segment,
+    /// though [`State::check_action`] also accepts it on any other segment
+    /// of the road (as records may name it), with the same effect.
     ///
     /// # Examples
     /// ```
