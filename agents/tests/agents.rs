@@ -11,11 +11,13 @@ use testkit::placed;
 const FARMERS_OFF: Rules = Rules {
     farmers: false,
     gifts: false,
+    ..Rules::STANDARD
 };
 
 const GIFTS: Rules = Rules {
     farmers: true,
     gifts: true,
+    ..Rules::STANDARD
 };
 
 /// Play `games` games per table size (2–6 seats) and rules (farmers on and

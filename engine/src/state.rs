@@ -67,6 +67,9 @@ pub struct State {
     phase: Phase,
     bag: Bag,
     turns: u8,
+    /// The seat to play filled a hole this turn and plays again
+    /// (`hole_bonus`, RULES.md §8).
+    bonus_turn: bool,
     /// Legal placements of the drawn tile (counted when it is drawn).
     placements: u16,
     scores: PerSeat<Score>,
@@ -98,7 +101,8 @@ impl State {
     /// meeples, `first` to play, a tile to be drawn.
     ///
     /// # Panics
-    /// If `players` is not 2–6 or `first` is not a seat.
+    /// If `players` is not 2–6, `first` is not a seat, or
+    /// [`Rules::validate`] refuses `rules`.
     ///
     /// # Examples
     /// ```
@@ -112,6 +116,9 @@ impl State {
     pub fn new(rules: Rules, players: usize, first: Seat) -> State {
         assert!((2..=MAX_PLAYERS).contains(&players), "2 to 6 players");
         assert!(first.index() < players, "first seat out of range");
+        if let Err(e) = rules.validate() {
+            panic!("{e}");
+        }
         let mut supply = PerSeat::splat(0);
         for s in 0..players {
             supply.0[s] = MEEPLES_PER_SEAT;
@@ -123,6 +130,7 @@ impl State {
             phase: Phase::Draw,
             bag: Bag::full(),
             turns: 0,
+            bonus_turn: false,
             placements: 0,
             scores: PerSeat::default(),
             supply,
@@ -324,6 +332,7 @@ impl State {
         let Placement { pos, rot } = mv.placement;
         let (slot, touched) = self.put_tile(tile, rot, pos);
         let gift_due = self.rules.gifts && self.extends_foreign_feature(slot);
+        self.bonus_turn = self.rules.hole_bonus && touched.sides.iter().all(|&n| n != NO_SLOT);
 
         if let Some(seg) = mv.meeple {
             self.add_meeple(self.to_play, segment_id(slot, seg));
@@ -341,14 +350,17 @@ impl State {
         }
     }
 
-    /// Pass the turn to the next seat, or end the game when the bag is
+    /// Pass the turn to the next seat (or to the same seat again after
+    /// filling a hole with `hole_bonus`), or end the game when the bag is
     /// empty.
     fn end_turn(&mut self) {
         if self.bag.is_empty() {
             self.finish();
         } else {
             self.phase = Phase::Draw;
-            self.to_play = Seat((self.to_play.0 + 1) % self.players);
+            if !std::mem::take(&mut self.bonus_turn) {
+                self.to_play = Seat((self.to_play.0 + 1) % self.players);
+            }
         }
     }
 

@@ -123,6 +123,7 @@ fn random_game(seed: u64, players: usize, farmers: bool, mirror: bool) {
     let rules = Rules {
         farmers,
         gifts: false,
+        ..Rules::STANDARD
     };
     let mut rng = Pcg64Mcg::seed_from_u64(seed);
     let mut state = State::new(rules, players, Seat(0));

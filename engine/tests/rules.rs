@@ -43,6 +43,7 @@ fn record(players: usize, farmers: bool, turns: &[&str]) -> Record {
         Rules {
             farmers,
             gifts: false,
+            ..Rules::STANDARD
         },
     );
     r.turns = turns.iter().map(|t| turn(t)).collect();
@@ -648,6 +649,7 @@ fn farmers_off_takes_no_field_meeples_and_scores_no_farms() {
     let rules = Rules {
         farmers: false,
         gifts: false,
+        ..Rules::STANDARD
     };
     let mut state = State::new(rules, 2, Seat(0));
     state.draw(Tile::U).unwrap();

@@ -19,6 +19,9 @@ pub struct BenchConfig {
     pub rounds: usize,
     /// Games per timed tournament (random vs random); 0 skips them.
     pub tournament_games: u64,
+    /// Rules of the random games (standard by default; The Gifts are
+    /// added on top for the gifts measurement when they combine).
+    pub rules: Rules,
 }
 
 impl Default for BenchConfig {
@@ -27,6 +30,7 @@ impl Default for BenchConfig {
             games: 20_000,
             rounds: 5,
             tournament_games: 20_000,
+            rules: Rules::default(),
         }
     }
 }
@@ -83,10 +87,16 @@ pub fn random_games(games: u64, rules: Rules) -> u64 {
 
 /// Run the benchmark: `rounds` timed rounds of `games` games each.
 pub fn run(config: &BenchConfig) -> BenchReport {
-    let (median, rounds, signature) = random_games_per_s(config, Rules::default());
-    let gifts = Rules {
+    let (median, rounds, signature) = random_games_per_s(config, config.rules);
+    let with_gifts = Rules {
         gifts: true,
-        ..Rules::default()
+        ..config.rules
+    };
+    // A variant The Gifts cannot join (a hand) measures its own rules twice.
+    let gifts = if with_gifts.validate().is_ok() {
+        with_gifts
+    } else {
+        config.rules
     };
     let (median_gifts, _, signature_gifts) = random_games_per_s(config, gifts);
     let mcts = agents::mcts::mcts_iterations_per_s(&agents::mcts::MctsConfig::default(), 1);

@@ -198,10 +198,7 @@ impl TournamentConfig {
             players,
             games_per_pairing: games,
             seed: args.seed.unwrap_or(DEFAULT_SEED),
-            rules: Rules {
-                farmers: !args.no_farmers,
-                gifts: args.gifts,
-            },
+            rules: crate::cli::combine_rules(args.rules, args.gifts, args.no_farmers)?,
             records: args.records,
             shard,
             sprt,
@@ -338,6 +335,7 @@ fn resume_config(
         || args.out.is_some()
         || args.gifts
         || args.no_farmers
+        || args.rules.is_some()
         || args.records
         || args.name.is_some()
         || args.shard.is_some()

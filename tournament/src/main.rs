@@ -52,11 +52,13 @@ fn run(args: Args) -> Result<(), String> {
             games,
             rounds,
             tournament_games,
+            rules,
         } => {
             let config = tournament::bench::BenchConfig {
                 games,
                 rounds,
                 tournament_games,
+                rules: rules.unwrap_or_default(),
             };
             let report = tournament::bench::run(&config);
             if json {

@@ -51,10 +51,7 @@ impl PlayConfig {
         Ok(PlayConfig {
             seats,
             seed: args.seed,
-            rules: Rules {
-                farmers: !args.no_farmers,
-                gifts: args.gifts,
-            },
+            rules: crate::cli::combine_rules(args.rules, args.gifts, args.no_farmers)?,
             out,
         })
     }

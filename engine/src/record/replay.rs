@@ -111,6 +111,7 @@ pub fn replay(record: &Record, end: bool) -> Result<State, ReplayError> {
             record.players
         )));
     }
+    record.rules.validate().map_err(|e| header(e.to_string()))?;
     let first = record.turns.first().map_or(0, |t| t.player);
     if first as usize >= record.players {
         return Err(ReplayError {

@@ -105,7 +105,7 @@ impl State {
     /// ```
     /// use engine::{Gift, Rules, Seat, State};
     ///
-    /// let mut state = State::new(Rules { farmers: true, gifts: true }, 2, Seat(0));
+    /// let mut state = State::new(Rules { farmers: true, gifts: true, ..Rules::STANDARD }, 2, Seat(0));
     /// assert!(state.receive_gift(Gift::Synod).is_err()); // a tile draw is due
     /// ```
     pub fn receive_gift(&mut self, gift: Gift) -> Result<(), IllegalMove> {

@@ -132,7 +132,7 @@ impl State {
     }
 
     /// End the game now: final scoring of every meeple still on the board
-    /// (RULES.md §4). Used when the bag runs out, and by `replay --end` to
+    /// (RULES.md §4; only farmers with `final_incomplete: false`). Used when the bag runs out, and by `replay --end` to
     /// score a position. Meeples stay where they are.
     pub fn finish(&mut self) {
         if self.phase == Phase::Over {
@@ -159,6 +159,9 @@ impl State {
             let points = match kind {
                 FeatureKind::Field if !self.rules.farmers => continue,
                 FeatureKind::Field => 3 * farms.count(root),
+                // `final_incomplete: false`: unfinished roads, cities and
+                // monasteries score nothing (RULES.md §8); fields still do.
+                _ if !self.rules.final_incomplete => continue,
                 _ => self.feature_value(root) as u16,
             };
             self.award(root, points, kind);
