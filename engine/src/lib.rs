@@ -51,6 +51,7 @@ mod geom;
 mod gifts;
 mod moves;
 mod notation;
+mod packed_rules;
 mod playout;
 mod record;
 mod rules;

@@ -12,6 +12,7 @@ use crate::features::{segment_id, Features, SegmentId};
 use crate::geom::{Location, Pos, Rotation, Side};
 use crate::gifts::GiftState;
 use crate::moves::{IllegalMove, Move, Placement};
+use crate::packed_rules::PackedRules;
 use crate::rules::Rules;
 use crate::seat::{PerSeat, Score, Seat, MAX_PLAYERS, MEEPLES_PER_SEAT};
 use crate::tiles::{segment_at, Edge, FeatureKind, Tile, NO_SEGMENT};
@@ -61,15 +62,12 @@ pub const MAX_MEEPLES: usize = MAX_PLAYERS * MEEPLES_PER_SEAT as usize;
 /// ```
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct State {
-    rules: Rules,
+    rules: PackedRules,
     players: u8,
     to_play: Seat,
     phase: Phase,
     bag: Bag,
     turns: u8,
-    /// The seat to play filled a hole this turn and plays again
-    /// (`hole_bonus`, RULES.md §8).
-    bonus_turn: bool,
     /// Legal placements of the drawn tile (counted when it is drawn).
     placements: u16,
     scores: PerSeat<Score>,
@@ -124,13 +122,12 @@ impl State {
             supply.0[s] = MEEPLES_PER_SEAT;
         }
         let mut state = State {
-            rules,
+            rules: PackedRules::pack(rules),
             players: players as u8,
             to_play: first,
             phase: Phase::Draw,
             bag: Bag::full(),
             turns: 0,
-            bonus_turn: false,
             placements: 0,
             scores: PerSeat::default(),
             supply,
@@ -153,7 +150,7 @@ impl State {
     /// The rules in force.
     #[inline]
     pub fn rules(&self) -> Rules {
-        self.rules
+        self.rules.unpack()
     }
 
     /// Number of seats.
@@ -331,8 +328,9 @@ impl State {
         };
         let Placement { pos, rot } = mv.placement;
         let (slot, touched) = self.put_tile(tile, rot, pos);
-        let gift_due = self.rules.gifts && self.extends_foreign_feature(slot);
-        self.bonus_turn = self.rules.hole_bonus && touched.sides.iter().all(|&n| n != NO_SLOT);
+        let gift_due = self.rules().gifts && self.extends_foreign_feature(slot);
+        let hole = touched.sides.iter().all(|&n| n != NO_SLOT);
+        self.rules.set_bonus_turn(self.rules().hole_bonus && hole);
 
         if let Some(seg) = mv.meeple {
             self.add_meeple(self.to_play, segment_id(slot, seg));
@@ -358,7 +356,9 @@ impl State {
             self.finish();
         } else {
             self.phase = Phase::Draw;
-            if !std::mem::take(&mut self.bonus_turn) {
+            let bonus = self.rules.bonus_turn();
+            self.rules.set_bonus_turn(false);
+            if !bonus {
                 self.to_play = Seat((self.to_play.0 + 1) % self.players);
             }
         }

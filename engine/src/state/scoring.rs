@@ -149,7 +149,7 @@ impl State {
                 farmed |= self.segment_kind(root) == FeatureKind::Field;
             }
         }
-        let farms = if farmed && self.rules.farmers {
+        let farms = if farmed && self.rules().farmers {
             self.farm_city_pairs()
         } else {
             FarmCities::default()
@@ -157,11 +157,11 @@ impl State {
         for &root in &roots[..n] {
             let kind = self.segment_kind(root);
             let points = match kind {
-                FeatureKind::Field if !self.rules.farmers => continue,
+                FeatureKind::Field if !self.rules().farmers => continue,
                 FeatureKind::Field => 3 * farms.count(root),
                 // `final_incomplete: false`: unfinished roads, cities and
                 // monasteries score nothing (RULES.md §8); fields still do.
-                _ if !self.rules.final_incomplete => continue,
+                _ if !self.rules().final_incomplete => continue,
                 _ => self.feature_value(root) as u16,
             };
             self.award(root, points, kind);
