@@ -5,10 +5,10 @@
 
 use crate::agent_list::split_agents;
 use crate::cli::TournamentArgs;
-use crate::output::{read_run_info, RunInfo, GAMES_CSV};
+use crate::output::read_run_info;
 use crate::schedule::Shard;
+use crate::schema::{RunInfo, Settings, SprtSettings, GAMES_CSV};
 use engine::Rules;
-use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
 /// The agents of the default tournament (`carcassonne` with no arguments,
@@ -25,43 +25,6 @@ pub const DEFAULT_NAME: &str = "tournament";
 pub const SPRT_ALPHA: f64 = 0.05;
 /// See [`SPRT_ALPHA`].
 pub const SPRT_BETA: f64 = 0.05;
-
-/// The SPRT hypotheses: H0 elo ≤ `elo0` against H1 elo ≥ `elo1`, first
-/// agent against the second.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-pub struct SprtSettings {
-    /// Elo of H0.
-    pub elo0: f64,
-    /// Elo of H1.
-    pub elo1: f64,
-    /// False positive rate.
-    pub alpha: f64,
-    /// False negative rate.
-    pub beta: f64,
-}
-
-/// Everything that determines a tournament's results (written to run.json).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Settings {
-    /// Used in the default folder name.
-    pub name: String,
-    /// Agent specs, in order.
-    pub agents: Vec<String>,
-    /// Seats per game.
-    pub players: usize,
-    /// Games per pairing as requested (see the plan for the rounded value).
-    pub games_per_pairing: u64,
-    /// Master seed.
-    pub seed: u64,
-    /// Rules options.
-    pub rules: Rules,
-    /// Write records.jsonl.
-    pub records: bool,
-    /// The shard this run plays.
-    pub shard: Option<Shard>,
-    /// Stop when the SPRT decides.
-    pub sprt: Option<SprtSettings>,
-}
 
 /// Most games one run may plan (all shards): far beyond any real run,
 /// and small enough that game indices and seeds never overflow.

@@ -5,8 +5,10 @@
 //! - [`schedule`]: which games, seat rotations, seeds and shards.
 //! - [`runner`]: playing games on a rayon pool, delivered in game order.
 //! - [`tournament`]: a run (and its resumption) from start to finish.
-//! - [`output`]: the files of a results folder; [`summary`]: the
+//! - [`schema`]: the rows and run.json of a results folder, as types;
+//!   [`output`]: writing and reading those files; [`summary`]: the
 //!   statistics written to them; [`merge`]: combining shard folders.
+//! - [`sprt_run`]: the `--sprt` test over a running match.
 //! - [`progress`], [`meta`]: progress bar; timestamps and code revision.
 //! - [`play`], [`replay`], [`bench`](mod@bench): the other subcommands.
 //! - [`stats`]: Wilson intervals, Elo, SPRT.
@@ -23,6 +25,8 @@ pub mod progress;
 pub mod replay;
 pub mod runner;
 pub mod schedule;
+pub mod schema;
+pub mod sprt_run;
 pub mod stats;
 pub mod summary;
 pub mod tournament;

@@ -8,7 +8,8 @@
 //! from those rows exactly as a single run computes them.
 
 use crate::config::check_new_folder;
-use crate::output::{write_run_info, write_summaries, GameRow, GamesWriter, RunInfo};
+use crate::output::{write_run_info, write_summaries, GamesWriter};
+use crate::schema::{GameRow, RunInfo, RunStatus};
 use crate::summary::{games, summarize};
 use crate::tournament::{load_games, new_run_info, schedule_of, RunReport};
 use std::path::{Path, PathBuf};
@@ -118,7 +119,7 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<RunReport, String> {
     revisions.sort_unstable();
     revisions.dedup();
     let mut info = new_run_info(&settings, shards.iter().map(|s| s.info.threads).sum());
-    info.status = "finished".to_string();
+    info.status = RunStatus::Finished;
     info.games_finished = schedule.total_games();
     info.code_revision = revisions.join(",");
     info.versions = first.info.versions.clone();

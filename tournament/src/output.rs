@@ -7,211 +7,14 @@
 //! finished game. The other files are written whole, through a temporary
 //! file and a rename, so they are never half-written.
 
-use crate::config::Settings;
-use serde::{Deserialize, Serialize};
+use crate::schema::{
+    GameRow, PairwiseRow, RunInfo, SummaryRow, GAMES_CSV, GAME_COLUMNS, PAIRWISE_CSV,
+    RECORDS_JSONL, RUN_FORMAT, RUN_JSON, SUMMARY_CSV,
+};
+use serde::Serialize;
 use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
-
-/// The format tag of `run.json`.
-pub const RUN_FORMAT: &str = "carcassonne-tournament/1";
-/// File names inside a results folder.
-pub const GAMES_CSV: &str = "games.csv";
-/// Per-agent summary.
-pub const SUMMARY_CSV: &str = "summary.csv";
-/// Per ordered pair of agents.
-pub const PAIRWISE_CSV: &str = "pairwise.csv";
-/// Configuration and provenance.
-pub const RUN_JSON: &str = "run.json";
-/// Game records, one JSON object per line.
-pub const RECORDS_JSONL: &str = "records.jsonl";
-
-/// How a seat's game ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Outcome {
-    /// Alone in first place.
-    Win,
-    /// First place shared.
-    Draw,
-    /// Anything else, and any forfeit.
-    Loss,
-}
-
-/// One row of `games.csv`: one seat of one game.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct GameRow {
-    /// Game index over the whole tournament (0-based).
-    pub game: u64,
-    /// Seed of the tile draws.
-    pub deck_seed: u64,
-    /// Seat, 0-based; seat 0 plays first.
-    pub seat: usize,
-    /// Agent label.
-    pub agent: String,
-    /// Total points.
-    pub score: u32,
-    /// Points from roads.
-    pub road: u16,
-    /// Points from cities.
-    pub city: u16,
-    /// Points from monasteries.
-    pub monastery: u16,
-    /// Points from farms.
-    pub farm: u16,
-    /// Points from gifts.
-    pub gifts: u16,
-    /// 1 = first; ties share a rank; a forfeiting seat is last.
-    pub rank: usize,
-    /// win, draw or loss.
-    pub result: Outcome,
-    /// Turns in the game (all seats).
-    pub turns: usize,
-    /// Meeples this seat placed.
-    pub meeples_placed: u32,
-    /// Milliseconds this seat spent choosing moves (not reproducible).
-    pub think_ms: f64,
-    /// Why this seat forfeited; empty if it did not.
-    pub forfeit: String,
-}
-
-/// One row of `summary.csv`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct SummaryRow {
-    /// Agent label.
-    pub agent: String,
-    /// Seats played (games × seats taken in them).
-    pub games: u64,
-    /// Wins.
-    pub wins: u64,
-    /// Draws (shared first place).
-    pub draws: u64,
-    /// Losses.
-    pub losses: u64,
-    /// (wins + draws / 2) / games.
-    pub win_rate: f64,
-    /// Wilson 95% interval, lower end.
-    pub win_rate_ci_low: f64,
-    /// Wilson 95% interval, upper end.
-    pub win_rate_ci_high: f64,
-    /// Mean total score.
-    pub mean_score: f64,
-    /// Its standard error.
-    pub mean_score_se: f64,
-    /// Bradley–Terry Elo, mean 0 over the agents.
-    pub elo: f64,
-    /// 95% interval, lower end.
-    pub elo_ci_low: f64,
-    /// 95% interval, upper end.
-    pub elo_ci_high: f64,
-}
-
-/// One row of `pairwise.csv`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct PairwiseRow {
-    /// Agent label.
-    pub agent: String,
-    /// Opponent label.
-    pub opponent: String,
-    /// Games in which they met (each pair of their seats counts once).
-    pub games: u64,
-    /// Games the agent finished ahead.
-    pub wins: u64,
-    /// Games they finished level.
-    pub draws: u64,
-    /// Games the opponent finished ahead.
-    pub losses: u64,
-    /// (wins + draws / 2) / games.
-    pub win_rate: f64,
-    /// Wilson 95% interval, lower end.
-    pub win_rate_ci_low: f64,
-    /// Wilson 95% interval, upper end.
-    pub win_rate_ci_high: f64,
-    /// Mean of agent's score − opponent's score.
-    pub mean_score_diff: f64,
-    /// Its standard error.
-    pub mean_score_diff_se: f64,
-}
-
-/// The SPRT outcome written to `run.json`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct SprtResult {
-    /// `"H0"`, `"H1"` or `"none"` (ran out of games first).
-    pub decision: String,
-    /// Log-likelihood ratio at the end.
-    pub llr: f64,
-    /// Lower stopping bound.
-    pub lower: f64,
-    /// Upper stopping bound.
-    pub upper: f64,
-    /// Games played when it stopped.
-    pub games: u64,
-    /// First agent's wins against the second.
-    pub wins: u64,
-    /// Draws.
-    pub draws: u64,
-    /// First agent's losses.
-    pub losses: u64,
-}
-
-/// The plan of a run, derived from its settings (for readers of run.json).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Plan {
-    /// Agent labels (spec, `#k` on repeats), indexed as in `pairings`.
-    pub agents: Vec<String>,
-    /// The agents of each pairing.
-    pub pairings: Vec<Vec<String>>,
-    /// Games per pairing after rounding up to whole seat rotations.
-    pub games_per_pairing: u64,
-    /// Decks (tile orders) per pairing.
-    pub decks_per_pairing: u64,
-    /// Games of the whole tournament.
-    pub games_total: u64,
-    /// Games of this run (its shard).
-    pub games_planned: u64,
-    /// How game indices map to pairings, decks and seats.
-    pub game_order: String,
-    /// How seeds are derived.
-    pub seeds: String,
-}
-
-/// `run.json`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct RunInfo {
-    /// Always [`RUN_FORMAT`].
-    pub format: String,
-    /// Everything that determines the results.
-    pub settings: Settings,
-    /// What the settings imply.
-    pub plan: Plan,
-    /// `"running"` (also left by an interrupted run), `"finished"` or
-    /// `"sprt"` (stopped by the SPRT).
-    pub status: String,
-    /// Games written to games.csv.
-    pub games_finished: u64,
-    /// The git commit of the source tree, or "unknown".
-    pub code_revision: String,
-    /// Crate versions.
-    pub versions: std::collections::BTreeMap<String, String>,
-    /// The command line that started the run.
-    pub command: Vec<String>,
-    /// Worker threads of the last invocation.
-    pub threads: usize,
-    /// UTC start time (RFC 3339).
-    pub start_time: String,
-    /// UTC end time, once finished.
-    pub end_time: Option<String>,
-    /// UTC times at which the run was resumed.
-    #[serde(default)]
-    pub resumed_at: Vec<String>,
-    /// Wall-clock seconds of the last invocation.
-    pub elapsed_s: Option<f64>,
-    /// SPRT outcome, with --sprt.
-    pub sprt: Option<SprtResult>,
-    /// Shard folders this folder was merged from.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub merged_from: Vec<String>,
-}
 
 /// Write `bytes` to `path` through a temporary file and a rename.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), String> {
@@ -382,26 +185,6 @@ impl GamesWriter {
     }
 }
 
-/// The columns of `games.csv`, in order (the fields of [`GameRow`]).
-pub const GAME_COLUMNS: [&str; 16] = [
-    "game",
-    "deck_seed",
-    "seat",
-    "agent",
-    "score",
-    "road",
-    "city",
-    "monastery",
-    "farm",
-    "gifts",
-    "rank",
-    "result",
-    "turns",
-    "meeples_placed",
-    "think_ms",
-    "forfeit",
-];
-
 /// Parse `games.csv` text that may end in a partial line (an interrupted
 /// write): only complete lines are read.
 pub fn parse_games(text: &str) -> Result<Vec<GameRow>, String> {
@@ -420,6 +203,7 @@ pub fn parse_games(text: &str) -> Result<Vec<GameRow>, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::schema::Outcome;
 
     #[test]
     fn game_columns_match_the_row_fields() {

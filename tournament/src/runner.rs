@@ -9,8 +9,8 @@
 //! game and every seed comes from the schedule, so what the sink sees is
 //! the same whatever the number of threads (except the think times).
 
-use crate::output::GameRow;
 use crate::schedule::{GameSpec, Schedule};
+use crate::schema::GameRow;
 use crate::summary::rank_seats;
 use agents::game::play_game;
 use engine::Rules;
@@ -182,7 +182,7 @@ impl Runner<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::output::Outcome;
+    use crate::schema::Outcome;
     use agents::game::{Forfeit, GameOutcome};
     use engine::{Record, Score, Seat};
     use std::time::Duration;

@@ -8,16 +8,16 @@
 //! with the next game, so the folder ends as an uninterrupted run's would.
 
 use crate::agent_list::labels;
-use crate::config::{Folder, Settings, TournamentConfig};
+use crate::config::{Folder, TournamentConfig};
 use crate::meta;
-use crate::output::{
-    parse_games, write_run_info, write_summaries, GameRow, GamesWriter, Plan, RunInfo, SprtResult,
-    SummaryRow, GAMES_CSV, RECORDS_JSONL, RUN_FORMAT,
-};
+use crate::output::{parse_games, write_run_info, write_summaries, GamesWriter};
 use crate::progress::Progress;
 use crate::runner::{Flow, Runner};
 use crate::schedule::Schedule;
-use crate::stats::{sprt_bounds, sprt_decide, sprt_llr, SprtDecision};
+use crate::schema::{
+    GameRow, Plan, RunInfo, RunStatus, Settings, SummaryRow, GAMES_CSV, RECORDS_JSONL, RUN_FORMAT,
+};
+use crate::sprt_run::SprtRun;
 use crate::summary::{games, summarize, table, Tally};
 use std::path::{Path, PathBuf};
 use std::time::{Instant, SystemTime};
@@ -42,8 +42,8 @@ impl RunReport {
         }
         if let Some(s) = &self.info.sprt {
             out.push_str(&format!(
-                "SPRT: {} after {} games (LLR {:.3}, bounds [{:.3}, {:.3}], W/D/L {}/{}/{})\n",
-                s.decision, s.games, s.llr, s.lower, s.upper, s.wins, s.draws, s.losses
+                "SPRT: {} after {} games (LLR {:.3}, bounds [{:.3}, {:.3}], W/D/L {}/{}/{}, pairs {:?})\n",
+                s.decision, s.games, s.llr, s.lower, s.upper, s.wins, s.draws, s.losses, s.pentanomial.0
             ));
         }
         let rate = match self.info.elapsed_s {
@@ -105,7 +105,7 @@ pub fn new_run_info(settings: &Settings, threads: usize) -> RunInfo {
         format: RUN_FORMAT.to_string(),
         settings: settings.clone(),
         plan: plan(&schedule, &labels),
-        status: "running".to_string(),
+        status: RunStatus::Running,
         games_finished: 0,
         code_revision: meta::code_revision(),
         versions: meta::versions(),
@@ -208,7 +208,7 @@ pub fn run(config: &TournamentConfig) -> Result<RunReport, String> {
             let mut info = (**info).clone();
             info.resumed_at.push(meta::rfc3339(SystemTime::now()));
             info.threads = config.threads;
-            info.status = "running".to_string();
+            info.status = RunStatus::Running;
             info.end_time = None;
             (dir.clone(), info, rows, records)
         }
@@ -224,14 +224,18 @@ pub fn run(config: &TournamentConfig) -> Result<RunReport, String> {
     };
     let mut rows: Vec<GameRow> = Vec::new();
     let mut tally = Tally::new(&labels);
-    let mut sprt = SprtState::new(settings);
+    let mut sprt = settings.sprt.map(|s| SprtRun::new(s, &schedule, &labels));
+    let after_game = |sprt: &mut Option<SprtRun>, game: &[GameRow]| {
+        sprt.as_mut().is_some_and(|s| s.after_game(&schedule, game))
+    };
     for game in games(&old_rows) {
         tally.add_game(game);
         rows.extend_from_slice(game);
-        sprt.after_game(&schedule, game[0].game, &tally);
+        after_game(&mut sprt, game);
     }
+    let decided = |sprt: &Option<SprtRun>| sprt.as_ref().is_some_and(SprtRun::decided);
     let done = tally.games;
-    let remaining: Vec<u64> = if sprt.decided() {
+    let remaining: Vec<u64> = if decided(&sprt) {
         Vec::new()
     } else {
         schedule.indices().skip(done as usize).collect()
@@ -250,18 +254,15 @@ pub fn run(config: &TournamentConfig) -> Result<RunReport, String> {
     let played = runner.run(&remaining, config.threads, |finished| {
         writer.append(&finished.rows, finished.record.as_deref())?;
         tally.add_game(&finished.rows);
-        rows.extend(finished.rows);
         progress.game_done(&tally);
         written += 1;
+        let decided = after_game(&mut sprt, &finished.rows);
+        rows.extend(finished.rows);
         if config.stop_after.is_some_and(|k| written >= k) {
             hook_stopped = true;
             return Ok(Flow::Stop);
         }
-        Ok(if sprt.after_game(&schedule, finished.index, &tally) {
-            Flow::Stop
-        } else {
-            Flow::Continue
-        })
+        Ok(if decided { Flow::Stop } else { Flow::Continue })
     });
     progress.finish();
     played?;
@@ -279,78 +280,13 @@ pub fn run(config: &TournamentConfig) -> Result<RunReport, String> {
     }
     let (summary, pairwise) = summarize(&labels, &rows);
     write_summaries(&dir, &summary, &pairwise)?;
-    info.sprt = sprt.result();
-    info.status = if sprt.decided() { "sprt" } else { "finished" }.to_string();
+    info.status = if decided(&sprt) {
+        RunStatus::Sprt
+    } else {
+        RunStatus::Finished
+    };
+    info.sprt = sprt.as_mut().map(SprtRun::result);
     info.end_time = Some(meta::rfc3339(SystemTime::now()));
     write_run_info(&dir, &info)?;
     Ok(RunReport { dir, info, summary })
-}
-
-/// The SPRT of a 2-agent run, checked after every whole set of seat
-/// rotations, in game order (so the stopping point does not depend on
-/// threads).
-struct SprtState {
-    settings: Option<crate::config::SprtSettings>,
-    decision: SprtDecision,
-    llr: f64,
-    games: u64,
-    wdl: crate::summary::Wdl,
-}
-
-impl SprtState {
-    fn new(settings: &Settings) -> SprtState {
-        SprtState {
-            settings: settings.sprt,
-            decision: SprtDecision::Continue,
-            llr: 0.0,
-            games: 0,
-            wdl: Default::default(),
-        }
-    }
-
-    fn decided(&self) -> bool {
-        self.decision != SprtDecision::Continue
-    }
-
-    /// Update after game `index`; true when the test has decided.
-    fn after_game(&mut self, schedule: &Schedule, index: u64, tally: &Tally) -> bool {
-        let Some(s) = self.settings else {
-            return false;
-        };
-        if self.decided() || !schedule.ends_unit(index) {
-            return self.decided();
-        }
-        let w = tally.first_vs_second;
-        self.wdl = w;
-        self.games = tally.games;
-        self.llr = sprt_llr(
-            w.wins as f64,
-            w.draws as f64,
-            w.losses as f64,
-            s.elo0,
-            s.elo1,
-        );
-        self.decision = sprt_decide(self.llr, sprt_bounds(s.alpha, s.beta));
-        self.decided()
-    }
-
-    fn result(&self) -> Option<SprtResult> {
-        let s = self.settings?;
-        let (lower, upper) = sprt_bounds(s.alpha, s.beta);
-        Some(SprtResult {
-            decision: match self.decision {
-                SprtDecision::AcceptH0 => "H0",
-                SprtDecision::AcceptH1 => "H1",
-                SprtDecision::Continue => "none",
-            }
-            .to_string(),
-            llr: (self.llr * 1e6).round() / 1e6,
-            lower,
-            upper,
-            games: self.games,
-            wins: self.wdl.wins,
-            draws: self.wdl.draws,
-            losses: self.wdl.losses,
-        })
-    }
 }

@@ -312,6 +312,41 @@ fn sprt_stops_early_and_records_its_decision() {
     assert!(games < 400 && games % 2 == 0, "{games}");
     assert_eq!(info["sprt"]["games"], games);
     assert_eq!(games_without_think_ms(&one).len() as u64, 1 + 2 * games);
+    // Game pairs (one deck, seats swapped) are the observations.
+    assert_eq!(info["sprt"]["model"], "pentanomial");
+    let pairs: u64 = info["sprt"]["pentanomial"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c.as_u64().unwrap())
+        .sum();
+    assert_eq!(2 * pairs, games);
+    let trace = info["sprt"]["trace"].as_array().unwrap();
+    assert_eq!(trace.last().unwrap()["games"], games);
+    assert_eq!(trace.last().unwrap()["llr"], info["sprt"]["llr"]);
+}
+
+/// Issue 8: `--agents random,random --sprt 0,10 --seed 8` "accepted H1
+/// after 2 games (LLR 22.7)". Two identical agents must not decide on a
+/// handful of games.
+#[test]
+fn sprt_does_not_decide_on_a_tiny_sample() {
+    let dir = scratch("sprt-tiny").join("run");
+    let args = [
+        "--agents",
+        "random,random",
+        "--games",
+        "600",
+        "--sprt",
+        "0,10",
+        "--seed",
+        "8",
+    ];
+    tournament(&dir, &args);
+    let info = json(&dir.join("run.json"));
+    let games = info["games_finished"].as_u64().unwrap();
+    assert!(games >= 50, "decided after {games} games");
+    assert_ne!(info["sprt"]["decision"], "H1");
 }
 
 #[test]
