@@ -144,13 +144,13 @@ pub fn tournament_games_per_s(games: u64, threads: usize, rounds: usize) -> f64 
         rules: Rules::default(),
         records: false,
     };
-    let indices: Vec<u64> = schedule.indices().collect();
+
     let mut rates: Vec<f64> = (0..rounds.clamp(1, 3))
         .map(|_| {
             let start = Instant::now();
             let mut played = 0u64;
             runner
-                .run(&indices, threads, |_| {
+                .run(schedule.planned(), threads, |_| {
                     played += 1;
                     Ok(Flow::Continue)
                 })

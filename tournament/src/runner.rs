@@ -9,13 +9,13 @@
 //! game and every seed comes from the schedule, so what the sink sees is
 //! the same whatever the number of threads (except the think times).
 
-use crate::schedule::{GameSpec, Schedule};
+use crate::schedule::{GameIndices, GameSpec, Schedule};
 use crate::schema::GameRow;
 use crate::summary::rank_seats;
 use agents::game::play_game;
 use engine::Rules;
 use std::collections::BTreeMap;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
@@ -114,7 +114,7 @@ impl Runner<'_> {
     /// sink returns [`Flow::Stop`], or it fails (its error is returned).
     pub fn run(
         &self,
-        indices: &[u64],
+        indices: GameIndices,
         threads: usize,
         mut sink: impl FnMut(Finished) -> Result<Flow, String>,
     ) -> Result<(), String> {
@@ -123,7 +123,7 @@ impl Runner<'_> {
             .thread_name(|i| format!("tournament-{i}"))
             .build()
             .map_err(|e| format!("cannot start {threads} threads: {e}"))?;
-        let next = &AtomicUsize::new(0);
+        let next = &AtomicU64::new(0);
         let stop = &AtomicBool::new(false);
         let (tx, rx) = mpsc::channel::<Vec<Finished>>();
         let mut result = Ok(());
@@ -140,7 +140,7 @@ impl Runner<'_> {
                             break;
                         }
                         let i = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(&index) = indices.get(i) else { break };
+                        let Some(index) = indices.get(i) else { break };
                         batch.push(self.play(index));
                         if last_send.elapsed() >= BATCH_TIME {
                             if tx.send(std::mem::take(&mut batch)).is_err() {
@@ -161,7 +161,7 @@ impl Runner<'_> {
                 for finished in batch {
                     pending.insert(finished.index, finished);
                 }
-                while let Some(game) = indices.get(position).and_then(|i| pending.remove(i)) {
+                while let Some(game) = indices.get(position).and_then(|i| pending.remove(&i)) {
                     position += 1;
                     match sink(game) {
                         Ok(Flow::Continue) => {}

@@ -13,7 +13,7 @@ use crate::meta;
 use crate::output::{parse_games, write_run_info, write_summaries, GamesWriter};
 use crate::progress::Progress;
 use crate::runner::{Flow, Runner};
-use crate::schedule::Schedule;
+use crate::schedule::{GameIndices, Schedule};
 use crate::schema::{
     GameRow, Plan, RunInfo, RunStatus, Settings, SummaryRow, GAMES_CSV, RECORDS_JSONL, RUN_FORMAT,
 };
@@ -235,10 +235,10 @@ pub fn run(config: &TournamentConfig) -> Result<RunReport, String> {
     }
     let decided = |sprt: &Option<SprtRun>| sprt.as_ref().is_some_and(SprtRun::decided);
     let done = tally.games;
-    let remaining: Vec<u64> = if decided(&sprt) {
-        Vec::new()
+    let remaining = if decided(&sprt) {
+        GameIndices::new(0, 1, 0)
     } else {
-        schedule.indices().skip(done as usize).collect()
+        schedule.planned().skip(done)
     };
 
     let progress = Progress::new(schedule.planned_games(), done);
@@ -251,7 +251,7 @@ pub fn run(config: &TournamentConfig) -> Result<RunReport, String> {
         rules: settings.rules,
         records: settings.records,
     };
-    let played = runner.run(&remaining, config.threads, |finished| {
+    let played = runner.run(remaining, config.threads, |finished| {
         writer.append(&finished.rows, finished.record.as_deref())?;
         tally.add_game(&finished.rows);
         progress.game_done(&tally);
