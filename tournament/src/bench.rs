@@ -21,6 +21,24 @@ pub struct BenchConfig {
     pub tournament_games: u64,
 }
 
+impl BenchConfig {
+    /// Check the counts: at least one game per round and one round (a
+    /// rate of zero games is not a measurement).
+    pub fn new(games: u64, rounds: usize, tournament_games: u64) -> Result<BenchConfig, String> {
+        if games == 0 {
+            return Err("bench --games must be at least 1".to_string());
+        }
+        if rounds == 0 {
+            return Err("bench --rounds must be at least 1".to_string());
+        }
+        Ok(BenchConfig {
+            games,
+            rounds,
+            tournament_games,
+        })
+    }
+}
+
 impl Default for BenchConfig {
     fn default() -> BenchConfig {
         BenchConfig {

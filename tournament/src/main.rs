@@ -1,6 +1,7 @@
 //! The `carcassonne` command line: parse, validate, run, map errors to
-//! exit codes. Every failure is one line on stderr and exit code 1 (2 for
-//! arguments clap cannot parse).
+//! exit codes. Every failure is one line on stderr and exit code 1, except
+//! arguments clap cannot parse (clap's full message with its usage and
+//! hints, exit code 2) and `replay`, which reports every bad record.
 
 use clap::Parser;
 use std::process::ExitCode;
@@ -10,9 +11,8 @@ fn main() -> ExitCode {
     let args = match Args::try_parse() {
         Ok(args) => args,
         Err(e) if e.use_stderr() => {
-            let text = e.to_string();
-            let line = text.lines().next().unwrap_or("bad arguments");
-            eprintln!("carcassonne: {}", line.trim_start_matches("error: "));
+            // clap's whole message: the error, the usage and its hints.
+            let _ = e.print();
             return ExitCode::from(2);
         }
         Err(e) => {
@@ -53,11 +53,7 @@ fn run(args: Args) -> Result<(), String> {
             rounds,
             tournament_games,
         } => {
-            let config = tournament::bench::BenchConfig {
-                games,
-                rounds,
-                tournament_games,
-            };
+            let config = tournament::bench::BenchConfig::new(games, rounds, tournament_games)?;
             let report = tournament::bench::run(&config);
             if json {
                 println!(
@@ -69,9 +65,20 @@ fn run(args: Args) -> Result<(), String> {
             }
         }
         Command::Replay { file, end } => {
-            let reports = tournament::replay::replay_file(&file, end).map_err(|e| e.to_string())?;
-            for r in reports {
-                println!("{}", serde_json::to_string(&r).map_err(|e| e.to_string())?);
+            let mut failed = 0;
+            let results = tournament::replay::replay_file(&file, end);
+            let total = results.len();
+            for result in results {
+                match result {
+                    Ok(r) => println!("{}", serde_json::to_string(&r).map_err(|e| e.to_string())?),
+                    Err(e) => {
+                        eprintln!("carcassonne: {e}");
+                        failed += 1;
+                    }
+                }
+            }
+            if failed > 0 {
+                return Err(format!("{failed} of {total} records failed"));
             }
         }
     }

@@ -514,7 +514,8 @@ fn bad_input_exits_non_zero_with_one_line_and_writes_nothing() {
             vec!["tournament", "--resume", a_file.to_str().unwrap()],
             "not a tournament",
         ),
-        (vec!["tournament", "--games", "many"], "invalid value"),
+        (vec!["bench", "--games", "0"], "--games"),
+        (vec!["bench", "--rounds", "0"], "--rounds"),
         (
             vec!["play", "--agents", "random,nobody", "--out", o],
             "unknown agent",
@@ -539,6 +540,48 @@ fn bad_input_exits_non_zero_with_one_line_and_writes_nothing() {
         );
         assert!(!out.exists(), "{args:?} created {o}");
     }
+}
+
+/// Issue 8: replay was all-or-nothing. Every good record is reported on
+/// stdout, every bad one on stderr with its line, and the exit is non-zero.
+#[test]
+fn replay_reports_good_records_and_fails_on_bad_ones() {
+    let dir = scratch("replay-partial");
+    let good = r#"{"players": 2, "turns": [{"player": 0, "tile": "U", "x": 1, "y": 0, "rot": 1}]}"#;
+    let wrong_format = r#"{"format": "chess-pgn/1", "players": 2, "turns": []}"#;
+    let unknown_rule = r#"{"players": 2, "rules": {"farmers": true, "dragons": true}, "turns": []}"#;
+    let path = dir.join("mixed.jsonl");
+    std::fs::write(
+        &path,
+        format!("{good}\n{wrong_format}\n{good}\n{unknown_rule}\n"),
+    )
+    .unwrap();
+    let out = bin().args(["replay", path.to_str().unwrap()]).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(String::from_utf8_lossy(&out.stdout).lines().count(), 2);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("mixed.jsonl:2: format \"chess-pgn/1\""), "{err}");
+    assert!(err.contains("mixed.jsonl:4:"), "{err}");
+    assert!(err.contains("unknown field `dragons`"), "{err}");
+    assert!(err.contains("2 of 4 records failed"), "{err}");
+}
+
+/// Issue 8: clap's message was cut to its first line ("the following
+/// required arguments were not provided:" and nothing after it).
+#[test]
+fn clap_errors_print_the_whole_message() {
+    let out = bin().args(["merge", "--out", "x"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("required arguments were not provided"), "{err}");
+    assert!(err.contains("<DIRS>..."), "{err}");
+    assert!(err.contains("Usage: carcassonne merge"), "{err}");
+    let out = bin().args(["tournament", "--games", "many"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("invalid value 'many' for '--games <GAMES>'"), "{err}");
+    assert!(err.contains("invalid digit"), "{err}");
+    assert!(err.contains("--help"), "{err}");
 }
 
 #[test]
