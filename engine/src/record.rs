@@ -35,7 +35,8 @@ pub const FORMAT: &str = "carcassonne-record/1";
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Record {
-    /// Always [`FORMAT`] when written; not checked when read.
+    /// Always [`FORMAT`]; [`replay`] refuses any other (a missing tag reads
+    /// as [`FORMAT`]).
     #[cfg_attr(feature = "serde", serde(default = "format_tag"))]
     pub format: String,
     /// Number of seats, 2–6.
@@ -339,6 +340,12 @@ pub fn replay(record: &Record, end: bool) -> Result<State, ReplayError> {
         turn: 0,
         reason: ReplayReason::BadHeader(s),
     };
+    if record.format != FORMAT {
+        return Err(header(format!(
+            "format {:?} is not {FORMAT:?}",
+            record.format
+        )));
+    }
     if !(2..=MAX_PLAYERS).contains(&record.players) {
         return Err(header(format!(
             "players must be 2 to 6, not {}",

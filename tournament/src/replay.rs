@@ -237,7 +237,9 @@ mod tests {
         );
         let err = first_error(&path);
         assert!(
-            err.ends_with("pretty.json:1: turn 1: cell (5, 5) has no neighbouring tile along an edge"),
+            err.ends_with(
+                "pretty.json:1: turn 1: cell (5, 5) has no neighbouring tile along an edge"
+            ),
             "{err}"
         );
     }
@@ -288,22 +290,35 @@ mod tests {
         );
         let path = write("rot.json", text);
         let err = first_error(&path);
-        assert!(err.contains("rot.json:7:16: bad record: invalid value: integer `256`"), "{err}");
+        assert!(
+            err.contains("rot.json:7:16: bad record: invalid value: integer `256`"),
+            "{err}"
+        );
         // A syntax error: a missing comma after line 5.
         let path = write("syntax.json", &text.replace("0,\n", "0\n"));
         let err = first_error(&path);
-        assert!(err.contains("syntax.json:6:7: bad record: expected `,` or `}`"), "{err}");
+        assert!(
+            err.contains("syntax.json:6:7: bad record: expected `,` or `}`"),
+            "{err}"
+        );
         // In JSON Lines, the column is within the line.
         let good = r#"{"players": 2, "turns": []}"#;
-        let path = write("cols.jsonl", &format!("{good}\n{{\"players\": 2, \"turns\": 7}}\n"));
+        let path = write(
+            "cols.jsonl",
+            &format!("{good}\n{{\"players\": 2, \"turns\": 7}}\n"),
+        );
         let err = first_error(&path);
-        assert!(err.contains("cols.jsonl:2:25: bad record: invalid type: integer `7`"), "{err}");
+        assert!(
+            err.contains("cols.jsonl:2:25: bad record: invalid type: integer `7`"),
+            "{err}"
+        );
     }
 
     /// Issue 8: one bad line among good ones suppressed every report.
     #[test]
     fn every_good_record_is_reported_beside_the_bad_ones() {
-        let good = r#"{"players": 2, "turns": [{"player": 0, "tile": "U", "x": 1, "y": 0, "rot": 1}]}"#;
+        let good =
+            r#"{"players": 2, "turns": [{"player": 0, "tile": "U", "x": 1, "y": 0, "rot": 1}]}"#;
         let text = format!("{good}\n{{\"players\": 2, \"tur\n{good}\n{good}\n");
         let path = write("mixed.jsonl", &text);
         let results = replay_file(&path, false);

@@ -549,18 +549,25 @@ fn replay_reports_good_records_and_fails_on_bad_ones() {
     let dir = scratch("replay-partial");
     let good = r#"{"players": 2, "turns": [{"player": 0, "tile": "U", "x": 1, "y": 0, "rot": 1}]}"#;
     let wrong_format = r#"{"format": "chess-pgn/1", "players": 2, "turns": []}"#;
-    let unknown_rule = r#"{"players": 2, "rules": {"farmers": true, "dragons": true}, "turns": []}"#;
+    let unknown_rule =
+        r#"{"players": 2, "rules": {"farmers": true, "dragons": true}, "turns": []}"#;
     let path = dir.join("mixed.jsonl");
     std::fs::write(
         &path,
         format!("{good}\n{wrong_format}\n{good}\n{unknown_rule}\n"),
     )
     .unwrap();
-    let out = bin().args(["replay", path.to_str().unwrap()]).output().unwrap();
+    let out = bin()
+        .args(["replay", path.to_str().unwrap()])
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(String::from_utf8_lossy(&out.stdout).lines().count(), 2);
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("mixed.jsonl:2: format \"chess-pgn/1\""), "{err}");
+    assert!(
+        err.contains("mixed.jsonl:2: format \"chess-pgn/1\""),
+        "{err}"
+    );
     assert!(err.contains("mixed.jsonl:4:"), "{err}");
     assert!(err.contains("unknown field `dragons`"), "{err}");
     assert!(err.contains("2 of 4 records failed"), "{err}");
@@ -573,13 +580,22 @@ fn clap_errors_print_the_whole_message() {
     let out = bin().args(["merge", "--out", "x"]).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("required arguments were not provided"), "{err}");
+    assert!(
+        err.contains("required arguments were not provided"),
+        "{err}"
+    );
     assert!(err.contains("<DIRS>..."), "{err}");
     assert!(err.contains("Usage: carcassonne merge"), "{err}");
-    let out = bin().args(["tournament", "--games", "many"]).output().unwrap();
+    let out = bin()
+        .args(["tournament", "--games", "many"])
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("invalid value 'many' for '--games <GAMES>'"), "{err}");
+    assert!(
+        err.contains("invalid value 'many' for '--games <GAMES>'"),
+        "{err}"
+    );
     assert!(err.contains("invalid digit"), "{err}");
     assert!(err.contains("--help"), "{err}");
 }
