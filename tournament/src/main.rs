@@ -42,7 +42,7 @@ fn run(args: Args) -> Result<(), String> {
         }
         Command::Play(p) => {
             let config = tournament::play::PlayConfig::from_args(&p)?;
-            print!("{}", tournament::play::play(&config)?);
+            tournament::play::play(&config, &mut std::io::stdout().lock())?;
         }
         Command::Merge { dirs, out } => {
             print!("{}", tournament::merge::merge(&dirs, &out)?.text());

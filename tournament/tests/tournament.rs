@@ -525,6 +525,10 @@ fn bad_input_exits_non_zero_with_one_line_and_writes_nothing() {
             "--players",
         ),
         (
+            vec!["play", "--out", a_file.to_str().unwrap()],
+            "already exists",
+        ),
+        (
             vec!["merge", not_a_run.to_str().unwrap(), "--out", o],
             "not a tournament",
         ),
