@@ -10,6 +10,7 @@
 //!   statistics written to them; [`merge`]: combining shard folders.
 //! - [`sprt_run`]: the `--sprt` test over a running match.
 //! - [`progress`], [`meta`]: progress bar; timestamps and code revision.
+//! - [`interrupt`]: Ctrl-C and SIGTERM stop a run cleanly.
 //! - [`play`], [`replay`], [`bench`](mod@bench): the other subcommands.
 //! - [`stats`]: Wilson intervals, Elo, SPRT.
 
@@ -17,6 +18,7 @@ pub mod agent_list;
 pub mod bench;
 pub mod cli;
 pub mod config;
+pub mod interrupt;
 pub mod merge;
 pub mod meta;
 pub mod output;

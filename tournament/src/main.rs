@@ -22,7 +22,7 @@ fn main() -> ExitCode {
         }
     };
     match run(args) {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(code) => code,
         Err(message) => {
             eprintln!("carcassonne: {message}");
             ExitCode::FAILURE
@@ -30,15 +30,19 @@ fn main() -> ExitCode {
     }
 }
 
-fn run(args: Args) -> Result<(), String> {
+fn run(args: Args) -> Result<ExitCode, String> {
     match args
         .command
         .unwrap_or(Command::Tournament(TournamentArgs::default()))
     {
         Command::Tournament(t) => {
             let config = tournament::config::TournamentConfig::from_args(&t)?;
+            tournament::interrupt::install()?;
             let report = tournament::tournament::run(&config)?;
             print!("{}", report.text());
+            if report.info.status == tournament::schema::RunStatus::Interrupted {
+                return Ok(ExitCode::from(tournament::interrupt::EXIT_CODE));
+            }
         }
         Command::Play(p) => {
             let config = tournament::play::PlayConfig::from_args(&p)?;
@@ -82,5 +86,5 @@ fn run(args: Args) -> Result<(), String> {
             }
         }
     }
-    Ok(())
+    Ok(ExitCode::SUCCESS)
 }

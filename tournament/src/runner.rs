@@ -112,6 +112,9 @@ impl Runner<'_> {
     /// Play the games `indices` (ascending) on `threads` threads, calling
     /// `sink` with each in the order of `indices`, until all are done, the
     /// sink returns [`Flow::Stop`], or it fails (its error is returned).
+    /// After an interrupt ([`crate::interrupt`]) no new game is started and
+    /// the games already complete are passed on as far as they are in
+    /// order.
     pub fn run(
         &self,
         indices: GameIndices,
@@ -136,7 +139,7 @@ impl Runner<'_> {
                     let mut batch = Vec::new();
                     let mut last_send = Instant::now();
                     loop {
-                        if stop.load(Ordering::Relaxed) {
+                        if stop.load(Ordering::Relaxed) || crate::interrupt::requested() {
                             break;
                         }
                         let i = next.fetch_add(1, Ordering::Relaxed);

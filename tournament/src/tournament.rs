@@ -57,6 +57,12 @@ impl RunReport {
             self.info.status,
             self.dir.display()
         ));
+        if self.info.status == RunStatus::Interrupted {
+            out.push_str(&format!(
+                "continue it with: carcassonne tournament --resume {}\n",
+                self.dir.display()
+            ));
+        }
         out
     }
 }
@@ -183,7 +189,9 @@ pub fn load_games(
     Ok((rows, records))
 }
 
-/// Run (or resume) the tournament of `config`.
+/// Run (or resume) the tournament of `config`. After an interrupt
+/// ([`crate::interrupt`]) the games already complete are written, with
+/// summaries of them, and run.json says `interrupted`.
 pub fn run(config: &TournamentConfig) -> Result<RunReport, String> {
     let started = Instant::now();
     let settings = &config.settings;
@@ -282,11 +290,15 @@ pub fn run(config: &TournamentConfig) -> Result<RunReport, String> {
     write_summaries(&dir, &summary, &pairwise)?;
     info.status = if decided(&sprt) {
         RunStatus::Sprt
+    } else if tally.games < schedule.planned_games() && crate::interrupt::requested() {
+        RunStatus::Interrupted
     } else {
         RunStatus::Finished
     };
     info.sprt = sprt.as_mut().map(SprtRun::result);
-    info.end_time = Some(meta::rfc3339(SystemTime::now()));
+    if info.status != RunStatus::Interrupted {
+        info.end_time = Some(meta::rfc3339(SystemTime::now()));
+    }
     write_run_info(&dir, &info)?;
     Ok(RunReport { dir, info, summary })
 }

@@ -663,3 +663,53 @@ fn resume_and_merge_refuse_a_run_json_with_impossible_settings() {
         assert!(err.contains("players must be 2 to 6"), "{err}");
     }
 }
+
+/// Issue 8: Ctrl-C printed nothing and left run.json `running` with 0
+/// games. SIGINT to a running tournament: the complete games are written,
+/// run.json says `interrupted` with their count, the exit code is 130 and
+/// the output says how to resume.
+#[test]
+fn sigint_stops_a_run_cleanly_and_says_how_to_resume() {
+    let dir = scratch("sigint").join("run");
+    let mut child = bin()
+        .args([
+            "tournament",
+            "--agents",
+            "greedy,random",
+            "--games",
+            "100000",
+        ])
+        .args(["--threads", "2", "--out", dir.to_str().unwrap()])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Wait for a few games on disk (at most ~60 s).
+    let games_csv = dir.join("games.csv");
+    for _ in 0..600 {
+        if std::fs::read_to_string(&games_csv).is_ok_and(|t| t.lines().count() > 10) {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    let killed = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(130));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains(&format!("--resume {}", dir.display())),
+        "{stdout}"
+    );
+    let info = json(&dir.join("run.json"));
+    assert_eq!(info["status"], "interrupted");
+    let finished = info["games_finished"].as_u64().unwrap();
+    assert!(finished > 0 && finished < 200_000, "{finished}");
+    let rows = games_without_think_ms(&dir);
+    assert_eq!(rows.len() as u64, 1 + 2 * finished);
+    assert!(read(&games_csv).ends_with('\n'));
+    assert!(dir.join("summary.csv").is_file());
+}
