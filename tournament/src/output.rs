@@ -21,7 +21,10 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), String> {
     let tmp = path.with_extension("tmp");
     std::fs::write(&tmp, bytes)
         .and_then(|()| std::fs::rename(&tmp, path))
-        .map_err(|e| format!("cannot write {}: {e}", path.display()))
+        .map_err(|e| {
+            let _ = std::fs::remove_file(&tmp);
+            format!("cannot write {}: {e}", path.display())
+        })
 }
 
 /// Serialize `rows` as CSV with a header.
@@ -102,23 +105,13 @@ impl GamesWriter {
         let records_path = dir.join(RECORDS_JSONL);
         let tmp_games = dir.join("games.csv.tmp");
         let tmp_records = dir.join("records.jsonl.tmp");
-        {
-            let mut w =
-                GamesWriter::create_files(&tmp_games, record_lines.map(|_| tmp_records.as_path()))?;
-            for (i, game) in crate::summary::games(rows).enumerate() {
-                let line = record_lines.and_then(|r| r.get(i)).map(String::as_str);
-                w.append(game, line)?;
-            }
+        let written = Self::write_kept(dir, rows, record_lines, &tmp_games, &tmp_records);
+        if written.is_err() {
+            // Nothing half-done stays behind: the old files are untouched.
+            let _ = std::fs::remove_file(&tmp_games);
+            let _ = std::fs::remove_file(&tmp_records);
         }
-        let rename = |from: &Path, to: &Path| {
-            std::fs::rename(from, to).map_err(|e| format!("cannot write {}: {e}", to.display()))
-        };
-        // Records first: records.jsonl never holds fewer games than
-        // games.csv, and a resume keeps the games both hold.
-        if record_lines.is_some() {
-            rename(&tmp_records, &records_path)?;
-        }
-        rename(&tmp_games, &games_path)?;
+        written?;
         let append = |path: &Path| {
             std::fs::OpenOptions::new()
                 .append(true)
@@ -136,6 +129,35 @@ impl GamesWriter {
             records,
             games_path,
         })
+    }
+
+    /// Write the kept games to the temporary files and rename them over
+    /// the old ones (records first).
+    fn write_kept(
+        dir: &Path,
+        rows: &[GameRow],
+        record_lines: Option<&[String]>,
+        tmp_games: &Path,
+        tmp_records: &Path,
+    ) -> Result<(), String> {
+        let games_path = dir.join(GAMES_CSV);
+        let records_path = dir.join(RECORDS_JSONL);
+        {
+            let mut w = GamesWriter::create_files(tmp_games, record_lines.map(|_| tmp_records))?;
+            for (i, game) in crate::summary::games(rows).enumerate() {
+                let line = record_lines.and_then(|r| r.get(i)).map(String::as_str);
+                w.append(game, line)?;
+            }
+        }
+        let rename = |from: &Path, to: &Path| {
+            std::fs::rename(from, to).map_err(|e| format!("cannot write {}: {e}", to.display()))
+        };
+        // Records first: records.jsonl never holds fewer games than
+        // games.csv, and a resume keeps the games both hold.
+        if record_lines.is_some() {
+            rename(tmp_records, &records_path)?;
+        }
+        rename(tmp_games, &games_path)
     }
 
     fn create_files(games_path: &Path, records: Option<&Path>) -> Result<GamesWriter, String> {
@@ -196,7 +218,7 @@ pub fn parse_games(text: &str) -> Result<Vec<GameRow>, String> {
     reader
         .deserialize()
         .enumerate()
-        .map(|(i, row)| row.map_err(|e| format!("games.csv row {}: {e}", i + 1)))
+        .map(|(i, row)| row.map_err(|e| format!("games.csv line {}: not a game row ({e})", i + 2)))
         .collect()
 }
 

@@ -184,9 +184,36 @@ pub fn load_games(
         records = complete_lines(&text);
         kept = kept.min(records.len());
         records.truncate(kept);
+        for (i, line) in records.iter().enumerate() {
+            check_record_line(line, &schedule.game(schedule.planned().get(i as u64).unwrap_or(0)), p)
+                .map_err(|what| {
+                    format!(
+                        "{}:{}: {what}; the run cannot be resumed (move the folder aside and start again)",
+                        path.display(),
+                        i + 1
+                    )
+                })?;
+        }
     }
     let rows = rows.into_iter().take(kept * p).collect();
     Ok((rows, records))
+}
+
+/// Check that a line of records.jsonl is the record of game `spec`.
+fn check_record_line(
+    line: &str,
+    spec: &crate::schedule::GameSpec,
+    players: usize,
+) -> Result<(), String> {
+    let record: engine::Record =
+        serde_json::from_str(line).map_err(|e| format!("not a game record ({e})"))?;
+    if record.seed != Some(spec.deck_seed) || record.players != players {
+        return Err(format!(
+            "the record of another game than game {} (deck seed {:?}, {} players)",
+            spec.index, record.seed, record.players
+        ));
+    }
+    Ok(())
 }
 
 /// Run (or resume) the tournament of `config`. After an interrupt

@@ -713,3 +713,59 @@ fn sigint_stops_a_run_cleanly_and_says_how_to_resume() {
     assert!(read(&games_csv).ends_with('\n'));
     assert!(dir.join("summary.csv").is_file());
 }
+
+/// Issue 8: `--resume` kept a corrupt records.jsonl line. Real corruption
+/// (not a torn last line) is refused with its file and line, nothing is
+/// changed, and a resume that fails leaves no `.tmp` file.
+#[test]
+fn resume_refuses_corrupt_files_and_leaves_no_temporary_files() {
+    let dir = scratch("resume-corrupt");
+    let make = |name: &str| {
+        let run = dir.join(name);
+        tournament(&run, &[SMALL, &["--stop-after", "6"]].concat());
+        run
+    };
+    let resume = |run: &Path| {
+        bin()
+            .args(["tournament", "--resume", run.to_str().unwrap()])
+            .output()
+            .unwrap()
+    };
+    let no_tmp = |run: &Path| {
+        for entry in std::fs::read_dir(run).unwrap() {
+            let name = entry.unwrap().file_name();
+            assert!(!name.to_string_lossy().ends_with(".tmp"), "{name:?} left");
+        }
+    };
+
+    let records = make("records");
+    let path = records.join("records.jsonl");
+    let mut lines: Vec<String> = read(&path).lines().map(String::from).collect();
+    lines[2] = lines[2].replace("\"turns\"", "\"turnz\"");
+    let corrupt = lines.join("\n") + "\n";
+    std::fs::write(&path, &corrupt).unwrap();
+    let out = resume(&records);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("records.jsonl:3: not a game record"), "{err}");
+    assert!(err.contains("cannot be resumed"), "{err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    assert_eq!(read(&path), corrupt);
+    no_tmp(&records);
+
+    let games = make("games");
+    let path = games.join("games.csv");
+    let text = read(&path).replacen(",win,", ",wn,", 1);
+    std::fs::write(&path, &text).unwrap();
+    let err = String::from_utf8_lossy(&resume(&games).stderr).to_string();
+    assert!(err.contains("games.csv line"), "{err}");
+    assert_eq!(read(&path), text);
+    no_tmp(&games);
+
+    // A failure while rewriting the kept games removes the new file.
+    let blocked = make("blocked");
+    std::fs::create_dir(blocked.join("records.jsonl.tmp")).unwrap();
+    let out = resume(&blocked);
+    assert!(!out.status.success());
+    assert!(!blocked.join("games.csv.tmp").exists());
+}
