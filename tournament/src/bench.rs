@@ -1,6 +1,7 @@
 //! `carcassonne bench`: engine speed on complete random games, with a
 //! deterministic signature that changes whenever behaviour changes.
 
+use crate::error::{Error, Result};
 use crate::runner::{Flow, Runner};
 use crate::schedule::Schedule;
 use engine::playout::random_playout;
@@ -24,12 +25,16 @@ pub struct BenchConfig {
 impl BenchConfig {
     /// Check the counts: at least one game per round and one round (a
     /// rate of zero games is not a measurement).
-    pub fn new(games: u64, rounds: usize, tournament_games: u64) -> Result<BenchConfig, String> {
+    pub fn new(games: u64, rounds: usize, tournament_games: u64) -> Result<BenchConfig> {
         if games == 0 {
-            return Err("bench --games must be at least 1".to_string());
+            return Err(Error::Invalid(
+                "bench --games must be at least 1".to_string(),
+            ));
         }
         if rounds == 0 {
-            return Err("bench --rounds must be at least 1".to_string());
+            return Err(Error::Invalid(
+                "bench --rounds must be at least 1".to_string(),
+            ));
         }
         Ok(BenchConfig {
             games,

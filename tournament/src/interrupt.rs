@@ -6,6 +6,7 @@
 //! The handler comes from the `ctrlc` crate and only sets a flag that the
 //! runner's workers read between games.
 
+use crate::error::{Error, Result};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Once;
 
@@ -17,7 +18,7 @@ pub const EXIT_CODE: u8 = 130;
 
 /// Catch Ctrl-C and SIGTERM for the rest of the process (once; later
 /// calls do nothing).
-pub fn install() -> Result<(), String> {
+pub fn install() -> Result<()> {
     let mut result = Ok(());
     INSTALL.call_once(|| {
         result = ctrlc::set_handler(|| {
@@ -27,7 +28,7 @@ pub fn install() -> Result<(), String> {
             }
             eprintln!("carcassonne: interrupted, finishing the games in progress (Ctrl-C again to stop now)");
         })
-        .map_err(|e| format!("cannot catch Ctrl-C: {e}"));
+        .map_err(|e| Error::Internal(format!("cannot catch Ctrl-C: {e}")));
     });
     result
 }

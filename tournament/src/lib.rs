@@ -11,6 +11,7 @@
 //! - [`sprt_run`]: the `--sprt` test over a running match.
 //! - [`progress`], [`meta`]: progress bar; timestamps and code revision.
 //! - [`interrupt`]: Ctrl-C and SIGTERM stop a run cleanly.
+//! - [`error`]: the one error type.
 //! - [`play`], [`replay`], [`bench`](mod@bench): the other subcommands.
 //! - [`stats`]: Wilson intervals, Elo, SPRT.
 
@@ -18,6 +19,7 @@ pub mod agent_list;
 pub mod bench;
 pub mod cli;
 pub mod config;
+pub mod error;
 pub mod interrupt;
 pub mod merge;
 pub mod meta;

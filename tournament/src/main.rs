@@ -6,6 +6,7 @@
 use clap::Parser;
 use std::process::ExitCode;
 use tournament::cli::{Args, Command, TournamentArgs};
+use tournament::error::{Error, Result};
 
 fn main() -> ExitCode {
     let args = match Args::try_parse() {
@@ -30,7 +31,7 @@ fn main() -> ExitCode {
     }
 }
 
-fn run(args: Args) -> Result<ExitCode, String> {
+fn run(args: Args) -> Result<ExitCode> {
     match args
         .command
         .unwrap_or(Command::Tournament(TournamentArgs::default()))
@@ -62,7 +63,7 @@ fn run(args: Args) -> Result<ExitCode, String> {
             if json {
                 println!(
                     "{}",
-                    serde_json::to_string(&report).map_err(|e| e.to_string())?
+                    serde_json::to_string(&report).map_err(|e| Error::Internal(e.to_string()))?
                 );
             } else {
                 print!("{}", report.text());
@@ -74,7 +75,10 @@ fn run(args: Args) -> Result<ExitCode, String> {
             let total = results.len();
             for result in results {
                 match result {
-                    Ok(r) => println!("{}", serde_json::to_string(&r).map_err(|e| e.to_string())?),
+                    Ok(r) => println!(
+                        "{}",
+                        serde_json::to_string(&r).map_err(|e| Error::Internal(e.to_string()))?
+                    ),
                     Err(e) => {
                         eprintln!("carcassonne: {e}");
                         failed += 1;
@@ -82,7 +86,7 @@ fn run(args: Args) -> Result<ExitCode, String> {
                 }
             }
             if failed > 0 {
-                return Err(format!("{failed} of {total} records failed"));
+                return Err(Error::Replay { failed, total });
             }
         }
     }

@@ -7,6 +7,7 @@
 //! finished game. The other files are written whole, through a temporary
 //! file and a rename, so they are never half-written.
 
+use crate::error::{Error, Result};
 use crate::schema::{
     GameRow, PairwiseRow, RunInfo, SummaryRow, GAMES_CSV, GAME_COLUMNS, PAIRWISE_CSV,
     RECORDS_JSONL, RUN_FORMAT, RUN_JSON, SUMMARY_CSV,
@@ -16,64 +17,65 @@ use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
+/// A failure to serialize our own types or write to memory.
+fn internal(e: impl std::fmt::Display) -> Error {
+    Error::Internal(e.to_string())
+}
+
 /// Write `bytes` to `path` through a temporary file and a rename.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), String> {
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
     let tmp = path.with_extension("tmp");
     std::fs::write(&tmp, bytes)
         .and_then(|()| std::fs::rename(&tmp, path))
         .map_err(|e| {
             let _ = std::fs::remove_file(&tmp);
-            format!("cannot write {}: {e}", path.display())
+            Error::io("write", path, e)
         })
 }
 
 /// Serialize `rows` as CSV with a header.
-pub fn csv_bytes<T: Serialize>(rows: &[T]) -> Result<Vec<u8>, String> {
+pub fn csv_bytes<T: Serialize>(rows: &[T]) -> Result<Vec<u8>> {
     let mut w = csv::Writer::from_writer(Vec::new());
     for row in rows {
-        w.serialize(row).map_err(|e| e.to_string())?;
+        w.serialize(row).map_err(internal)?;
     }
-    w.into_inner().map_err(|e| e.to_string())
+    w.into_inner().map_err(internal)
 }
 
 /// Write `run.json`.
-pub fn write_run_info(dir: &Path, info: &RunInfo) -> Result<(), String> {
-    let mut text = serde_json::to_string_pretty(info).map_err(|e| e.to_string())?;
+pub fn write_run_info(dir: &Path, info: &RunInfo) -> Result<()> {
+    let mut text = serde_json::to_string_pretty(info).map_err(internal)?;
     text.push('\n');
     write_atomic(&dir.join(RUN_JSON), text.as_bytes())
 }
 
 /// Read `run.json`; an error names the folder as not a tournament.
-pub fn read_run_info(dir: &Path) -> Result<RunInfo, String> {
+pub fn read_run_info(dir: &Path) -> Result<RunInfo> {
     let path = dir.join(RUN_JSON);
     let text = std::fs::read_to_string(&path).map_err(|_| {
-        format!(
+        Error::Folder(format!(
             "{} is not a tournament folder (no readable run.json)",
             dir.display()
-        )
+        ))
     })?;
     let info: RunInfo = serde_json::from_str(&text).map_err(|e| {
-        format!(
+        Error::Folder(format!(
             "{} is not a tournament folder (bad run.json: {e})",
             dir.display()
-        )
+        ))
     })?;
     if info.format != RUN_FORMAT {
-        return Err(format!(
+        return Err(Error::Folder(format!(
             "{} is not a tournament folder (run.json format {:?})",
             dir.display(),
             info.format
-        ));
+        )));
     }
     Ok(info)
 }
 
 /// Write `summary.csv` and `pairwise.csv`.
-pub fn write_summaries(
-    dir: &Path,
-    summary: &[SummaryRow],
-    pairwise: &[PairwiseRow],
-) -> Result<(), String> {
+pub fn write_summaries(dir: &Path, summary: &[SummaryRow], pairwise: &[PairwiseRow]) -> Result<()> {
     write_atomic(&dir.join(SUMMARY_CSV), &csv_bytes(summary)?)?;
     write_atomic(&dir.join(PAIRWISE_CSV), &csv_bytes(pairwise)?)
 }
@@ -87,7 +89,7 @@ pub struct GamesWriter {
 
 impl GamesWriter {
     /// Create (truncate) the files of `dir` and write the header.
-    pub fn create(dir: &Path, records: bool) -> Result<GamesWriter, String> {
+    pub fn create(dir: &Path, records: bool) -> Result<GamesWriter> {
         let records = records.then(|| dir.join(RECORDS_JSONL));
         GamesWriter::create_files(&dir.join(GAMES_CSV), records.as_deref())
     }
@@ -100,7 +102,7 @@ impl GamesWriter {
         dir: &Path,
         rows: &[GameRow],
         record_lines: Option<&[String]>,
-    ) -> Result<GamesWriter, String> {
+    ) -> Result<GamesWriter> {
         let games_path = dir.join(GAMES_CSV);
         let records_path = dir.join(RECORDS_JSONL);
         let tmp_games = dir.join("games.csv.tmp");
@@ -116,7 +118,7 @@ impl GamesWriter {
             std::fs::OpenOptions::new()
                 .append(true)
                 .open(path)
-                .map_err(|e| format!("cannot open {}: {e}", path.display()))
+                .map_err(|e| Error::io("open", path, e))
         };
         let records = match record_lines {
             Some(_) => Some(BufWriter::new(append(&records_path)?)),
@@ -139,7 +141,7 @@ impl GamesWriter {
         record_lines: Option<&[String]>,
         tmp_games: &Path,
         tmp_records: &Path,
-    ) -> Result<(), String> {
+    ) -> Result<()> {
         let games_path = dir.join(GAMES_CSV);
         let records_path = dir.join(RECORDS_JSONL);
         {
@@ -150,7 +152,7 @@ impl GamesWriter {
             }
         }
         let rename = |from: &Path, to: &Path| {
-            std::fs::rename(from, to).map_err(|e| format!("cannot write {}: {e}", to.display()))
+            std::fs::rename(from, to).map_err(|e| Error::io("write", to, e))
         };
         // Records first: records.jsonl never holds fewer games than
         // games.csv, and a resume keeps the games both hold.
@@ -160,13 +162,11 @@ impl GamesWriter {
         rename(tmp_games, &games_path)
     }
 
-    fn create_files(games_path: &Path, records: Option<&Path>) -> Result<GamesWriter, String> {
-        let file = File::create(games_path)
-            .map_err(|e| format!("cannot create {}: {e}", games_path.display()))?;
+    fn create_files(games_path: &Path, records: Option<&Path>) -> Result<GamesWriter> {
+        let file = File::create(games_path).map_err(|e| Error::io("create", games_path, e))?;
         let records = match records {
             Some(path) => {
-                let f = File::create(path)
-                    .map_err(|e| format!("cannot create {}: {e}", path.display()))?;
+                let f = File::create(path).map_err(|e| Error::io("create", path, e))?;
                 Some(BufWriter::new(f))
             }
             None => None,
@@ -174,9 +174,7 @@ impl GamesWriter {
         let mut games = csv::WriterBuilder::new()
             .has_headers(false)
             .from_writer(file);
-        games
-            .write_record(GAME_COLUMNS)
-            .map_err(|e| e.to_string())?;
+        games.write_record(GAME_COLUMNS).map_err(internal)?;
         let mut w = GamesWriter {
             games,
             records,
@@ -187,29 +185,29 @@ impl GamesWriter {
     }
 
     /// Append one game: its record line first, then its rows.
-    pub fn append(&mut self, rows: &[GameRow], record: Option<&str>) -> Result<(), String> {
+    pub fn append(&mut self, rows: &[GameRow], record: Option<&str>) -> Result<()> {
         if let (Some(w), Some(line)) = (&mut self.records, record) {
             w.write_all(line.as_bytes())
                 .and_then(|()| w.write_all(b"\n"))
                 .and_then(|()| w.flush())
-                .map_err(|e| format!("cannot write records.jsonl: {e}"))?;
+                .map_err(|e| Error::io("write", Path::new(RECORDS_JSONL), e))?;
         }
         for row in rows {
-            self.games.serialize(row).map_err(|e| e.to_string())?;
+            self.games.serialize(row).map_err(internal)?;
         }
         self.flush()
     }
 
-    fn flush(&mut self) -> Result<(), String> {
+    fn flush(&mut self) -> Result<()> {
         self.games
             .flush()
-            .map_err(|e| format!("cannot write {}: {e}", self.games_path.display()))
+            .map_err(|e| Error::io("write", &self.games_path, e.into()))
     }
 }
 
 /// Parse `games.csv` text that may end in a partial line (an interrupted
 /// write): only complete lines are read.
-pub fn parse_games(text: &str) -> Result<Vec<GameRow>, String> {
+pub fn parse_games(text: &str) -> Result<Vec<GameRow>> {
     let complete = match text.rfind('\n') {
         Some(end) => &text[..=end],
         None => "",
@@ -218,7 +216,11 @@ pub fn parse_games(text: &str) -> Result<Vec<GameRow>, String> {
     reader
         .deserialize()
         .enumerate()
-        .map(|(i, row)| row.map_err(|e| format!("games.csv line {}: not a game row ({e})", i + 2)))
+        .map(|(i, row)| {
+            row.map_err(|e| {
+                Error::Folder(format!("games.csv line {}: not a game row ({e})", i + 2))
+            })
+        })
         .collect()
 }
 

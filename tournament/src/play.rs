@@ -10,6 +10,7 @@
 
 use crate::agent_list::split_agents;
 use crate::cli::PlayArgs;
+use crate::error::{Error, Result};
 use crate::schedule::agent_seed;
 use engine::record::apply_turn;
 use engine::{Record, Rules, Seat, State};
@@ -32,17 +33,21 @@ pub struct PlayConfig {
 
 impl PlayConfig {
     /// Check `args`: every spec builds an agent, 2–6 seats.
-    pub fn from_args(args: &PlayArgs) -> Result<PlayConfig, String> {
+    pub fn from_args(args: &PlayArgs) -> Result<PlayConfig> {
         let specs = split_agents(&args.agents);
         for spec in &specs {
-            agents::from_spec(spec).map_err(|e| format!("--agents: {e}"))?;
+            agents::from_spec(spec).map_err(|e| Error::Invalid(format!("--agents: {e}")))?;
         }
         if specs.is_empty() {
-            return Err("--agents: give at least one agent".to_string());
+            return Err(Error::Invalid(
+                "--agents: give at least one agent".to_string(),
+            ));
         }
         let players = args.players.unwrap_or(specs.len() as u64);
         if !(2..=6).contains(&players) {
-            return Err(format!("--players must be 2 to 6, not {players}"));
+            return Err(Error::Invalid(format!(
+                "--players must be 2 to 6, not {players}"
+            )));
         }
         let seats = (0..players as usize)
             .map(|s| specs[s % specs.len()].clone())
@@ -66,20 +71,20 @@ impl PlayConfig {
 
 /// `--out` must not exist (a record is never overwritten) and its folder
 /// must be a folder or creatable.
-fn check_new_file(path: &Path) -> Result<(), String> {
+fn check_new_file(path: &Path) -> Result<()> {
     if path.exists() {
-        return Err(format!(
+        return Err(Error::Invalid(format!(
             "--out {}: already exists (give another --out or remove it)",
             path.display()
-        ));
+        )));
     }
     if let Some(existing) = path.ancestors().skip(1).find(|a| a.exists()) {
         if !existing.is_dir() {
-            return Err(format!(
+            return Err(Error::Invalid(format!(
                 "--out {}: cannot create, {} is not a folder",
                 path.display(),
                 existing.display()
-            ));
+            )));
         }
     }
     Ok(())
@@ -87,12 +92,12 @@ fn check_new_file(path: &Path) -> Result<(), String> {
 
 /// Play the game, printing each turn to `out` as it completes, then the
 /// final scores; write its record to the config's `out` file.
-pub fn play(config: &PlayConfig, out: &mut dyn std::io::Write) -> Result<(), String> {
+pub fn play(config: &PlayConfig, out: &mut dyn std::io::Write) -> Result<()> {
     let mut seats: Vec<Box<dyn agents::Agent>> = config
         .seats
         .iter()
-        .map(|s| agents::from_spec(s).map_err(|e| e.to_string()))
-        .collect::<Result<_, _>>()?;
+        .map(|s| agents::from_spec(s).map_err(|e| Error::Invalid(e.to_string())))
+        .collect::<Result<_>>()?;
     let seeds: Vec<u64> = (0..seats.len())
         .map(|s| agent_seed(config.seed, 0, s))
         .collect();
@@ -132,12 +137,12 @@ pub fn play(config: &PlayConfig, out: &mut dyn std::io::Write) -> Result<(), Str
         );
     }
     if let Some(dir) = config.out.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir)
-            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+        std::fs::create_dir_all(dir).map_err(|e| Error::io("create", dir, e))?;
     }
-    let mut json = serde_json::to_string(&outcome.record).map_err(|e| e.to_string())?;
+    let mut json =
+        serde_json::to_string(&outcome.record).map_err(|e| Error::Internal(e.to_string()))?;
     json.push('\n');
-    let cannot = |e: std::io::Error| format!("cannot write {}: {e}", config.out.display());
+    let cannot = |e: std::io::Error| Error::io("write", &config.out, e);
     // create_new: a file that appeared while the game was played is kept.
     std::fs::OpenOptions::new()
         .write(true)
@@ -149,10 +154,10 @@ pub fn play(config: &PlayConfig, out: &mut dyn std::io::Write) -> Result<(), Str
     write_out(out, &text)
 }
 
-fn write_out(out: &mut dyn std::io::Write, text: &str) -> Result<(), String> {
+fn write_out(out: &mut dyn std::io::Write, text: &str) -> Result<()> {
     out.write_all(text.as_bytes())
         .and_then(|()| out.flush())
-        .map_err(|e| format!("cannot print: {e}"))
+        .map_err(|e| Error::Internal(format!("cannot print: {e}")))
 }
 
 /// An opened gift with its target, in record terms.
@@ -194,7 +199,7 @@ impl TurnPrinter {
         record: &Record,
         finished: bool,
         out: &mut dyn std::io::Write,
-    ) -> Result<(), String> {
+    ) -> Result<()> {
         let complete = if finished {
             record.turns.len()
         } else {
@@ -224,11 +229,13 @@ impl TurnPrinter {
             let turn = &record.turns[self.printed];
             self.printed += 1;
             apply_turn(state, turn).map_err(|reason| {
-                engine::ReplayError {
-                    turn: self.printed,
-                    reason,
-                }
-                .to_string()
+                Error::Internal(
+                    engine::ReplayError {
+                        turn: self.printed,
+                        reason,
+                    }
+                    .to_string(),
+                )
             })?;
             let _ = writeln!(text, "{}", turn_line(self.printed, turn, state));
         }
@@ -327,7 +334,7 @@ mod tests {
             out: Some(config.out.clone()),
         })
         .unwrap_err();
-        assert!(err.contains("already exists"), "{err}");
+        assert!(err.to_string().contains("already exists"), "{err}");
         assert_eq!(std::fs::read_to_string(&config.out).unwrap(), before);
     }
 }

@@ -9,6 +9,7 @@
 //! game and every seed comes from the schedule, so what the sink sees is
 //! the same whatever the number of threads (except the think times).
 
+use crate::error::{Error, Result};
 use crate::schedule::{GameIndices, GameSpec, Schedule};
 use crate::schema::GameRow;
 use crate::summary::rank_seats;
@@ -119,13 +120,13 @@ impl Runner<'_> {
         &self,
         indices: GameIndices,
         threads: usize,
-        mut sink: impl FnMut(Finished) -> Result<Flow, String>,
-    ) -> Result<(), String> {
+        mut sink: impl FnMut(Finished) -> Result<Flow>,
+    ) -> Result<()> {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads.max(1))
             .thread_name(|i| format!("tournament-{i}"))
             .build()
-            .map_err(|e| format!("cannot start {threads} threads: {e}"))?;
+            .map_err(|e| Error::Internal(format!("cannot start {threads} threads: {e}")))?;
         let next = &AtomicU64::new(0);
         let stop = &AtomicBool::new(false);
         let (tx, rx) = mpsc::channel::<Vec<Finished>>();

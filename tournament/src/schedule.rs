@@ -22,6 +22,7 @@
 //! - **Shards.** Shard `K/N` (1-based `K`) plays the games with
 //!   `g % N == K − 1`.
 
+use crate::error::{Error, Result};
 use serde::{Deserialize, Serialize};
 
 /// One step of splitmix64 (Steele, Lea & Flood): a fixed, well-mixed
@@ -69,8 +70,12 @@ pub struct Shard {
 
 impl Shard {
     /// Parse `K/N` with 1 ≤ K ≤ N.
-    pub fn parse(text: &str) -> Result<Shard, String> {
-        let bad = || format!("--shard {text:?}: expected K/N with 1 <= K <= N, e.g. 1/4");
+    pub fn parse(text: &str) -> Result<Shard> {
+        let bad = || {
+            Error::Invalid(format!(
+                "--shard {text:?}: expected K/N with 1 <= K <= N, e.g. 1/4"
+            ))
+        };
         let (k, n) = text.split_once('/').ok_or_else(bad)?;
         let index: u64 = k.trim().parse().map_err(|_| bad())?;
         let count: u64 = n.trim().parse().map_err(|_| bad())?;
@@ -328,7 +333,7 @@ mod tests {
         assert_eq!(all, s.indices().collect::<Vec<_>>());
         assert!(Shard::parse("0/2").is_err());
         assert!(Shard::parse("3/2").is_err());
-        assert_eq!(Shard::parse("2/2"), Ok(Shard { index: 2, count: 2 }));
+        assert_eq!(Shard::parse("2/2").unwrap(), Shard { index: 2, count: 2 });
     }
 
     /// Issue 8: `--games 1000000000` materialised every game index (6.3 GB

@@ -9,6 +9,7 @@
 
 use crate::agent_list::labels;
 use crate::config::{Folder, TournamentConfig};
+use crate::error::{Error, Result};
 use crate::meta;
 use crate::output::{parse_games, write_run_info, write_summaries, GamesWriter};
 use crate::progress::Progress;
@@ -140,13 +141,16 @@ pub fn load_games(
     settings: &Settings,
     schedule: &Schedule,
     labels: &[String],
-) -> Result<(Vec<GameRow>, Vec<String>), String> {
+) -> Result<(Vec<GameRow>, Vec<String>)> {
     let path = dir.join(GAMES_CSV);
-    let text = std::fs::read_to_string(&path)
-        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    let rows = parse_games(&text).map_err(|e| format!("{}: {e}", dir.display()))?;
-    let mismatch =
-        |what: String| format!("{} does not match its run.json ({what})", path.display());
+    let text = std::fs::read_to_string(&path).map_err(|e| Error::io("read", &path, e))?;
+    let rows = parse_games(&text).map_err(|e| Error::Folder(format!("{}: {e}", dir.display())))?;
+    let mismatch = |what: String| {
+        Error::Folder(format!(
+            "{} does not match its run.json ({what})",
+            path.display()
+        ))
+    };
     let p = settings.players;
     let mut kept = 0;
     let mut expected = schedule.indices();
@@ -187,11 +191,11 @@ pub fn load_games(
         for (i, line) in records.iter().enumerate() {
             check_record_line(line, &schedule.game(schedule.planned().get(i as u64).unwrap_or(0)), p)
                 .map_err(|what| {
-                    format!(
+                    Error::Folder(format!(
                         "{}:{}: {what}; the run cannot be resumed (move the folder aside and start again)",
                         path.display(),
                         i + 1
-                    )
+                    ))
                 })?;
         }
     }
@@ -204,7 +208,7 @@ fn check_record_line(
     line: &str,
     spec: &crate::schedule::GameSpec,
     players: usize,
-) -> Result<(), String> {
+) -> std::result::Result<(), String> {
     let record: engine::Record =
         serde_json::from_str(line).map_err(|e| format!("not a game record ({e})"))?;
     if record.seed != Some(spec.deck_seed) || record.players != players {
@@ -219,7 +223,7 @@ fn check_record_line(
 /// Run (or resume) the tournament of `config`. After an interrupt
 /// ([`crate::interrupt`]) the games already complete are written, with
 /// summaries of them, and run.json says `interrupted`.
-pub fn run(config: &TournamentConfig) -> Result<RunReport, String> {
+pub fn run(config: &TournamentConfig) -> Result<RunReport> {
     let started = Instant::now();
     let settings = &config.settings;
     let (schedule, labels) = schedule_of(settings);
@@ -232,8 +236,7 @@ pub fn run(config: &TournamentConfig) -> Result<RunReport, String> {
                     schedule.games_per_pairing()
                 );
             }
-            std::fs::create_dir_all(dir)
-                .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+            std::fs::create_dir_all(dir).map_err(|e| Error::io("create", dir, e))?;
             let info = new_run_info(settings, config.threads);
             write_run_info(dir, &info)?;
             (dir.clone(), info, Vec::new(), Vec::new())

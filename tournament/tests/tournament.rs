@@ -671,7 +671,7 @@ fn resume_and_merge_refuse_a_run_json_with_impossible_settings() {
 #[test]
 fn sigint_stops_a_run_cleanly_and_says_how_to_resume() {
     let dir = scratch("sigint").join("run");
-    let mut child = bin()
+    let child = bin()
         .args([
             "tournament",
             "--agents",
