@@ -201,7 +201,7 @@ impl GamesWriter {
     fn flush(&mut self) -> Result<()> {
         self.games
             .flush()
-            .map_err(|e| Error::io("write", &self.games_path, e.into()))
+            .map_err(|e| Error::io("write", &self.games_path, e))
     }
 }
 
