@@ -428,25 +428,25 @@ mod tests {
     /// accept it at least 94% of the time (nominal power 95%). The bounds
     /// are wide so a run lasts a few hundred pairs and the whole simulation
     /// takes well under a second; the statistics do not depend on the width.
-    #[test]
-    fn pentanomial_sprt_keeps_its_error_rates() {
-        let false_positives = accepted_h1(SprtModel::Pentanomial, 0.0, 2000, 1);
-        eprintln!("pentanomial α: {false_positives} / 2000");
+    fn assert_error_rates(model: SprtModel, seed: u64) {
+        let false_positives = accepted_h1(model, 0.0, 2000, seed);
+        eprintln!("{model:?} α: {false_positives} / 2000");
         assert!(false_positives <= 120, "α: {false_positives} / 2000");
-        let true_positives = accepted_h1(SprtModel::Pentanomial, 40.0, 2000, 2);
-        eprintln!("pentanomial power: {true_positives} / 2000");
+        let true_positives = accepted_h1(model, 40.0, 2000, seed + 1);
+        eprintln!("{model:?} power: {true_positives} / 2000");
         assert!(true_positives >= 1880, "power: {true_positives} / 2000");
     }
 
-    /// As [`pentanomial_sprt_keeps_its_error_rates`], game by game.
+    /// See [`assert_error_rates`]: pair by pair.
+    #[test]
+    fn pentanomial_sprt_keeps_its_error_rates() {
+        assert_error_rates(SprtModel::Pentanomial, 1);
+    }
+
+    /// See [`assert_error_rates`]: game by game.
     #[test]
     fn trinomial_sprt_keeps_its_error_rates() {
-        let false_positives = accepted_h1(SprtModel::Trinomial, 0.0, 2000, 3);
-        eprintln!("trinomial α: {false_positives} / 2000");
-        assert!(false_positives <= 120, "α: {false_positives} / 2000");
-        let true_positives = accepted_h1(SprtModel::Trinomial, 40.0, 2000, 4);
-        eprintln!("trinomial power: {true_positives} / 2000");
-        assert!(true_positives >= 1880, "power: {true_positives} / 2000");
+        assert_error_rates(SprtModel::Trinomial, 3);
     }
 
     /// The failure of issue 8 in simulation: two identical agents, test
