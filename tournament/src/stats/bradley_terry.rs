@@ -47,7 +47,7 @@ const NEWTON_MAX_ITERATIONS: usize = 200;
 /// maximum likelihood on the 400-point logistic Elo scale.
 ///
 /// The model: agent `a` scores against agent `b` with expectation
-/// [`score_from_elo`]`(r_a − r_b)`; a draw counts as half a win and half a
+/// [`score_from_elo`](super::score_from_elo)`(r_a − r_b)`; a draw counts as half a win and half a
 /// loss. A small prior (one virtual draw of every agent against a virtual
 /// opponent rated 0) keeps every rating finite, even for an agent that won or
 /// lost all its games; with hundreds of games it moves ratings by a small
