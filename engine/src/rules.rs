@@ -22,6 +22,9 @@ use std::str::FromStr;
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+// Unknown keys are refused, so a record or run.json written for rules this
+// engine lacks is never replayed under the wrong ones; the accepted keys
+// are exactly the fields below.
 #[cfg_attr(feature = "serde", serde(default, deny_unknown_fields))]
 pub struct Rules {
     /// Farmers: meeples may lie in fields, and fields score at the end.

@@ -159,10 +159,16 @@ fn parse_rules(s: &str) -> Result<Rules, String> {
 ///
 /// # Errors
 /// The one-line reason the combination is refused.
-pub fn combine_rules(rules: Option<Rules>, gifts: bool, no_farmers: bool) -> Result<Rules, String> {
+pub fn combine_rules(
+    rules: Option<Rules>,
+    gifts: bool,
+    no_farmers: bool,
+) -> crate::error::Result<Rules> {
     let mut rules = rules.unwrap_or_default();
     rules.gifts |= gifts;
     rules.farmers &= !no_farmers;
-    rules.validate().map_err(|e| format!("--rules: {e}"))?;
+    rules
+        .validate()
+        .map_err(|e| crate::error::Error::Invalid(format!("--rules: {e}")))?;
     Ok(rules)
 }
