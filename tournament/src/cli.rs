@@ -48,6 +48,20 @@ pub enum Command {
         #[arg(long, default_value_t = 20_000)]
         tournament_games: u64,
     },
+    /// Draw the board of a game record after a turn, as SVG or PNG.
+    Render {
+        /// A record file (`play`'s output, or records.jsonl with --game).
+        record: PathBuf,
+        /// The board after this many turns (default: the end).
+        #[arg(long)]
+        turn: Option<usize>,
+        /// Which record of a JSON Lines file, 1-based (default: 1).
+        #[arg(long)]
+        game: Option<usize>,
+        /// The picture: FILE.svg or FILE.png (default: RECORD with .svg).
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
     /// Check game records and print their scores as JSON.
     Replay {
         /// A record file: one JSON object, or JSON Lines.

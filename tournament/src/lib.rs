@@ -10,6 +10,7 @@
 //! - [`progress`], [`meta`]: progress bar; timestamps and code revision.
 //! - [`play`], [`replay`], [`bench`](mod@bench): the other subcommands.
 //! - [`stats`]: Wilson intervals, Elo, SPRT.
+//! - [`render`]: pictures of a game's board (SVG, PNG).
 
 pub mod agent_list;
 pub mod bench;
@@ -20,6 +21,7 @@ pub mod meta;
 pub mod output;
 pub mod play;
 pub mod progress;
+pub mod render;
 pub mod replay;
 pub mod runner;
 pub mod schedule;

@@ -68,6 +68,15 @@ fn run(args: Args) -> Result<(), String> {
                 print!("{}", report.text());
             }
         }
+        Command::Render {
+            record,
+            turn,
+            game,
+            out,
+        } => {
+            let out = tournament::render::render(&record, game, turn, out)?;
+            println!("wrote {}", out.display());
+        }
         Command::Replay { file, end } => {
             let reports = tournament::replay::replay_file(&file, end).map_err(|e| e.to_string())?;
             for r in reports {

@@ -102,7 +102,7 @@ pub fn play(config: &PlayConfig) -> Result<String, String> {
 }
 
 /// An opened gift with its target, in record terms.
-fn gift_text(g: &engine::GiftOpenRecord) -> String {
+pub(crate) fn gift_text(g: &engine::GiftOpenRecord) -> String {
     let mut t = g.card.to_string();
     if let (Some(x), Some(y)) = (g.x, g.y) {
         let _ = write!(t, " ({x}, {y})");
