@@ -62,6 +62,18 @@ pub enum Command {
         #[arg(long)]
         out: Option<PathBuf>,
     },
+    /// Write a game record as one self-contained HTML page that steps
+    /// through the game turn by turn.
+    View {
+        /// A record file (`play`'s output, or records.jsonl with --game).
+        record: PathBuf,
+        /// Which record of a JSON Lines file, 1-based (default: 1).
+        #[arg(long)]
+        game: Option<usize>,
+        /// The page, FILE.html (default: RECORD with .html).
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
     /// Check game records and print their scores as JSON.
     Replay {
         /// A record file: one JSON object, or JSON Lines.

@@ -10,7 +10,8 @@
 //! - [`progress`], [`meta`]: progress bar; timestamps and code revision.
 //! - [`play`], [`replay`], [`bench`](mod@bench): the other subcommands.
 //! - [`stats`]: Wilson intervals, Elo, SPRT.
-//! - [`render`]: pictures of a game's board (SVG, PNG).
+//! - [`render`]: pictures of a game's board (SVG, PNG); [`viewer`]: a
+//!   game as an HTML page to step through.
 
 pub mod agent_list;
 pub mod bench;
@@ -28,3 +29,4 @@ pub mod schedule;
 pub mod stats;
 pub mod summary;
 pub mod tournament;
+pub mod viewer;

@@ -77,6 +77,10 @@ fn run(args: Args) -> Result<(), String> {
             let out = tournament::render::render(&record, game, turn, out)?;
             println!("wrote {}", out.display());
         }
+        Command::View { record, game, out } => {
+            let out = tournament::viewer::view(&record, game, out)?;
+            println!("wrote {}", out.display());
+        }
         Command::Replay { file, end } => {
             let reports = tournament::replay::replay_file(&file, end).map_err(|e| e.to_string())?;
             for r in reports {

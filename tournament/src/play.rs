@@ -60,8 +60,8 @@ impl PlayConfig {
     }
 }
 
-/// Play the game, print it, write its record; returns the printed text.
-pub fn play(config: &PlayConfig) -> Result<String, String> {
+/// Play the game of `config` (nothing printed or written).
+fn play_outcome(config: &PlayConfig) -> Result<agents::game::GameOutcome, String> {
     let mut seats: Vec<Box<dyn agents::Agent>> = config
         .seats
         .iter()
@@ -70,7 +70,22 @@ pub fn play(config: &PlayConfig) -> Result<String, String> {
     let seeds: Vec<u64> = (0..seats.len())
         .map(|s| agent_seed(config.seed, 0, s))
         .collect();
-    let outcome = agents::game::play_game(&mut seats, config.rules, config.seed, &seeds);
+    Ok(agents::game::play_game(
+        &mut seats,
+        config.rules,
+        config.seed,
+        &seeds,
+    ))
+}
+
+/// The record of the game of `config` (nothing printed or written).
+pub fn play_record(config: &PlayConfig) -> Result<Record, String> {
+    Ok(play_outcome(config)?.record)
+}
+
+/// Play the game, print it, write its record; returns the printed text.
+pub fn play(config: &PlayConfig) -> Result<String, String> {
+    let outcome = play_outcome(config)?;
     let mut text = describe(&outcome.record)?;
     if let Some(f) = &outcome.forfeit {
         let _ = writeln!(text, "{} forfeits: {}", f.seat, f.reason);
