@@ -74,6 +74,14 @@ pub enum Command {
         #[arg(long)]
         out: Option<PathBuf>,
     },
+    /// Write the HTML report of a results folder (tables and charts).
+    Report {
+        /// The results folder (run.json, summary.csv, pairwise.csv, games.csv).
+        dir: PathBuf,
+        /// The page (default: DIR/report.html).
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
     /// Check game records and print their scores as JSON.
     Replay {
         /// A record file: one JSON object, or JSON Lines.

@@ -11,7 +11,8 @@
 //! - [`play`], [`replay`], [`bench`](mod@bench): the other subcommands.
 //! - [`stats`]: Wilson intervals, Elo, SPRT.
 //! - [`render`]: pictures of a game's board (SVG, PNG); [`viewer`]: a
-//!   game as an HTML page to step through.
+//!   game as an HTML page to step through; [`report`](mod@report): a
+//!   results folder as an HTML report with charts.
 
 pub mod agent_list;
 pub mod bench;
@@ -24,6 +25,7 @@ pub mod play;
 pub mod progress;
 pub mod render;
 pub mod replay;
+pub mod report;
 pub mod runner;
 pub mod schedule;
 pub mod stats;

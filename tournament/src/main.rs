@@ -81,6 +81,10 @@ fn run(args: Args) -> Result<(), String> {
             let out = tournament::viewer::view(&record, game, out)?;
             println!("wrote {}", out.display());
         }
+        Command::Report { dir, out } => {
+            let out = tournament::report::report(&dir, out)?;
+            println!("wrote {}", out.display());
+        }
         Command::Replay { file, end } => {
             let reports = tournament::replay::replay_file(&file, end).map_err(|e| e.to_string())?;
             for r in reports {

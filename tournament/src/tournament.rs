@@ -283,6 +283,7 @@ pub fn run(config: &TournamentConfig) -> Result<RunReport, String> {
     info.status = if sprt.decided() { "sprt" } else { "finished" }.to_string();
     info.end_time = Some(meta::rfc3339(SystemTime::now()));
     write_run_info(&dir, &info)?;
+    crate::report::report(&dir, None)?;
     Ok(RunReport { dir, info, summary })
 }
 

@@ -37,7 +37,9 @@ pub fn legend(history: &History, n: usize) -> (String, f64) {
     if record.rules.gifts {
         rules.push("The Gifts");
     }
-    let seed = record.seed.map_or(String::new(), |s| format!("seed {s} · "));
+    let seed = record
+        .seed
+        .map_or(String::new(), |s| format!("seed {s} · "));
     let _ = write!(
         out,
         r#"<text x="0" y="{y}">{seed}{} players · {}</text>"#,

@@ -26,7 +26,11 @@ pub fn rasterise(svg: &str, scale: f32) -> Result<tiny_skia::Pixmap, String> {
         ..usvg::Options::default()
     };
     let tree = usvg::Tree::from_str(svg, &options).map_err(|e| format!("bad SVG: {e}"))?;
-    let size = tree.size().to_int_size().scale_by(scale).ok_or("empty picture")?;
+    let size = tree
+        .size()
+        .to_int_size()
+        .scale_by(scale)
+        .ok_or("empty picture")?;
     let mut pixmap =
         tiny_skia::Pixmap::new(size.width(), size.height()).ok_or("picture too large")?;
     pixmap.fill(tiny_skia::Color::WHITE);

@@ -51,7 +51,9 @@ fn every_tile_in_every_rotation_shows_its_edges_fields_and_monastery() {
                     Edge::Field => palette::FIELD,
                 };
                 let at = inset(side, edge_middle(side), 4.0);
-                assert_colour(&pixmap, at, want, &|| format!("{tile} rot {rot} edge {side}"));
+                assert_colour(&pixmap, at, want, &|| {
+                    format!("{tile} rot {rot} edge {side}")
+                });
             }
             for port in Port::ALL {
                 if o.port_segment[port.index()] != NO_SEGMENT {
@@ -107,17 +109,26 @@ fn the_board_puts_each_tile_in_its_cell_north_up() {
         "start tile south".into()
     });
     // The U tile east of it: a road across it, field at its north.
-    assert_colour(&pixmap, (x0 + SIZE + 30.0, y0 + 50.0), palette::ROAD, &|| {
-        "U west".into()
-    });
-    assert_colour(&pixmap, (x0 + SIZE + 50.0, y0 + 10.0), palette::FIELD, &|| {
-        "U north".into()
-    });
+    assert_colour(
+        &pixmap,
+        (x0 + SIZE + 30.0, y0 + 50.0),
+        palette::ROAD,
+        &|| "U west".into(),
+    );
+    assert_colour(
+        &pixmap,
+        (x0 + SIZE + 50.0, y0 + 10.0),
+        palette::FIELD,
+        &|| "U north".into(),
+    );
     // Its meeple on the road, in seat 0's colour.
     let (mx, my) = location_point(engine::Location::Edge(Side::E));
-    assert_colour(&pixmap, (x0 + SIZE + mx, y0 + my), palette::seat(0), &|| {
-        "meeple".into()
-    });
+    assert_colour(
+        &pixmap,
+        (x0 + SIZE + mx, y0 + my),
+        palette::seat(0),
+        &|| "meeple".into(),
+    );
 }
 
 #[test]

@@ -200,7 +200,11 @@ pub fn tile_svg(tile: Tile, rot: Rotation) -> String {
             palette::ROAD_EDGE
         );
     }
-    if def.segments.iter().any(|s| s.kind == FeatureKind::Monastery) {
+    if def
+        .segments
+        .iter()
+        .any(|s| s.kind == FeatureKind::Monastery)
+    {
         let _ = write!(
             out,
             r#"<path d="M36,66V44L50,32L64,44V66Z" fill="{}" stroke="{}" stroke-width="2"/><rect x="46" y="55" width="8" height="11" fill="{}"/>"#,
