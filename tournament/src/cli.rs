@@ -166,4 +166,8 @@ pub struct PlayArgs {
     /// Where to write the record (default: results/play-SEED.json).
     #[arg(long)]
     pub out: Option<PathBuf>,
+    /// Also write one SVG picture of the board per turn into this folder
+    /// (`carcassonne view` shows the whole game in one page).
+    #[arg(long, value_name = "DIR")]
+    pub svg: Option<PathBuf>,
 }

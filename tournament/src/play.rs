@@ -25,6 +25,8 @@ pub struct PlayConfig {
     pub rules: Rules,
     /// Where the record goes.
     pub out: PathBuf,
+    /// A folder for one picture of the board per turn (`--svg`).
+    pub svg: Option<PathBuf>,
 }
 
 impl PlayConfig {
@@ -56,6 +58,7 @@ impl PlayConfig {
                 gifts: args.gifts,
             },
             out,
+            svg: args.svg.clone(),
         })
     }
 }
@@ -113,7 +116,28 @@ pub fn play(config: &PlayConfig) -> Result<String, String> {
     std::fs::write(&config.out, json)
         .map_err(|e| format!("cannot write {}: {e}", config.out.display()))?;
     let _ = writeln!(text, "record written to {}", config.out.display());
+    if let Some(dir) = &config.svg {
+        let pictures = write_pictures(&outcome.record, dir)?;
+        let _ = writeln!(text, "{pictures} pictures written to {}", dir.display());
+    }
+    let _ = writeln!(
+        text,
+        "step through it: carcassonne view {}",
+        config.out.display()
+    );
     Ok(text)
+}
+
+/// One SVG picture of the board per turn, `turn-000.svg` (the start
+/// tile) to the last turn, in `dir`; returns how many.
+fn write_pictures(record: &Record, dir: &std::path::Path) -> Result<usize, String> {
+    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    let history = crate::render::history::History::new(record)?;
+    for n in 0..history.frames.len() {
+        let svg = crate::render::picture(&history, n);
+        crate::output::write_atomic(&dir.join(format!("turn-{n:03}.svg")), svg.as_bytes())?;
+    }
+    Ok(history.frames.len())
 }
 
 /// An opened gift with its target, in record terms.

@@ -15,6 +15,7 @@ fn game(players: usize, gifts: bool) -> engine::Record {
             gifts,
         },
         out: std::path::PathBuf::new(),
+        svg: None,
     };
     crate::play::play_record(&config).unwrap()
 }
