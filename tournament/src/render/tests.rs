@@ -149,3 +149,22 @@ fn pictures_parse_as_xml() {
         assert!(texts.contains("a<b") && texts.contains("c&d"), "{texts}");
     }
 }
+
+#[test]
+fn png_pictures_show_their_text() {
+    // The legend's title is dark text on white; without a usable font
+    // (fonts-dejavu-core, which .ci/run installs) it would be blank.
+    let record: engine::Record = serde_json::from_str(r#"{"players": 2, "turns": []}"#).unwrap();
+    let history = History::new(&record).unwrap();
+    let svg = super::picture(&history, 0);
+    let pixmap = rasterise(&svg, 1.0).unwrap();
+    let x0 = super::board::Extent::of(std::iter::once(engine::Pos::ORIGIN)).width() + 10.0;
+    let dark = (x0 as u32..x0 as u32 + 200)
+        .flat_map(|x| (25..50).map(move |y| (x, y)))
+        .filter(|&(x, y)| pixmap.pixel(x, y).is_some_and(|p| p.red() < 100))
+        .count();
+    assert!(
+        dark > 50,
+        "the title has {dark} dark pixels: no font rendered (install fonts-dejavu-core)"
+    );
+}

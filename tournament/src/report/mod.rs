@@ -127,17 +127,16 @@ fn sprt_trace(results: &Results) -> Option<SprtTrace> {
         .collect();
     games.sort();
     let (mut w, mut d, mut l) = (0.0, 0.0, 0.0);
-    let trace = games
-        .iter()
-        .enumerate()
-        .map(|(k, (_, result))| {
+    let start = std::iter::once((0, 0.0));
+    let trace = start
+        .chain(games.iter().enumerate().map(|(k, (_, result))| {
             match *result {
                 "win" => w += 1.0,
                 "draw" => d += 1.0,
                 _ => l += 1.0,
             }
             (k as u64 + 1, sprt_llr(w, d, l, elo0, elo1))
-        })
+        }))
         .collect();
     Some(SprtTrace { llr: trace, bounds })
 }
