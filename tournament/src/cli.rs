@@ -61,6 +61,9 @@ pub enum Command {
         /// The picture: FILE.svg or FILE.png (default: RECORD with .svg).
         #[arg(long)]
         out: Option<PathBuf>,
+        /// PNG pixels per tile (default 75).
+        #[arg(long, value_name = "PIXELS")]
+        tile_pixels: Option<u32>,
     },
     /// Write a game record as one self-contained HTML page that steps
     /// through the game turn by turn.

@@ -73,8 +73,9 @@ fn run(args: Args) -> Result<(), String> {
             turn,
             game,
             out,
+            tile_pixels,
         } => {
-            let out = tournament::render::render(&record, game, turn, out)?;
+            let out = tournament::render::render(&record, game, turn, out, tile_pixels)?;
             println!("wrote {}", out.display());
         }
         Command::View { record, game, out } => {

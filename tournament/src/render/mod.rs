@@ -18,8 +18,8 @@ use engine::Record;
 use history::History;
 use std::path::{Path, PathBuf};
 
-/// Pixels per SVG unit in PNG pictures (a tile is 100 units).
-pub const PNG_SCALE: f32 = 0.75;
+/// PNG pixels per tile unless asked otherwise (a tile is 100 SVG units).
+pub const TILE_PIXELS: u32 = 75;
 
 /// `text` with the XML special characters escaped.
 pub fn xml_escape(text: &str) -> String {
@@ -63,11 +63,12 @@ pub fn picture(history: &History, n: usize) -> String {
     )
 }
 
-/// Write `svg` to `out` as SVG or PNG, by its extension.
-pub fn write_picture(svg: &str, out: &Path) -> Result<(), String> {
+/// Write `svg` to `out` as SVG or PNG (`tile_pixels` pixels per tile),
+/// by its extension.
+pub fn write_picture(svg: &str, out: &Path, tile_pixels: u32) -> Result<(), String> {
     let bytes = match out.extension().and_then(|e| e.to_str()) {
         Some("svg") => svg.as_bytes().to_vec(),
-        Some("png") => png::png(svg, PNG_SCALE)?,
+        Some("png") => png::png(svg, tile_pixels as f32 / tile::SIZE as f32)?,
         _ => {
             return Err(format!(
                 "--out {}: give a file ending in .svg or .png",
@@ -97,7 +98,12 @@ pub fn render(
     game: Option<usize>,
     turn: Option<usize>,
     out: Option<PathBuf>,
+    tile_pixels: Option<u32>,
 ) -> Result<PathBuf, String> {
+    let tile_pixels = tile_pixels.unwrap_or(TILE_PIXELS);
+    if !(10..=1000).contains(&tile_pixels) {
+        return Err(format!("--tile-pixels {tile_pixels}: give 10 to 1000"));
+    }
     let out = out.unwrap_or_else(|| record.with_extension("svg"));
     let ext = out.extension().and_then(|e| e.to_str());
     if !matches!(ext, Some("svg" | "png")) {
@@ -109,7 +115,7 @@ pub fn render(
     let history = History::new(&load_record(record, game)?)
         .map_err(|e| format!("{}: {e}", record.display()))?;
     let n = frame_index(&history, turn)?;
-    write_picture(&picture(&history, n), &out)?;
+    write_picture(&picture(&history, n), &out, tile_pixels)?;
     Ok(out)
 }
 

@@ -100,7 +100,7 @@ fn rows_chart(
         if legend {
             chart
                 .configure_series_labels()
-                .position(SeriesLabelPosition::LowerRight)
+                .position(SeriesLabelPosition::UpperRight)
                 .background_style(WHITE.mix(0.85))
                 .border_style(BLACK)
                 .label_font((FONT, 13))
@@ -271,7 +271,7 @@ pub fn categories(names: &[String], seats: &[SeatResult]) -> Result<String, Stri
     let n = names.len();
     rows_chart(
         names,
-        0.0..top * 1.1,
+        0.0..top * 1.4,
         "mean points per game",
         true,
         |chart, _| {
