@@ -8,9 +8,9 @@
 
 use crate::agent_list::split_agents;
 use crate::cli::PlayArgs;
+use crate::render::history::History;
 use crate::schedule::agent_seed;
-use engine::record::apply_turn;
-use engine::{Record, Rules, Seat, State};
+use engine::{Record, Rules};
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
@@ -178,16 +178,9 @@ pub fn describe(record: &Record) -> Result<String, String> {
             .collect::<Vec<_>>()
             .join(", ")
     );
-    let first = record.turns.first().map_or(0, |t| t.player);
-    let mut state = State::new(record.rules, record.players, Seat(first));
+    let history = History::new(record)?;
     for (i, turn) in record.turns.iter().enumerate() {
-        apply_turn(&mut state, turn).map_err(|reason| {
-            engine::ReplayError {
-                turn: i + 1,
-                reason,
-            }
-            .to_string()
-        })?;
+        let frame = &history.frames[i + 1];
         let mut line = format!("{:>3}  seat {}", i + 1, turn.player);
         if !turn.discarded.is_empty() {
             let tiles: Vec<String> = turn.discarded.iter().map(|t| t.to_string()).collect();
@@ -208,10 +201,8 @@ pub fn describe(record: &Record) -> Result<String, String> {
         if let Some(g) = turn.gift_received {
             let _ = write!(line, "  received {g}");
         }
-        let scores: Vec<String> = (0..state.players())
-            .map(|s| state.score(Seat(s as u8)).total().to_string())
-            .collect();
-        let end = if state.is_over() {
+        let scores: Vec<String> = frame.scores.iter().map(|s| s.total().to_string()).collect();
+        let end = if frame.over {
             "  (after final scoring)"
         } else {
             ""
