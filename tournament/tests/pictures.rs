@@ -69,6 +69,11 @@ fn play_writes_a_picture_per_turn_and_render_and_view_read_its_record() {
     assert!(turns.join(format!("turn-{n:03}.svg")).exists());
     assert!(!turns.join(format!("turn-{:03}.svg", n + 1)).exists());
 
+    // A single-record file is record 1.
+    let one = dir.join("one.svg");
+    ok(&["render", s(&record), "--game", "1", "--out", s(&one)]);
+    assert!(one.exists());
+
     let png = dir.join("end.png");
     ok(&["render", s(&record), "--out", s(&png)]);
     let bytes = std::fs::read(&png).unwrap();

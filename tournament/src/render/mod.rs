@@ -34,7 +34,8 @@ pub fn xml_escape(text: &str) -> String {
 pub fn load_record(path: &Path, game: Option<usize>) -> Result<Record, String> {
     let name = path.display();
     let text = std::fs::read_to_string(path).map_err(|e| format!("{name}: cannot read: {e}"))?;
-    if game.is_none() {
+    // One record, possibly spread over many lines, is record 1.
+    if matches!(game, None | Some(1)) {
         if let Ok(record) = serde_json::from_str::<Record>(&text) {
             return Ok(record);
         }
