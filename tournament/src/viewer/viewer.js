@@ -62,7 +62,11 @@
     cursor.setAttribute("x1", x);
     cursor.setAttribute("x2", x);
     Array.from(list.children).forEach((li, i) => li.classList.toggle("current", i === current));
-    list.children[current].scrollIntoView({ block: "nearest" });
+    // Scroll the move list only (not the page) to the current turn.
+    const li = list.children[current];
+    if (li.offsetTop < list.scrollTop || li.offsetTop + li.offsetHeight > list.scrollTop + list.clientHeight) {
+      list.scrollTop = li.offsetTop - list.clientHeight / 2;
+    }
   }
 
   function stop() {
@@ -89,5 +93,7 @@
     if (e.key in keys) { stop(); show(keys[e.key]); e.preventDefault(); }
     else if (e.key === " ") { play(); e.preventDefault(); }
   });
-  show(last);
+  // A link may name a turn: game.html#12.
+  const named = /^#(\d+)$/.exec(window.location.hash);
+  show(named ? +named[1] : last);
 })();
