@@ -4,7 +4,7 @@
 use super::palette;
 
 /// A meeple's outline, about 20 units tall (drawn 28), centred on (0, 0).
-const FIGURE: &str =
+pub(crate) const FIGURE: &str =
     "M-2.6,-6C-5.5,-11 5.5,-11 2.6,-6L9,-3.5V0H4L7,10H1.5L0,5L-1.5,10H-7L-4,0H-9V-3.5Z";
 
 /// The SVG of a meeple of `seat` centred on (`x`, `y`), lying when it is a

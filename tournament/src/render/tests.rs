@@ -168,3 +168,37 @@ fn png_pictures_show_their_text() {
         "the title has {dark} dark pixels: no font rendered (install fonts-dejavu-core)"
     );
 }
+
+#[test]
+fn every_frame_shows_exactly_the_meeples_on_the_board_and_one_highlight() {
+    for (players, gifts) in [(2, false), (4, true)] {
+        let config = crate::play::PlayConfig {
+            seats: (0..players)
+                .map(|s| ["greedy", "random"][s % 2].to_string())
+                .collect(),
+            seed: 11,
+            rules: engine::Rules {
+                farmers: true,
+                gifts,
+            },
+            out: std::path::PathBuf::new(),
+            svg: None,
+        };
+        let record = crate::play::play_record(&config).unwrap();
+        let history = History::new(&record).unwrap();
+        for (n, frame) in history.frames.iter().enumerate() {
+            let svg = super::picture(&history, n);
+            // The legend draws one meeple per seat.
+            let figures = svg.matches(super::meeple::FIGURE).count();
+            assert_eq!(figures, frame.meeples.len() + players, "frame {n}");
+            let outlines = svg.matches(palette::HIGHLIGHT).count();
+            let placed = usize::from(history.placed_by(n).is_some());
+            // The turn's meeple is ringed while it stands (a feature it
+            // completed at once has already sent it back).
+            let ringed = history
+                .placed_by(n)
+                .is_some_and(|slot| frame.meeples.iter().any(|m| m.slot == slot));
+            assert_eq!(outlines, placed + usize::from(ringed), "frame {n}");
+        }
+    }
+}
