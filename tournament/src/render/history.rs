@@ -50,7 +50,33 @@ pub struct History {
     pub frames: Vec<Frame>,
 }
 
-fn frame(state: &State, turn: usize) -> Frame {
+/// Where records put meeples: (board slot, segment index) → the location
+/// the record named, which may be any edge of a city or road, or any port
+/// of a field (the engine keeps only the segment).
+type Named = std::collections::HashMap<(usize, u8), Location>;
+
+/// Remember the locations turn `turn` named for meeples it put on tiles.
+fn remember(named: &mut Named, state: &State, turn: &engine::TurnRecord) {
+    let board = state.board();
+    let mut name = |x: i8, y: i8, loc: Location| {
+        if let Some(slot) = board.slot_at(engine::Pos::new(x, y)) {
+            let placed = board.placed(slot);
+            if let Some(segment) = engine::tiles::segment_at(placed.tile, placed.rot, loc) {
+                named.insert((slot, segment), loc);
+            }
+        }
+    };
+    if let (Some(x), Some(y), Some(loc)) = (turn.x, turn.y, turn.meeple) {
+        name(x, y, loc);
+    }
+    if let Some(g) = &turn.gift_open {
+        if let (Some(x), Some(y), Some(to)) = (g.x, g.y, g.to) {
+            name(x, y, to);
+        }
+    }
+}
+
+fn frame(state: &State, turn: usize, named: &Named) -> Frame {
     let seats = 0..state.players();
     let board = state.board();
     let meeples = state
@@ -63,7 +89,10 @@ fn frame(state: &State, turn: usize) -> Frame {
             MeepleSpot {
                 seat: m.seat.index(),
                 slot: m.slot(),
-                location: oriented.canonical[segment],
+                location: named
+                    .get(&(m.slot(), m.segment_index()))
+                    .copied()
+                    .unwrap_or(oriented.canonical[segment]),
                 lying: placed.tile.def().segments[segment].kind == FeatureKind::Field,
             }
         })
@@ -91,7 +120,8 @@ impl History {
         }
         let first = record.turns.first().map_or(0, |t| t.player);
         let mut state = State::new(record.rules, record.players, Seat(first));
-        let mut frames = vec![frame(&state, 0)];
+        let mut named = Named::new();
+        let mut frames = vec![frame(&state, 0, &named)];
         for (i, turn) in record.turns.iter().enumerate() {
             apply_turn(&mut state, turn).map_err(|reason| {
                 engine::ReplayError {
@@ -100,7 +130,8 @@ impl History {
                 }
                 .to_string()
             })?;
-            frames.push(frame(&state, i + 1));
+            remember(&mut named, &state, turn);
+            frames.push(frame(&state, i + 1, &named));
         }
         Ok(History {
             record: record.clone(),

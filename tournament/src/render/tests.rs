@@ -94,7 +94,7 @@ fn the_board_puts_each_tile_in_its_cell_north_up() {
     // U (a straight road N–S) placed east of the start tile, turned a
     // quarter: its road runs W–E and meets the start tile's road.
     let record: engine::Record = serde_json::from_str(
-        r#"{"players": 2, "turns": [{"player": 0, "tile": "U", "x": 1, "y": 0, "rot": 1, "meeple": "E"}]}"#,
+        r#"{"players": 2, "turns": [{"player": 0, "tile": "U", "x": 1, "y": 0, "rot": 1, "meeple": "W"}]}"#,
     )
     .unwrap();
     let history = History::new(&record).unwrap();
@@ -113,7 +113,7 @@ fn the_board_puts_each_tile_in_its_cell_north_up() {
         &pixmap,
         (x0 + SIZE + 30.0, y0 + 50.0),
         palette::ROAD,
-        &|| "U west".into(),
+        &|| "U east".into(),
     );
     assert_colour(
         &pixmap,
@@ -121,8 +121,9 @@ fn the_board_puts_each_tile_in_its_cell_north_up() {
         palette::FIELD,
         &|| "U north".into(),
     );
-    // Its meeple on the road, in seat 0's colour.
-    let (mx, my) = location_point(engine::Location::Edge(Side::E));
+    // Its meeple on the road, where the record put it (W, while the
+    // road's canonical name is E), in seat 0's colour.
+    let (mx, my) = location_point(engine::Location::Edge(Side::W));
     assert_colour(
         &pixmap,
         (x0 + SIZE + mx, y0 + my),
