@@ -2,6 +2,7 @@
 //! agents built from spec strings such as `mcts:iterations=2000,c=0.7`.
 //!
 //! - [`spec`]: parsing spec strings into agents, with clear errors.
+//! - [`params`]: reading an agent's parameters, the same way for all.
 //! - [`random`]: uniform over the legal moves.
 //! - [`greedy`]: one-ply lookahead on the end-now score advantage.
 //! - [`mcts`]: UCT search with sampled tile draws and greedy rollouts.
@@ -13,6 +14,7 @@ pub mod eval;
 pub mod game;
 pub mod greedy;
 pub mod mcts;
+pub mod params;
 pub mod random;
 pub mod spec;
 

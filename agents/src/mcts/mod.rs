@@ -1,0 +1,135 @@
+//! `mcts`: Monte Carlo tree search (UCT) for a game with chance and honest
+//! information.
+//!
+//! Spec: `mcts:iterations=2000,c=0.7` and the other parameters of
+//! [`MctsConfig`]. The budget is counted in iterations by default, so a
+//! seed gives the same move on any machine; `time_ms=` searches for a
+//! wall-clock time per move instead (not reproducible).
+//!
+//! # Design
+//!
+//! The search is *open-loop, chance-sampled*. Every iteration starts from
+//! a fresh [`SeatView::determinize`] of the seat's view (in the base game
+//! the position itself: the future tile order is not in the state, only the
+//! counts left in the bag) and walks down the tree, playing the moves of
+//! the nodes it passes on its own copy of the state. At a tile draw it
+//! samples a tile with [`State::draw_random`] (unplaceable tiles are set
+//! aside as in the rules) and follows the child for that tile. So the tree
+//! alternates:
+//!
+//! - *decision* nodes (the root, and one per drawn tile), whose children are
+//!   keyed by the move of the seat to play;
+//! - *move* nodes, whose children are keyed by the next tile drawn.
+//!
+//! Nodes live in one `Vec` indexed by [`NodeId`]. A move node keeps the sum
+//! of the rewards of the seat that made its move, so 2–6 seats work the
+//! same way: each seat picks what is best for itself.
+//!
+//! - **Selection**: UCB1 (`mean + c·sqrt(ln N / n)`) among the children of
+//!   a decision node.
+//! - **Progressive widening** (`widen=`): a decision node visited `n` times
+//!   has at most `ceil(widen·sqrt(n))` children. New children are added in
+//!   the order of the greedy evaluation of their move (the end-now score
+//!   advantage right after it, see [`crate::greedy`]), so the search
+//!   spends its iterations on plausible moves — typically dozens of
+//!   meeple placements exist per tile, most of them bad.
+//! - **Rollout** (`rollout=`, `k=`, `depth=`): from the new leaf, play
+//!   `depth` more turns (`depth=all`: to the end) with random draws and a
+//!   cheap policy: `greedy` takes the best of `k` uniformly sampled legal
+//!   moves by the greedy evaluation, `random` takes a uniform random move.
+//!   Then the position is scored as if the game ended now
+//!   ([`crate::eval`]), plus `meeple=` points per meeple in supply scaled
+//!   by the share of tiles left (a meeple kept back can still score).
+//!   Inner decision nodes add as their next child the best of `pick=`
+//!   random untried moves by the greedy evaluation.
+//! - **Reward** (`reward=`): `score` (default) gives each seat
+//!   `0.5 + 0.5·tanh(d / scale)` where `d` is its value minus the best
+//!   other seat's; `win` gives 1, ½ or 0 for being ahead, level or
+//!   behind.
+//! - **Move choice**: the most visited child of the root (ties: the higher
+//!   mean reward).
+//!
+//! The agent reads nothing but the [`SeatView`] it is given and draws all
+//! randomness from its own generator.
+
+mod config;
+mod rollout;
+mod search;
+
+pub use config::{MctsConfig, Reward, Rollout, PARAMS};
+pub use rollout::sampled_greedy_move;
+pub use search::{NodeId, SearchResult};
+
+use crate::spec::AgentKind;
+use crate::{Agent, AgentRng};
+use engine::{Action, SeatView};
+use search::Search;
+
+/// The `mcts` agent in the spec registry.
+pub const KIND: AgentKind = AgentKind {
+    name: "mcts",
+    params: PARAMS,
+    build: |name, params| {
+        Ok(Box::new(MctsAgent::new(
+            name,
+            MctsConfig::from_params(params)?,
+        )))
+    },
+};
+
+/// The MCTS agent.
+#[derive(Clone, Debug)]
+pub struct MctsAgent {
+    name: String,
+    config: MctsConfig,
+}
+
+impl MctsAgent {
+    /// An MCTS agent with `config`, reporting itself as `name`.
+    pub fn new(name: String, config: MctsConfig) -> MctsAgent {
+        MctsAgent { name, config }
+    }
+
+    /// Its settings.
+    pub fn config(&self) -> &MctsConfig {
+        &self.config
+    }
+
+    /// Search the position of `view` (which must be in the place phase).
+    pub fn search(&self, view: &SeatView<'_>, rng: &mut AgentRng) -> SearchResult {
+        Search::new(&self.config).run(view, rng)
+    }
+}
+
+impl Agent for MctsAgent {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn select(&mut self, view: &SeatView<'_>, rng: &mut AgentRng) -> Action {
+        self.search(view, rng).action
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::config::tests::config;
+    use super::*;
+    use engine::{Rules, Seat, State, Tile};
+    use rand::SeedableRng;
+
+    #[test]
+    fn a_search_runs_its_iterations_and_returns_a_legal_move() {
+        let mut state = State::new(Rules::default(), 3, Seat(0));
+        state.draw(Tile::D).unwrap();
+        for spec in ["mcts:iterations=77", "mcts:iterations=77,pick=0,meeple=2"] {
+            let agent = MctsAgent::new(spec.into(), config(spec));
+            let mut rng = AgentRng::seed_from_u64(1);
+            let r = agent.search(&state.view(Seat(0)), &mut rng);
+            assert_eq!(r.iterations, 77);
+            assert!(r.visits > 0 && r.nodes > 1);
+            assert!((0.0..=1.0).contains(&r.value));
+            assert_eq!(state.check_action(r.action), Ok(()));
+        }
+    }
+}
