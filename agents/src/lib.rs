@@ -6,10 +6,12 @@
 //! - [`random`]: uniform over the legal moves.
 //! - [`greedy`]: one-ply lookahead on the end-now score advantage.
 //! - [`mcts`]: UCT search with sampled tile draws and greedy rollouts.
+//! - [`clock`]: time budgets per move and per game, on an injectable clock.
 //! - [`eval`]: the end-now evaluation the greedy and MCTS agents share.
 //! - [`game`]: plays one game between agents, with separate randomness
 //!   for the tile draws and for each agent, and returns its record.
 
+pub mod clock;
 pub mod eval;
 pub mod game;
 pub mod greedy;

@@ -182,6 +182,7 @@ pub fn mcts_iterations_per_s(config: &MctsConfig, seed: u64) -> MctsSpeed {
         "mcts".into(),
         MctsConfig {
             time_ms: None,
+            game_ms: None,
             ..*config
         },
     );

@@ -7,6 +7,7 @@ use crate::spec::SpecError;
 pub const PARAMS: &[Param] = &[
     Param::new("iterations", "integer >= 1", "3000"),
     Param::new("time_ms", "integer >= 1", "none"),
+    Param::new("game_ms", "integer >= 1", "none"),
     Param::new("c", "number >= 0", "0.7"),
     Param::new("reward", "score|win", "score"),
     Param::new("scale", "number > 0", "20"),
@@ -40,11 +41,15 @@ pub enum Rollout {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct MctsConfig {
     /// Iterations per move (`iterations=`, default 3000). Ignored when
-    /// `time_ms` is set.
+    /// `time_ms` or `game_ms` is set.
     pub iterations: u32,
     /// Wall-clock budget per move in milliseconds (`time_ms=`); not
     /// reproducible.
     pub time_ms: Option<u64>,
+    /// Wall-clock budget per game in milliseconds (`game_ms=`): each move
+    /// gets the time left shared evenly over the seat's turns still to
+    /// come (capped by `time_ms` if set); not reproducible.
+    pub game_ms: Option<u64>,
     /// UCB1 exploration constant (`c=`, default 0.7); rewards are in 0..1.
     pub c: f64,
     /// The reward (`reward=win|score`, default `score`).
@@ -83,6 +88,7 @@ impl Default for MctsConfig {
         MctsConfig {
             iterations: 3000,
             time_ms: None,
+            game_ms: None,
             c: 0.7,
             reward: Reward::Score,
             scale: 20.0,
@@ -107,6 +113,7 @@ impl MctsConfig {
         Ok(MctsConfig {
             iterations: params.at_least("iterations", 1, d.iterations)?,
             time_ms: params.get("time_ms", |&t: &u64| t >= 1)?,
+            game_ms: params.get("game_ms", |&t: &u64| t >= 1)?,
             c: params.number_in("c", 0.0, f64::MAX, d.c)?,
             reward: [Reward::Score, Reward::Win][params.choice("reward", &["score", "win"], 0)?],
             scale: params

@@ -58,12 +58,15 @@ mod search;
 
 pub use config::{MctsConfig, Reward, Rollout, PARAMS};
 pub use rollout::sampled_greedy_move;
-pub use search::{NodeId, SearchResult};
+pub use search::{NodeId, RootStats, SearchResult};
 
+use crate::clock::{move_time, Budget, Clock, WallClock};
 use crate::spec::AgentKind;
 use crate::{Agent, AgentRng};
 use engine::{Action, SeatView};
 use search::Search;
+use std::sync::Arc;
+use std::time::Duration;
 
 /// The `mcts` agent in the spec registry.
 pub const KIND: AgentKind = AgentKind {
@@ -82,12 +85,26 @@ pub const KIND: AgentKind = AgentKind {
 pub struct MctsAgent {
     name: String,
     config: MctsConfig,
+    clock: Arc<dyn Clock>,
+    /// Time spent on moves of this game (for `game_ms`).
+    game_spent: Duration,
 }
 
 impl MctsAgent {
-    /// An MCTS agent with `config`, reporting itself as `name`.
+    /// An MCTS agent with `config`, reporting itself as `name`, timed by
+    /// the wall clock.
     pub fn new(name: String, config: MctsConfig) -> MctsAgent {
-        MctsAgent { name, config }
+        MctsAgent {
+            name,
+            config,
+            clock: WallClock::shared(),
+            game_spent: Duration::ZERO,
+        }
+    }
+
+    /// The same agent timed by `clock` (for tests).
+    pub fn with_clock(self, clock: Arc<dyn Clock>) -> MctsAgent {
+        MctsAgent { clock, ..self }
     }
 
     /// Its settings.
@@ -95,9 +112,32 @@ impl MctsAgent {
         &self.config
     }
 
-    /// Search the position of `view` (which must be in the place phase).
+    /// The budget of a search of `view` starting at `start` on the clock:
+    /// a time if `time_ms` or `game_ms` is set, else the iterations.
+    fn budget(&self, view: &SeatView<'_>, start: Duration) -> Budget {
+        let cfg = &self.config;
+        let game_left = cfg
+            .game_ms
+            .map(|g| Duration::from_millis(g).saturating_sub(self.game_spent));
+        match move_time(
+            cfg.time_ms.map(Duration::from_millis),
+            game_left,
+            usize::from(view.bag().total()),
+            view.players(),
+        ) {
+            Some(t) => Budget::Until {
+                clock: Arc::clone(&self.clock),
+                deadline: start + t,
+            },
+            None => Budget::Iterations(cfg.iterations),
+        }
+    }
+
+    /// Search the position of `view` (a decision of its seat) within the
+    /// per-move budget (the game budget is not charged).
     pub fn search(&self, view: &SeatView<'_>, rng: &mut AgentRng) -> SearchResult {
-        Search::new(&self.config).run(view, rng)
+        let budget = self.budget(view, self.clock.now());
+        Search::new(&self.config).run(view, rng, &budget).choose()
     }
 }
 
@@ -107,7 +147,18 @@ impl Agent for MctsAgent {
     }
 
     fn select(&mut self, view: &SeatView<'_>, rng: &mut AgentRng) -> Action {
-        self.search(view, rng).action
+        let start = self.clock.now();
+        let budget = self.budget(view, start);
+        let action = Search::new(&self.config)
+            .run(view, rng, &budget)
+            .choose()
+            .action;
+        self.game_spent += self.clock.now().saturating_sub(start);
+        action
+    }
+
+    fn reset(&mut self) {
+        self.game_spent = Duration::ZERO;
     }
 }
 
@@ -115,6 +166,7 @@ impl Agent for MctsAgent {
 mod tests {
     use super::config::tests::config;
     use super::*;
+    use crate::clock::TickClock;
     use engine::{Rules, Seat, State, Tile};
     use rand::SeedableRng;
 
@@ -131,5 +183,52 @@ mod tests {
             assert!((0.0..=1.0).contains(&r.value));
             assert_eq!(state.check_action(r.action), Ok(()));
         }
+    }
+
+    #[test]
+    fn a_time_budget_reads_the_clock_before_every_iteration() {
+        // The clock moves 1 ms per reading: 50 ms allow the free first
+        // iteration and 49 more, whatever the machine's speed.
+        let mut state = State::new(Rules::default(), 2, Seat(0));
+        state.draw(Tile::D).unwrap();
+        let clock = Arc::new(TickClock::new(Duration::from_millis(1)));
+        let agent = MctsAgent::new("mcts".into(), config("mcts:time_ms=50,iterations=7"))
+            .with_clock(clock.clone());
+        let r = agent.search(&state.view(Seat(0)), &mut AgentRng::seed_from_u64(1));
+        assert_eq!(r.iterations, 50);
+        assert_eq!(clock.readings(), 51);
+    }
+
+    #[test]
+    fn a_game_budget_is_kept_over_the_whole_game() {
+        let game_ms = 600;
+        let clock = Arc::new(TickClock::new(Duration::from_millis(1)));
+        let mut agent =
+            MctsAgent::new("mcts".into(), config("mcts:game_ms=600,depth=1")).with_clock(clock);
+        let mut rng = AgentRng::seed_from_u64(4);
+        let mut state = State::new(Rules::default(), 2, Seat(0));
+        let mut moves = 0;
+        while !state.is_over() {
+            if state.is_chance() {
+                state.apply_chance(&mut rng);
+            } else if state.to_play() == Seat(0) {
+                let a = agent.select(&state.view(Seat(0)), &mut rng);
+                state.try_action(a).unwrap();
+                moves += 1;
+            } else {
+                let mv = engine::playout::random_move(&state, &mut rng).unwrap();
+                state.play_unchecked(mv);
+            }
+        }
+        // Each move may overrun its share by one reading (1 ms).
+        assert!(
+            agent.game_spent <= Duration::from_millis(game_ms + moves),
+            "{:?} over {moves} moves",
+            agent.game_spent
+        );
+        // ... and the budget is used, not hoarded: most of it is spent.
+        assert!(agent.game_spent >= Duration::from_millis(game_ms / 2));
+        agent.reset();
+        assert_eq!(agent.game_spent, Duration::ZERO);
     }
 }

@@ -4,12 +4,12 @@
 
 use super::config::MctsConfig;
 use super::rollout::{evaluate, quick_value, rewards, rollout};
+use crate::clock::Budget;
 use crate::greedy::action_value;
 use crate::AgentRng;
 use engine::{Action, ChanceOutcome, Drawn, Gift, Phase, Seat, SeatView, State, Tile, MAX_PLAYERS};
 use rand::seq::SliceRandom;
 use rand::Rng;
-use std::time::{Duration, Instant};
 
 /// The index of a node in the search tree.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -79,6 +79,68 @@ pub struct SearchResult {
     pub value: f64,
 }
 
+/// What one search leaves at its root, to choose the move from (and to
+/// merge with other searches of the same position).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct RootStats {
+    /// Each child of the root: its action, visits and total reward.
+    pub children: Vec<(Action, u32, f64)>,
+    /// The best untried action by the ordering, if any is left.
+    pub first_untried: Option<Action>,
+    /// Iterations run.
+    pub iterations: u32,
+    /// Nodes in the tree.
+    pub nodes: usize,
+}
+
+impl RootStats {
+    /// Add the statistics of another search of the same position: visits
+    /// and rewards per action are summed (root parallelism).
+    pub fn merge(&mut self, other: &RootStats) {
+        for &(action, visits, total) in &other.children {
+            match self.children.iter_mut().find(|c| c.0 == action) {
+                Some(c) => {
+                    c.1 += visits;
+                    c.2 += total;
+                }
+                None => self.children.push((action, visits, total)),
+            }
+        }
+        self.first_untried = self.first_untried.or(other.first_untried);
+        self.iterations += other.iterations;
+        self.nodes += other.nodes;
+    }
+
+    /// The most visited action (ties: the higher mean reward, then the
+    /// first listed); with no children, the best untried action.
+    pub fn choose(&self) -> SearchResult {
+        let mean = |&(_, v, t): &(Action, u32, f64)| t / v.max(1) as f64;
+        let best = self.children.iter().reduce(|a, b| {
+            if (b.1, mean(b)) > (a.1, mean(a)) {
+                b
+            } else {
+                a
+            }
+        });
+        match best {
+            Some(b) => SearchResult {
+                action: b.0,
+                iterations: self.iterations,
+                nodes: self.nodes,
+                visits: b.1,
+                value: mean(b),
+            },
+            None => SearchResult {
+                action: self.first_untried.expect("a legal action"),
+                iterations: self.iterations,
+                nodes: self.nodes,
+                visits: 0,
+                value: 0.0,
+            },
+        }
+    }
+}
+
 /// One search: the tree and the settings.
 pub(crate) struct Search<'c> {
     cfg: &'c MctsConfig,
@@ -110,7 +172,12 @@ impl<'c> Search<'c> {
         id
     }
 
-    pub(crate) fn run(mut self, view: &SeatView<'_>, rng: &mut AgentRng) -> SearchResult {
+    pub(crate) fn run(
+        mut self,
+        view: &SeatView<'_>,
+        rng: &mut AgentRng,
+        budget: &Budget,
+    ) -> RootStats {
         assert!(
             matches!(view.phase(), Phase::Place(_) | Phase::Choose(..)),
             "search needs a decision of the seat"
@@ -122,55 +189,27 @@ impl<'c> Search<'c> {
         let root_moves = self.nodes[0].untried.len();
         let mut iterations = 0;
         if root_moves > 1 {
-            let start = Instant::now();
-            let deadline = self.cfg.time_ms.map(Duration::from_millis);
-            loop {
-                match deadline {
-                    Some(d) => {
-                        if iterations > 0 && start.elapsed() >= d {
-                            break;
-                        }
-                    }
-                    None => {
-                        if iterations >= self.cfg.iterations {
-                            break;
-                        }
-                    }
-                }
+            while budget.allows(iterations) {
                 self.iterate(view, rng);
                 iterations += 1;
             }
         }
-        if self.nodes[0].children.is_empty() {
-            let action = *self.nodes[0].untried.last().expect("a legal action");
-            return SearchResult {
-                action,
-                iterations,
-                nodes: self.nodes.len(),
-                visits: 0,
-                value: 0.0,
-            };
-        }
-        let best = self.nodes[0]
-            .children
-            .iter()
-            .map(|&c| &self.nodes[c.index()])
-            .max_by(|a, b| {
-                a.visits.cmp(&b.visits).then_with(|| {
-                    (a.total / a.visits.max(1) as f64)
-                        .total_cmp(&(b.total / b.visits.max(1) as f64))
+        let root = &self.nodes[0];
+        RootStats {
+            children: root
+                .children
+                .iter()
+                .map(|&c| {
+                    let ch = &self.nodes[c.index()];
+                    let Key::Act(action) = ch.key else {
+                        unreachable!("root children are actions")
+                    };
+                    (action, ch.visits, ch.total)
                 })
-            })
-            .expect("children");
-        let Key::Act(action) = best.key else {
-            unreachable!("root children are actions")
-        };
-        SearchResult {
-            action,
+                .collect(),
+            first_untried: root.untried.last().copied(),
             iterations,
             nodes: self.nodes.len(),
-            visits: best.visits,
-            value: best.total / best.visits.max(1) as f64,
         }
     }
 
