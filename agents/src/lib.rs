@@ -7,6 +7,7 @@
 //! - [`greedy`]: one-ply lookahead on the end-now score advantage.
 //! - [`mcts`]: UCT search with sampled tile draws and greedy rollouts.
 //! - [`clock`]: time budgets per move and per game, on an injectable clock.
+//! - [`ismcts`]: information-set MCTS over the seat's view.
 //! - [`eval`]: the end-now evaluation the greedy and MCTS agents share.
 //! - [`game`]: plays one game between agents, with separate randomness
 //!   for the tile draws and for each agent, and returns its record.
@@ -15,6 +16,7 @@ pub mod clock;
 pub mod eval;
 pub mod game;
 pub mod greedy;
+pub mod ismcts;
 pub mod mcts;
 pub mod params;
 pub mod random;

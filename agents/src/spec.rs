@@ -36,7 +36,12 @@ pub struct AgentKind {
 }
 
 /// Every agent this build knows.
-pub const AGENTS: &[AgentKind] = &[crate::random::KIND, crate::greedy::KIND, crate::mcts::KIND];
+pub const AGENTS: &[AgentKind] = &[
+    crate::random::KIND,
+    crate::greedy::KIND,
+    crate::mcts::KIND,
+    crate::ismcts::KIND,
+];
 
 /// A parsed spec: the agent's name and its `key=value` parameters.
 #[derive(Clone, Debug, PartialEq)]

@@ -81,6 +81,10 @@ pub struct MctsConfig {
     /// their moves by the greedy evaluation when first expanded, as the
     /// root always does (stronger ordering, but it evaluates every move).
     pub pick: u32,
+    /// Single-observer information-set MCTS (the `ismcts` agent; not a
+    /// spec parameter): availability counts in UCB, and no branching on
+    /// the gift cards other seats receive.
+    pub info_sets: bool,
 }
 
 impl Default for MctsConfig {
@@ -98,6 +102,7 @@ impl Default for MctsConfig {
             widen: 2.0,
             meeple: 3.0,
             pick: 8,
+            info_sets: false,
         }
     }
 }
@@ -130,6 +135,7 @@ impl MctsConfig {
             widen: params.number_in("widen", 0.0, f64::MAX, d.widen)?,
             meeple: params.number_in("meeple", f64::MIN, f64::MAX, d.meeple)?,
             pick: params.at_least("pick", 0, d.pick)?,
+            info_sets: false,
         })
     }
 }

@@ -42,6 +42,9 @@ struct Node {
     /// Move nodes: the seat that made the move (whose rewards `total` sums).
     seat: Seat,
     visits: u32,
+    /// Move nodes under `ismcts`: how often the parent was visited with
+    /// this action legal (availability; else unused).
+    avail: u32,
     total: f64,
     children: Vec<NodeId>,
     /// Decision nodes, once expanded: the legal actions not yet children,
@@ -56,6 +59,7 @@ impl Node {
             key,
             seat,
             visits: 0,
+            avail: 0,
             total: 0.0,
             children: Vec::new(),
             untried: Vec::new(),
@@ -252,6 +256,7 @@ impl<'c> Search<'c> {
     /// One iteration: select and expand down the tree, roll out, back up.
     fn iterate(&mut self, view: &SeatView<'_>, rng: &mut AgentRng) {
         let mut state = view.determinize(rng);
+        let observer = view.seat();
         self.path.clear();
         let mut id = NodeId::ROOT;
         self.path.push(id);
@@ -260,7 +265,13 @@ impl<'c> Search<'c> {
                 break;
             }
             let key = if state.is_chance() {
+                let receiver = state.to_play();
                 match state.apply_chance(rng) {
+                    // ISMCTS: another seat's card is not in the observer's
+                    // information set; the tree does not branch on it.
+                    ChanceOutcome::Gift(_) if self.cfg.info_sets && receiver != observer => {
+                        continue
+                    }
                     ChanceOutcome::Gift(g) => Key::Gift(g),
                     ChanceOutcome::Tile(_, Drawn::SetAside) if state.is_chance() => continue,
                     ChanceOutcome::Tile(t, _) => Key::Tile(t),
@@ -333,6 +344,17 @@ impl<'c> Search<'c> {
         let cfg = self.cfg;
         let varies = state.rules().gifts;
         let legal = |a: Action| !varies || state.check_action(a).is_ok();
+        if cfg.info_sets {
+            for i in 0..self.nodes[id.index()].children.len() {
+                let c = self.nodes[id.index()].children[i];
+                let Key::Act(action) = self.nodes[c.index()].key else {
+                    unreachable!("decision children are actions")
+                };
+                if legal(action) {
+                    self.node(c).avail += 1;
+                }
+            }
+        }
         let node = &self.nodes[id.index()];
         let allowed = if cfg.widen > 0.0 {
             (cfg.widen * ((node.visits + 1) as f64).sqrt()).ceil() as usize
@@ -341,7 +363,9 @@ impl<'c> Search<'c> {
         };
         if node.children.len() < allowed.max(1) && !node.untried.is_empty() {
             if let Some(action) = self.next_child(id, state, rng, &legal) {
-                return Some((self.add_child(id, Key::Act(action), seat), true));
+                let child = self.add_child(id, Key::Act(action), seat);
+                self.node(child).avail = 1;
+                return Some((child, true));
             }
         }
         let node = &self.nodes[id.index()];
@@ -356,6 +380,12 @@ impl<'c> Search<'c> {
                 continue;
             }
             let n = ch.visits.max(1) as f64;
+            // ISMCTS: the parent count is the child's availability.
+            let log_n = if cfg.info_sets {
+                (ch.avail.max(1) as f64).ln()
+            } else {
+                log_n
+            };
             let ucb = ch.total / n + cfg.c * (log_n / n).sqrt();
             if best.map_or(true, |(b, _)| ucb > b) {
                 best = Some((ucb, c));
@@ -399,5 +429,97 @@ impl<'c> Search<'c> {
     /// The reward of each seat for the end-now scores of `state`.
     fn rewards(&self, state: &State) -> [f64; MAX_PLAYERS] {
         rewards(self.cfg, &evaluate(self.cfg, state), state.players())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use engine::playout::random_action;
+    use engine::Rules;
+    use rand::SeedableRng;
+
+    /// A 2-seat game with The Gifts after `turns` turns of random play,
+    /// at a decision of the seat to play.
+    fn gift_position(turns: usize, seed: u64) -> State {
+        let rules = Rules {
+            farmers: true,
+            gifts: true,
+        };
+        let mut rng = AgentRng::seed_from_u64(seed);
+        let mut state = State::new(rules, 2, Seat(0));
+        while state.turns() < turns || state.is_chance() {
+            if state.is_chance() {
+                state.apply_chance(&mut rng);
+            } else {
+                let a = random_action(&state, &mut rng).unwrap();
+                state.play_action_unchecked(a);
+            }
+        }
+        state
+    }
+
+    /// The tree of a search of `state` with `info_sets` on or off.
+    fn tree(state: &State, info_sets: bool) -> Vec<Node> {
+        let cfg = MctsConfig {
+            info_sets,
+            // Narrow and deep: the tree reaches the other seat's draws.
+            widen: 0.5,
+            ..MctsConfig::default()
+        };
+        let mut search = Search::new(&cfg);
+        let mut rng = AgentRng::seed_from_u64(7);
+        search.nodes.push(Node::new(Key::Root, state.to_play()));
+        let view = state.view(state.to_play());
+        search.expand(NodeId::ROOT, &view.determinize(&mut rng), &mut rng);
+        for _ in 0..1500 {
+            search.iterate(&view, &mut rng);
+        }
+        search.nodes
+    }
+
+    /// The seats whose move is followed by a gift-card child.
+    fn gift_receivers(nodes: &[Node]) -> Vec<Seat> {
+        let mut out = Vec::new();
+        for n in nodes {
+            for c in &n.children {
+                if matches!(nodes[c.index()].key, Key::Gift(_)) {
+                    out.push(n.seat);
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn ismcts_branches_only_on_the_observers_own_gift_cards() {
+        let state = gift_position(7, 1);
+        let me = state.to_play();
+        let mcts = gift_receivers(&tree(&state, false));
+        assert!(
+            mcts.iter().any(|&s| s != me),
+            "the test position has other seats' draws"
+        );
+        let ismcts = gift_receivers(&tree(&state, true));
+        assert!(ismcts.contains(&me), "{ismcts:?}");
+        assert!(ismcts.iter().all(|&s| s == me), "{ismcts:?}");
+    }
+
+    #[test]
+    fn ismcts_counts_availability_at_least_as_often_as_visits() {
+        let state = gift_position(10, 5);
+        let nodes = tree(&state, true);
+        let mut moves = 0;
+        for n in nodes.iter().filter(|n| matches!(n.key, Key::Act(_))) {
+            assert!(n.avail >= n.visits, "{} < {}", n.avail, n.visits);
+            moves += 1;
+        }
+        assert!(moves > 10);
+        // Actions illegal in some samples (gift openings against dealt
+        // cards) are available less often than their parent is visited.
+        assert!(nodes
+            .iter()
+            .filter(|n| matches!(n.key, Key::Act(_)))
+            .any(|n| n.avail > n.visits));
     }
 }
