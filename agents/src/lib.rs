@@ -8,6 +8,7 @@
 //! - [`mcts`]: UCT search with sampled tile draws and greedy rollouts.
 //! - [`clock`]: time budgets per move and per game, on an injectable clock.
 //! - [`ismcts`]: information-set MCTS over the seat's view.
+//! - [`solver`]: exact expectimax over the last tiles.
 //! - [`eval`]: the end-now evaluation the greedy and MCTS agents share.
 //! - [`game`]: plays one game between agents, with separate randomness
 //!   for the tile draws and for each agent, and returns its record.
@@ -20,6 +21,7 @@ pub mod ismcts;
 pub mod mcts;
 pub mod params;
 pub mod random;
+pub mod solver;
 pub mod spec;
 
 use engine::{Action, SeatView};

@@ -41,6 +41,7 @@ pub const AGENTS: &[AgentKind] = &[
     crate::greedy::KIND,
     crate::mcts::KIND,
     crate::ismcts::KIND,
+    crate::solver::KIND,
 ];
 
 /// A parsed spec: the agent's name and its `key=value` parameters.

@@ -71,6 +71,12 @@ fn ismcts_plays_only_legal_moves() {
     only_legal_moves("ismcts:iterations=12,rollout=random,widen=0", 1);
 }
 
+#[test]
+fn solver_plays_only_legal_moves() {
+    only_legal_moves("solver:tiles=1", 1);
+    only_legal_moves("mcts:iterations=8,solver_tiles=1", 1);
+}
+
 /// Positions in the place phase from a game of random play.
 fn positions(players: usize, rules: Rules, seed: u64) -> Vec<State> {
     let mut rng = AgentRng::seed_from_u64(seed);
@@ -100,6 +106,7 @@ const SPECS: &[&str] = &[
     "mcts:iterations=60",
     "mcts:iterations=60,reward=win,rollout=random,depth=all,widen=0",
     "ismcts:iterations=60",
+    "solver:tiles=1",
 ];
 
 fn decide(spec: &str, state: &State, seed: u64) -> Action {
@@ -189,6 +196,7 @@ fn decisions_do_not_depend_on_the_future_tile_order() {
         "greedy",
         "mcts:iterations=40",
         "ismcts:iterations=40",
+        "solver:tiles=1",
     ] {
         for (players, k) in [(2, 6), (3, 11)] {
             // A game to turn k with deck seed 1: the tiles drawn so far

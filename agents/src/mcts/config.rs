@@ -17,6 +17,7 @@ pub const PARAMS: &[Param] = &[
     Param::new("widen", "number >= 0", "2"),
     Param::new("meeple", "number", "3"),
     Param::new("pick", "integer >= 0", "8"),
+    Param::new("solver_tiles", "integer in 0..3", "0"),
 ];
 
 /// What a finished rollout is worth to each seat.
@@ -81,6 +82,10 @@ pub struct MctsConfig {
     /// their moves by the greedy evaluation when first expanded, as the
     /// root always does (stronger ordering, but it evaluates every move).
     pub pick: u32,
+    /// Solve the rest of the game exactly ([`crate::solver`]) once the bag
+    /// holds at most this many tiles at a decision (`solver_tiles=`,
+    /// default 0: never).
+    pub solver_tiles: u32,
     /// Single-observer information-set MCTS (the `ismcts` agent; not a
     /// spec parameter): availability counts in UCB, and no branching on
     /// the gift cards other seats receive.
@@ -102,6 +107,7 @@ impl Default for MctsConfig {
             widen: 2.0,
             meeple: 3.0,
             pick: 8,
+            solver_tiles: 0,
             info_sets: false,
         }
     }
@@ -135,6 +141,11 @@ impl MctsConfig {
             widen: params.number_in("widen", 0.0, f64::MAX, d.widen)?,
             meeple: params.number_in("meeple", f64::MIN, f64::MAX, d.meeple)?,
             pick: params.at_least("pick", 0, d.pick)?,
+            solver_tiles: {
+                let tiles = params.at_least("solver_tiles", 0, d.solver_tiles)?;
+                crate::solver::check_tiles(params, tiles)?;
+                tiles
+            },
             info_sets: false,
         })
     }

@@ -46,6 +46,9 @@
 //!   `0.5 + 0.5·tanh(d / scale)` where `d` is its value minus the best
 //!   other seat's; `win` gives 1, ½ or 0 for being ahead, level or
 //!   behind.
+//! - **Endgame** (`solver_tiles=`): once the bag holds at most that many
+//!   tiles at a decision, the move comes from the exact expectimax of
+//!   [`crate::solver`] instead of the search.
 //! - **Move choice**: the most visited child of the root (ties: the higher
 //!   mean reward).
 //!
@@ -61,6 +64,7 @@ pub use rollout::sampled_greedy_move;
 pub use search::{NodeId, RootStats, SearchResult};
 
 use crate::clock::{move_time, Budget, Clock, WallClock};
+use crate::solver;
 use crate::spec::AgentKind;
 use crate::{Agent, AgentRng};
 use engine::{Action, SeatView};
@@ -147,6 +151,12 @@ impl Agent for MctsAgent {
     }
 
     fn select(&mut self, view: &SeatView<'_>, rng: &mut AgentRng) -> Action {
+        if self.config.solver_tiles > 0 {
+            let state = view.determinize(rng);
+            if solver::in_reach(&state, self.config.solver_tiles) {
+                return solver::solve(&state).1;
+            }
+        }
         let start = self.clock.now();
         let budget = self.budget(view, start);
         let action = Search::new(&self.config)
