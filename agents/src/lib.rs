@@ -9,6 +9,7 @@
 //! - [`clock`]: time budgets per move and per game, on an injectable clock.
 //! - [`ismcts`]: information-set MCTS over the seat's view.
 //! - [`solver`]: exact expectimax over the last tiles.
+//! - [`star25`]: expectimax with Star2.5 pruning over the tile draws.
 //! - [`eval`]: the end-now evaluation the greedy and MCTS agents share.
 //! - [`game`]: plays one game between agents, with separate randomness
 //!   for the tile draws and for each agent, and returns its record.
@@ -23,6 +24,7 @@ pub mod params;
 pub mod random;
 pub mod solver;
 pub mod spec;
+pub mod star25;
 
 use engine::{Action, SeatView};
 

@@ -42,6 +42,7 @@ pub const AGENTS: &[AgentKind] = &[
     crate::mcts::KIND,
     crate::ismcts::KIND,
     crate::solver::KIND,
+    crate::star25::KIND,
 ];
 
 /// A parsed spec: the agent's name and its `key=value` parameters.

@@ -77,6 +77,11 @@ fn solver_plays_only_legal_moves() {
     only_legal_moves("mcts:iterations=8,solver_tiles=1", 1);
 }
 
+#[test]
+fn star25_plays_only_legal_moves() {
+    only_legal_moves("star25:depth=2,width=1", 1);
+}
+
 /// Positions in the place phase from a game of random play.
 fn positions(players: usize, rules: Rules, seed: u64) -> Vec<State> {
     let mut rng = AgentRng::seed_from_u64(seed);
@@ -107,6 +112,7 @@ const SPECS: &[&str] = &[
     "mcts:iterations=60,reward=win,rollout=random,depth=all,widen=0",
     "ismcts:iterations=60",
     "solver:tiles=1",
+    "star25:depth=2,width=2",
 ];
 
 fn decide(spec: &str, state: &State, seed: u64) -> Action {
@@ -197,6 +203,7 @@ fn decisions_do_not_depend_on_the_future_tile_order() {
         "mcts:iterations=40",
         "ismcts:iterations=40",
         "solver:tiles=1",
+        "star25:depth=2,width=2",
     ] {
         for (players, k) in [(2, 6), (3, 11)] {
             // A game to turn k with deck seed 1: the tiles drawn so far
