@@ -18,6 +18,7 @@ pub const PARAMS: &[Param] = &[
     Param::new("meeple", "number", "3"),
     Param::new("pick", "integer >= 0", "8"),
     Param::new("solver_tiles", "integer in 0..3", "0"),
+    Param::new("threads", "integer in 1..64", "1"),
 ];
 
 /// What a finished rollout is worth to each seat.
@@ -86,6 +87,11 @@ pub struct MctsConfig {
     /// holds at most this many tiles at a decision (`solver_tiles=`,
     /// default 0: never).
     pub solver_tiles: u32,
+    /// Root parallelism (`threads=`, default 1): that many independent
+    /// searches, each with the full budget and its own generator seeded
+    /// from the agent's, whose root visits are summed before the choice.
+    /// Deterministic for a seed and thread count.
+    pub threads: u32,
     /// Single-observer information-set MCTS (the `ismcts` agent; not a
     /// spec parameter): availability counts in UCB, and no branching on
     /// the gift cards other seats receive.
@@ -108,6 +114,7 @@ impl Default for MctsConfig {
             meeple: 3.0,
             pick: 8,
             solver_tiles: 0,
+            threads: 1,
             info_sets: false,
         }
     }
@@ -146,6 +153,9 @@ impl MctsConfig {
                 crate::solver::check_tiles(params, tiles)?;
                 tiles
             },
+            threads: params
+                .get("threads", |t: &u32| (1..=64).contains(t))?
+                .unwrap_or(d.threads),
             info_sets: false,
         })
     }

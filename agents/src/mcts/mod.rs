@@ -49,6 +49,9 @@
 //! - **Endgame** (`solver_tiles=`): once the bag holds at most that many
 //!   tiles at a decision, the move comes from the exact expectimax of
 //!   [`crate::solver`] instead of the search.
+//! - **Threads** (`threads=`): root parallelism — independent searches
+//!   on rayon threads, each with its own generator seeded from the
+//!   agent's and the full budget, their root visits summed.
 //! - **Move choice**: the most visited child of the root (ties: the higher
 //!   mean reward).
 //!
@@ -68,6 +71,8 @@ use crate::solver;
 use crate::spec::AgentKind;
 use crate::{Agent, AgentRng};
 use engine::{Action, SeatView};
+use rand::{Rng, SeedableRng};
+use rayon::prelude::*;
 use search::Search;
 use std::sync::Arc;
 use std::time::Duration;
@@ -141,7 +146,30 @@ impl MctsAgent {
     /// per-move budget (the game budget is not charged).
     pub fn search(&self, view: &SeatView<'_>, rng: &mut AgentRng) -> SearchResult {
         let budget = self.budget(view, self.clock.now());
-        Search::new(&self.config).run(view, rng, &budget).choose()
+        self.run(view, rng, &budget)
+    }
+
+    /// One search on this thread, or `threads` searches in parallel with
+    /// generators seeded from `rng`, their root statistics merged in
+    /// thread order.
+    fn run(&self, view: &SeatView<'_>, rng: &mut AgentRng, budget: &Budget) -> SearchResult {
+        let cfg = &self.config;
+        if cfg.threads <= 1 {
+            return Search::new(cfg).run(view, rng, budget).choose();
+        }
+        let seeds: Vec<u64> = (0..cfg.threads).map(|_| rng.gen()).collect();
+        let stats: Vec<RootStats> = seeds
+            .par_iter()
+            .map(|&seed| {
+                let mut rng = AgentRng::seed_from_u64(seed);
+                Search::new(cfg).run(view, &mut rng, budget)
+            })
+            .collect();
+        let mut merged = RootStats::default();
+        for s in &stats {
+            merged.merge(s);
+        }
+        merged.choose()
     }
 }
 
@@ -159,10 +187,7 @@ impl Agent for MctsAgent {
         }
         let start = self.clock.now();
         let budget = self.budget(view, start);
-        let action = Search::new(&self.config)
-            .run(view, rng, &budget)
-            .choose()
-            .action;
+        let action = self.run(view, rng, &budget).action;
         self.game_spent += self.clock.now().saturating_sub(start);
         action
     }
@@ -240,5 +265,41 @@ mod tests {
         assert!(agent.game_spent >= Duration::from_millis(game_ms / 2));
         agent.reset();
         assert_eq!(agent.game_spent, Duration::ZERO);
+    }
+
+    #[test]
+    fn threads_merge_their_root_visits_and_repeat_for_a_seed() {
+        let mut state = State::new(Rules::default(), 2, Seat(0));
+        state.draw(Tile::D).unwrap();
+        let spec = "mcts:iterations=40,threads=3";
+        let agent = MctsAgent::new(spec.into(), config(spec));
+        let run = || agent.search(&state.view(Seat(0)), &mut AgentRng::seed_from_u64(9));
+        let r = run();
+        assert_eq!(r.iterations, 120);
+        assert_eq!(r, run());
+        assert_eq!(state.check_action(r.action), Ok(()));
+    }
+
+    #[test]
+    fn merged_root_statistics_sum_per_action() {
+        let a = Action::Keep(Tile::A);
+        let b = Action::Keep(Tile::B);
+        let mut x = RootStats {
+            children: vec![(a, 3, 1.5), (b, 2, 2.0)],
+            first_untried: None,
+            iterations: 5,
+            nodes: 9,
+        };
+        let y = RootStats {
+            children: vec![(b, 2, 1.0)],
+            first_untried: Some(a),
+            iterations: 2,
+            nodes: 4,
+        };
+        x.merge(&y);
+        assert_eq!(x.children, vec![(a, 3, 1.5), (b, 4, 3.0)]);
+        assert_eq!((x.iterations, x.nodes), (7, 13));
+        // b has more visits now; alone, a led.
+        assert_eq!(x.choose().action, b);
     }
 }
