@@ -25,6 +25,8 @@ pub mod random;
 pub mod solver;
 pub mod spec;
 pub mod star25;
+#[cfg(test)]
+mod test_support;
 
 use engine::{Action, SeatView};
 

@@ -174,28 +174,13 @@ pub fn final_advantages(state: &State) -> Values {
 mod tests {
     use super::*;
     use crate::greedy::move_value;
-    use engine::playout::random_move;
+    use crate::test_support::random_play_until;
     use engine::{MoveList, Rules, Seat};
-    use rand::SeedableRng;
 
-    /// A base-game position of random play at the decision where the bag
-    /// holds `left` tiles.
+    /// A position of random play at the decision where the bag holds
+    /// `left` tiles.
     fn endgame(players: usize, rules: Rules, left: u8, seed: u64) -> State {
-        let mut rng = AgentRng::seed_from_u64(seed);
-        let mut state = State::new(rules, players, Seat(0));
-        loop {
-            match state.phase() {
-                Phase::Draw => {
-                    state.draw_random(&mut rng);
-                }
-                Phase::Place(_) if state.bag().total() <= left => return state,
-                Phase::Place(_) => {
-                    let mv = random_move(&state, &mut rng).unwrap();
-                    state.play_unchecked(mv);
-                }
-                other => unreachable!("base game: {other:?}"),
-            }
-        }
+        random_play_until(players, rules, seed, |s| s.bag().total() <= left)
     }
 
     /// Expectimax by brute force, along another route: moves from

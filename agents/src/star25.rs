@@ -350,27 +350,13 @@ impl Star25 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use engine::playout::random_move;
+    use crate::test_support::random_play_until;
     use engine::Rules;
     use rand::SeedableRng;
 
     /// A position of random play at a decision after `turns` turns.
     fn position(players: usize, rules: Rules, turns: usize, seed: u64) -> State {
-        let mut rng = AgentRng::seed_from_u64(seed);
-        let mut state = State::new(rules, players, Seat(0));
-        loop {
-            match state.phase() {
-                Phase::Draw => {
-                    state.draw_random(&mut rng);
-                }
-                Phase::Place(_) if state.turns() >= turns => return state,
-                Phase::Place(_) => {
-                    let mv = random_move(&state, &mut rng).unwrap();
-                    state.play_unchecked(mv);
-                }
-                other => unreachable!("base game: {other:?}"),
-            }
-        }
+        random_play_until(players, rules, seed, |s| s.turns() >= turns)
     }
 
     /// Plain depth-limited expectimax (paranoid, every action), without

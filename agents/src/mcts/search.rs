@@ -435,7 +435,7 @@ impl<'c> Search<'c> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use engine::playout::random_action;
+    use crate::test_support::random_play_until;
     use engine::Rules;
     use rand::SeedableRng;
 
@@ -446,17 +446,7 @@ mod tests {
             farmers: true,
             gifts: true,
         };
-        let mut rng = AgentRng::seed_from_u64(seed);
-        let mut state = State::new(rules, 2, Seat(0));
-        while state.turns() < turns || state.is_chance() {
-            if state.is_chance() {
-                state.apply_chance(&mut rng);
-            } else {
-                let a = random_action(&state, &mut rng).unwrap();
-                state.play_action_unchecked(a);
-            }
-        }
-        state
+        random_play_until(2, rules, seed, |s| s.turns() >= turns)
     }
 
     /// The tree of a search of `state` with `info_sets` on or off.
