@@ -13,7 +13,7 @@
 //! the position itself: the future tile order is not in the state, only the
 //! counts left in the bag) and walks down the tree, playing the moves of
 //! the nodes it passes on its own copy of the state. At a tile draw it
-//! samples a tile with [`State::draw_random`] (unplaceable tiles are set
+//! samples a tile with [`engine::State::draw_random`] (unplaceable tiles are set
 //! aside as in the rules) and follows the child for that tile. So the tree
 //! alternates:
 //!
