@@ -24,6 +24,13 @@
 //!   those bounds already decide it, and tightens the windows of the full
 //!   searches that follow (Star2.5: probing with more than one child).
 //!
+//! A draw is modelled as a draw among the *placeable* tiles, weighted by
+//! their counts: the rare unplaceable tile (set aside by the rules, and the
+//! draw repeated) is left in the bag of the searched positions. Following
+//! every order in which unplaceable tiles could be set aside first would
+//! multiply the chance nodes by the orders of those tiles, which late in a
+//! game with many unplaceable kinds never finishes.
+//!
 //! The search runs on one [`SeatView::determinize`] of the view (in the
 //! base game the position itself). It uses no randomness but for ties at
 //! the root, which go to the first action in order; so a seed gives the
@@ -274,10 +281,19 @@ impl Star25 {
                 out.push((child, f64::from(deck.count(gift)) / total));
             }
         } else {
+            // Only placeable tiles, renormalised: see the module docs.
+            let placeable: f64 = state
+                .chance_outcomes()
+                .filter(|&(t, _)| state.is_placeable(t))
+                .map(|(_, p)| p)
+                .sum();
             for (tile, p) in state.chance_outcomes() {
+                if placeable > 0.0 && !state.is_placeable(tile) {
+                    continue;
+                }
                 let mut child = state.clone();
                 child.draw(tile).expect("a tile in the bag");
-                out.push((child, p));
+                out.push((child, if placeable > 0.0 { p / placeable } else { p }));
             }
         }
         out
@@ -431,5 +447,34 @@ mod tests {
         state.for_each_move(|m| best = best.max(crate::greedy::move_value(&state, m)));
         assert_eq!(v, f64::from(best));
         assert_eq!(crate::greedy::action_value(&state, action), best);
+    }
+
+    #[test]
+    fn draws_skip_unplaceable_tiles_so_a_late_search_finishes() {
+        // Draws with unplaceable kinds in the bag (a star25 tournament
+        // once never finished such a move): every outcome is a placement.
+        let mut found = 0;
+        let mut rng = AgentRng::seed_from_u64(3);
+        for _ in 0..30 {
+            let mut state = State::new(Rules::default(), 2, Seat(0));
+            while !state.is_over() {
+                if state.phase() == Phase::Draw {
+                    let bag = state.bag();
+                    let stuck = bag.iter().filter(|&(t, _)| !state.is_placeable(t)).count();
+                    if stuck > 0 && stuck < bag.iter().count() {
+                        let outcomes = Star25::outcomes(&state);
+                        assert!(outcomes.iter().all(|(c, _)| c.phase() != Phase::Draw));
+                        let total: f64 = outcomes.iter().map(|(_, p)| p).sum();
+                        assert!((total - 1.0).abs() < 1e-9);
+                        found += 1;
+                    }
+                    state.draw_random(&mut rng);
+                } else {
+                    let mv = engine::playout::random_move(&state, &mut rng).unwrap();
+                    state.play_unchecked(mv);
+                }
+            }
+        }
+        assert!(found > 0);
     }
 }
