@@ -119,27 +119,14 @@ pub fn value(state: &State) -> Values {
     match state.phase() {
         Phase::Over => final_advantages(state),
         Phase::Place(_) | Phase::Choose(..) => solve(state).0,
-        Phase::Draw | Phase::DrawSecond(_) => {
+        Phase::Draw | Phase::DrawSecond(_) | Phase::DrawGift => {
             let mut out = [0.0; MAX_PLAYERS];
-            for (tile, p) in state.chance_outcomes() {
+            for (chance, p) in state.chance_outcomes() {
                 let mut child = state.clone();
-                child.draw(tile).expect("a tile in the bag");
+                child
+                    .apply_chance_outcome(chance)
+                    .expect("a possible outcome");
                 add_scaled(&mut out, &value(&child), p);
-            }
-            out
-        }
-        Phase::DrawGift => {
-            let deck = state.gift_deck();
-            let total = f64::from(deck.total());
-            let mut out = [0.0; MAX_PLAYERS];
-            for gift in deck.kinds() {
-                let mut child = state.clone();
-                child.receive_gift(gift).expect("a card in the deck");
-                add_scaled(
-                    &mut out,
-                    &value(&child),
-                    f64::from(deck.count(gift)) / total,
-                );
             }
             out
         }

@@ -40,7 +40,7 @@ use crate::eval::{advantage, end_now_scores, end_now_scores_after_action};
 use crate::params::{Param, Params};
 use crate::spec::{AgentKind, SpecError};
 use crate::{Agent, AgentRng};
-use engine::{Action, Phase, Seat, SeatView, State};
+use engine::{Action, Chance, Phase, Seat, SeatView, State};
 use rand::seq::SliceRandom;
 
 /// The `star25` agent in the spec registry.
@@ -271,30 +271,24 @@ impl Star25 {
     /// The outcomes of the draw in `state`: each position after it with
     /// its probability.
     fn outcomes(state: &State) -> Vec<(State, f64)> {
+        let outcomes = state.chance_outcomes();
+        let stuck = |c: &Chance| matches!(*c, Chance::Tile(t) if !state.is_placeable(t));
+        // Only placeable tiles, renormalised: see the module docs.
+        let placeable: f64 = outcomes
+            .iter()
+            .filter(|(c, _)| !stuck(c))
+            .map(|(_, p)| p)
+            .sum();
         let mut out = Vec::new();
-        if state.phase() == Phase::DrawGift {
-            let deck = state.gift_deck();
-            let total = f64::from(deck.total());
-            for gift in deck.kinds() {
-                let mut child = state.clone();
-                child.receive_gift(gift).expect("a card in the deck");
-                out.push((child, f64::from(deck.count(gift)) / total));
+        for &(chance, p) in &outcomes {
+            if placeable > 0.0 && stuck(&chance) {
+                continue;
             }
-        } else {
-            // Only placeable tiles, renormalised: see the module docs.
-            let placeable: f64 = state
-                .chance_outcomes()
-                .filter(|&(t, _)| state.is_placeable(t))
-                .map(|(_, p)| p)
-                .sum();
-            for (tile, p) in state.chance_outcomes() {
-                if placeable > 0.0 && !state.is_placeable(tile) {
-                    continue;
-                }
-                let mut child = state.clone();
-                child.draw(tile).expect("a tile in the bag");
-                out.push((child, if placeable > 0.0 { p / placeable } else { p }));
-            }
+            let mut child = state.clone();
+            child
+                .apply_chance_outcome(chance)
+                .expect("a possible outcome");
+            out.push((child, if placeable > 0.0 { p / placeable } else { p }));
         }
         out
     }
@@ -367,7 +361,7 @@ impl Star25 {
 mod tests {
     use super::*;
     use crate::test_support::random_play_until;
-    use engine::Rules;
+    use engine::{Rules, Tile};
     use rand::SeedableRng;
 
     /// A position of random play at a decision after `turns` turns.
@@ -382,14 +376,23 @@ mod tests {
         match state.phase() {
             Phase::Over => eval(state),
             _ if depth == 0 => eval(state),
-            Phase::Draw => state
-                .chance_outcomes()
-                .map(|(t, p)| {
-                    let mut c = state.clone();
-                    c.draw(t).unwrap();
-                    p * expectimax(&c, me, depth)
-                })
-                .sum(),
+            Phase::Draw => {
+                // The model of the module docs: placeable kinds by count.
+                let placeable: Vec<(Tile, u8)> = state
+                    .bag()
+                    .iter()
+                    .filter(|&(t, _)| state.is_placeable(t))
+                    .collect();
+                let total: f64 = placeable.iter().map(|&(_, n)| f64::from(n)).sum();
+                placeable
+                    .iter()
+                    .map(|&(t, n)| {
+                        let mut c = state.clone();
+                        c.draw(t).unwrap();
+                        f64::from(n) / total * expectimax(&c, me, depth)
+                    })
+                    .sum()
+            }
             Phase::Place(_) => {
                 let mut values = Vec::new();
                 state.for_each_move(|m| {
@@ -470,7 +473,7 @@ mod tests {
                     }
                     state.draw_random(&mut rng);
                 } else {
-                    let mv = engine::playout::random_move(&state, &mut rng).unwrap();
+                    let mv = engine::random_move(&state, &mut rng).unwrap();
                     state.play_unchecked(mv);
                 }
             }

@@ -1,7 +1,7 @@
 //! Positions for the crate's unit tests.
 
 use crate::AgentRng;
-use engine::playout::random_action;
+use engine::random_action;
 use engine::{Rules, Seat, State};
 use rand::SeedableRng;
 

@@ -5,7 +5,7 @@ use crate::runner::{Flow, Runner};
 use crate::schedule::Schedule;
 use agents::mcts::{MctsAgent, MctsConfig};
 use agents::AgentRng;
-use engine::playout::{random_move, random_playout};
+use engine::{random_move, random_playout};
 use engine::{Phase, Rules, Seat, State};
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;

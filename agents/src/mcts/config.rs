@@ -33,7 +33,7 @@ pub enum Reward {
 /// How rollouts choose moves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Rollout {
-    /// A uniformly random legal move ([`engine::playout::random_move`]).
+    /// A uniformly random legal move ([`engine::random_move`]).
     Random,
     /// The best of `k` random legal moves by the greedy evaluation.
     Greedy,

@@ -251,7 +251,7 @@ mod tests {
                 state.try_action(a).unwrap();
                 moves += 1;
             } else {
-                let mv = engine::playout::random_move(&state, &mut rng).unwrap();
+                let mv = engine::random_move(&state, &mut rng).unwrap();
                 state.play_unchecked(mv);
             }
         }

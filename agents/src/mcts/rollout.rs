@@ -4,7 +4,7 @@
 use super::config::{MctsConfig, Reward, Rollout};
 use crate::eval::{advantage, end_now_scores, end_now_scores_after_action};
 use crate::greedy::move_value;
-use engine::playout::random_move;
+use engine::random_move;
 use engine::{Action, Move, Phase, Seat, State, MAX_PLAYERS};
 use rand::Rng;
 
