@@ -13,7 +13,10 @@
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[cfg_attr(feature = "serde", serde(default))]
+// Unknown keys are refused, so a record or run.json written for rules this
+// engine lacks is never replayed under the wrong ones; the accepted keys
+// are exactly the fields below.
+#[cfg_attr(feature = "serde", serde(default, deny_unknown_fields))]
 pub struct Rules {
     /// Farmers: meeples may lie in fields, and fields score at the end.
     pub farmers: bool,

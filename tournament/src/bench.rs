@@ -1,6 +1,7 @@
 //! `carcassonne bench`: engine speed on complete random games, with a
 //! deterministic signature that changes whenever behaviour changes.
 
+use crate::error::{Error, Result};
 use crate::runner::{Flow, Runner};
 use crate::schedule::Schedule;
 use engine::random_playout;
@@ -19,6 +20,28 @@ pub struct BenchConfig {
     pub rounds: usize,
     /// Games per timed tournament (random vs random); 0 skips them.
     pub tournament_games: u64,
+}
+
+impl BenchConfig {
+    /// Check the counts: at least one game per round and one round (a
+    /// rate of zero games is not a measurement).
+    pub fn new(games: u64, rounds: usize, tournament_games: u64) -> Result<BenchConfig> {
+        if games == 0 {
+            return Err(Error::Invalid(
+                "bench --games must be at least 1".to_string(),
+            ));
+        }
+        if rounds == 0 {
+            return Err(Error::Invalid(
+                "bench --rounds must be at least 1".to_string(),
+            ));
+        }
+        Ok(BenchConfig {
+            games,
+            rounds,
+            tournament_games,
+        })
+    }
 }
 
 impl Default for BenchConfig {
@@ -144,13 +167,13 @@ pub fn tournament_games_per_s(games: u64, threads: usize, rounds: usize) -> f64 
         rules: Rules::default(),
         records: false,
     };
-    let indices: Vec<u64> = schedule.indices().collect();
+
     let mut rates: Vec<f64> = (0..rounds.clamp(1, 3))
         .map(|_| {
             let start = Instant::now();
             let mut played = 0u64;
             runner
-                .run(&indices, threads, |_| {
+                .run(schedule.planned(), threads, |_| {
                     played += 1;
                     Ok(Flow::Continue)
                 })
