@@ -25,6 +25,9 @@ mod gift_turn;
 mod movegen;
 mod scoring;
 
+#[cfg(test)]
+mod end_now_tests;
+
 /// A meeple on the board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Meeple {

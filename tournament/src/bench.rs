@@ -4,8 +4,10 @@
 use crate::error::{Error, Result};
 use crate::runner::{Flow, Runner};
 use crate::schedule::Schedule;
-use engine::random_playout;
-use engine::{Rules, Seat, State};
+use agents::mcts::{MctsAgent, MctsConfig};
+use agents::AgentRng;
+use engine::{random_move, random_playout};
+use engine::{Phase, Rules, Seat, State};
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 use serde::Serialize;
@@ -123,7 +125,7 @@ pub fn run(config: &BenchConfig) -> BenchReport {
         config.rules
     };
     let (median_gifts, _, signature_gifts) = random_games_per_s(config, gifts);
-    let mcts = agents::mcts::mcts_iterations_per_s(&agents::mcts::MctsConfig::default(), 1);
+    let mcts = mcts_iterations_per_s(&MctsConfig::default(), 1);
     BenchReport {
         random_games_per_s: median,
         us_per_game: 1e6 / median,
@@ -194,6 +196,53 @@ pub fn tournament_games_per_s(games: u64, threads: usize, rounds: usize) -> f64 
         .collect();
     rates.sort_by(f64::total_cmp);
     rates[rates.len() / 2]
+}
+
+/// MCTS speed on one thread.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MctsSpeed {
+    /// Iterations per second from the first move of a 2-seat game.
+    pub opening: f64,
+    /// Iterations per second from a 2-seat position after 30 turns.
+    pub midgame: f64,
+}
+
+/// Measure the iterations per second of an MCTS search with `config`
+/// (its time budget is ignored: each search runs `config.iterations`) on
+/// one thread, from the opening and from a mid-game position (30 turns of
+/// random play with deck and moves from `seed`), 2 seats, default rules.
+pub fn mcts_iterations_per_s(config: &MctsConfig, seed: u64) -> MctsSpeed {
+    let agent = MctsAgent::new(
+        "mcts".into(),
+        MctsConfig {
+            time_ms: None,
+            game_ms: None,
+            ..*config
+        },
+    );
+    let mut rng = AgentRng::seed_from_u64(seed);
+    let mut state = State::new(Rules::default(), 2, Seat(0));
+    state.draw_random(&mut rng);
+    let rate = |state: &State, rng: &mut AgentRng| {
+        let start = Instant::now();
+        let result = agent.search(&state.view(state.to_play()), rng);
+        result.iterations as f64 / start.elapsed().as_secs_f64().max(1e-9)
+    };
+    let opening = rate(&state, &mut rng);
+    while state.turns() < 30 || !matches!(state.phase(), Phase::Place(_)) {
+        match state.phase() {
+            Phase::Place(_) => {
+                let mv = random_move(&state, &mut rng).expect("placeable");
+                state.play_unchecked(mv);
+            }
+            Phase::Over => unreachable!("a game lasts more than 30 turns"),
+            _ => {
+                state.apply_chance(&mut rng);
+            }
+        }
+    }
+    let midgame = rate(&state, &mut rng);
+    MctsSpeed { opening, midgame }
 }
 
 impl BenchReport {

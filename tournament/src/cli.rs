@@ -52,6 +52,43 @@ pub enum Command {
         #[arg(long, value_name = "KEY=VALUE,...", value_parser = parse_rules)]
         rules: Option<Rules>,
     },
+    /// Draw the board of a game record after a turn, as SVG or PNG.
+    Render {
+        /// A record file (`play`'s output, or records.jsonl with --game).
+        record: PathBuf,
+        /// The board after this many turns (default: the end).
+        #[arg(long)]
+        turn: Option<usize>,
+        /// Which record of a JSON Lines file, 1-based (default: 1).
+        #[arg(long)]
+        game: Option<usize>,
+        /// The picture: FILE.svg or FILE.png (default: RECORD with .svg).
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// PNG pixels per tile (default 75).
+        #[arg(long, value_name = "PIXELS")]
+        tile_pixels: Option<u32>,
+    },
+    /// Write a game record as one self-contained HTML page that steps
+    /// through the game turn by turn.
+    View {
+        /// A record file (`play`'s output, or records.jsonl with --game).
+        record: PathBuf,
+        /// Which record of a JSON Lines file, 1-based (default: 1).
+        #[arg(long)]
+        game: Option<usize>,
+        /// The page, FILE.html (default: RECORD with .html).
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
+    /// Write the HTML report of a results folder (tables and charts).
+    Report {
+        /// The results folder (run.json, summary.csv, pairwise.csv, games.csv).
+        dir: PathBuf,
+        /// The page (default: DIR/report.html).
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
     /// Check game records and print their scores as JSON.
     Replay {
         /// A record file: one JSON object, or JSON Lines.
@@ -146,6 +183,10 @@ pub struct PlayArgs {
     /// Where to write the record (default: results/play-SEED.json).
     #[arg(long)]
     pub out: Option<PathBuf>,
+    /// Also write one SVG picture of the board per turn into this folder
+    /// (`carcassonne view` shows the whole game in one page).
+    #[arg(long, value_name = "DIR")]
+    pub svg: Option<PathBuf>,
 }
 
 /// Parse `--rules KEY=VALUE,…` (validated: unknown keys and values,

@@ -14,6 +14,9 @@
 //! - [`error`]: the one error type.
 //! - [`play`], [`replay`], [`bench`](mod@bench): the other subcommands.
 //! - [`stats`]: Wilson intervals, Elo, SPRT.
+//! - [`render`]: pictures of a game's board (SVG, PNG); [`viewer`]: a
+//!   game as an HTML page to step through; [`report`](mod@report): a
+//!   results folder as an HTML report with charts.
 
 pub mod agent_list;
 pub mod bench;
@@ -26,7 +29,9 @@ pub mod meta;
 pub mod output;
 pub mod play;
 pub mod progress;
+pub mod render;
 pub mod replay;
+pub mod report;
 pub mod runner;
 pub mod schedule;
 pub mod schema;
@@ -34,3 +39,4 @@ pub mod sprt_run;
 pub mod stats;
 pub mod summary;
 pub mod tournament;
+pub mod viewer;

@@ -73,6 +73,25 @@ fn run(args: Args) -> Result<ExitCode> {
                 print!("{}", report.text());
             }
         }
+        Command::Render {
+            record,
+            turn,
+            game,
+            out,
+            tile_pixels,
+        } => {
+            let out = tournament::render::render(&record, game, turn, out, tile_pixels)
+                .map_err(Error::Invalid)?;
+            println!("wrote {}", out.display());
+        }
+        Command::View { record, game, out } => {
+            let out = tournament::viewer::view(&record, game, out).map_err(Error::Invalid)?;
+            println!("wrote {}", out.display());
+        }
+        Command::Report { dir, out } => {
+            let out = tournament::report::report(&dir, out).map_err(Error::Invalid)?;
+            println!("wrote {}", out.display());
+        }
         Command::Replay { file, end } => {
             let mut failed = 0;
             let results = tournament::replay::replay_file(&file, end);

@@ -29,6 +29,8 @@ pub struct PlayConfig {
     pub rules: Rules,
     /// Where the record goes.
     pub out: PathBuf,
+    /// A folder for one picture of the board per turn (`--svg`).
+    pub svg: Option<PathBuf>,
 }
 
 impl PlayConfig {
@@ -62,6 +64,7 @@ impl PlayConfig {
             seed: args.seed,
             rules: crate::cli::combine_rules(args.rules, args.gifts, args.no_farmers)?,
             out,
+            svg: args.svg.clone(),
         })
     }
 }
@@ -87,10 +90,12 @@ fn check_new_file(path: &Path) -> Result<()> {
     Ok(())
 }
 
-/// Play the game, printing each turn to `out` as it completes, then the
-/// final scores; write its record to the config's `out` file.
-pub fn play(config: &PlayConfig, out: &mut dyn std::io::Write) -> Result<()> {
-    let mut seats: Vec<Box<dyn agents::Agent>> = config
+/// One agent per seat.
+type Seats = Vec<Box<dyn agents::Agent>>;
+
+/// The agents of `config`'s seats and their seeds.
+fn seats_and_seeds(config: &PlayConfig) -> Result<(Seats, Vec<u64>)> {
+    let seats: Vec<Box<dyn agents::Agent>> = config
         .seats
         .iter()
         .map(|s| agents::from_spec(s).map_err(|e| Error::Invalid(e.to_string())))
@@ -98,6 +103,20 @@ pub fn play(config: &PlayConfig, out: &mut dyn std::io::Write) -> Result<()> {
     let seeds: Vec<u64> = (0..seats.len())
         .map(|s| agent_seed(config.seed, 0, s))
         .collect();
+    Ok((seats, seeds))
+}
+
+/// The record of the game of `config` (nothing printed or written).
+pub fn play_record(config: &PlayConfig) -> Result<Record> {
+    let (mut seats, seeds) = seats_and_seeds(config)?;
+    Ok(agents::game::play_game(&mut seats, config.rules, config.seed, &seeds).record)
+}
+
+/// Play the game, printing each turn to `out` as it completes, then the
+/// final scores; write its record to the config's `out` file (and with
+/// `--svg` one picture per turn).
+pub fn play(config: &PlayConfig, out: &mut dyn std::io::Write) -> Result<()> {
+    let (mut seats, seeds) = seats_and_seeds(config)?;
     let mut printer = TurnPrinter::default();
     let mut failure = Ok(());
     let outcome = agents::game::play_game_watched(
@@ -148,7 +167,28 @@ pub fn play(config: &PlayConfig, out: &mut dyn std::io::Write) -> Result<()> {
         .and_then(|mut f| f.write_all(json.as_bytes()))
         .map_err(cannot)?;
     let _ = writeln!(text, "record written to {}", config.out.display());
+    if let Some(dir) = &config.svg {
+        let pictures = write_pictures(&outcome.record, dir)?;
+        let _ = writeln!(text, "{pictures} pictures written to {}", dir.display());
+    }
+    let _ = writeln!(
+        text,
+        "step through it: carcassonne view {}",
+        config.out.display()
+    );
     write_out(out, &text)
+}
+
+/// One SVG picture of the board per turn, `turn-000.svg` (the start
+/// tile) to the last turn, in `dir`; returns how many.
+fn write_pictures(record: &Record, dir: &Path) -> Result<usize> {
+    std::fs::create_dir_all(dir).map_err(|e| Error::io("create", dir, e))?;
+    let history = crate::render::history::History::new(record).map_err(Error::Internal)?;
+    for n in 0..history.frames.len() {
+        let svg = crate::render::picture(&history, n);
+        crate::output::write_atomic(&dir.join(format!("turn-{n:03}.svg")), svg.as_bytes())?;
+    }
+    Ok(history.frames.len())
 }
 
 fn write_out(out: &mut dyn std::io::Write, text: &str) -> Result<()> {
@@ -289,6 +329,7 @@ mod tests {
             seed: 3,
             rules: Rules::default(),
             out: dir.join("game.json"),
+            svg: None,
         };
         let mut sink = Flushes::default();
         play(&config, &mut sink).unwrap();
@@ -309,6 +350,7 @@ mod tests {
             gifts: false,
             rules: None,
             out: Some(config.out.clone()),
+            svg: None,
         })
         .unwrap_err();
         assert!(err.to_string().contains("already exists"), "{err}");
