@@ -18,6 +18,7 @@
 //! `final.scores` holds the seats' totals (a list of numbers; objects with a
 //! `total` field are accepted too).
 
+use crate::board::Board;
 use crate::geom::{Location, Pos};
 use crate::gifts::{Gift, GiftOpen};
 use crate::moves::{IllegalMove, Move, Placement};
@@ -224,6 +225,32 @@ impl GiftOpenRecord {
     }
 }
 
+impl GiftOpenRecord {
+    /// The record of opening `open` on `board` (locations named on the
+    /// target tile as placed).
+    pub fn of(open: GiftOpen, board: &Board) -> GiftOpenRecord {
+        let mut g = GiftOpenRecord::new(open.gift());
+        let name = |pos: Pos, seg: u8| {
+            let p = board.at(pos).expect("a gift targets a placed tile");
+            p.tile.oriented(p.rot).canonical[seg as usize]
+        };
+        match open {
+            GiftOpen::Synod { at } => (g.x, g.y) = (Some(at.x), Some(at.y)),
+            GiftOpen::RoadSweeper { at, segment } | GiftOpen::CashOut { at, segment } => {
+                (g.x, g.y) = (Some(at.x), Some(at.y));
+                g.at = Some(name(at, segment));
+            }
+            GiftOpen::ChangePosition { at, from, to } => {
+                (g.x, g.y) = (Some(at.x), Some(at.y));
+                g.from = Some(name(at, from));
+                g.to = Some(name(at, to));
+            }
+            GiftOpen::Take2 | GiftOpen::Wasted(_) => {}
+        }
+        g
+    }
+}
+
 impl TurnRecord {
     /// The record of a move of `seat` placing `tile`, after `discarded`.
     pub fn new(seat: Seat, discarded: Vec<Tile>, tile: Tile, mv: Move) -> TurnRecord {
@@ -385,19 +412,7 @@ pub fn replay(record: &Record, end: bool) -> Result<State, ReplayError> {
 /// Apply one recorded turn with the checked engine calls.
 pub fn apply_turn(state: &mut State, turn: &TurnRecord) -> Result<(), ReplayReason> {
     use ReplayReason::*;
-    if state.phase() == Phase::Over {
-        return Err(AfterEnd);
-    }
-    let expected = state.to_play().0;
-    if turn.player != expected {
-        return Err(WrongPlayer {
-            found: turn.player,
-            expected,
-        });
-    }
-    for &t in &turn.discarded {
-        discard(state, t)?;
-    }
+    set_aside(state, turn)?;
     let Some(tile) = turn.tile else {
         return if !state.is_over() {
             Err(MissingTile)
@@ -425,7 +440,7 @@ pub fn apply_turn(state: &mut State, turn: &TurnRecord) -> Result<(), ReplayReas
         Drawn::SetAside => return Err(Illegal(IllegalMove::Unplaceable(first))),
     }
     if let Some(g) = &turn.gift_open {
-        open_gift(state, g, tile)?;
+        open_gift(state, g, Some(tile))?;
     }
     let placement = Placement {
         pos: Pos::new(x, y),
@@ -448,6 +463,41 @@ pub fn apply_turn(state: &mut State, turn: &TurnRecord) -> Result<(), ReplayReas
         ))),
         (_, None) => Ok(()),
     }
+}
+
+/// Apply a turn in progress, as [`RecordBuilder::current_turn`] gives it:
+/// the tiles set aside, the drawn `tile` (which has no cell yet), and a
+/// gift opened (for Take 2, its set-aside tiles and `second` draw). The
+/// seat is then to decide: place, open a gift, or keep one of two tiles.
+pub fn apply_turn_start(state: &mut State, turn: &TurnRecord) -> Result<(), ReplayReason> {
+    set_aside(state, turn)?;
+    let tile = turn.tile.ok_or(ReplayReason::MissingTile)?;
+    match state.draw(tile).map_err(ReplayReason::Illegal)? {
+        Drawn::Placeable => {}
+        Drawn::SetAside => return Err(ReplayReason::Illegal(IllegalMove::Unplaceable(tile))),
+    }
+    match &turn.gift_open {
+        Some(g) => open_gift(state, g, None),
+        None => Ok(()),
+    }
+}
+
+/// Check the turn's seat and set its `discarded` tiles aside.
+fn set_aside(state: &mut State, turn: &TurnRecord) -> Result<(), ReplayReason> {
+    if state.phase() == Phase::Over {
+        return Err(ReplayReason::AfterEnd);
+    }
+    let expected = state.to_play().0;
+    if turn.player != expected {
+        return Err(ReplayReason::WrongPlayer {
+            found: turn.player,
+            expected,
+        });
+    }
+    for &t in &turn.discarded {
+        discard(state, t)?;
+    }
+    Ok(())
 }
 
 /// Set `tile` aside as unplaceable, refusing a tile that could be placed.
@@ -481,8 +531,12 @@ fn take2_first_tile(placed: Tile, g: &GiftOpenRecord) -> Result<Tile, ReplayReas
 }
 
 /// Open the recorded gift (and for Take 2, draw the second tile and keep
-/// `placed`).
-fn open_gift(state: &mut State, g: &GiftOpenRecord, placed: Tile) -> Result<(), ReplayReason> {
+/// `placed`, when it is known).
+fn open_gift(
+    state: &mut State,
+    g: &GiftOpenRecord,
+    placed: Option<Tile>,
+) -> Result<(), ReplayReason> {
     use ReplayReason::*;
     let card = g.card;
     let bad = |s: String| BadTurn(format!("{card}: {s}"));
@@ -564,7 +618,10 @@ fn open_gift(state: &mut State, g: &GiftOpenRecord, placed: Tile) -> Result<(), 
                 Drawn::Placeable => {}
                 Drawn::SetAside => return Err(Illegal(IllegalMove::Unplaceable(second))),
             }
-            state.try_action(Action::Keep(placed)).map_err(Illegal)
+            match placed {
+                Some(placed) => state.try_action(Action::Keep(placed)).map_err(Illegal),
+                None => Ok(()),
+            }
         }
         (Phase::DrawSecond(_), None) => Err(bad(
             "the stack is not empty: the second tile is missing".to_string(),
@@ -598,6 +655,28 @@ impl RecordBuilder {
     /// The record's header fields (seed, agents) can be set here.
     pub fn record_mut(&mut self) -> &mut Record {
         &mut self.record
+    }
+
+    /// Close the turn in progress, as [`RecordBuilder::finish`] does (for
+    /// a game stopped mid-turn).
+    pub fn close_turn(&mut self) {
+        self.close();
+    }
+
+    /// The turns completed so far.
+    pub fn turns(&self) -> &[TurnRecord] {
+        &self.record.turns
+    }
+
+    /// The turn in progress, if it has begun: the tiles set aside, the
+    /// first placeable tile drawn (as `tile`, with no cell yet) and a gift
+    /// opened.
+    pub fn current_turn(&self) -> Option<TurnRecord> {
+        let mut turn = self.turn.clone()?;
+        if turn.tile.is_none() {
+            turn.tile = self.first;
+        }
+        Some(turn)
     }
 
     fn current(&mut self, seat: Seat) -> &mut TurnRecord {
@@ -655,25 +734,7 @@ impl RecordBuilder {
                 }
             }
             Action::Open(open) => {
-                let mut g = GiftOpenRecord::new(open.gift());
-                let name = |pos: Pos, seg: u8| {
-                    let p = after.board().at(pos).expect("a placed tile");
-                    p.tile.oriented(p.rot).canonical[seg as usize]
-                };
-                match open {
-                    GiftOpen::Synod { at } => (g.x, g.y) = (Some(at.x), Some(at.y)),
-                    GiftOpen::RoadSweeper { at, segment } | GiftOpen::CashOut { at, segment } => {
-                        (g.x, g.y) = (Some(at.x), Some(at.y));
-                        g.at = Some(name(at, segment));
-                    }
-                    GiftOpen::ChangePosition { at, from, to } => {
-                        (g.x, g.y) = (Some(at.x), Some(at.y));
-                        g.from = Some(name(at, from));
-                        g.to = Some(name(at, to));
-                    }
-                    GiftOpen::Take2 | GiftOpen::Wasted(_) => {}
-                }
-                turn.gift_open = Some(g);
+                turn.gift_open = Some(GiftOpenRecord::of(open, after.board()));
             }
             Action::Keep(kept) => {
                 if let Some(g) = &mut turn.gift_open {

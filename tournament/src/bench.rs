@@ -1,6 +1,7 @@
 //! `carcassonne bench`: engine speed on complete random games, with a
 //! deterministic signature that changes whenever behaviour changes.
 
+use crate::roster::Roster;
 use crate::runner::{Flow, Runner};
 use crate::schedule::Schedule;
 use engine::playout::random_playout;
@@ -137,9 +138,10 @@ pub fn tournament_games_per_s(games: u64, threads: usize, rounds: usize) -> f64 
     let specs = vec!["random".to_string(), "random".to_string()];
     let labels = crate::agent_list::labels(&specs);
     let schedule = Schedule::new(2, 2, games, 1, None);
+    let roster = Roster::new(&specs, None).expect("built-in agents");
     let runner = Runner {
         schedule: &schedule,
-        specs: &specs,
+        roster: &roster,
         labels: &labels,
         rules: Rules::default(),
         records: false,

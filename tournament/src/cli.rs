@@ -48,6 +48,12 @@ pub enum Command {
         #[arg(long, default_value_t = 20_000)]
         tournament_games: u64,
     },
+    /// Run an agent (random, greedy, mcts:…) as a carcassonne-bot/1 bot
+    /// on stdin/stdout (docs/PROTOCOL.md).
+    Serve {
+        /// The agent's spec.
+        spec: String,
+    },
     /// Check game records and print their scores as JSON.
     Replay {
         /// A record file: one JSON object, or JSON Lines.

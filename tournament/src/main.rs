@@ -68,6 +68,10 @@ fn run(args: Args) -> Result<(), String> {
                 print!("{}", report.text());
             }
         }
+        Command::Serve { spec } => {
+            let stdin = std::io::stdin().lock();
+            tournament::serve::serve(&spec, stdin, std::io::stdout().lock())?;
+        }
         Command::Replay { file, end } => {
             let reports = tournament::replay::replay_file(&file, end).map_err(|e| e.to_string())?;
             for r in reports {

@@ -8,6 +8,7 @@
 
 use crate::agent_list::split_agents;
 use crate::cli::PlayArgs;
+use crate::roster::Roster;
 use crate::schedule::agent_seed;
 use engine::record::apply_turn;
 use engine::{Record, Rules, Seat, State};
@@ -32,7 +33,7 @@ impl PlayConfig {
     pub fn from_args(args: &PlayArgs) -> Result<PlayConfig, String> {
         let specs = split_agents(&args.agents);
         for spec in &specs {
-            agents::from_spec(spec).map_err(|e| format!("--agents: {e}"))?;
+            crate::roster::check_spec(spec).map_err(|e| format!("--agents: {e}"))?;
         }
         if specs.is_empty() {
             return Err("--agents: give at least one agent".to_string());
@@ -62,15 +63,20 @@ impl PlayConfig {
 
 /// Play the game, print it, write its record; returns the printed text.
 pub fn play(config: &PlayConfig) -> Result<String, String> {
-    let mut seats: Vec<Box<dyn agents::Agent>> = config
-        .seats
-        .iter()
-        .map(|s| agents::from_spec(s).map_err(|e| e.to_string()))
-        .collect::<Result<_, _>>()?;
+    let logs = config
+        .out
+        .parent()
+        .unwrap_or(std::path::Path::new("."))
+        .join(crate::roster::BOT_LOGS);
+    let roster = Roster::new(&config.seats, Some(logs))?;
+    let mut seats: Vec<Box<dyn agents::Agent>> =
+        (0..config.seats.len()).map(|s| roster.build(s)).collect();
     let seeds: Vec<u64> = (0..seats.len())
         .map(|s| agent_seed(config.seed, 0, s))
         .collect();
     let outcome = agents::game::play_game(&mut seats, config.rules, config.seed, &seeds);
+    drop(seats);
+    roster.shutdown();
     let mut text = describe(&outcome.record)?;
     if let Some(f) = &outcome.forfeit {
         let _ = writeln!(text, "{} forfeits: {}", f.seat, f.reason);

@@ -15,6 +15,7 @@ use crate::output::{
     SummaryRow, GAMES_CSV, RECORDS_JSONL, RUN_FORMAT,
 };
 use crate::progress::Progress;
+use crate::roster::Roster;
 use crate::runner::{Flow, Runner};
 use crate::schedule::Schedule;
 use crate::stats::{sprt_bounds, sprt_decide, sprt_llr, SprtDecision};
@@ -240,9 +241,10 @@ pub fn run(config: &TournamentConfig) -> Result<RunReport, String> {
     let progress = Progress::new(schedule.planned_games(), done);
     let mut written = 0u64;
     let mut hook_stopped = false;
+    let roster = Roster::new(&settings.agents, Some(dir.join(crate::roster::BOT_LOGS)))?;
     let runner = Runner {
         schedule: &schedule,
-        specs: &settings.agents,
+        roster: &roster,
         labels: &labels,
         rules: settings.rules,
         records: settings.records,
@@ -264,6 +266,7 @@ pub fn run(config: &TournamentConfig) -> Result<RunReport, String> {
         })
     });
     progress.finish();
+    roster.shutdown();
     played?;
     drop(writer);
 

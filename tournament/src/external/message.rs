@@ -1,0 +1,290 @@
+//! The messages of `carcassonne-bot/1` (docs/PROTOCOL.md) as Rust types,
+//! and actions in record notation.
+//!
+//! Actions are written with the record's own types: a placement as the
+//! `x`, `y`, `rot`, `meeple` fields of [`TurnRecord`], a gift as its
+//! [`GiftOpenRecord`], Take 2's choice as the tile kept. A bot's answer is
+//! matched against the list of legal actions, so nothing is parsed twice.
+
+use agents::history::SeenTurn;
+use engine::{
+    Action, Gift, GiftCards, GiftOpenRecord, Location, Phase, Rules, Score, Seat, SeatView, Tile,
+    TurnRecord,
+};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// The protocol version spoken here.
+pub const PROTOCOL: &str = "carcassonne-bot/1";
+
+/// What an external bot is told in place of another seat's gift card.
+pub const HIDDEN: &str = "hidden";
+
+/// An action in record notation.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ActionNote {
+    /// Placement: the cell's x.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub x: Option<i8>,
+    /// Placement: the cell's y.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub y: Option<i8>,
+    /// Placement: the rotation, 0–3.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rot: Option<u8>,
+    /// Placement: the meeple's location on the tile.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub meeple: Option<Location>,
+    /// A gift opened, with its target.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gift_open: Option<GiftOpenRecord>,
+    /// Take 2: the tile kept.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub keep: Option<Tile>,
+}
+
+impl ActionNote {
+    /// `action` of the seat of `view`, which is to play.
+    pub fn of(action: Action, view: &SeatView<'_>) -> ActionNote {
+        match action {
+            Action::Place(mv) => {
+                let tile = view.drawn_tile().expect("a tile to place");
+                let t = TurnRecord::new(view.seat(), Vec::new(), tile, mv);
+                ActionNote {
+                    x: t.x,
+                    y: t.y,
+                    rot: t.rot,
+                    meeple: t.meeple,
+                    ..ActionNote::default()
+                }
+            }
+            Action::Open(open) => ActionNote {
+                gift_open: Some(GiftOpenRecord::of(open, view.board())),
+                ..ActionNote::default()
+            },
+            Action::Keep(tile) => ActionNote {
+                keep: Some(tile),
+                ..ActionNote::default()
+            },
+        }
+    }
+}
+
+/// Every legal action of the seat of `view`, in the engine's order, with
+/// its notation.
+pub fn legal_actions(view: &SeatView<'_>) -> (Vec<Action>, Vec<ActionNote>) {
+    let mut actions = Vec::new();
+    view.for_each_action(|a| actions.push(a));
+    let notes = actions.iter().map(|&a| ActionNote::of(a, view)).collect();
+    (actions, notes)
+}
+
+/// A turn as sent: the record turn, and `"gift_received":"hidden"` for a
+/// card another seat received.
+#[derive(Debug, Serialize)]
+pub struct TurnOut<'a> {
+    #[serde(flatten)]
+    turn: &'a TurnRecord,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    gift_received: Option<&'static str>,
+}
+
+impl<'a> From<&'a SeenTurn> for TurnOut<'a> {
+    fn from(seen: &'a SeenTurn) -> TurnOut<'a> {
+        TurnOut {
+            turn: &seen.turn,
+            gift_received: seen.gift_hidden.then_some(HIDDEN),
+        }
+    }
+}
+
+/// A turn as received: the record turn and whether its gift is hidden.
+pub fn parse_turn(value: serde_json::Value) -> Result<SeenTurn, String> {
+    let mut value = value;
+    let hidden = value.get("gift_received").and_then(|g| g.as_str()) == Some(HIDDEN);
+    if hidden {
+        value.as_object_mut().map(|o| o.remove("gift_received"));
+    }
+    let turn: TurnRecord = serde_json::from_value(value).map_err(|e| format!("a turn: {e}"))?;
+    Ok(SeenTurn {
+        turn,
+        gift_hidden: hidden,
+    })
+}
+
+/// A seat's score with its total.
+#[derive(Debug, Serialize)]
+pub struct ScoreOut {
+    /// The sum.
+    pub total: u32,
+    #[serde(flatten)]
+    parts: Score,
+}
+
+impl From<Score> for ScoreOut {
+    fn from(parts: Score) -> ScoreOut {
+        ScoreOut {
+            total: parts.total(),
+            parts,
+        }
+    }
+}
+
+/// `new_game`.
+#[derive(Debug, Serialize, Deserialize)]
+pub struct NewGame {
+    /// The rules.
+    pub rules: Rules,
+    /// Seats.
+    pub players: usize,
+    /// The bot's seat.
+    pub seat: u8,
+    /// The seat of the first turn.
+    pub first: u8,
+    /// The seed the bot may use.
+    pub seed: u64,
+    /// The move limit.
+    pub move_ms: Option<u64>,
+    /// The game limit.
+    pub game_ms: Option<u64>,
+}
+
+/// `decide`, as written.
+#[derive(Debug, Serialize)]
+pub struct Decide<'a> {
+    /// The seat to decide.
+    pub seat: u8,
+    /// New completed turns.
+    pub turns: Vec<TurnOut<'a>>,
+    /// The turn in progress.
+    pub current: Option<TurnOut<'a>>,
+    /// `place` or `choose`.
+    pub phase: &'static str,
+    /// The tile to place.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tile: Option<Tile>,
+    /// The two tiles of Take 2.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub choose: Option<[Tile; 2]>,
+    /// Scores per seat.
+    pub scores: Vec<ScoreOut>,
+    /// Meeples in each seat's supply.
+    pub supply: Vec<u8>,
+    /// Tiles left, by letter.
+    pub bag: BTreeMap<String, u8>,
+    /// Tiles left.
+    pub bag_size: u8,
+    /// The seat's own gift cards.
+    pub hand: BTreeMap<String, u8>,
+    /// Cards each seat holds.
+    pub hand_sizes: Vec<u8>,
+    /// The open discard pile.
+    pub gift_discard: BTreeMap<String, u8>,
+    /// Cards left in the gift deck.
+    pub gift_deck_size: u8,
+    /// Left of this move's limit.
+    pub time_left_ms: u64,
+    /// Every legal action.
+    pub legal: &'a [ActionNote],
+}
+
+impl<'a> Decide<'a> {
+    /// What the seat of `view` may know, with the `turns` and `current`
+    /// turn it has not been sent.
+    pub fn new(
+        view: &SeatView<'_>,
+        turns: &'a [SeenTurn],
+        current: Option<&'a SeenTurn>,
+        time_left_ms: u64,
+        legal: &'a [ActionNote],
+    ) -> Decide<'a> {
+        let seats = (0..view.players()).map(|s| Seat(s as u8));
+        let (phase, tile, choose) = match view.phase() {
+            Phase::Choose(a, b) => ("choose", None, Some([a, b])),
+            _ => ("place", view.drawn_tile(), None),
+        };
+        Decide {
+            seat: view.seat().0,
+            turns: turns.iter().map(TurnOut::from).collect(),
+            current: current.map(TurnOut::from),
+            phase,
+            tile,
+            choose,
+            scores: seats.clone().map(|s| view.score(s).into()).collect(),
+            supply: seats.clone().map(|s| view.supply(s)).collect(),
+            bag: view
+                .bag()
+                .iter()
+                .filter(|&(_, n)| n > 0)
+                .map(|(t, n)| (t.to_string(), n))
+                .collect(),
+            bag_size: view.bag().total(),
+            hand: cards(&view.own_hand()),
+            hand_sizes: seats.map(|s| view.hand_size(s)).collect(),
+            gift_discard: cards(&view.gift_discard()),
+            gift_deck_size: view.gift_deck_size(),
+            time_left_ms,
+            legal,
+        }
+    }
+}
+
+/// Gift cards as card → count.
+fn cards(of: &GiftCards) -> BTreeMap<String, u8> {
+    Gift::ALL
+        .iter()
+        .filter(|&&g| of.count(g) > 0)
+        .map(|&g| (g.to_string(), of.count(g)))
+        .collect()
+}
+
+/// `game_over`.
+#[derive(Debug, Serialize)]
+pub struct GameOver<'a> {
+    /// Turns the bot has not been sent.
+    pub turns: Vec<TurnOut<'a>>,
+    /// Scores per seat.
+    pub scores: Vec<ScoreOut>,
+    /// The forfeit that stopped the game.
+    pub forfeit: Option<ForfeitOut<'a>>,
+}
+
+/// A forfeit as sent.
+#[derive(Debug, Serialize)]
+pub struct ForfeitOut<'a> {
+    /// The seat.
+    pub seat: u8,
+    /// Why.
+    pub reason: &'a str,
+}
+
+/// Any message, as read: the fields of every message type, all optional.
+#[derive(Debug, Default, Deserialize)]
+pub struct Incoming {
+    /// The message type.
+    #[serde(rename = "type")]
+    pub kind: String,
+    /// `hello`: the protocol version.
+    #[serde(default)]
+    pub protocol: Option<String>,
+    /// `hello`: the bot's name.
+    #[serde(default)]
+    pub name: Option<String>,
+    /// `action`: an index into `legal`.
+    #[serde(default)]
+    pub index: Option<usize>,
+    /// `action`: the action itself.
+    #[serde(default)]
+    pub action: Option<ActionNote>,
+    /// `action`: the seat it answers for.
+    #[serde(default)]
+    pub seat: Option<u8>,
+}
+
+/// Wrap `body` (an object) with its `"type"`, as one line.
+pub fn line<T: Serialize>(kind: &str, body: &T) -> String {
+    let body = serde_json::to_string(body).expect("messages serialize");
+    let rest = body.strip_prefix('{').expect("messages are objects");
+    let comma = if rest == "}" { "" } else { "," };
+    format!("{{\"type\":\"{kind}\"{comma}{rest}")
+}

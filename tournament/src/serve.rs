@@ -1,0 +1,107 @@
+//! `carcassonne serve SPEC`: one of our agents as a `carcassonne-bot/1`
+//! bot (docs/PROTOCOL.md) on stdin/stdout.
+//!
+//! The bot follows each game in its own engine: it replays the turns it
+//! is sent, then the turn in progress, and asks the agent for a decision
+//! on that position's [`SeatView`](engine::SeatView), with the agent's
+//! generator seeded by `new_game`'s seed — so it plays exactly as the
+//! agent plays in-process. It answers with an index into `legal`.
+
+use crate::external::message::{parse_turn, Incoming, NewGame, PROTOCOL};
+use agents::{Agent, AgentRng};
+use engine::record::{apply_turn, apply_turn_start};
+use engine::{Seat, State};
+use rand::SeedableRng;
+use serde::Deserialize;
+use std::io::{BufRead, Write};
+
+/// The fields of `decide` the bot reads.
+#[derive(Deserialize)]
+struct DecideIn {
+    seat: u8,
+    turns: Vec<serde_json::Value>,
+    current: Option<serde_json::Value>,
+}
+
+/// A game being followed.
+struct Game {
+    state: State,
+    rng: AgentRng,
+}
+
+/// Serve `spec` on `input`/`output` until `quit` or the end of input.
+pub fn serve(spec: &str, input: impl BufRead, mut output: impl Write) -> Result<(), String> {
+    let mut agent: Box<dyn Agent> = agents::from_spec(spec).map_err(|e| e.to_string())?;
+    let mut game: Option<Game> = None;
+    let mut say = |line: String| -> Result<(), String> {
+        writeln!(output, "{line}")
+            .and_then(|()| output.flush())
+            .map_err(|e| format!("cannot write: {e}"))
+    };
+    for (n, line) in input.lines().enumerate() {
+        let line = line.map_err(|e| format!("cannot read: {e}"))?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let bad = |e: String| format!("line {}: {e}", n + 1);
+        let msg: Incoming = serde_json::from_str(&line).map_err(|e| bad(e.to_string()))?;
+        match msg.kind.as_str() {
+            "hello" => say(format!(
+                r#"{{"type":"hello","protocol":"{PROTOCOL}","name":{},"author":"carcassonne toolkit","options":{{}}}}"#,
+                serde_json::to_string(spec).expect("a string serializes")
+            ))?,
+            "new_game" => {
+                let g: NewGame = serde_json::from_str(&line).map_err(|e| bad(e.to_string()))?;
+                if !(2..=engine::MAX_PLAYERS).contains(&g.players) {
+                    return Err(bad(format!("players must be 2 to 6, not {}", g.players)));
+                }
+                agent.reset();
+                game = Some(Game {
+                    state: State::new(g.rules, g.players, Seat(g.first)),
+                    rng: AgentRng::seed_from_u64(g.seed),
+                });
+                say(r#"{"type":"ready"}"#.to_string())?;
+            }
+            "decide" => {
+                let g = game
+                    .as_mut()
+                    .ok_or_else(|| bad("decide before new_game".into()))?;
+                let d: DecideIn = serde_json::from_str(&line).map_err(|e| bad(e.to_string()))?;
+                let index = decide(agent.as_mut(), g, d).map_err(bad)?;
+                say(format!(r#"{{"type":"action","index":{index}}}"#))?;
+            }
+            "game_over" => game = None,
+            "quit" => return Ok(()),
+            other => return Err(bad(format!("unknown message type {other:?}"))),
+        }
+    }
+    Ok(())
+}
+
+/// Follow the game to the decision of `d` and ask the agent.
+fn decide(agent: &mut dyn Agent, g: &mut Game, d: DecideIn) -> Result<usize, String> {
+    for value in d.turns {
+        let seen = parse_turn(value)?;
+        apply_turn(&mut g.state, &seen.turn).map_err(|e| format!("a turn: {e:?}"))?;
+    }
+    let mut position = g.state.clone();
+    if let Some(value) = d.current {
+        let seen = parse_turn(value)?;
+        apply_turn_start(&mut position, &seen.turn)
+            .map_err(|e| format!("the current turn: {e:?}"))?;
+    }
+    let view = position.view(Seat(d.seat));
+    if position.to_play() != Seat(d.seat) {
+        return Err(format!("seat {} is not to play", d.seat));
+    }
+    let action = agent.select(&view, &mut g.rng);
+    let mut index = None;
+    let mut i = 0;
+    view.for_each_action(|a| {
+        if a == action && index.is_none() {
+            index = Some(i);
+        }
+        i += 1;
+    });
+    index.ok_or_else(|| "the agent chose an action that is not legal".to_string())
+}
