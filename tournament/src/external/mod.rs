@@ -115,8 +115,8 @@ impl Drop for BotPool {
 fn handshake(p: &mut BotProcess, move_ms: u64) -> Result<(), String> {
     let fail = |e: String| format!("handshake: {e}");
     p.send(&format!(r#"{{"type":"hello","protocol":"{PROTOCOL}"}}"#))?;
-    let deadline = Instant::now() + Duration::from_millis(move_ms);
-    let line = p.receive(deadline, move_ms)?;
+    let limit = move_ms.max(process::MIN_START_MS);
+    let line = p.receive(Instant::now() + Duration::from_millis(limit), limit)?;
     let hello: Incoming =
         serde_json::from_str(&line).map_err(|e| fail(format!("bad line: {e}")))?;
     if hello.kind != "hello" {
@@ -286,8 +286,8 @@ impl Agent for ExtAgent {
             };
             let sent = Instant::now();
             let result = p.send(&message::line("new_game", &msg)).and_then(|()| {
-                let deadline = sent + Duration::from_millis(def.move_ms);
-                let line = p.receive(deadline, def.move_ms)?;
+                let limit = def.move_ms.max(process::MIN_START_MS);
+                let line = p.receive(sent + Duration::from_millis(limit), limit)?;
                 match serde_json::from_str::<Incoming>(&line) {
                     Ok(m) if m.kind == "ready" => Ok(()),
                     _ => Err(format!("bad line: expected ready, got {}", clip(&line))),

@@ -21,6 +21,11 @@ use std::time::{Duration, Instant};
 pub const MAX_LINE: usize = 1 << 20;
 /// Most bytes a bot may write to stderr in one game.
 pub const MAX_STDERR: u64 = 1 << 20;
+/// How often a bot that is thinking is checked for having exited.
+pub const EXIT_POLL: Duration = Duration::from_millis(20);
+/// The least time a bot has to answer `hello` and `new_game` (it may be
+/// loading), whatever its move limit.
+pub const MIN_START_MS: u64 = 10_000;
 /// How long a bot has to exit after `quit` before it is killed.
 pub const QUIT_GRACE: Duration = Duration::from_secs(1);
 
@@ -54,6 +59,7 @@ pub struct BotProcess {
     stderr_bytes: Arc<AtomicU64>,
     /// A flood was already reported this game.
     flood_reported: Arc<AtomicBool>,
+    /// The group was killed and the bot reaped.
     reaped: bool,
 }
 
@@ -122,21 +128,31 @@ impl BotProcess {
     }
 
     /// The next line, if it comes before `deadline`; otherwise the fault.
+    /// While waiting, the bot is checked every [`EXIT_POLL`]: a bot that
+    /// exited is caught even when a child of it still holds its stdout.
     pub fn receive(&mut self, deadline: Instant, limit_ms: u64) -> Result<String, String> {
-        let timeout = deadline.saturating_duration_since(Instant::now());
-        match self.events.recv_timeout(timeout) {
-            Ok(Event::Line(line)) => Ok(line),
-            Ok(Event::TooLong) => Err(format!("line too long: over {MAX_LINE} bytes")),
-            Ok(Event::Closed) | Err(RecvTimeoutError::Disconnected) => {
-                let status = self.child.try_wait().ok().flatten();
-                Err(match status {
-                    Some(s) => format!("exited: {s}"),
-                    None => "exited: closed its stdout".to_string(),
-                })
-            }
-            Ok(Event::StderrFlood) => Err(format!("stderr flood: over {MAX_STDERR} bytes")),
-            Err(RecvTimeoutError::Timeout) => {
-                Err(format!("timeout: no answer within {limit_ms} ms"))
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.events.recv_timeout(left.min(EXIT_POLL)) {
+                Ok(Event::Line(line)) => return Ok(line),
+                Ok(Event::TooLong) => return Err(format!("line too long: over {MAX_LINE} bytes")),
+                Ok(Event::Closed) | Err(RecvTimeoutError::Disconnected) => {
+                    return Err(match self.child.try_wait().ok().flatten() {
+                        Some(s) => format!("exited: {s}"),
+                        None => "exited: closed its stdout".to_string(),
+                    })
+                }
+                Ok(Event::StderrFlood) => {
+                    return Err(format!("stderr flood: over {MAX_STDERR} bytes"))
+                }
+                Err(RecvTimeoutError::Timeout) if left <= EXIT_POLL => {
+                    return Err(format!("timeout: no answer within {limit_ms} ms"))
+                }
+                Err(RecvTimeoutError::Timeout) => {
+                    if let Ok(Some(status)) = self.child.try_wait() {
+                        return Err(format!("exited: {status}"));
+                    }
+                }
             }
         }
     }
@@ -155,7 +171,8 @@ impl BotProcess {
         self.kill();
     }
 
-    /// Kill the process group and reap the bot.
+    /// Kill the process group and reap the bot (once; the group is killed
+    /// even when the bot itself has exited, for what it left behind).
     pub fn kill(&mut self) {
         if self.reaped {
             return;
