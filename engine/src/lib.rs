@@ -53,6 +53,6 @@ pub use record::{
 };
 pub use rules::Rules;
 pub use seat::{PerSeat, Score, Seat, MAX_PLAYERS, MEEPLES_PER_SEAT};
-pub use state::{Action, Bag, ChanceOutcome, Drawn, Meeple, Phase, State};
+pub use state::{Action, Bag, CardHolder, ChanceOutcome, Drawn, Meeple, Phase, State};
 pub use tiles::{FeatureKind, Tile};
 pub use view::SeatView;

@@ -409,6 +409,8 @@ pub fn replay(record: &Record, end: bool) -> Result<State, ReplayError> {
     Ok(state)
 }
 
+pub use crate::state::follow_turn;
+
 /// Apply one recorded turn with the checked engine calls.
 pub fn apply_turn(state: &mut State, turn: &TurnRecord) -> Result<(), ReplayReason> {
     use ReplayReason::*;
@@ -466,9 +468,10 @@ pub fn apply_turn(state: &mut State, turn: &TurnRecord) -> Result<(), ReplayReas
 }
 
 /// Apply a turn in progress, as [`RecordBuilder::current_turn`] gives it:
-/// the tiles set aside, the drawn `tile` (which has no cell yet), and a
-/// gift opened (for Take 2, its set-aside tiles and `second` draw). The
-/// seat is then to decide: place, open a gift, or keep one of two tiles.
+/// the tiles set aside, the first tile drawn (`tile`, which has no cell
+/// yet), and a gift opened (for Take 2, its set-aside tiles, `second`
+/// draw, and `returned` once a tile was kept). The seat is then to
+/// decide: place, open a gift, or keep one of two tiles.
 pub fn apply_turn_start(state: &mut State, turn: &TurnRecord) -> Result<(), ReplayReason> {
     set_aside(state, turn)?;
     let tile = turn.tile.ok_or(ReplayReason::MissingTile)?;
@@ -477,7 +480,14 @@ pub fn apply_turn_start(state: &mut State, turn: &TurnRecord) -> Result<(), Repl
         Drawn::SetAside => return Err(ReplayReason::Illegal(IllegalMove::Unplaceable(tile))),
     }
     match &turn.gift_open {
-        Some(g) => open_gift(state, g, None),
+        Some(g) => {
+            let kept = match (g.second, g.returned) {
+                (Some(second), Some(returned)) if returned == second => Some(tile),
+                (Some(second), Some(_)) => Some(second),
+                _ => None,
+            };
+            open_gift(state, g, kept)
+        }
         None => Ok(()),
     }
 }

@@ -15,7 +15,9 @@ use crate::rules::Rules;
 use crate::seat::{PerSeat, Score, Seat, MAX_PLAYERS, MEEPLES_PER_SEAT};
 use crate::tiles::{segment_at, Edge, FeatureKind, Tile, NO_SEGMENT};
 
+mod follow;
 mod gift_turn;
+pub use follow::{follow_turn, CardHolder};
 mod scoring;
 use rand::Rng;
 

@@ -9,7 +9,8 @@
 
 use crate::external::message::{parse_turn, Incoming, NewGame, PROTOCOL};
 use agents::{Agent, AgentRng};
-use engine::record::{apply_turn, apply_turn_start};
+use engine::record::apply_turn_start;
+use engine::record::follow_turn;
 use engine::{Seat, State};
 use rand::SeedableRng;
 use serde::Deserialize;
@@ -80,9 +81,12 @@ pub fn serve(spec: &str, input: impl BufRead, mut output: impl Write) -> Result<
 
 /// Follow the game to the decision of `d` and ask the agent.
 fn decide(agent: &mut dyn Agent, g: &mut Game, d: DecideIn) -> Result<usize, String> {
+    let viewer = Seat(d.seat);
     for value in d.turns {
         let seen = parse_turn(value)?;
-        apply_turn(&mut g.state, &seen.turn).map_err(|e| format!("a turn: {e:?}"))?;
+        let turn = g.state.turns() + 1;
+        follow_turn(&mut g.state, viewer, &seen.turn, seen.gift_hidden)
+            .map_err(|e| format!("turn {turn}: {e:?}"))?;
     }
     let mut position = g.state.clone();
     if let Some(value) = d.current {
