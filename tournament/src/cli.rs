@@ -47,6 +47,10 @@ pub enum Command {
         /// Games per timed tournament (random vs random, 1 and 2 threads).
         #[arg(long, default_value_t = 20_000)]
         tournament_games: u64,
+        /// Games through the bot protocol (`serve random` against itself,
+        /// the Python random bot against `random`); 0 skips them.
+        #[arg(long, default_value_t = 200)]
+        ext_games: u64,
     },
     /// Run an agent (random, greedy, mcts:…) as a carcassonne-bot/1 bot
     /// on stdin/stdout (docs/PROTOCOL.md).

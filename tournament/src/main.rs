@@ -52,11 +52,13 @@ fn run(args: Args) -> Result<(), String> {
             games,
             rounds,
             tournament_games,
+            ext_games,
         } => {
             let config = tournament::bench::BenchConfig {
                 games,
                 rounds,
                 tournament_games,
+                ext_games,
             };
             let report = tournament::bench::run(&config);
             if json {

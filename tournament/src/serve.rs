@@ -7,7 +7,7 @@
 //! generator seeded by `new_game`'s seed — so it plays exactly as the
 //! agent plays in-process. It answers with an index into `legal`.
 
-use crate::external::message::{parse_turn, Incoming, NewGame, PROTOCOL};
+use crate::external::message::{parse_turn, PROTOCOL};
 use agents::{Agent, AgentRng};
 use engine::record::apply_turn_start;
 use engine::record::follow_turn;
@@ -16,11 +16,24 @@ use rand::SeedableRng;
 use serde::Deserialize;
 use std::io::{BufRead, Write};
 
-/// The fields of `decide` the bot reads.
+/// The fields the bot reads, of every message (each line is parsed once).
 #[derive(Deserialize)]
-struct DecideIn {
+struct ToBot {
+    #[serde(rename = "type")]
+    kind: String,
+    #[serde(default)]
+    rules: engine::Rules,
+    #[serde(default)]
+    players: usize,
+    #[serde(default)]
+    first: u8,
+    #[serde(default)]
+    seed: u64,
+    #[serde(default)]
     seat: u8,
+    #[serde(default)]
     turns: Vec<serde_json::Value>,
+    #[serde(default)]
     current: Option<serde_json::Value>,
 }
 
@@ -45,21 +58,25 @@ pub fn serve(spec: &str, input: impl BufRead, mut output: impl Write) -> Result<
             continue;
         }
         let bad = |e: String| format!("line {}: {e}", n + 1);
-        let msg: Incoming = serde_json::from_str(&line).map_err(|e| bad(e.to_string()))?;
+        let msg: ToBot = serde_json::from_str(&line).map_err(|e| bad(e.to_string()))?;
         match msg.kind.as_str() {
             "hello" => say(format!(
                 r#"{{"type":"hello","protocol":"{PROTOCOL}","name":{},"author":"carcassonne toolkit","options":{{}}}}"#,
                 serde_json::to_string(spec).expect("a string serializes")
             ))?,
             "new_game" => {
-                let g: NewGame = serde_json::from_str(&line).map_err(|e| bad(e.to_string()))?;
-                if !(2..=engine::MAX_PLAYERS).contains(&g.players) {
-                    return Err(bad(format!("players must be 2 to 6, not {}", g.players)));
+                if !(2..=engine::MAX_PLAYERS).contains(&msg.players)
+                    || msg.first as usize >= msg.players
+                {
+                    return Err(bad(format!(
+                        "new_game: players must be 2 to 6 and first a seat, not {} and {}",
+                        msg.players, msg.first
+                    )));
                 }
                 agent.reset();
                 game = Some(Game {
-                    state: State::new(g.rules, g.players, Seat(g.first)),
-                    rng: AgentRng::seed_from_u64(g.seed),
+                    state: State::new(msg.rules, msg.players, Seat(msg.first)),
+                    rng: AgentRng::seed_from_u64(msg.seed),
                 });
                 say(r#"{"type":"ready"}"#.to_string())?;
             }
@@ -67,8 +84,7 @@ pub fn serve(spec: &str, input: impl BufRead, mut output: impl Write) -> Result<
                 let g = game
                     .as_mut()
                     .ok_or_else(|| bad("decide before new_game".into()))?;
-                let d: DecideIn = serde_json::from_str(&line).map_err(|e| bad(e.to_string()))?;
-                let index = decide(agent.as_mut(), g, d).map_err(bad)?;
+                let index = decide(agent.as_mut(), g, msg).map_err(bad)?;
                 say(format!(r#"{{"type":"action","index":{index}}}"#))?;
             }
             "game_over" => game = None,
@@ -80,7 +96,7 @@ pub fn serve(spec: &str, input: impl BufRead, mut output: impl Write) -> Result<
 }
 
 /// Follow the game to the decision of `d` and ask the agent.
-fn decide(agent: &mut dyn Agent, g: &mut Game, d: DecideIn) -> Result<usize, String> {
+fn decide(agent: &mut dyn Agent, g: &mut Game, d: ToBot) -> Result<usize, String> {
     let viewer = Seat(d.seat);
     for value in d.turns {
         let seen = parse_turn(value)?;
@@ -108,4 +124,43 @@ fn decide(agent: &mut dyn Agent, g: &mut Game, d: DecideIn) -> Result<usize, Str
         i += 1;
     });
     index.ok_or_else(|| "the agent chose an action that is not legal".to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn serve_lines(input: &str) -> (Result<(), String>, String) {
+        let mut out = Vec::new();
+        let result = serve("random", input.as_bytes(), &mut out);
+        (result, String::from_utf8(out).unwrap())
+    }
+
+    #[test]
+    fn serve_answers_hello_and_new_game_and_stops_at_quit() {
+        let (result, out) = serve_lines(concat!(
+            "{\"type\":\"hello\",\"protocol\":\"carcassonne-bot/1\"}\n",
+            "{\"type\":\"new_game\",\"rules\":{\"farmers\":true,\"gifts\":false},",
+            "\"players\":2,\"seat\":0,\"first\":0,\"seed\":1}\n",
+            "{\"type\":\"quit\"}\n",
+            "{\"type\":\"nonsense\"}\n"
+        ));
+        assert_eq!(result, Ok(()));
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines.len(), 2, "{out}");
+        assert!(lines[0].contains("\"protocol\":\"carcassonne-bot/1\""));
+        assert_eq!(lines[1], "{\"type\":\"ready\"}");
+    }
+
+    #[test]
+    fn serve_refuses_messages_out_of_order_naming_the_line() {
+        let (result, _) = serve_lines("{\"type\":\"decide\",\"seat\":0,\"turns\":[]}\n");
+        assert!(result
+            .unwrap_err()
+            .contains("line 1: decide before new_game"));
+        let (result, _) = serve_lines("\n{\"type\":\"move\"}\n");
+        assert!(result.unwrap_err().contains("line 2: unknown message type"));
+        let (result, _) = serve_lines("not json\n");
+        assert!(result.unwrap_err().starts_with("line 1:"));
+    }
 }
