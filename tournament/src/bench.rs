@@ -80,6 +80,33 @@ pub struct BenchReport {
     pub python_us_per_decision: Option<f64>,
 }
 
+/// Two agents playing `games` 2-player games (base rules, no records).
+struct Duel {
+    schedule: Schedule,
+    roster: Roster,
+    labels: Vec<String>,
+}
+
+impl Duel {
+    fn new(specs: &[String], games: u64) -> Result<Duel, String> {
+        Ok(Duel {
+            schedule: Schedule::new(2, 2, games, 1, None),
+            roster: Roster::new(specs, None)?,
+            labels: crate::agent_list::labels(specs),
+        })
+    }
+
+    fn runner(&self) -> Runner<'_> {
+        Runner {
+            schedule: &self.schedule,
+            roster: &self.roster,
+            labels: &self.labels,
+            rules: Rules::default(),
+            records: false,
+        }
+    }
+}
+
 /// Speed of games with external bots.
 #[derive(Clone, Copy, Debug)]
 pub struct ExtRate {
@@ -97,17 +124,9 @@ pub fn ext_rate(specs: &[String], games: u64) -> Option<ExtRate> {
     if games == 0 {
         return None;
     }
-    let roster = Roster::new(specs, None).ok()?;
-    let labels = crate::agent_list::labels(specs);
-    let schedule = Schedule::new(2, 2, games, 1, None);
-    let runner = Runner {
-        schedule: &schedule,
-        roster: &roster,
-        labels: &labels,
-        rules: Rules::default(),
-        records: false,
-    };
-    let indices: Vec<u64> = schedule.indices().collect();
+    let duel = Duel::new(specs, games).ok()?;
+    let runner = duel.runner();
+    let indices: Vec<u64> = duel.schedule.indices().collect();
     let mut think_ms = 0.0;
     let mut decisions = 0u64;
     let mut clean = true;
@@ -125,7 +144,7 @@ pub fn ext_rate(specs: &[String], games: u64) -> Option<ExtRate> {
         })
         .ok()?;
     let secs = start.elapsed().as_secs_f64();
-    roster.shutdown();
+    duel.roster.shutdown();
     clean.then(|| ExtRate {
         games_per_s: indices.len() as f64 / secs,
         us_per_decision: think_ms * 1e3 / decisions.max(1) as f64,
@@ -220,18 +239,10 @@ pub fn tournament_games_per_s(games: u64, threads: usize, rounds: usize) -> f64 
     if games == 0 {
         return 0.0;
     }
-    let specs = vec!["random".to_string(), "random".to_string()];
-    let labels = crate::agent_list::labels(&specs);
-    let schedule = Schedule::new(2, 2, games, 1, None);
-    let roster = Roster::new(&specs, None).expect("built-in agents");
-    let runner = Runner {
-        schedule: &schedule,
-        roster: &roster,
-        labels: &labels,
-        rules: Rules::default(),
-        records: false,
-    };
-    let indices: Vec<u64> = schedule.indices().collect();
+    let specs = ["random".to_string(), "random".to_string()];
+    let duel = Duel::new(&specs, games).expect("built-in agents");
+    let runner = duel.runner();
+    let indices: Vec<u64> = duel.schedule.indices().collect();
     let mut rates: Vec<f64> = (0..rounds.clamp(1, 3))
         .map(|_| {
             let start = Instant::now();
