@@ -81,7 +81,10 @@ fn served_agents_play_the_same_games_as_in_process_ones() {
         let list = agents.join(",");
         let ext_list = ext.join(",");
         tournament(&inside, &[&common[..], &["--agents", &list]].concat());
-        tournament(&outside, &[&common[..], &["--agents", &ext_list]].concat());
+        // Reproducible for any --threads: the bots run on one thread here.
+        let threads = if players == "2" { "1" } else { "2" };
+        let ext_args = ["--agents", &ext_list, "--threads", threads];
+        tournament(&outside, &[&common[..], &ext_args].concat());
         let (a, b) = (games(&inside), games(&outside));
         assert!(!a.is_empty());
         assert_eq!(a.len(), b.len(), "{name}");
@@ -153,9 +156,14 @@ fn is_gone(pid: u32) -> bool {
 
 /// Play `mode` against random; the bot's forfeits must start with `reason`.
 fn misbehave(mode: &str, move_ms: u64, reason: Option<&str>) {
+    misbehave_with(mode, &format!("move_ms={move_ms}"), reason)
+}
+
+/// [`misbehave`] with the spec's `limits`.
+fn misbehave_with(mode: &str, limits: &str, reason: Option<&str>) {
     let dir = scratch(&format!("misbehave-{mode}"));
     let bot = format!(
-        "ext:move_ms={move_ms},cmd=python3 {} {mode}",
+        "ext:{limits},cmd=python3 {} {mode}",
         repo("tournament/tests/bots/misbehave.py")
     );
     tournament(
@@ -184,6 +192,17 @@ fn misbehave(mode: &str, move_ms: u64, reason: Option<&str>) {
 #[test]
 fn a_bot_that_sleeps_past_its_limit_forfeits() {
     misbehave("sleep", 400, Some("timeout: no answer within 400 ms"));
+}
+
+#[test]
+fn a_bot_that_uses_up_its_game_time_forfeits() {
+    // 50 ms a move: well within the move limit, but the game's 600 ms run
+    // out after a dozen moves.
+    misbehave_with(
+        "slow",
+        "move_ms=2000,game_ms=600",
+        Some("timeout: no answer within"),
+    );
 }
 
 #[test]
@@ -247,14 +266,22 @@ fn a_bot_is_never_sent_other_seats_gift_cards_or_the_tile_order() {
     let mut decides = 0;
     let mut hidden = 0;
     let mut own = 0;
+    let mut histories = 0;
     for entry in std::fs::read_dir(dir.join("bots")).unwrap() {
         let text = std::fs::read_to_string(entry.unwrap().path()).unwrap();
         let mut seat = None;
+        let mut received: Vec<serde_json::Value> = Vec::new();
         for line in text.lines().filter_map(|l| l.strip_prefix("got ")) {
             let msg: serde_json::Value = serde_json::from_str(line).unwrap();
             let kind = msg["type"].as_str().unwrap();
             if kind == "new_game" {
                 seat = msg["seat"].as_u64();
+                received.clear();
+            }
+            if kind == "history" {
+                // The turns sent one decision at a time are the history.
+                histories += 1;
+                assert_eq!(msg["turns"].as_array().unwrap(), &received);
             }
             if kind != "decide" && kind != "game_over" {
                 continue;
@@ -299,6 +326,7 @@ fn a_bot_is_never_sent_other_seats_gift_cards_or_the_tile_order() {
                 assert!(bag.values().all(|n| n.is_u64()), "the bag is counts");
             }
             let turns = msg["turns"].as_array().unwrap();
+            received.extend(turns.iter().cloned());
             for turn in turns.iter().chain(msg.get("current")) {
                 let Some(received) = turn.get("gift_received") else {
                     continue;
@@ -314,6 +342,7 @@ fn a_bot_is_never_sent_other_seats_gift_cards_or_the_tile_order() {
         }
     }
     assert!(decides > 50, "{decides}");
+    assert!(histories > 3, "{histories}");
     assert!(
         hidden > 0 && own > 0,
         "gifts were received ({hidden} hidden, {own} own)"

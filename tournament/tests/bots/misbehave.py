@@ -2,7 +2,8 @@
 decision as MODE says (tests of forfeits and process clean-up). It starts
 a grandchild (`sleep`) and logs both pids on stderr, so a test can check
 that the whole process group is gone afterwards. MODE `spy` misbehaves
-never and logs every line it receives."""
+never, logs every line it receives, and asks for the history now and
+then."""
 
 import json
 import os
@@ -33,9 +34,16 @@ for line in sys.stdin:
         send({"type": "hello", "protocol": protocol, "name": mode})
     elif kind == "new_game":
         send({"type": "ready"})
+    elif kind == "history":
+        send({"type": "action", "index": 0})
     elif kind == "decide":
         decisions += 1
-        if decisions < 3 or mode in ("spy", "ignore_quit"):
+        if mode == "spy" and decisions % 7 == 5:
+            send({"type": "history"})
+            continue
+        if mode == "slow":
+            time.sleep(0.05)
+        if decisions < 3 or mode in ("spy", "ignore_quit", "slow"):
             send({"type": "action", "index": 0, "seat": msg["seat"]})
         elif mode == "sleep":
             time.sleep(30)
