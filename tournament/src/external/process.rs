@@ -3,17 +3,19 @@
 //! deadline), its stderr copied to a log file up to a cap per game, and
 //! killed with its whole group so that no child of it outlives it.
 //!
-//! Two threads per process read its stdout and stderr and report to one
-//! channel, so waiting for an answer is one `recv_timeout`.
+//! Its stdout is read on the caller's thread, waiting with `poll` (no
+//! thread hop on the way of an answer); a thread copies its stderr.
 
+use nix::errno::Errno;
+use nix::poll::{poll, PollFd, PollFlags, PollTimeout};
 use nix::sys::signal::{killpg, Signal};
 use nix::unistd::Pid;
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
+use std::os::fd::AsFd;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -42,23 +44,21 @@ pub struct BotCommand {
     pub env: Vec<(String, String)>,
 }
 
-/// What the reader threads report.
-enum Event {
-    Line(String),
-    TooLong,
-    Closed,
-    StderrFlood,
-}
-
 /// A running bot.
 pub struct BotProcess {
     child: Child,
     stdin: Option<ChildStdin>,
-    events: Receiver<Event>,
+    stdout: ChildStdout,
+    /// Read from stdout, not yet returned as lines.
+    pending: Vec<u8>,
+    /// One read's buffer.
+    chunk: Box<[u8]>,
+    /// How much of `pending` is known to hold no `\n`.
+    scanned: usize,
+    /// Stdout reached its end.
+    eof: bool,
     /// Bytes written to stderr this game.
     stderr_bytes: Arc<AtomicU64>,
-    /// A flood was already reported this game.
-    flood_reported: Arc<AtomicBool>,
     /// The group was killed and the bot reaped.
     reaped: bool,
 }
@@ -79,7 +79,6 @@ impl BotProcess {
         let mut child = cmd
             .spawn()
             .map_err(|e| format!("cannot start {}: {e}", command.program.display()))?;
-        let (tx, events) = mpsc::channel();
         let stdout = child.stdout.take().expect("piped stdout");
         let stderr = child.stderr.take().expect("piped stderr");
         let sink: Box<dyn Write + Send> = match log {
@@ -90,23 +89,20 @@ impl BotProcess {
             None => Box::new(std::io::sink()),
         };
         let stderr_bytes = Arc::new(AtomicU64::new(0));
-        let flood_reported = Arc::new(AtomicBool::new(false));
-        let out_tx = tx.clone();
-        std::thread::Builder::new()
-            .name("bot-stdout".into())
-            .spawn(move || read_lines(stdout, out_tx))
-            .map_err(|e| format!("cannot start a reader thread: {e}"))?;
-        let (bytes, flood) = (stderr_bytes.clone(), flood_reported.clone());
+        let bytes = stderr_bytes.clone();
         std::thread::Builder::new()
             .name("bot-stderr".into())
-            .spawn(move || copy_stderr(stderr, sink, bytes, flood, tx))
+            .spawn(move || copy_stderr(stderr, sink, bytes))
             .map_err(|e| format!("cannot start a reader thread: {e}"))?;
         Ok(BotProcess {
             stdin: child.stdin.take(),
             child,
-            events,
+            stdout,
+            pending: Vec::new(),
+            chunk: vec![0; 1 << 16].into_boxed_slice(),
+            scanned: 0,
+            eof: false,
             stderr_bytes,
-            flood_reported,
             reaped: false,
         })
     }
@@ -114,7 +110,6 @@ impl BotProcess {
     /// Start counting stderr for a new game.
     pub fn new_game(&mut self) {
         self.stderr_bytes.store(0, Ordering::Relaxed);
-        self.flood_reported.store(false, Ordering::Relaxed);
     }
 
     /// Write one line (a `\n` is added).
@@ -132,29 +127,69 @@ impl BotProcess {
     /// exited is caught even when a child of it still holds its stdout.
     pub fn receive(&mut self, deadline: Instant, limit_ms: u64) -> Result<String, String> {
         loop {
+            if self.stderr_bytes.load(Ordering::Relaxed) > MAX_STDERR {
+                return Err(format!("stderr flood: over {MAX_STDERR} bytes"));
+            }
+            if let Some(line) = self.take_line()? {
+                return Ok(line);
+            }
+            if self.eof {
+                return Err(match self.child.try_wait().ok().flatten() {
+                    Some(s) => format!("exited: {s}"),
+                    None => "exited: closed its stdout".to_string(),
+                });
+            }
             let left = deadline.saturating_duration_since(Instant::now());
-            match self.events.recv_timeout(left.min(EXIT_POLL)) {
-                Ok(Event::Line(line)) => return Ok(line),
-                Ok(Event::TooLong) => return Err(format!("line too long: over {MAX_LINE} bytes")),
-                Ok(Event::Closed) | Err(RecvTimeoutError::Disconnected) => {
-                    return Err(match self.child.try_wait().ok().flatten() {
-                        Some(s) => format!("exited: {s}"),
-                        None => "exited: closed its stdout".to_string(),
-                    })
-                }
-                Ok(Event::StderrFlood) => {
-                    return Err(format!("stderr flood: over {MAX_STDERR} bytes"))
-                }
-                Err(RecvTimeoutError::Timeout) if left <= EXIT_POLL => {
-                    return Err(format!("timeout: no answer within {limit_ms} ms"))
-                }
-                Err(RecvTimeoutError::Timeout) => {
+            if left.is_zero() {
+                return Err(format!("timeout: no answer within {limit_ms} ms"));
+            }
+            let wait_ms = left.min(EXIT_POLL).as_micros().div_ceil(1000) as u16;
+            let mut fds = [PollFd::new(self.stdout.as_fd(), PollFlags::POLLIN)];
+            match poll(&mut fds, PollTimeout::from(wait_ms)) {
+                Ok(0) => {
                     if let Ok(Some(status)) = self.child.try_wait() {
                         return Err(format!("exited: {status}"));
                     }
                 }
+                // Readable (or hung up): this read does not block.
+                Ok(_) => match self.stdout.read(&mut self.chunk) {
+                    Ok(0) => self.eof = true,
+                    Ok(n) => self.pending.extend_from_slice(&self.chunk[..n]),
+                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                    Err(e) => return Err(format!("exited: cannot read its stdout ({e})")),
+                },
+                Err(Errno::EINTR) => {}
+                Err(e) => return Err(format!("exited: cannot wait for its stdout ({e})")),
             }
         }
+    }
+
+    /// A complete line of `pending` (a last unterminated one at the end of
+    /// stdout too), or the fault of a line over [`MAX_LINE`].
+    fn take_line(&mut self) -> Result<Option<String>, String> {
+        let newline = self.pending[self.scanned..]
+            .iter()
+            .position(|&b| b == b'\n')
+            .map(|i| self.scanned + i);
+        let end = match newline {
+            Some(i) => i,
+            None if self.eof && !self.pending.is_empty() => self.pending.len(),
+            None => {
+                self.scanned = self.pending.len();
+                return if self.pending.len() > MAX_LINE {
+                    Err(format!("line too long: over {MAX_LINE} bytes"))
+                } else {
+                    Ok(None)
+                };
+            }
+        };
+        if end > MAX_LINE {
+            return Err(format!("line too long: over {MAX_LINE} bytes"));
+        }
+        let line = String::from_utf8_lossy(&self.pending[..end]).into_owned();
+        self.pending.drain(..(end + 1).min(self.pending.len()));
+        self.scanned = 0;
+        Ok(Some(line))
     }
 
     /// Ask the bot to quit, give it [`QUIT_GRACE`], then kill its group.
@@ -197,50 +232,10 @@ impl Drop for BotProcess {
     }
 }
 
-/// Read `\n`-ended lines (a final unterminated one too) until EOF or a
-/// line over [`MAX_LINE`].
-fn read_lines(stdout: impl Read, tx: Sender<Event>) {
-    let mut reader = BufReader::with_capacity(1 << 16, stdout);
-    let mut line = Vec::new();
-    loop {
-        let buf = match reader.fill_buf() {
-            Ok([]) | Err(_) => break,
-            Ok(buf) => buf,
-        };
-        let (chunk, end) = match buf.iter().position(|&b| b == b'\n') {
-            Some(i) => (&buf[..i], Some(i + 1)),
-            None => (buf, None),
-        };
-        if line.len() + chunk.len() > MAX_LINE {
-            let _ = tx.send(Event::TooLong);
-            return;
-        }
-        line.extend_from_slice(chunk);
-        let used = end.unwrap_or(buf.len());
-        reader.consume(used);
-        if end.is_some() {
-            let text = String::from_utf8_lossy(&line).into_owned();
-            line.clear();
-            if tx.send(Event::Line(text)).is_err() {
-                return;
-            }
-        }
-    }
-    if !line.is_empty() {
-        let _ = tx.send(Event::Line(String::from_utf8_lossy(&line).into_owned()));
-    }
-    let _ = tx.send(Event::Closed);
-}
-
-/// Copy stderr to `sink` up to [`MAX_STDERR`] bytes a game; past that,
-/// report a flood once a game and keep draining so the bot never blocks.
-fn copy_stderr(
-    mut stderr: impl Read,
-    mut sink: Box<dyn Write + Send>,
-    bytes: Arc<AtomicU64>,
-    flood: Arc<AtomicBool>,
-    tx: Sender<Event>,
-) {
+/// Copy stderr to `sink` up to [`MAX_STDERR`] bytes a game, counting in
+/// `bytes` (a flood is the reader's to report); past that, keep draining
+/// so the bot never blocks.
+fn copy_stderr(mut stderr: impl Read, mut sink: Box<dyn Write + Send>, bytes: Arc<AtomicU64>) {
     let mut buf = vec![0u8; 1 << 14];
     loop {
         let n = match stderr.read(&mut buf) {
@@ -252,9 +247,8 @@ fn copy_stderr(
         if room > 0 {
             let _ = sink.write_all(&buf[..room]);
         }
-        if room < n && !flood.swap(true, Ordering::Relaxed) {
+        if room < n {
             let _ = sink.flush();
-            let _ = tx.send(Event::StderrFlood);
         }
     }
     let _ = sink.flush();
