@@ -32,10 +32,20 @@ pub fn check_spec(spec: &str) -> Result<(), String> {
     if ext_spec::is_external(spec) {
         ext_spec::parse(spec).map(|_| ())
     } else {
-        agents::from_spec(spec)
-            .map(|_| ())
-            .map_err(|e| e.to_string())
+        builtin(spec)
     }
+}
+
+/// A built-in agent's spec builds; an unknown name's error also offers
+/// external bots.
+fn builtin(spec: &str) -> Result<(), String> {
+    agents::from_spec(spec).map(|_| ()).map_err(|e| {
+        let mut e = e.to_string();
+        if e.starts_with("unknown agent") {
+            e.push_str(", or an external bot: ext:cmd=PROGRAM or ext:name=BOT");
+        }
+        e
+    })
 }
 
 impl Roster {
@@ -47,9 +57,7 @@ impl Roster {
                 if ext_spec::is_external(spec) {
                     ext_spec::parse(spec).map(|d| Entry::External(Arc::new(d)))
                 } else {
-                    agents::from_spec(spec)
-                        .map(|_| Entry::Builtin(spec.clone()))
-                        .map_err(|e| e.to_string())
+                    builtin(spec).map(|()| Entry::Builtin(spec.clone()))
                 }
             })
             .collect::<Result<_, _>>()?;
