@@ -143,6 +143,7 @@ pub fn tournament_games_per_s(games: u64, threads: usize, rounds: usize) -> f64 
         labels: &labels,
         rules: Rules::default(),
         records: false,
+        make_agent: &agents::from_spec,
     };
     let indices: Vec<u64> = schedule.indices().collect();
     let mut rates: Vec<f64> = (0..rounds.clamp(1, 3))

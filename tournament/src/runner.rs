@@ -42,8 +42,14 @@ pub enum Flow {
     Stop,
 }
 
+/// Builds the agent of a spec string for one game. The command line uses
+/// [`agents::from_spec`]; an embedding (the Python package) may add agents
+/// of its own and pass every other spec on to it.
+pub type AgentFactory<'f> =
+    dyn Fn(&str) -> Result<Box<dyn agents::Agent>, agents::SpecError> + Sync + 'f;
+
 /// What the workers need to play a game.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy)]
 pub struct Runner<'a> {
     /// The tournament's games and seeds.
     pub schedule: &'a Schedule,
@@ -55,6 +61,8 @@ pub struct Runner<'a> {
     pub rules: Rules,
     /// Serialize each game's record.
     pub records: bool,
+    /// Builds each seat's agent from its spec.
+    pub make_agent: &'a AgentFactory<'a>,
 }
 
 impl Runner<'_> {
@@ -64,7 +72,7 @@ impl Runner<'_> {
         let mut seats: Vec<Box<dyn agents::Agent>> = spec
             .seats
             .iter()
-            .map(|&a| agents::from_spec(&self.specs[a]).expect("agent specs are validated"))
+            .map(|&a| (self.make_agent)(&self.specs[a]).expect("agent specs are validated"))
             .collect();
         let outcome = play_game(&mut seats, self.rules, spec.deck_seed, &spec.agent_seeds);
         let record = self
@@ -197,6 +205,7 @@ mod tests {
             labels: &specs,
             rules: Rules::default(),
             records: false,
+            make_agent: &agents::from_spec,
         };
         let outcome = GameOutcome {
             scores: vec![

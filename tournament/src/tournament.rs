@@ -15,7 +15,7 @@ use crate::output::{
     SummaryRow, GAMES_CSV, RECORDS_JSONL, RUN_FORMAT,
 };
 use crate::progress::Progress;
-use crate::runner::{Flow, Runner};
+use crate::runner::{AgentFactory, Flow, Runner};
 use crate::schedule::Schedule;
 use crate::stats::{sprt_bounds, sprt_decide, sprt_llr, SprtDecision};
 use crate::summary::{games, summarize, table, Tally};
@@ -185,6 +185,12 @@ pub fn load_games(
 
 /// Run (or resume) the tournament of `config`.
 pub fn run(config: &TournamentConfig) -> Result<RunReport, String> {
+    run_with(config, &agents::from_spec)
+}
+
+/// Run (or resume) the tournament of `config`, building agents with
+/// `make_agent` (which must accept every spec of the settings).
+pub fn run_with(config: &TournamentConfig, make_agent: &AgentFactory<'_>) -> Result<RunReport, String> {
     let started = Instant::now();
     let settings = &config.settings;
     let (schedule, labels) = schedule_of(settings);
@@ -246,6 +252,7 @@ pub fn run(config: &TournamentConfig) -> Result<RunReport, String> {
         labels: &labels,
         rules: settings.rules,
         records: settings.records,
+        make_agent,
     };
     let played = runner.run(&remaining, config.threads, |finished| {
         writer.append(&finished.rows, finished.record.as_deref())?;
