@@ -24,14 +24,15 @@ from . import PLANES, STATE_ENTRIES, Game, action_count, agent
 
 __all__ = ["CarcassonneAEC", "CarcassonneGym", "aec_env", "observation_space"]
 
+# Each vector's length and upper bound (scores: a generous bound).
 _VECTORS = {
-    "tile": 24,
-    "scores": 6,
-    "supplies": 6,
-    "bag": 24,
-    "gifts": 5,
-    "gift_counts": 6,
-    "state": len(STATE_ENTRIES),
+    "tile": (24, 1.0),
+    "scores": (6, 1000.0),
+    "supplies": (6, 7.0),
+    "bag": (24, 9.0),
+    "gifts": (5, 5.0),
+    "gift_counts": (6, 25.0),
+    "state": (len(STATE_ENTRIES), [6.0, 100.0, 5.0, 1.0, 1.0, 71.0, 25.0, 1.0]),
 }
 
 
@@ -41,9 +42,9 @@ def observation_space(radius: int) -> spaces.Dict:
     inner = {
         "board": spaces.Box(0.0, 1.0, (len(PLANES), width, width), np.float32),
     }
-    for name, size in _VECTORS.items():
-        high = 1.0 if name == "tile" else np.inf
-        inner[name] = spaces.Box(0.0, high, (size,), np.float32)
+    for name, (size, high) in _VECTORS.items():
+        high = np.broadcast_to(np.asarray(high, np.float32), (size,))
+        inner[name] = spaces.Box(np.zeros(size, np.float32), high, (size,), np.float32)
     return spaces.Dict(
         {
             "observation": spaces.Dict(inner),
