@@ -2,7 +2,8 @@
 //! its integer id.
 
 use crate::encoding::{ActionSpace, FULL_RADIUS};
-use engine::{Action as EngineAction, GiftOpen, State};
+use engine::{Action as EngineAction, GiftOpen, State, Tile};
+use pyo3::exceptions::PyIndexError;
 use pyo3::prelude::*;
 
 /// One decision of the seat to play: place the tile (with a meeple or
@@ -16,16 +17,90 @@ use pyo3::prelude::*;
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Action {
     pub(crate) action: EngineAction,
-    notation: String,
+    notation: Notation,
+}
+
+/// What the notation of an action needs: a placement is written from the
+/// tile alone (when asked); other actions are written when listed.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+enum Notation {
+    Placement(Tile),
+    Text(String),
 }
 
 impl Action {
     /// `action` with its notation in `state` (before it is applied).
     pub fn new(state: &State, action: EngineAction) -> Action {
-        Action {
-            action,
-            notation: state.describe(action),
+        let notation = match (action, state.drawn_tile()) {
+            (EngineAction::Place(_), Some(tile)) => Notation::Placement(tile),
+            _ => Notation::Text(state.describe(action)),
+        };
+        Action { action, notation }
+    }
+
+    fn text(&self) -> String {
+        match (&self.notation, self.action) {
+            (Notation::Placement(tile), EngineAction::Place(m)) => m.display(*tile).to_string(),
+            (Notation::Text(text), _) => text.clone(),
+            (Notation::Placement(_), _) => unreachable!("placement notation of a placement"),
         }
+    }
+}
+
+/// The legal actions of a decision, as a sequence: ``len``, indexing
+/// (negative too), iteration and ``in``. Each ``Action`` object is made
+/// when it is accessed, so listing many actions and using one is cheap.
+#[pyclass(module = "carcassonne", frozen, sequence)]
+pub struct ActionList {
+    actions: Vec<Action>,
+}
+
+impl ActionList {
+    /// Every legal action of the seat to play in `state`, for `f` to
+    /// enumerate.
+    pub fn new(state: &State, each: impl FnOnce(&mut dyn FnMut(EngineAction))) -> ActionList {
+        let mut actions = Vec::new();
+        each(&mut |a| actions.push(Action::new(state, a)));
+        ActionList { actions }
+    }
+}
+
+#[pymethods]
+impl ActionList {
+    fn __len__(&self) -> usize {
+        self.actions.len()
+    }
+
+    fn __getitem__(&self, index: isize) -> PyResult<Action> {
+        let n = self.actions.len() as isize;
+        let i = if index < 0 { index + n } else { index };
+        if !(0..n).contains(&i) {
+            return Err(PyIndexError::new_err("action index out of range"));
+        }
+        Ok(self.actions[i as usize].clone())
+    }
+
+    fn __contains__(&self, action: PyRef<'_, Action>) -> bool {
+        self.actions.iter().any(|a| a.action == action.action)
+    }
+
+    /// The ids of the actions, in order.
+    fn ids(&self) -> Vec<u32> {
+        let space = ActionSpace::new(FULL_RADIUS);
+        self.actions
+            .iter()
+            .map(|a| space.encode(a.action).expect("inside the full window"))
+            .collect()
+    }
+
+    fn __repr__(&self) -> String {
+        let shown: Vec<String> = self.actions.iter().take(5).map(Action::text).collect();
+        let more = if self.actions.len() > 5 { ", …" } else { "" };
+        format!(
+            "ActionList([{}{more}], len={})",
+            shown.join(", "),
+            self.actions.len()
+        )
     }
 }
 
@@ -47,8 +122,8 @@ impl Action {
 
     /// The record notation.
     #[getter]
-    fn notation(&self) -> &str {
-        &self.notation
+    fn notation(&self) -> String {
+        self.text()
     }
 
     /// ``"place"``, ``"open"`` or ``"keep"``.
@@ -106,11 +181,11 @@ impl Action {
         matches!(self.action, EngineAction::Open(GiftOpen::Wasted(_)))
     }
 
-    fn __str__(&self) -> &str {
-        &self.notation
+    fn __str__(&self) -> String {
+        self.text()
     }
 
     fn __repr__(&self) -> String {
-        format!("Action({:?}, id={})", self.notation, self.id())
+        format!("Action({:?}, id={})", self.text(), self.id())
     }
 }

@@ -6,6 +6,7 @@ use crate::action::Action;
 use crate::errors::{guard, illegal, panic_message};
 use crate::game::Game;
 use crate::view::View;
+use ::tournament::config::{Folder, Settings, TournamentConfig};
 use agents::{Agent, AgentRng, SpecError};
 use engine::{Action as EngineAction, Rules, SeatView};
 use pyo3::exceptions::{PyTypeError, PyValueError};
@@ -14,7 +15,6 @@ use pyo3::types::PyDict;
 use rand::SeedableRng;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
-use ::tournament::config::{Folder, Settings, TournamentConfig};
 use std::sync::Mutex;
 
 /// A built-in agent (``random``, ``greedy``, ``mcts:…``) with its own
@@ -54,7 +54,11 @@ impl BuiltinAgent {
 
     /// Forget anything kept from an earlier game.
     fn reset(&self) {
-        self.inner.lock().unwrap_or_else(|e| e.into_inner()).0.reset();
+        self.inner
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .0
+            .reset();
     }
 
     fn __repr__(&self) -> String {
@@ -97,7 +101,12 @@ struct PythonAgent {
 }
 
 impl PythonAgent {
-    fn choose(&self, py: Python<'_>, view: &SeatView<'_>, rng: &mut AgentRng) -> PyResult<EngineAction> {
+    fn choose(
+        &self,
+        py: Python<'_>,
+        view: &SeatView<'_>,
+        rng: &mut AgentRng,
+    ) -> PyResult<EngineAction> {
         // The agent gets a view of a determinization: the same public
         // information and own cards, the unseen cards dealt at random.
         let state = view.determinize(rng);
@@ -246,8 +255,8 @@ pub fn play_game<'py>(
     });
     let outcome = outcome.map_err(crate::errors::EngineError::new_err)?;
     let d = PyDict::new(py);
-    let record = serde_json::to_string(&outcome.record)
-        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let record =
+        serde_json::to_string(&outcome.record).map_err(|e| PyValueError::new_err(e.to_string()))?;
     d.set_item("record", record)?;
     let scores: Vec<u32> = outcome.scores.iter().map(|s| s.total()).collect();
     d.set_item("scores", scores)?;
@@ -326,8 +335,8 @@ pub fn run_tournament<'py>(
     d.set_item("dir", report.dir.display().to_string())?;
     d.set_item("status", &report.info.status)?;
     d.set_item("games", report.info.games_finished)?;
-    let summary = serde_json::to_string(&report.summary)
-        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let summary =
+        serde_json::to_string(&report.summary).map_err(|e| PyValueError::new_err(e.to_string()))?;
     let json = py.import("json")?;
     d.set_item("summary", json.call_method1("loads", (summary,))?)?;
     d.set_item("text", report.text())?;

@@ -97,10 +97,7 @@ impl ActionSpace {
     pub fn pos(&self, cell: u32) -> Pos {
         let w = self.width();
         let r = self.radius as i32;
-        Pos::new(
-            ((cell % w) as i32 - r) as i8,
-            ((cell / w) as i32 - r) as i8,
-        )
+        Pos::new(((cell % w) as i32 - r) as i8, ((cell / w) as i32 - r) as i8)
     }
 
     /// The index of `action`, if it lies inside the window.
@@ -191,5 +188,7 @@ pub fn action_count(radius: u32) -> u32 {
 #[pyfunction]
 #[pyo3(signature = (id, radius = FULL_RADIUS))]
 pub fn decode_action(id: u32, radius: u32) -> Option<String> {
-    ActionSpace::new(radius).decode(id).map(|a| format!("{a:?}"))
+    ActionSpace::new(radius)
+        .decode(id)
+        .map(|a| format!("{a:?}"))
 }

@@ -1,7 +1,7 @@
 //! `Game`: a game in progress, with explicit chance (OpenSpiel style), its
 //! record as it is played, and replay of record files.
 
-use crate::action::Action;
+use crate::action::{Action, ActionList};
 use crate::encoding::{ActionSpace, FULL_RADIUS};
 use crate::errors::{guard, illegal};
 use crate::observation::Observation;
@@ -261,11 +261,8 @@ impl Game {
 
     /// Every legal action of the seat to play (empty at chance events and
     /// at the end).
-    fn legal_actions(&self) -> Vec<Action> {
-        let mut out = Vec::new();
-        self.state
-            .for_each_action(|a| out.push(Action::new(&self.state, a)));
-        out
+    fn legal_actions(&self) -> ActionList {
+        ActionList::new(&self.state, |f| self.state.for_each_action(f))
     }
 
     /// The ids of the legal actions (faster than ``legal_actions()`` when
@@ -273,8 +270,7 @@ impl Game {
     fn legal_action_ids(&self) -> Vec<u32> {
         let space = ActionSpace::new(FULL_RADIUS);
         let mut out = Vec::new();
-        self.state
-            .for_each_action(|a| out.extend(space.encode(a)));
+        self.state.for_each_action(|a| out.extend(space.encode(a)));
         out
     }
 
@@ -303,7 +299,8 @@ impl Game {
     fn apply_random(&mut self, seed: u64) -> PyResult<Option<Action>> {
         use rand::SeedableRng;
         let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(seed);
-        let Some(action) = engine::playout::random_action(&self.state, &mut rng) else {
+        let seat = self.state.to_play();
+        let Some(action) = self.state.view(seat).random_action(&mut rng) else {
             return Ok(None);
         };
         let described = Action::new(&self.state, action);
@@ -478,9 +475,8 @@ pub fn replay(path: std::path::PathBuf) -> PyResult<Vec<Game>> {
     let mut games = Vec::new();
     let stream = serde_json::Deserializer::from_str(&text).into_iter::<Record>();
     for item in stream {
-        let record = item.map_err(|e| {
-            PyValueError::new_err(format!("{}:{}: {e}", path.display(), e.line()))
-        })?;
+        let record = item
+            .map_err(|e| PyValueError::new_err(format!("{}:{}: {e}", path.display(), e.line())))?;
         let n = games.len() + 1;
         let game = guard(|| {
             game_of_record(record)

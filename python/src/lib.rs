@@ -23,10 +23,14 @@ pub mod view;
 #[pymodule]
 fn _carcassonne(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
-    m.add("IllegalActionError", py.get_type::<errors::IllegalActionError>())?;
+    m.add(
+        "IllegalActionError",
+        py.get_type::<errors::IllegalActionError>(),
+    )?;
     m.add("EngineError", py.get_type::<errors::EngineError>())?;
     m.add_class::<game::Game>()?;
     m.add_class::<action::Action>()?;
+    m.add_class::<action::ActionList>()?;
     m.add_class::<view::View>()?;
     m.add_class::<agents::BuiltinAgent>()?;
     m.add_function(wrap_pyfunction!(game::replay, m)?)?;

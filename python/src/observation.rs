@@ -95,10 +95,11 @@ impl Observation {
             for (side, edge) in oriented.edges.iter().enumerate() {
                 set(EDGES + side * 3 + (*edge as usize - 1), cell);
             }
-            if oriented.monastery != engine::tiles::NO_SEGMENT {
+            let segments = placed.tile.def().segments;
+            if segments.iter().any(|s| s.kind == FeatureKind::Monastery) {
                 set(MONASTERY, cell);
             }
-            if placed.tile.def().segments.iter().any(|s| s.shield) {
+            if segments.iter().any(|s| s.shield) {
                 set(SHIELD, cell);
             }
             if i + 1 == tiles.len() {

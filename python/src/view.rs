@@ -1,7 +1,7 @@
 //! `View`: what one seat may see of a game — the board, scores, supplies,
 //! the bag as counts, its own gift cards and the other seats' card counts.
 
-use crate::action::Action;
+use crate::action::ActionList;
 use crate::game::{check_seat, score_dict, Game};
 use crate::observation::Observation;
 use engine::{Gift, Phase, Seat, SeatView, State};
@@ -77,11 +77,8 @@ impl View {
     }
 
     /// The legal actions of this seat (empty when it is not to play).
-    fn legal_actions(&self) -> Vec<Action> {
-        let mut out = Vec::new();
-        self.seat_view()
-            .for_each_action(|a| out.push(Action::new(&self.state, a)));
-        out
+    fn legal_actions(&self) -> ActionList {
+        ActionList::new(&self.state, |f| self.seat_view().for_each_action(f))
     }
 
     /// Each seat's score (see ``Game.scores``).
@@ -120,7 +117,9 @@ impl View {
     /// How many gift cards each seat holds.
     fn gift_counts(&self) -> Vec<u8> {
         let v = self.seat_view();
-        (0..v.players()).map(|s| v.hand_size(Seat(s as u8))).collect()
+        (0..v.players())
+            .map(|s| v.hand_size(Seat(s as u8)))
+            .collect()
     }
 
     /// The placed tiles: ``(x, y, tile, rotation)`` in placement order.

@@ -190,7 +190,10 @@ pub fn run(config: &TournamentConfig) -> Result<RunReport, String> {
 
 /// Run (or resume) the tournament of `config`, building agents with
 /// `make_agent` (which must accept every spec of the settings).
-pub fn run_with(config: &TournamentConfig, make_agent: &AgentFactory<'_>) -> Result<RunReport, String> {
+pub fn run_with(
+    config: &TournamentConfig,
+    make_agent: &AgentFactory<'_>,
+) -> Result<RunReport, String> {
     let started = Instant::now();
     let settings = &config.settings;
     let (schedule, labels) = schedule_of(settings);
