@@ -4,24 +4,22 @@
 //! With `radius` R the window holds the cells with |x|, |y| ≤ R, numbered
 //! `cell = (y + R) * (2R + 1) + (x + R)`; C = (2R + 1)² cells. Segments
 //! are segment indices of the tile at the cell (0–7, as in the engine's
-//! moves). The ranges, in order:
+//! moves). The blocks, in order:
 //!
-//! | range | size | action |
+//! | block | size | index within the block |
 //! |---|---|---|
-//! | place | 36·C | `cell*36 + rot*9 + m`: m = 0 no meeple, 1 + segment |
-//! | synod | C | `cell` |
-//! | road sweeper | 8·C | `cell*8 + segment` |
-//! | cash out | 8·C | `cell*8 + segment` |
-//! | change position | 64·C | `cell*64 + from*8 + to` |
-//! | take 2 | 1 | |
-//! | wasted | 5 | gift index (card opened without effect) |
-//! | keep | 24 | tile index (Take 2's choice) |
+//! | open a gift without effect | 5 | gift index |
+//! | open Take 2 | 1 | 0 |
+//! | keep a tile (Take 2) | 24 | tile index |
+//! | open Synod | C | `cell` |
+//! | open Road Sweeper | 8·C | `cell*8 + segment` |
+//! | open Cash Out | 8·C | `cell*8 + segment` |
+//! | open Change Position | 64·C | `(cell*8 + from)*8 + to` |
+//! | place the tile | 36·C | `(cell*4 + rotation)*9 + m`: m = 0 no meeple, 1 + segment |
 //!
-//! An action outside the window has no index in it. With
-//! [`FULL_RADIUS`] every cell a game can reach is inside, so that space
-//! gives every action of every game an index.
-// TODO(issue 9): the `id` of an action switches to the engine's stable
-// encoding once it lands on main; the windowed space stays for learning.
+//! This is the layout of the engine's stable action ids restricted to a
+//! window: with [`FULL_RADIUS`] (every cell a game can reach) an index is
+//! the action's id. An action outside the window has no index in it.
 
 use engine::{Action, Gift, GiftOpen, Move, Placement, Pos, Rotation, Tile};
 use pyo3::prelude::*;
@@ -61,10 +59,20 @@ impl ActionSpace {
         self.width() * self.width()
     }
 
+    /// The first index of each block (see the module documentation).
     fn starts(&self) -> [u32; 8] {
         let c = self.cells();
+        let sizes = [
+            Gift::COUNT as u32,
+            1,
+            Tile::COUNT as u32,
+            c,
+            SEGMENTS * c,
+            SEGMENTS * c,
+            SEGMENTS * SEGMENTS * c,
+            PLACE * c,
+        ];
         let mut starts = [0; 8];
-        let sizes = [PLACE * c, c, SEGMENTS * c, SEGMENTS * c, 64 * c, 1, 5, 24];
         let mut at = 0;
         for (s, size) in starts.iter_mut().zip(sizes) {
             *s = at;
@@ -75,7 +83,7 @@ impl ActionSpace {
 
     /// Number of indices.
     pub fn len(&self) -> u32 {
-        self.starts()[7] + Tile::COUNT as u32
+        self.starts()[7] + PLACE * self.cells()
     }
 
     /// Never empty.
@@ -103,73 +111,69 @@ impl ActionSpace {
     /// The index of `action`, if it lies inside the window.
     pub fn encode(&self, action: Action) -> Option<u32> {
         let s = self.starts();
-        let seg = |k: u8| (k as u32) < SEGMENTS;
+        let seg = |k: u8| ((k as u32) < SEGMENTS).then_some(k as u32);
         Some(match action {
+            Action::Open(GiftOpen::Wasted(g)) => s[0] + g.index() as u32,
+            Action::Open(GiftOpen::Take2) => s[1],
+            Action::Keep(t) => s[2] + t.index() as u32,
+            Action::Open(GiftOpen::Synod { at }) => s[3] + self.cell(at)?,
+            Action::Open(GiftOpen::RoadSweeper { at, segment }) => {
+                s[4] + self.cell(at)? * SEGMENTS + seg(segment)?
+            }
+            Action::Open(GiftOpen::CashOut { at, segment }) => {
+                s[5] + self.cell(at)? * SEGMENTS + seg(segment)?
+            }
+            Action::Open(GiftOpen::ChangePosition { at, from, to }) => {
+                s[6] + (self.cell(at)? * SEGMENTS + seg(from)?) * SEGMENTS + seg(to)?
+            }
             Action::Place(Move { placement, meeple }) => {
-                let cell = self.cell(placement.pos)?;
                 let m = match meeple {
                     None => 0,
-                    Some(k) if seg(k) => 1 + k as u32,
-                    Some(_) => return None,
+                    Some(k) => 1 + seg(k)?,
                 };
-                s[0] + cell * PLACE + placement.rot.quarter_turns() as u32 * 9 + m
+                let cell_rot = self.cell(placement.pos)? * 4 + placement.rot.quarter_turns() as u32;
+                s[7] + cell_rot * (1 + SEGMENTS) + m
             }
-            Action::Open(open) => match open {
-                GiftOpen::Synod { at } => s[1] + self.cell(at)?,
-                GiftOpen::RoadSweeper { at, segment } if seg(segment) => {
-                    s[2] + self.cell(at)? * SEGMENTS + segment as u32
-                }
-                GiftOpen::CashOut { at, segment } if seg(segment) => {
-                    s[3] + self.cell(at)? * SEGMENTS + segment as u32
-                }
-                GiftOpen::ChangePosition { at, from, to } if seg(from) && seg(to) => {
-                    s[4] + self.cell(at)? * 64 + from as u32 * 8 + to as u32
-                }
-                GiftOpen::Take2 => s[5],
-                GiftOpen::Wasted(g) => s[6] + g.index() as u32,
-                _ => return None,
-            },
-            Action::Keep(t) => s[7] + t.index() as u32,
         })
     }
 
     /// The action of index `id`, if `id` is in range. Whether it is legal
     /// is for the engine to say.
     pub fn decode(&self, id: u32) -> Option<Action> {
-        let s = self.starts();
         if id >= self.len() {
             return None;
         }
-        let range = s.iter().rposition(|&start| id >= start)?;
-        let k = id - s[range];
-        let seg = |v: u32| v as u8;
-        Some(match range {
-            0 => {
-                let (cell, rest) = (k / PLACE, k % PLACE);
+        let s = self.starts();
+        let block = s.iter().rposition(|&start| id >= start)?;
+        let k = id - s[block];
+        let seg = |v: u32| (v % SEGMENTS) as u8;
+        Some(match block {
+            0 => Action::Open(GiftOpen::Wasted(Gift::ALL[k as usize])),
+            1 => Action::Open(GiftOpen::Take2),
+            2 => Action::Keep(Tile::from_index(k as usize)),
+            3 => Action::Open(GiftOpen::Synod { at: self.pos(k) }),
+            4 => Action::Open(GiftOpen::RoadSweeper {
+                at: self.pos(k / SEGMENTS),
+                segment: seg(k),
+            }),
+            5 => Action::Open(GiftOpen::CashOut {
+                at: self.pos(k / SEGMENTS),
+                segment: seg(k),
+            }),
+            6 => Action::Open(GiftOpen::ChangePosition {
+                at: self.pos(k / (SEGMENTS * SEGMENTS)),
+                from: seg(k / SEGMENTS),
+                to: seg(k),
+            }),
+            _ => {
+                let (cell_rot, m) = (k / (1 + SEGMENTS), k % (1 + SEGMENTS));
                 let placement = Placement {
-                    pos: self.pos(cell),
-                    rot: Rotation::new((rest / 9) as u8)?,
+                    pos: self.pos(cell_rot / 4),
+                    rot: Rotation::new((cell_rot % 4) as u8)?,
                 };
-                let meeple = (rest % 9).checked_sub(1).map(seg);
+                let meeple = m.checked_sub(1).map(|v| v as u8);
                 Action::Place(Move { placement, meeple })
             }
-            1 => Action::Open(GiftOpen::Synod { at: self.pos(k) }),
-            2 => Action::Open(GiftOpen::RoadSweeper {
-                at: self.pos(k / SEGMENTS),
-                segment: seg(k % SEGMENTS),
-            }),
-            3 => Action::Open(GiftOpen::CashOut {
-                at: self.pos(k / SEGMENTS),
-                segment: seg(k % SEGMENTS),
-            }),
-            4 => Action::Open(GiftOpen::ChangePosition {
-                at: self.pos(k / 64),
-                from: seg(k % 64 / 8),
-                to: seg(k % 8),
-            }),
-            5 => Action::Open(GiftOpen::Take2),
-            6 => Action::Open(GiftOpen::Wasted(Gift::ALL[k as usize])),
-            _ => Action::Keep(Tile::from_index(k as usize)),
         })
     }
 }
