@@ -71,3 +71,38 @@ def test_tournament_arguments_are_checked(tmp_path):
         carcassonne.tournament(["random", "nope"], games=2, out=str(tmp_path / "b"))
     with pytest.raises(TypeError):
         carcassonne.tournament(["random", 3], games=2, out=str(tmp_path / "c"))
+
+
+def test_a_python_agent_returning_nonsense_or_an_illegal_action_forfeits():
+    def nothing(view):
+        return None
+
+    def far_away(view):
+        return 0  # an id no opening position has
+
+    for bad, reason in ((nothing, "TypeError"), (far_away, "illegal")):
+        result = carcassonne.play_game([bad, "random"], seed=3)
+        seat, text = result["forfeit"]
+        assert seat == 0 and reason in text, text
+
+
+def test_python_agents_see_their_own_view_in_games_with_gifts():
+    seen = []
+
+    def careful(view):
+        assert view.is_to_play()
+        seen.append(sum(c for _, c in view.own_gifts()) == view.gift_counts()[view.seat])
+        actions = view.legal_actions()
+        return actions[len(actions) // 2]
+
+    result = carcassonne.play_game([careful, "greedy", careful], seed=5, gifts=True)
+    assert result["forfeit"] is None
+    assert len(seen) > 40 and all(seen)
+    assert carcassonne.Game.from_record(result["record"]).is_over()
+
+
+def test_other_seats_views_list_no_actions():
+    game = carcassonne.Game(gifts=True, seed=1)
+    game.draw_random()
+    assert len(game.view(0).legal_actions()) > 0
+    assert len(game.view(1).legal_actions()) == 0
