@@ -57,6 +57,11 @@ __all__ = [
 ]
 
 
+import collections.abc as _abc
+
+_abc.Sequence.register(ActionList)
+
+
 def __getattr__(name):
     # `carcassonne.env` needs the `rl` extra (numpy, pettingzoo,
     # gymnasium): imported only when used.

@@ -1,5 +1,6 @@
 """Built-in agents, Python agents, and tournaments through the CLI runner."""
 
+import collections.abc
 import csv
 import json
 import os
@@ -106,3 +107,4 @@ def test_other_seats_views_list_no_actions():
     game.draw_random()
     assert len(game.view(0).legal_actions()) > 0
     assert len(game.view(1).legal_actions()) == 0
+    assert isinstance(game.legal_actions(), collections.abc.Sequence)
