@@ -15,6 +15,7 @@ use pyo3::types::PyDict;
 use rand::SeedableRng;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 
 /// A built-in agent (``random``, ``greedy``, ``mcts:…``) with its own
@@ -274,7 +275,9 @@ pub fn play_game<'py>(
 /// Writes the same folder (`out`, or ``results/<time>-<name>``) and returns
 /// ``{"dir", "status", "games", "summary": [rows of summary.csv], "text"}``.
 /// A Python agent that raises forfeits that game. Releases the GIL while
-/// games are played and shows a progress bar on a terminal.
+/// games are played and shows a progress bar on a terminal. Ctrl-C stops
+/// the run as if it were killed (no summaries; the folder can be resumed
+/// with ``carcassonne tournament --resume``) and raises KeyboardInterrupt.
 #[allow(clippy::too_many_arguments)]
 #[pyfunction(name = "tournament")]
 #[pyo3(signature = (agents, games = 10, players = 2, seed = 1, out = None, farmers = true, gifts = false, threads = None, records = false, name = "tournament".to_string()))]
@@ -323,14 +326,35 @@ pub fn run_tournament<'py>(
         stop_after: None,
     };
     let make = |spec: &str| table.make(spec);
-    let report = py
-        .detach(|| {
-            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                ::tournament::tournament::run_with(&config, &make)
-            }))
-            .unwrap_or_else(|p| Err(panic_message(&*p)))
+    let cancel = AtomicBool::new(false);
+    let mut interrupt = None;
+    // The run goes on a thread of its own; this one checks for Ctrl-C
+    // every 50 ms and, on one, stops the run as if it were killed (the
+    // folder can be resumed with `carcassonne tournament --resume`).
+    let report = py.detach(|| {
+        std::thread::scope(|scope| {
+            let run = scope.spawn(|| {
+                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    ::tournament::tournament::run_with(&config, &make, &cancel)
+                }))
+                .unwrap_or_else(|p| Err(panic_message(&*p)))
+            });
+            while !run.is_finished() {
+                std::thread::sleep(std::time::Duration::from_millis(50));
+                if interrupt.is_none() {
+                    if let Err(e) = Python::attach(|py| py.check_signals()) {
+                        interrupt = Some(e);
+                        cancel.store(true, Ordering::Relaxed);
+                    }
+                }
+            }
+            run.join().unwrap_or_else(|p| Err(panic_message(&*p)))
         })
-        .map_err(crate::errors::EngineError::new_err)?;
+    });
+    if let Some(e) = interrupt {
+        return Err(e);
+    }
+    let report = report.map_err(crate::errors::EngineError::new_err)?;
     let d = PyDict::new(py);
     d.set_item("dir", report.dir.display().to_string())?;
     d.set_item("status", &report.info.status)?;

@@ -108,3 +108,21 @@ def test_other_seats_views_list_no_actions():
     assert len(game.view(0).legal_actions()) > 0
     assert len(game.view(1).legal_actions()) == 0
     assert isinstance(game.legal_actions(), collections.abc.Sequence)
+
+
+def test_ctrl_c_stops_a_tournament_as_if_killed(tmp_path):
+    import signal
+    import threading
+
+    out = tmp_path / "stopped"
+    timer = threading.Timer(0.5, lambda: os.kill(os.getpid(), signal.SIGINT))
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        carcassonne.tournament(["mcts:iterations=200", "greedy"], games=400, seed=2,
+                               out=str(out), threads=1)
+    timer.cancel()
+    run = json.loads((out / "run.json").read_text())
+    assert run["status"] == "running"
+    assert not (out / "summary.csv").exists()
+    with open(out / "games.csv") as f:
+        assert len(list(csv.DictReader(f))) < 800

@@ -20,6 +20,7 @@ use crate::schedule::Schedule;
 use crate::stats::{sprt_bounds, sprt_decide, sprt_llr, SprtDecision};
 use crate::summary::{games, summarize, table, Tally};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Instant, SystemTime};
 
 /// What a finished (or stopped) run reports.
@@ -185,14 +186,17 @@ pub fn load_games(
 
 /// Run (or resume) the tournament of `config`.
 pub fn run(config: &TournamentConfig) -> Result<RunReport, String> {
-    run_with(config, &agents::from_spec)
+    run_with(config, &agents::from_spec, &AtomicBool::new(false))
 }
 
 /// Run (or resume) the tournament of `config`, building agents with
-/// `make_agent` (which must accept every spec of the settings).
+/// `make_agent` (which must accept every spec of the settings). Setting
+/// `cancel` stops the run after the games being written, as if it were
+/// killed: no summaries, run.json left as it was, `--resume` continues it.
 pub fn run_with(
     config: &TournamentConfig,
     make_agent: &AgentFactory<'_>,
+    cancel: &AtomicBool,
 ) -> Result<RunReport, String> {
     let started = Instant::now();
     let settings = &config.settings;
@@ -263,7 +267,7 @@ pub fn run_with(
         rows.extend(finished.rows);
         progress.game_done(&tally);
         written += 1;
-        if config.stop_after.is_some_and(|k| written >= k) {
+        if config.stop_after.is_some_and(|k| written >= k) || cancel.load(Ordering::Relaxed) {
             hook_stopped = true;
             return Ok(Flow::Stop);
         }
