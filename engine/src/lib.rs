@@ -12,6 +12,7 @@
 //! - [`playout`]: uniformly random moves and playouts.
 //! - [`gifts`]: The Gifts: cards, counts, openings.
 //! - [`view`]: what a seat may see, and determinization.
+//! - [`action_index`]: the stable integer id of every action.
 //!
 //! ```
 //! use engine::playout::random_action;
@@ -32,6 +33,7 @@
 //! println!("{} to {}", state.score(Seat(0)).total(), state.score(Seat(1)).total());
 //! ```
 
+pub mod action_index;
 pub mod board;
 pub mod features;
 pub mod geom;
@@ -45,6 +47,7 @@ pub mod state;
 pub mod tiles;
 pub mod view;
 
+pub use action_index::{ACTION_SPACE, MAX_COORD};
 pub use geom::{Location, Port, Pos, Rotation, Side};
 pub use gifts::{Gift, GiftCards, GiftOpen};
 pub use moves::{IllegalMove, Move, MoveList, Placement, MAX_MOVES};

@@ -12,6 +12,7 @@ Gymnasium environments.
 """
 
 from ._carcassonne import (
+    ACTION_SPACE,
     FULL_RADIUS,
     GIFTS,
     MAX_PLAYERS,
@@ -34,6 +35,7 @@ from ._carcassonne import (
 )
 
 __all__ = [
+    "ACTION_SPACE",
     "FULL_RADIUS",
     "GIFTS",
     "MAX_PLAYERS",

@@ -13,6 +13,8 @@ GIFTS: list[str]
 MAX_PLAYERS: int
 FULL_RADIUS: int
 """The window radius whose encoding numbers every action (action ids)."""
+ACTION_SPACE: int
+"""The number of action ids (every ``Action.id`` is below it)."""
 PLANES: list[str]
 """Names of the observation's board planes, in order."""
 STATE_ENTRIES: list[str]

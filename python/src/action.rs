@@ -1,7 +1,7 @@
 //! `Action`: one legal decision of a seat, with its record notation and
 //! its integer id.
 
-use crate::encoding::{ActionSpace, FULL_RADIUS};
+use crate::encoding::ActionSpace;
 use engine::{Action as EngineAction, GiftOpen, State, Tile};
 use pyo3::exceptions::PyIndexError;
 use pyo3::prelude::*;
@@ -86,10 +86,9 @@ impl ActionList {
 
     /// The ids of the actions, in order.
     fn ids(&self) -> Vec<u32> {
-        let space = ActionSpace::new(FULL_RADIUS);
         self.actions
             .iter()
-            .map(|a| space.encode(a.action).expect("inside the full window"))
+            .map(|a| a.action.to_index().expect("every legal action has an id"))
             .collect()
     }
 
@@ -109,9 +108,9 @@ impl Action {
     /// The stable integer id of the action (the full-board encoding).
     #[getter]
     fn id(&self) -> u32 {
-        ActionSpace::new(FULL_RADIUS)
-            .encode(self.action)
-            .expect("every legal action lies in the full window")
+        self.action
+            .to_index()
+            .expect("every legal action has an id")
     }
 
     /// The index of the action in the encoding of window radius `radius`,

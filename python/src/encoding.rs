@@ -17,15 +17,17 @@
 //! | open Change Position | 64·C | `(cell*8 + from)*8 + to` |
 //! | place the tile | 36·C | `(cell*4 + rotation)*9 + m`: m = 0 no meeple, 1 + segment |
 //!
-//! This is the layout of the engine's stable action ids restricted to a
-//! window: with [`FULL_RADIUS`] (every cell a game can reach) an index is
-//! the action's id. An action outside the window has no index in it.
+//! This is the layout of the engine's stable action ids
+//! ([`engine::Action::to_index`]) restricted to a window: with
+//! [`FULL_RADIUS`] (every cell a game can reach) an index is the action's
+//! id (the Python tests check it on every legal action of whole games). An action outside the window has no index in it.
 
 use engine::{Action, Gift, GiftOpen, Move, Placement, Pos, Rotation, Tile};
 use pyo3::prelude::*;
 
-/// A radius that holds every reachable cell (72 tiles in a line).
-pub const FULL_RADIUS: u32 = 71;
+/// A radius that holds every reachable cell (72 tiles in a line): the
+/// window of the engine's action ids.
+pub const FULL_RADIUS: u32 = engine::MAX_COORD as u32;
 
 const SEGMENTS: u32 = 8;
 const PLACE: u32 = 4 * (1 + SEGMENTS);

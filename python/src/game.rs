@@ -2,7 +2,7 @@
 //! record as it is played, and replay of record files.
 
 use crate::action::{Action, ActionList};
-use crate::encoding::{ActionSpace, FULL_RADIUS};
+use crate::encoding::ActionSpace;
 use crate::errors::{guard, illegal};
 use crate::observation::Observation;
 use crate::view::View;
@@ -55,8 +55,7 @@ impl Game {
             return Ok(a.get().action);
         }
         if let Ok(id) = action.extract::<u32>() {
-            return ActionSpace::new(FULL_RADIUS)
-                .decode(id)
+            return EngineAction::from_index(id)
                 .ok_or_else(|| illegal(format!("no action has id {id}")));
         }
         if let Ok(text) = action.extract::<String>() {
@@ -268,9 +267,8 @@ impl Game {
     /// The ids of the legal actions (faster than ``legal_actions()`` when
     /// only ids are needed).
     fn legal_action_ids(&self) -> Vec<u32> {
-        let space = ActionSpace::new(FULL_RADIUS);
         let mut out = Vec::new();
-        self.state.for_each_action(|a| out.extend(space.encode(a)));
+        self.state.for_each_action(|a| out.extend(a.to_index()));
         out
     }
 

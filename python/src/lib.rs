@@ -43,6 +43,7 @@ fn _carcassonne(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("GIFTS", engine::Gift::ALL.map(|g| g.to_string()).to_vec())?;
     m.add("MAX_PLAYERS", engine::MAX_PLAYERS)?;
     m.add("FULL_RADIUS", encoding::FULL_RADIUS)?;
+    m.add("ACTION_SPACE", engine::ACTION_SPACE)?;
     m.add("PLANES", observation::PLANES.to_vec())?;
     m.add("STATE_ENTRIES", observation::STATE_ENTRIES.to_vec())?;
     Ok(())

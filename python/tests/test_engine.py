@@ -112,6 +112,10 @@ def test_actions_apply_by_object_id_and_notation_alike():
         assert game.board()[-1][:2] == action.placement[:2]
 
 
+def test_the_full_window_numbers_actions_as_the_engine_ids():
+    assert carcassonne.action_count(carcassonne.FULL_RADIUS) == carcassonne.ACTION_SPACE
+
+
 def test_every_legal_action_id_is_distinct_and_decodes_to_itself():
     game = Game(players=2, gifts=True, seed=9)
     k = 0
@@ -122,6 +126,8 @@ def test_every_legal_action_id_is_distinct_and_decodes_to_itself():
         actions = game.legal_actions()
         ids = [a.id for a in actions]
         assert len(set(ids)) == len(ids)
+        assert ids == [a.index(carcassonne.FULL_RADIUS) for a in actions]
+        assert all(0 <= i < carcassonne.ACTION_SPACE for i in ids)
         assert ids == game.legal_action_ids()
         k += 1
         pick = actions[k % len(actions)]
