@@ -56,7 +56,7 @@ use crate::eval::{advantage, end_now_scores, end_now_scores_after_action};
 use crate::greedy::{action_value, move_value};
 use crate::spec::{Spec, SpecError};
 use crate::{Agent, AgentRng};
-use engine::playout::random_move;
+use engine::random_move;
 use engine::{
     Action, ChanceOutcome, Drawn, Gift, Move, Phase, Rules, Seat, SeatView, State, Tile,
     MAX_PLAYERS,
@@ -92,7 +92,7 @@ pub enum Reward {
 /// How rollouts choose moves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Rollout {
-    /// A uniformly random legal move ([`engine::playout::random_move`]).
+    /// A uniformly random legal move ([`engine::random_move`]).
     Random,
     /// The best of `k` random legal moves by the greedy evaluation.
     Greedy,

@@ -3,9 +3,10 @@
 
 use agents::game::{deck_rng, play_game};
 use agents::{from_spec, Agent, AgentRng};
-use engine::playout::random_move;
-use engine::{Action, Gift, Location, Phase, Record, Rules, Seat, State, Tile, TurnRecord};
+use engine::random_move;
+use engine::{Action, Gift, Phase, Record, Rules, Seat, State, Tile};
 use rand::SeedableRng;
+use testkit::placed;
 
 const FARMERS_OFF: Rules = Rules {
     farmers: false,
@@ -195,25 +196,13 @@ fn decisions_do_not_depend_on_the_future_tile_order() {
     }
 }
 
-fn turn(player: u8, tile: Tile, x: i8, y: i8, rot: u8, meeple: Option<&str>) -> TurnRecord {
-    TurnRecord {
-        player,
-        tile: Some(tile),
-        x: Some(x),
-        y: Some(y),
-        rot: Some(rot),
-        meeple: meeple.map(|m| m.parse::<Location>().unwrap()),
-        ..TurnRecord::default()
-    }
-}
-
 /// Seat 0 on the start tile's road; seat 1 extends it and receives `gift`;
 /// seat 0 has drawn a V and is to play.
 fn seat1_holds(gift: Gift) -> State {
     let mut record = Record::new(2, GIFTS);
-    let mut t2 = turn(1, Tile::U, -1, 0, 1, None);
+    let mut t2 = placed(1, Tile::U, -1, 0, 1, None);
     t2.gift_received = Some(gift);
-    record.turns = vec![turn(0, Tile::U, 1, 0, 1, Some("E")), t2];
+    record.turns = vec![placed(0, Tile::U, 1, 0, 1, Some("E")), t2];
     let mut state = engine::replay(&record, false).unwrap();
     state.draw(Tile::V).unwrap();
     state

@@ -1,6 +1,16 @@
 //! The rules configuration: which options of RULES.md are switched on.
 
 /// Options of the rules (RULES.md, marked **\[option\]**).
+///
+/// # Examples
+/// ```
+/// use engine::Rules;
+///
+/// let base = Rules::default();
+/// assert!(base.farmers && !base.gifts);
+/// let gifts = Rules { gifts: true, ..Rules::default() };
+/// assert!(gifts.gifts);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(default))]

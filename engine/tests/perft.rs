@@ -12,8 +12,8 @@
 
 mod naive;
 
-use engine::playout::random_move;
-use engine::{Drawn, Move, Phase, Placement, Pos, Rotation, Rules, Seat, State, Tile};
+use engine::random_move;
+use engine::{Drawn, Move, Phase, Placement, Pos, Rotation, Rules, Seat, State, Tile, TurnRecord};
 use naive::NaiveGame;
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
@@ -280,18 +280,8 @@ fn differential_game(seed: u64) -> usize {
                     );
                 }
                 let m = random_move(&state, &mut rng).unwrap();
-                let loc = m
-                    .meeple
-                    .map(|s| tile.oriented(m.placement.rot).canonical[s as usize].to_string());
                 naive
-                    .place(
-                        seat.index(),
-                        tile.letter(),
-                        m.placement.pos.x.into(),
-                        m.placement.pos.y.into(),
-                        m.placement.rot.quarter_turns(),
-                        loc.as_deref(),
-                    )
+                    .place_turn(&TurnRecord::new(seat, Vec::new(), tile, m))
                     .unwrap_or_else(|e| panic!("seed {seed}, turn {turn}: reference: {e}"));
                 state.try_play(m).unwrap();
                 turns += 1;

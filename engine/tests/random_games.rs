@@ -10,8 +10,8 @@
 
 mod naive;
 
-use engine::playout::random_move;
-use engine::record::FinalRecord;
+use engine::random_move;
+use engine::FinalRecord;
 use engine::{
     replay, Drawn, FeatureKind, Move, MoveList, Phase, Placement, Pos, Record, Rotation, Rules,
     Score, Seat, State, TurnRecord,
@@ -208,16 +208,7 @@ fn random_game(seed: u64, players: usize, farmers: bool, mirror: bool) {
                 assert!(legal.binary_search(&m).is_ok(), "{ctx}: random_move");
                 let rec = TurnRecord::new(seat, std::mem::take(&mut discarded), tile, m);
                 if let Some(g) = &mut naive {
-                    let loc = rec.meeple.map(|l| l.to_string());
-                    g.place(
-                        seat.index(),
-                        tile.letter(),
-                        m.placement.pos.x.into(),
-                        m.placement.pos.y.into(),
-                        m.placement.rot.quarter_turns(),
-                        loc.as_deref(),
-                    )
-                    .unwrap_or_else(|e| {
+                    g.place_turn(&rec).unwrap_or_else(|e| {
                         panic!("{ctx}: reference refuses {}: {e}", m.display(tile))
                     });
                 }

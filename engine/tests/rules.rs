@@ -25,7 +25,7 @@
 
 mod naive;
 
-use engine::record::apply_turn;
+use engine::apply_turn;
 use engine::{
     replay, Drawn, IllegalMove, Location, Move, Phase, Placement, Port, Pos, Record, ReplayReason,
     Rotation, Rules, Seat, Side, State, Tile, TurnRecord,
@@ -33,42 +33,9 @@ use engine::{
 use naive::NaiveGame;
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
+use testkit::turn;
 
 // ----- Helpers ---------------------------------------------------------------
-
-/// One turn written as `"seat [discarded ...] tile x y rot [meeple]"`, e.g.
-/// `"0 U 1 0 1 NNE"` or `"1 [C] V -1 0 2"`; `"1 [C]"` is a turn that only
-/// discards (the stack ran out).
-fn turn(spec: &str) -> TurnRecord {
-    let mut words = spec.split_whitespace().peekable();
-    let player = words.next().unwrap().parse().unwrap();
-    let mut discarded = Vec::new();
-    while let Some(w) = words.peek() {
-        if let Some(t) = w.strip_prefix('[') {
-            discarded.push(t.trim_end_matches(']').parse().unwrap());
-            words.next();
-        } else if w.ends_with(']') {
-            discarded.push(w.trim_end_matches(']').parse().unwrap());
-            words.next();
-        } else {
-            break;
-        }
-    }
-    let mut rec = TurnRecord {
-        player,
-        discarded,
-        ..TurnRecord::default()
-    };
-    if let Some(tile) = words.next() {
-        rec.tile = Some(tile.parse().unwrap());
-        rec.x = Some(words.next().unwrap().parse().unwrap());
-        rec.y = Some(words.next().unwrap().parse().unwrap());
-        rec.rot = Some(words.next().unwrap().parse().unwrap());
-        rec.meeple = words.next().map(|m| m.parse().unwrap());
-    }
-    assert!(words.next().is_none(), "trailing words in {spec:?}");
-    rec
-}
 
 fn record(players: usize, farmers: bool, turns: &[&str]) -> Record {
     let mut r = Record::new(
@@ -131,19 +98,9 @@ fn run(players: usize, farmers: bool, turns: &[&str], end: bool) -> State {
             );
         }
         apply_turn(&mut state, t).unwrap_or_else(|e| panic!("turn {}: {e:?}", i + 1));
-        if let Some(tile) = t.tile {
-            let meeple = t.meeple.map(|m| m.to_string());
-            naive
-                .place(
-                    t.player as usize,
-                    tile.letter(),
-                    t.x.unwrap().into(),
-                    t.y.unwrap().into(),
-                    t.rot.unwrap(),
-                    meeple.as_deref(),
-                )
-                .unwrap_or_else(|e| panic!("turn {}: naive refuses: {e}", i + 1));
-        }
+        naive
+            .place_turn(t)
+            .unwrap_or_else(|e| panic!("turn {}: naive refuses: {e}", i + 1));
         check_invariants(&state);
         if !state.is_over() {
             assert_eq!(scores(&state), naive.scores(), "turn {}", i + 1);
@@ -1151,17 +1108,7 @@ fn full_game(seed: u64, players: usize) -> (State, Record, NaiveGame) {
                 });
                 let m = moves[rng.gen_range(0..moves.len())];
                 let r = TurnRecord::new(seat, std::mem::take(&mut discarded), tile, m);
-                let meeple = r.meeple.map(|l| l.to_string());
-                naive
-                    .place(
-                        seat.index(),
-                        tile.letter(),
-                        m.placement.pos.x.into(),
-                        m.placement.pos.y.into(),
-                        m.placement.rot.quarter_turns(),
-                        meeple.as_deref(),
-                    )
-                    .unwrap();
+                naive.place_turn(&r).unwrap();
                 rec.turns.push(r);
                 let last = state.bag().is_empty();
                 state.try_play(m).unwrap();
@@ -1215,7 +1162,7 @@ fn cells_taking_c(state: &State) -> usize {
     state
         .board()
         .frontier()
-        .filter(|&(_, demand)| engine::tiles::fitting_rotations(Tile::C, demand) != 0)
+        .filter(|&(_, demand)| engine::fitting_rotations(Tile::C, demand) != 0)
         .count()
 }
 
@@ -1283,17 +1230,7 @@ fn stack_running_out_while_discarding_ends_the_game() {
                     let meeple = meeple.filter(|_| rng.gen_bool(0.5));
                     let m = Move { placement, meeple };
                     let r = TurnRecord::new(seat, std::mem::take(&mut discarded), tile, m);
-                    let loc = r.meeple.map(|l| l.to_string());
-                    naive
-                        .place(
-                            seat.index(),
-                            tile.letter(),
-                            placement.pos.x.into(),
-                            placement.pos.y.into(),
-                            placement.rot.quarter_turns(),
-                            loc.as_deref(),
-                        )
-                        .unwrap();
+                    naive.place_turn(&r).unwrap();
                     rec.turns.push(r);
                     state.try_play(m).unwrap();
                 }

@@ -8,8 +8,7 @@ use crate::observation::Observation;
 use crate::view::View;
 use agents::game::{deck_rng, gift_rng};
 use engine::{
-    Action as EngineAction, ChanceOutcome, Gift, Phase, Record, RecordBuilder, Rules, Seat, State,
-    Tile,
+    Action as EngineAction, Chance, ChanceOutcome, Phase, Record, RecordBuilder, Rules, Seat, State,
 };
 use pyo3::exceptions::{PyOSError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -59,14 +58,7 @@ impl Game {
                 .ok_or_else(|| illegal(format!("no action has id {id}")));
         }
         if let Ok(text) = action.extract::<String>() {
-            let text = text.trim();
-            let mut found = None;
-            self.state.for_each_action(|a| {
-                if found.is_none() && self.state.describe(a) == text {
-                    found = Some(a);
-                }
-            });
-            return found.ok_or_else(|| illegal(format!("{text:?} is not a legal action now")));
+            return self.state.parse_action(&text).map_err(illegal);
         }
         Err(PyTypeError::new_err(
             "an action is an Action, an integer id or a notation string",
@@ -197,23 +189,11 @@ impl Game {
     /// probabilities: tile letters (``"A"``–``"X"``) for a tile draw, gift
     /// names (``"synod"``, …) for a gift draw; empty when none is due.
     fn chance_outcomes(&self) -> Vec<(String, f64)> {
-        match self.state.phase() {
-            Phase::Draw | Phase::DrawSecond(_) => self
-                .state
-                .chance_outcomes()
-                .map(|(t, p)| (t.to_string(), p))
-                .collect(),
-            Phase::DrawGift => {
-                let deck = self.state.gift_deck();
-                let total = deck.total() as f64;
-                Gift::ALL
-                    .into_iter()
-                    .filter(|&g| deck.count(g) > 0)
-                    .map(|g| (g.to_string(), deck.count(g) as f64 / total))
-                    .collect()
-            }
-            _ => Vec::new(),
-        }
+        self.state
+            .chance_outcomes()
+            .into_iter()
+            .map(|(chance, p)| (chance_name(chance), p))
+            .collect()
     }
 
     /// Apply a chance outcome (a tile letter or a gift name from
@@ -221,19 +201,11 @@ impl Game {
     /// aside and another draw is due.
     fn apply_chance(&mut self, outcome: &str) -> PyResult<()> {
         guard(|| {
-            let outcome = match self.state.phase() {
-                Phase::Draw | Phase::DrawSecond(_) => {
-                    let tile: Tile = outcome.parse().map_err(illegal)?;
-                    let drawn = self.state.draw(tile).map_err(illegal)?;
-                    ChanceOutcome::Tile(tile, drawn)
-                }
-                Phase::DrawGift => {
-                    let gift: Gift = outcome.parse().map_err(illegal)?;
-                    self.state.receive_gift(gift).map_err(illegal)?;
-                    ChanceOutcome::Gift(gift)
-                }
-                other => return Err(illegal(format!("no chance event is due ({other:?})"))),
+            let chance = match self.state.phase() {
+                Phase::DrawGift => Chance::Gift(outcome.parse().map_err(illegal)?),
+                _ => Chance::Tile(outcome.parse().map_err(illegal)?),
             };
+            let outcome = self.state.apply_chance_outcome(chance).map_err(illegal)?;
             self.chanced(outcome);
             Ok(())
         })
@@ -327,22 +299,13 @@ impl Game {
             .collect()
     }
 
-    /// Final-score differences: each seat's total minus the best other
-    /// seat's total (positive for the winner). Meaningful when the game
-    /// is over; before it, on the points scored so far.
-    fn returns(&self) -> Vec<f64> {
-        let totals: Vec<f64> = (0..self.state.players())
-            .map(|s| self.state.score(Seat(s as u8)).total() as f64)
-            .collect();
-        (0..totals.len())
-            .map(|s| {
-                let best_other = (0..totals.len())
-                    .filter(|&o| o != s)
-                    .map(|o| totals[o])
-                    .fold(f64::MIN, f64::max);
-                totals[s] - best_other
-            })
-            .collect()
+    /// Each seat's share of the win once the game is over (1 to a sole
+    /// winner, split equally among tied winners, 0 to the others; they sum
+    /// to 1), None before.
+    fn returns(&self) -> Option<Vec<f64>> {
+        self.state
+            .returns()
+            .map(|r| r[..self.state.players()].to_vec())
     }
 
     /// Tiles left to draw, by letter.
@@ -427,6 +390,14 @@ impl Game {
                 .map(|s| self.state.score(Seat(s as u8)).total())
                 .collect::<Vec<_>>()
         )
+    }
+}
+
+/// A chance outcome's name: a tile letter or a gift name.
+fn chance_name(chance: Chance) -> String {
+    match chance {
+        Chance::Tile(t) => t.to_string(),
+        Chance::Gift(g) => g.to_string(),
     }
 }
 

@@ -3,7 +3,7 @@
 
 use crate::runner::{Flow, Runner};
 use crate::schedule::Schedule;
-use engine::playout::random_playout;
+use engine::random_playout;
 use engine::{Rules, Seat, State};
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;

@@ -9,7 +9,7 @@
 use crate::agent_list::split_agents;
 use crate::cli::PlayArgs;
 use crate::schedule::agent_seed;
-use engine::record::apply_turn;
+use engine::apply_turn;
 use engine::{Record, Rules, Seat, State};
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -101,27 +101,6 @@ pub fn play(config: &PlayConfig) -> Result<String, String> {
     Ok(text)
 }
 
-/// An opened gift with its target, in record terms.
-fn gift_text(g: &engine::GiftOpenRecord) -> String {
-    let mut t = g.card.to_string();
-    if let (Some(x), Some(y)) = (g.x, g.y) {
-        let _ = write!(t, " ({x}, {y})");
-    }
-    for loc in [g.at, g.from].into_iter().flatten() {
-        let _ = write!(t, " {loc}");
-    }
-    if let Some(to) = g.to {
-        let _ = write!(t, " -> {to}");
-    }
-    if let Some(second) = g.second {
-        let _ = write!(t, " second {second}");
-    }
-    if let Some(back) = g.returned {
-        let _ = write!(t, ", {back} back");
-    }
-    t
-}
-
 /// One line per turn: seat, agent, set-aside tiles, tile, cell, rotation,
 /// meeple, gifts opened and received, and every seat's score after the
 /// turn.
@@ -164,7 +143,7 @@ pub fn describe(record: &Record) -> Result<String, String> {
             }
         }
         if let Some(g) = &turn.gift_open {
-            let _ = write!(line, "  opened {}", gift_text(g));
+            let _ = write!(line, "  opened {}", g);
         }
         if let Some(g) = turn.gift_received {
             let _ = write!(line, "  received {g}");

@@ -1,13 +1,25 @@
 //! Scoring: completed features during the game, and the final scoring
 //! (RULES.md §3–4, and the unopened gifts of §5).
 
-use super::{Phase, State, MAX_MEEPLES};
+use super::{State, MAX_MEEPLES};
 use crate::board::Touched;
 use crate::features::{segment_id, SegmentId, MAX_TILES};
 use crate::seat::Seat;
 use crate::tiles::{FeatureKind, NO_SEGMENT};
+use crate::turn::Phase;
 
 impl State {
+    /// Give `points` of feature `kind` to `seat`.
+    pub(super) fn add_points(&mut self, seat: Seat, kind: FeatureKind, points: u16) {
+        let score = &mut self.scores[seat];
+        match kind {
+            FeatureKind::Road => score.road += points,
+            FeatureKind::City => score.city += points,
+            FeatureKind::Monastery => score.monastery += points,
+            FeatureKind::Field => score.farm += points,
+        }
+    }
+
     /// Score the roads, cities and monasteries the tile in `slot`
     /// completed.
     pub(super) fn score_completed(&mut self, slot: usize, touched: &Touched) {
