@@ -12,12 +12,18 @@ pub struct Bag {
 impl Bag {
     /// The 71 tiles left after the start tile.
     pub fn full() -> Bag {
+        let mut bag = Bag::every_tile();
+        bag.take(Tile::START);
+        bag
+    }
+
+    /// All 72 tiles, the start tile among them (`start_in_bag`).
+    pub(crate) fn every_tile() -> Bag {
         let mut counts = [0; Tile::COUNT];
         for t in Tile::ALL {
             counts[t.index()] = t.def().count;
         }
-        counts[Tile::START.index()] -= 1;
-        Bag { counts, total: 71 }
+        Bag { counts, total: 72 }
     }
 
     /// Copies of `tile` left.

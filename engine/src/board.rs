@@ -8,9 +8,15 @@
 //! empty cells next to a placed tile, each with the [`Demand`] its
 //! neighbours make, so listing the placements of a tile is one table lookup
 //! per open cell.
+//!
+//! With a table (RULES.md §8 `table`) cells off the table never join the
+//! frontier, so every placement listed lies on the table; with
+//! `table_closes` a cell off the table counts as a surrounding tile in
+//! [`Placed::surrounded`] (a monastery on the border is completed by it).
 
 use crate::features::MAX_TILES;
 use crate::geom::{Pos, Rotation, Side};
+use crate::rules::Table;
 use crate::tiles::{fit_row, fitting_rotations, Demand, Tile};
 
 /// Grid byte of an empty cell with no placed neighbour. Bytes
@@ -35,7 +41,8 @@ pub struct Placed {
     pub rot: Rotation,
     /// Its cell.
     pub pos: Pos,
-    /// How many of its eight surrounding cells hold a tile.
+    /// How many of its eight surrounding cells hold a tile (or, with
+    /// `table_closes`, lie off the table).
     pub surrounded: u8,
 }
 
@@ -61,6 +68,10 @@ pub struct Board {
     frontier: [Pos; MAX_FRONTIER],
     demand: [Demand; MAX_FRONTIER],
     frontier_len: u8,
+    /// The table's half width and half height (`u8::MAX`: no table).
+    half: [u8; 2],
+    /// Cells off the table count as surrounding tiles (`table_closes`).
+    closes: bool,
 }
 
 /// The eight cells around a tile, clockwise from north: even indices are
@@ -91,7 +102,32 @@ impl Board {
             frontier: [Pos::ORIGIN; MAX_FRONTIER],
             demand: [0; MAX_FRONTIER],
             frontier_len: 0,
+            half: [u8::MAX; 2],
+            closes: false,
         }
+    }
+
+    /// An empty board limited to `table` (none: unbounded), whose border
+    /// closes features when `closes` (RULES.md §8).
+    pub(crate) fn with_table(table: Option<Table>, closes: bool) -> Board {
+        let mut board = Board::new();
+        if let Some(t) = table {
+            board.half = [t.width / 2, t.height / 2];
+            board.closes = closes;
+        }
+        board
+    }
+
+    /// `pos` lies on the table (always, without a table).
+    #[inline]
+    pub fn on_table(&self, pos: Pos) -> bool {
+        pos.x.unsigned_abs() <= self.half[0] && pos.y.unsigned_abs() <= self.half[1]
+    }
+
+    /// The table's border closes features (`table_closes`).
+    #[inline]
+    pub(crate) fn border_closes(&self) -> bool {
+        self.closes
     }
 
     /// Tiles placed so far, in placement order (slot order).
@@ -289,6 +325,10 @@ impl Board {
                 if k % 2 == 0 {
                     touched.sides[k / 2] = s as u8;
                 }
+            } else if !self.on_table(qpos) {
+                // Off the table: never open; with `table_closes` it
+                // surrounds the tile as a tile would.
+                surrounded += u8::from(self.closes);
             } else if k % 2 == 0 {
                 let side = Side::from_index(k / 2);
                 let want = (edges[side.index()] as u8) << (2 * side.opposite().index());

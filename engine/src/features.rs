@@ -110,6 +110,14 @@ impl Features {
         root
     }
 
+    /// Close one open edge of the feature of `id` against the table's
+    /// border (`table_closes`).
+    #[inline]
+    pub(crate) fn close_edge(&mut self, id: SegmentId) {
+        let root = self.find(id);
+        self.nodes[root as usize].open -= 1;
+    }
+
     /// Join the features of `a` and `b` (fields: no counters but meeples).
     #[inline]
     pub(crate) fn union(&mut self, a: SegmentId, b: SegmentId) -> SegmentId {

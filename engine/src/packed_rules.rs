@@ -46,6 +46,12 @@ impl PackedRules {
         }
     }
 
+    /// `unplaceable: return`: unplaceable draws go back into the bag.
+    #[inline]
+    pub(crate) fn returns_unplaceable(self) -> bool {
+        self.flags & RETURN != 0
+    }
+
     /// Whether the seat to play filled a hole this turn and plays again.
     #[inline]
     pub(crate) fn bonus_turn(self) -> bool {

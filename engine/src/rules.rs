@@ -332,15 +332,6 @@ impl Rules {
         if self.hand > 0 {
             return Err(RulesError::NotImplemented("hand"));
         }
-        if self.start_in_bag {
-            return Err(RulesError::NotImplemented("start_in_bag"));
-        }
-        if self.unplaceable != Unplaceable::Aside {
-            return Err(RulesError::NotImplemented("unplaceable"));
-        }
-        if self.table.is_some() {
-            return Err(RulesError::NotImplemented("table"));
-        }
         Ok(())
     }
 }

@@ -99,7 +99,9 @@ impl std::fmt::Debug for State {
 
 impl State {
     /// A new game: the start tile at the origin, every seat with 7
-    /// meeples, `first` to play, a tile to be drawn.
+    /// meeples, `first` to play, a tile to be drawn. With `start_in_bag`
+    /// the board is empty and the first draw is the start tile (RULES.md
+    /// §8), placed at the origin in rotation 0.
     ///
     /// # Panics
     /// If `players` is not 2–6, `first` is not a seat, or
@@ -129,7 +131,7 @@ impl State {
             players: players as u8,
             to_play: first,
             phase: Phase::Draw,
-            bag: Bag::full(),
+            bag: Bag::every_tile(),
             turns: 0,
             placements: 0,
             scores: PerSeat::default(),
@@ -141,10 +143,15 @@ impl State {
                 segment: 0,
             }; MAX_MEEPLES],
             gifts: GiftState::new(),
-            board: Board::new(),
+            board: Board::with_table(rules.table, rules.table_closes),
             features: Features::new(),
         };
-        state.put_tile(Tile::START, Rotation::default(), Pos::ORIGIN);
+        // With `start_in_bag` the start tile is the first chance outcome
+        // (see [`State::draw`]); otherwise it is D, taken out of the bag.
+        if !rules.start_in_bag {
+            state.bag.take(Tile::START);
+            state.put_tile(Tile::START, Rotation::default(), Pos::ORIGIN);
+        }
         state
     }
 
@@ -355,7 +362,7 @@ impl State {
     /// filling a hole with `hole_bonus`), or end the game when the bag is
     /// empty.
     fn end_turn(&mut self) {
-        if self.bag.is_empty() {
+        if !self.tile_draw_due() {
             self.finish();
         } else {
             self.phase = Phase::Draw;
@@ -367,7 +374,25 @@ impl State {
         }
     }
 
-    /// Put a tile on the board and join its segments to its neighbours'.
+    /// No tile can be drawn any more, which ends the game: the bag is
+    /// empty, or with `unplaceable: return` holds only tiles that fit
+    /// nowhere (RULES.md §8). A game ended early (`replay --end`) is over
+    /// without this.
+    pub fn tiles_exhausted(&self) -> bool {
+        !self.tile_draw_due()
+    }
+
+    /// Whether another tile can be drawn (see [`State::tiles_exhausted`]).
+    pub(super) fn tile_draw_due(&self) -> bool {
+        if self.bag.is_empty() {
+            return false;
+        }
+        !self.rules.returns_unplaceable() || self.bag.iter().any(|(t, _)| self.board.has_fit(t))
+    }
+
+    /// Put a tile on the board and join its segments to its neighbours'
+    /// (and with `table_closes`, close its roads and cities facing the
+    /// table's border).
     fn put_tile(&mut self, tile: Tile, rot: Rotation, pos: Pos) -> (usize, Touched) {
         let (slot, touched) = self.board.place(tile, rot, pos);
         let o = tile.oriented(rot);
@@ -390,6 +415,14 @@ impl State {
         for side in Side::ALL {
             let nslot = touched.sides[side.index()];
             if nslot == NO_SLOT {
+                let s = side.index();
+                if self.board.border_closes()
+                    && o.edges[s] != Edge::Field
+                    && !self.board.on_table(pos.step(side))
+                {
+                    self.features
+                        .close_edge(segment_id(slot, o.edge_segment[s]));
+                }
                 continue;
             }
             let nslot = nslot as usize;

@@ -87,4 +87,10 @@ pub enum Drawn {
     /// It has no legal placement and was set aside; draw again (or the
     /// game is over if the bag is empty).
     SetAside,
+    /// It has no legal placement and went back into the bag
+    /// (`unplaceable: return`); draw again. The state is unchanged.
+    Returned,
+    /// It is the start tile (`start_in_bag`), now at the origin in
+    /// rotation 0; the first turn's tile is drawn next.
+    Start,
 }

@@ -72,12 +72,14 @@ impl RecordBuilder {
     pub fn chance(&mut self, after: &State, outcome: ChanceOutcome) {
         let seat = after.to_play();
         match outcome {
+            ChanceOutcome::Tile(tile, Drawn::Start) => self.record.start = Some(tile),
             ChanceOutcome::Tile(tile, drawn) => {
                 let turn = self.current(seat);
                 match (&mut turn.gift_open, drawn) {
-                    (Some(g), Drawn::SetAside) => g.discarded.push(tile),
+                    (_, Drawn::Start) => unreachable!("matched above"),
+                    (Some(g), Drawn::SetAside | Drawn::Returned) => g.discarded.push(tile),
                     (Some(g), Drawn::Placeable) => g.second = Some(tile),
-                    (None, Drawn::SetAside) => turn.discarded.push(tile),
+                    (None, Drawn::SetAside | Drawn::Returned) => turn.discarded.push(tile),
                     (None, Drawn::Placeable) => self.first = Some(tile),
                 }
                 if after.is_over() {

@@ -39,6 +39,13 @@ pub struct Record {
         serde(default, skip_serializing_if = "Option::is_none")
     )]
     pub seed: Option<u64>,
+    /// The start tile drawn from the bag at set-up (`start_in_bag`; absent
+    /// otherwise, when it is D).
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub start: Option<Tile>,
     /// The agents' spec strings in seat order, if known.
     #[cfg_attr(
         feature = "serde",
@@ -75,7 +82,9 @@ pub struct FinalRecord {
 pub struct TurnRecord {
     /// The seat that played the turn.
     pub player: u8,
-    /// Tiles drawn and set aside as unplaceable before the placed one.
+    /// Tiles drawn and set aside as unplaceable before the placed one
+    /// (with `unplaceable: return`, drawn and put back: a tile may come
+    /// more than once).
     #[cfg_attr(
         feature = "serde",
         serde(default, skip_serializing_if = "Vec::is_empty")

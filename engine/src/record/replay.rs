@@ -129,6 +129,22 @@ pub fn replay(record: &Record, end: bool) -> Result<State, ReplayError> {
         });
     }
     let mut state = State::new(record.rules, record.players, Seat(first));
+    match (record.rules.start_in_bag, record.start) {
+        (true, Some(start)) => {
+            state.draw(start).map_err(|e| header(format!("start: {e}")))?;
+        }
+        (true, None) => {
+            return Err(header(
+                "start_in_bag: the record names no \"start\" tile".to_string(),
+            ))
+        }
+        (false, Some(start)) => {
+            return Err(header(format!(
+                "\"start\": {start} given but start_in_bag is off (the start tile is D)"
+            )))
+        }
+        (false, None) => {}
+    }
     for (i, turn) in record.turns.iter().enumerate() {
         apply_turn(&mut state, turn).map_err(|reason| ReplayError {
             turn: i + 1,
@@ -208,9 +224,8 @@ pub fn apply_turn(state: &mut State, turn: &TurnRecord) -> Result<(), ReplayReas
         Some(g) if g.card == Gift::Take2 => take2_first_tile(tile, g)?,
         _ => tile,
     };
-    match state.draw(first).map_err(Illegal)? {
-        Drawn::Placeable => {}
-        Drawn::SetAside => return Err(Illegal(IllegalMove::Unplaceable(first))),
+    if state.draw(first).map_err(Illegal)? != Drawn::Placeable {
+        return Err(Illegal(IllegalMove::Unplaceable(first)));
     }
     if let Some(g) = &turn.gift_open {
         open_gift(state, g, tile)?;
@@ -348,9 +363,8 @@ fn open_gift(state: &mut State, g: &GiftOpenRecord, placed: Tile) -> Result<(), 
     }
     match (state.phase(), g.second) {
         (Phase::DrawSecond(_), Some(second)) => {
-            match state.draw(second).map_err(Illegal)? {
-                Drawn::Placeable => {}
-                Drawn::SetAside => return Err(Illegal(IllegalMove::Unplaceable(second))),
+            if state.draw(second).map_err(Illegal)? != Drawn::Placeable {
+                return Err(Illegal(IllegalMove::Unplaceable(second)));
             }
             state.try_action(Action::Keep(placed)).map_err(Illegal)
         }
