@@ -16,7 +16,6 @@
 
 use crate::features::MAX_TILES;
 use crate::geom::{Pos, Rotation, Side};
-use crate::rules::Table;
 use crate::tiles::{fit_row, fitting_rotations, Demand, Tile};
 
 /// Grid byte of an empty cell with no placed neighbour. Bytes
@@ -68,10 +67,42 @@ pub struct Board {
     frontier: [Pos; MAX_FRONTIER],
     demand: [Demand; MAX_FRONTIER],
     frontier_len: u8,
-    /// The table's half width and half height (`u8::MAX`: no table).
+}
+
+/// The play area of RULES.md §8 `table`, as [`Board::place`] needs it: the
+/// state keeps it in its packed rules, so the board costs no bytes more.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Bounds {
+    /// Half the width and height (`u8::MAX`: no table).
     half: [u8; 2],
     /// Cells off the table count as surrounding tiles (`table_closes`).
-    closes: bool,
+    pub closes: bool,
+}
+
+impl Bounds {
+    /// No table: every cell is on it.
+    pub(crate) const UNBOUNDED: Bounds = Bounds {
+        half: [u8::MAX; 2],
+        closes: false,
+    };
+
+    /// A `width` x `height` table (odd sizes; 0 means no table).
+    #[inline]
+    pub(crate) fn table(width: u8, height: u8, closes: bool) -> Bounds {
+        if width == 0 {
+            return Bounds::UNBOUNDED;
+        }
+        Bounds {
+            half: [width / 2, height / 2],
+            closes,
+        }
+    }
+
+    /// `pos` lies on the table.
+    #[inline]
+    pub(crate) fn contains(self, pos: Pos) -> bool {
+        pos.x.unsigned_abs() <= self.half[0] && pos.y.unsigned_abs() <= self.half[1]
+    }
 }
 
 /// The eight cells around a tile, clockwise from north: even indices are
@@ -102,32 +133,7 @@ impl Board {
             frontier: [Pos::ORIGIN; MAX_FRONTIER],
             demand: [0; MAX_FRONTIER],
             frontier_len: 0,
-            half: [u8::MAX; 2],
-            closes: false,
         }
-    }
-
-    /// An empty board limited to `table` (none: unbounded), whose border
-    /// closes features when `closes` (RULES.md §8).
-    pub(crate) fn with_table(table: Option<Table>, closes: bool) -> Board {
-        let mut board = Board::new();
-        if let Some(t) = table {
-            board.half = [t.width / 2, t.height / 2];
-            board.closes = closes;
-        }
-        board
-    }
-
-    /// `pos` lies on the table (always, without a table).
-    #[inline]
-    pub fn on_table(&self, pos: Pos) -> bool {
-        pos.x.unsigned_abs() <= self.half[0] && pos.y.unsigned_abs() <= self.half[1]
-    }
-
-    /// The table's border closes features (`table_closes`).
-    #[inline]
-    pub(crate) fn border_closes(&self) -> bool {
-        self.closes
     }
 
     /// Tiles placed so far, in placement order (slot order).
@@ -271,9 +277,16 @@ impl Board {
 
     /// Put `tile` at `pos` (which must be open, or the origin on an empty
     /// board) and return its slot with what it touched. Updates the
-    /// frontier and the surrounded-counts of the tile and its eight
-    /// neighbours.
-    pub(crate) fn place(&mut self, tile: Tile, rot: Rotation, pos: Pos) -> (usize, Touched) {
+    /// frontier (only cells within `bounds` join it) and the
+    /// surrounded-counts of the tile and its eight neighbours (cells off a
+    /// closing table count for the placed tile).
+    pub(crate) fn place(
+        &mut self,
+        tile: Tile,
+        rot: Rotation,
+        pos: Pos,
+        bounds: Bounds,
+    ) -> (usize, Touched) {
         let slot = self.len as usize;
         let cell = pos.cell() as usize;
         debug_assert!(self.is_empty() || self.is_open(pos));
@@ -325,10 +338,10 @@ impl Board {
                 if k % 2 == 0 {
                     touched.sides[k / 2] = s as u8;
                 }
-            } else if !self.on_table(qpos) {
+            } else if !bounds.contains(qpos) {
                 // Off the table: never open; with `table_closes` it
                 // surrounds the tile as a tile would.
-                surrounded += u8::from(self.closes);
+                surrounded += u8::from(bounds.closes);
             } else if k % 2 == 0 {
                 let side = Side::from_index(k / 2);
                 let want = (edges[side.index()] as u8) << (2 * side.opposite().index());

@@ -2,6 +2,7 @@
 //! [`Rules`] in four bytes, so that the §8 variants do not grow the state
 //! search clones at every node.
 
+use crate::board::Bounds;
 use crate::rules::{Rules, Table, Unplaceable};
 
 const FARMERS: u8 = 1;
@@ -50,6 +51,12 @@ impl PackedRules {
     #[inline]
     pub(crate) fn returns_unplaceable(self) -> bool {
         self.flags & RETURN != 0
+    }
+
+    /// The table's play area (unbounded without a table).
+    #[inline]
+    pub(crate) fn bounds(self) -> Bounds {
+        Bounds::table(self.table[0], self.table[1], self.flags & TABLE_CLOSES != 0)
     }
 
     /// Whether the seat to play filled a hole this turn and plays again.

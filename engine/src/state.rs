@@ -143,7 +143,7 @@ impl State {
                 segment: 0,
             }; MAX_MEEPLES],
             gifts: GiftState::new(),
-            board: Board::with_table(rules.table, rules.table_closes),
+            board: Board::new(),
             features: Features::new(),
         };
         // With `start_in_bag` the start tile is the first chance outcome
@@ -374,6 +374,12 @@ impl State {
         }
     }
 
+    /// `pos` lies on the table (always, without a `table`).
+    #[inline]
+    pub fn on_table(&self, pos: Pos) -> bool {
+        self.rules.bounds().contains(pos)
+    }
+
     /// No tile can be drawn any more, which ends the game: the bag is
     /// empty, or with `unplaceable: return` holds only tiles that fit
     /// nowhere (RULES.md §8). A game ended early (`replay --end`) is over
@@ -394,7 +400,8 @@ impl State {
     /// (and with `table_closes`, close its roads and cities facing the
     /// table's border).
     fn put_tile(&mut self, tile: Tile, rot: Rotation, pos: Pos) -> (usize, Touched) {
-        let (slot, touched) = self.board.place(tile, rot, pos);
+        let bounds = self.rules.bounds();
+        let (slot, touched) = self.board.place(tile, rot, pos, bounds);
         let o = tile.oriented(rot);
         let piece_bit = if o.multi_piece {
             let bit = 1u16 << self.pieces_used;
@@ -416,10 +423,7 @@ impl State {
             let nslot = touched.sides[side.index()];
             if nslot == NO_SLOT {
                 let s = side.index();
-                if self.board.border_closes()
-                    && o.edges[s] != Edge::Field
-                    && !self.board.on_table(pos.step(side))
-                {
+                if bounds.closes && o.edges[s] != Edge::Field && !bounds.contains(pos.step(side)) {
                     self.features
                         .close_edge(segment_id(slot, o.edge_segment[s]));
                 }

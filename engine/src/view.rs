@@ -155,6 +155,10 @@ impl<'a> SeatView<'a> {
         fn drawn_tile(&self) -> Option<Tile>;
         /// `tile` has a legal placement.
         fn is_placeable(&self, tile: Tile) -> bool;
+        /// A cell lies on the table (`table` variant).
+        fn on_table(&self, pos: Pos) -> bool;
+        /// No tile can be drawn any more.
+        fn tiles_exhausted(&self) -> bool;
         /// The kind of a segment's feature.
         fn segment_kind(&self, id: SegmentId) -> FeatureKind;
         /// The segment at a location of a placed tile.

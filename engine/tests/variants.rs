@@ -220,7 +220,11 @@ fn an_unplaceable_tile_returns_to_the_bag_and_another_is_drawn() {
     record.turns[1] = turn("1 [U] U 1 0 1");
     let e = replay(&record, false).unwrap_err();
     assert_eq!(e.turn, 2);
-    assert!(e.to_string().contains("set aside but has a legal placement"), "{e}");
+    assert!(
+        e.to_string()
+            .contains("set aside but has a legal placement"),
+        "{e}"
+    );
 }
 
 /// A 3x3 table filled around D (the last tile at (-1, -1)).
@@ -285,7 +289,10 @@ fn start_in_bag_draws_the_start_tile_from_all_72() {
     assert_eq!(state.draw(Tile::U), Ok(Drawn::Start));
     let start = state.board().at(Pos::ORIGIN).unwrap();
     assert_eq!((start.tile, start.rot.quarter_turns()), (Tile::U, 0));
-    assert_eq!((state.phase(), state.to_play(), state.turns()), (Phase::Draw, Seat(1), 0));
+    assert_eq!(
+        (state.phase(), state.to_play(), state.turns()),
+        (Phase::Draw, Seat(1), 0)
+    );
     assert_eq!((state.bag().total(), state.bag().count(Tile::D)), (71, 4));
     // U's road runs N–S: a road tile goes north or south of it.
     state.draw(Tile::U).unwrap();

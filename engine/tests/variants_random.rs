@@ -136,6 +136,10 @@ fn every_variant_combination_keeps_the_invariants_and_replays() {
         }
     }
     assert!(seen.returned_draws > 1000, "{}", seen.returned_draws);
-    assert!(seen.ended_with_tiles_left > 50, "{}", seen.ended_with_tiles_left);
+    assert!(
+        seen.ended_with_tiles_left > 50,
+        "{}",
+        seen.ended_with_tiles_left
+    );
     assert!(seen.take2_returns > 0, "no Take 2 returned a draw");
 }

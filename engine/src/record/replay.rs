@@ -131,7 +131,9 @@ pub fn replay(record: &Record, end: bool) -> Result<State, ReplayError> {
     let mut state = State::new(record.rules, record.players, Seat(first));
     match (record.rules.start_in_bag, record.start) {
         (true, Some(start)) => {
-            state.draw(start).map_err(|e| header(format!("start: {e}")))?;
+            state
+                .draw(start)
+                .map_err(|e| header(format!("start: {e}")))?;
         }
         (true, None) => {
             return Err(header(

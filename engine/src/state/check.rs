@@ -34,7 +34,7 @@ impl State {
         if self.board.slot_at(pos).is_some() {
             return Err(IllegalMove::Occupied(pos));
         }
-        if !self.board.on_table(pos) {
+        if !self.on_table(pos) {
             return Err(IllegalMove::OffTable(pos));
         }
         if !self.board.is_open(pos) {
