@@ -10,11 +10,13 @@
 //! To regenerate the perft tables (only when the rules change on purpose):
 //! `cargo test -p carcassonne-engine --test table -- --ignored --nocapture`.
 
+mod counts;
 mod naive;
 
+use counts::{free_names, play_rows, Row};
 use engine::{
-    random_move, replay, Drawn, IllegalMove, Move, Phase, Placement, Pos, Record, Rotation, Rules,
-    Score, Seat, State, Table, Tile, TurnRecord, Unplaceable,
+    random_move, replay, Drawn, IllegalMove, Move, Phase, Pos, Record, Rotation, Rules, Score,
+    Seat, State, Table, Tile, TurnRecord, Unplaceable,
 };
 use naive::NaiveGame;
 use rand::SeedableRng;
@@ -203,11 +205,6 @@ const SEQUENCES: [Sequence; 2] = [
     (3, true, (7, 3, false), "VVKUHRJSTWLAGMOQEBCVUU"),
 ];
 
-/// One turn: tile, x, y, rotation, meeple location ("" for none), then the
-/// expected number of placements and of moves before the move is played
-/// (0 and 0: the tile is set aside).
-type Row = (char, i8, i8, u8, &'static str, usize, usize);
-
 /// 2 players, farmers on, a 5x5 table whose border closes.
 ///
 /// Turn 1, U at the start: as on an unbounded table, U goes at (1, 0),
@@ -276,36 +273,7 @@ fn check_sequence(seq: Sequence, rows: &[Row]) {
         farmers,
         ..table_rules(w, h, closes)
     };
-    let mut state = State::new(rules, players, Seat(0));
-    for (k, &(t, x, y, r, meeple, placements, moves)) in rows.iter().enumerate() {
-        let turn = k + 1;
-        let tile: Tile = t.to_string().parse().unwrap();
-        if placements == 0 {
-            assert_eq!(state.draw(tile), Ok(Drawn::SetAside), "turn {turn}");
-            continue;
-        }
-        assert_eq!(state.draw(tile), Ok(Drawn::Placeable), "turn {turn}");
-        assert_eq!(state.placement_count(), placements, "turn {turn}");
-        let mut listed = 0;
-        state.for_each_placement(|_| listed += 1);
-        assert_eq!(listed, placements, "for_each_placement, turn {turn}");
-        let mut n = 0;
-        state.for_each_move(|_| n += 1);
-        assert_eq!(n, moves, "moves, turn {turn} ({t})");
-        let rot = Rotation::new(r).unwrap();
-        let meeple = (!meeple.is_empty())
-            .then(|| state.meeple_segment(rot, meeple.parse().unwrap()).unwrap());
-        let m = Move {
-            placement: Placement {
-                pos: Pos::new(x, y),
-                rot,
-            },
-            meeple,
-        };
-        state
-            .try_play(m)
-            .unwrap_or_else(|e| panic!("turn {turn}: {e}"));
-    }
+    play_rows(&mut State::new(rules, players, Seat(0)), rows);
 }
 
 #[test]
@@ -353,18 +321,6 @@ fn print_table_perft_from_the_naive_reference() {
             k += 1;
         }
     }
-}
-
-/// Canonical names of the free segments of the drawn tile at a placement.
-fn free_names(state: &State, p: Placement) -> Vec<String> {
-    let tile = state.drawn_tile().unwrap();
-    let free = state.free_segments(p);
-    let mut out: Vec<String> = (0..8)
-        .filter(|i| free & (1 << i) != 0)
-        .map(|i| tile.oriented(p.rot).canonical[i].to_string())
-        .collect();
-    out.sort();
-    out
 }
 
 /// One seeded random game on a table, every turn compared with the

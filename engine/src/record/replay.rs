@@ -79,28 +79,26 @@ impl fmt::Display for ReplayError {
 
 impl std::error::Error for ReplayError {}
 
-/// Replay `record` from the start and return the state after its last
-/// turn. A record that drew every tile is a finished game, with final
-/// scoring done; with `end` a shorter record is scored as if the game
-/// ended after its last turn. When the game is over and the record holds
-/// `final.scores`, they must match.
+/// The position before a record's first turn: its header checked (format,
+/// players, rules, the first seat) and, with `start_in_bag`, its `start`
+/// tile drawn and placed.
 ///
 /// # Errors
-/// A [`ReplayError`] naming the first turn that is not legal (or the header,
-/// or final scores that differ from the replayed ones).
+/// A [`ReplayError`] for turn 0 (the header), or turn 1 for a first seat
+/// that is not a seat of the game.
 ///
 /// # Examples
 /// ```
-/// use engine::{replay, Record, Rules, Tile, TurnRecord};
+/// use engine::{initial_state, Pos, Record, Tile};
 ///
-/// let mut record = Record::new(2, Rules::default());
-/// record.turns.push(TurnRecord { player: 0, tile: Some(Tile::U), x: Some(1), y: Some(0),
-///                                rot: Some(1), ..TurnRecord::default() });
-/// assert_eq!(replay(&record, false).unwrap().turns(), 1);
-/// record.turns[0].x = Some(5); // no neighbour there
-/// assert_eq!(replay(&record, false).unwrap_err().turn, 1);
+/// let mut record = Record::new(2, "start_in_bag=true".parse().unwrap());
+/// record.start = Some(Tile::V);
+/// let state = initial_state(&record).unwrap();
+/// assert_eq!(state.board().at(Pos::ORIGIN).unwrap().tile, Tile::V);
+/// record.start = None;
+/// assert!(initial_state(&record).is_err());
 /// ```
-pub fn replay(record: &Record, end: bool) -> Result<State, ReplayError> {
+pub fn initial_state(record: &Record) -> Result<State, ReplayError> {
     let header = |s: String| ReplayError {
         turn: 0,
         reason: ReplayReason::BadHeader(s),
@@ -147,6 +145,32 @@ pub fn replay(record: &Record, end: bool) -> Result<State, ReplayError> {
         }
         (false, None) => {}
     }
+    Ok(state)
+}
+
+/// Replay `record` from the start and return the state after its last
+/// turn. A record that drew every tile is a finished game, with final
+/// scoring done; with `end` a shorter record is scored as if the game
+/// ended after its last turn. When the game is over and the record holds
+/// `final.scores`, they must match.
+///
+/// # Errors
+/// A [`ReplayError`] naming the first turn that is not legal (or the header,
+/// or final scores that differ from the replayed ones).
+///
+/// # Examples
+/// ```
+/// use engine::{replay, Record, Rules, Tile, TurnRecord};
+///
+/// let mut record = Record::new(2, Rules::default());
+/// record.turns.push(TurnRecord { player: 0, tile: Some(Tile::U), x: Some(1), y: Some(0),
+///                                rot: Some(1), ..TurnRecord::default() });
+/// assert_eq!(replay(&record, false).unwrap().turns(), 1);
+/// record.turns[0].x = Some(5); // no neighbour there
+/// assert_eq!(replay(&record, false).unwrap_err().turn, 1);
+/// ```
+pub fn replay(record: &Record, end: bool) -> Result<State, ReplayError> {
+    let mut state = initial_state(record)?;
     for (i, turn) in record.turns.iter().enumerate() {
         apply_turn(&mut state, turn).map_err(|reason| ReplayError {
             turn: i + 1,

@@ -118,8 +118,7 @@ impl History {
                 engine::MAX_PLAYERS
             ));
         }
-        let first = record.turns.first().map_or(0, |t| t.player);
-        let mut state = State::new(record.rules, record.players, Seat(first));
+        let mut state = engine::initial_state(record).map_err(|e| e.to_string())?;
         let mut named = Named::new();
         let mut frames = vec![frame(&state, 0, &named)];
         for (i, turn) in record.turns.iter().enumerate() {
