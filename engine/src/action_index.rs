@@ -11,6 +11,14 @@ use crate::tiles::{Tile, MAX_SEGMENTS};
 use crate::turn::Action;
 
 /// The largest |x| or |y| of a cell in a 72-tile game.
+///
+/// # Examples
+/// ```
+/// use engine::{Action, Move, Pos, Rotation, MAX_COORD};
+///
+/// let far = Move::place(Pos::new(MAX_COORD + 1, 0), Rotation::default());
+/// assert_eq!(Action::Place(far).to_index(), None); // no 72-tile game gets there
+/// ```
 pub const MAX_COORD: i8 = 71;
 const SPAN: u32 = 2 * MAX_COORD as u32 + 1;
 const CELLS: u32 = SPAN * SPAN;
@@ -20,16 +28,68 @@ const WASTED_BASE: u32 = 0;
 const TAKE2: u32 = WASTED_BASE + Gift::COUNT as u32;
 const KEEP_BASE: u32 = TAKE2 + 1;
 /// The first id of a Synod opening.
+///
+/// # Examples
+/// ```
+/// use engine::{Action, GiftOpen, Pos, ROAD_SWEEPER_BASE, SYNOD_BASE};
+///
+/// let id = Action::Open(GiftOpen::Synod { at: Pos::ORIGIN }).to_index().unwrap();
+/// assert!((SYNOD_BASE..ROAD_SWEEPER_BASE).contains(&id));
+/// ```
 pub const SYNOD_BASE: u32 = KEEP_BASE + Tile::COUNT as u32;
 /// The first id of a Road Sweeper opening.
+///
+/// # Examples
+/// ```
+/// use engine::{Action, GiftOpen, Pos, CASH_OUT_BASE, ROAD_SWEEPER_BASE};
+///
+/// let sweep = Action::Open(GiftOpen::RoadSweeper { at: Pos::ORIGIN, segment: 1 });
+/// assert!((ROAD_SWEEPER_BASE..CASH_OUT_BASE).contains(&sweep.to_index().unwrap()));
+/// ```
 pub const ROAD_SWEEPER_BASE: u32 = SYNOD_BASE + CELLS;
 /// The first id of a Cash Out opening.
+///
+/// # Examples
+/// ```
+/// use engine::{Action, GiftOpen, Pos, CASH_OUT_BASE, CHANGE_POSITION_BASE};
+///
+/// let cash = Action::Open(GiftOpen::CashOut { at: Pos::new(0, 1), segment: 0 });
+/// assert!((CASH_OUT_BASE..CHANGE_POSITION_BASE).contains(&cash.to_index().unwrap()));
+/// ```
 pub const CASH_OUT_BASE: u32 = ROAD_SWEEPER_BASE + CELLS * SEGS;
 /// The first id of a Change Position opening.
+///
+/// # Examples
+/// ```
+/// use engine::{Action, GiftOpen, Pos, CHANGE_POSITION_BASE, PLACE_BASE};
+///
+/// let change = GiftOpen::ChangePosition { at: Pos::ORIGIN, from: 0, to: 2 };
+/// let id = Action::Open(change).to_index().unwrap();
+/// assert!((CHANGE_POSITION_BASE..PLACE_BASE).contains(&id));
+/// assert_eq!(Action::from_index(id), Some(Action::Open(change)));
+/// ```
 pub const CHANGE_POSITION_BASE: u32 = CASH_OUT_BASE + CELLS * SEGS;
 /// The first id of a placement.
+///
+/// # Examples
+/// ```
+/// use engine::{Action, Move, Pos, Rotation, MAX_COORD, PLACE_BASE};
+///
+/// // The first placement id: the south-west corner cell, rotation 0, no meeple.
+/// let corner = Move::place(Pos::new(-MAX_COORD, -MAX_COORD), Rotation::default());
+/// assert_eq!(Action::Place(corner).to_index(), Some(PLACE_BASE));
+/// ```
 pub const PLACE_BASE: u32 = CHANGE_POSITION_BASE + CELLS * SEGS * SEGS;
 /// The ids of the placements of one hand slot.
+///
+/// # Examples
+/// ```
+/// use engine::{ACTION_SPACE, MAX_COORD, PLACE_BASE, PLACE_SPAN};
+///
+/// let cells = (2 * MAX_COORD as u32 + 1).pow(2);
+/// assert_eq!(PLACE_SPAN, cells * 4 * 9); // cell × rotation × (no meeple or segment 0–7)
+/// assert_eq!(PLACE_BASE + PLACE_SPAN, ACTION_SPACE); // the base game's one hand slot
+/// ```
 pub const PLACE_SPAN: u32 = CELLS * 4 * (SEGS + 1);
 /// The number of action ids of the base game (with The Gifts): every id
 /// [`Action::to_index`] returns is below it.
@@ -54,6 +114,19 @@ pub const PLACE_SPAN: u32 = CELLS * 4 * (SEGS + 1);
 /// the base game always uses slot 0, so [`ACTION_SPACE`] ends after it and
 /// such a variant adds slots 1–2 after [`ACTION_SPACE`] without
 /// renumbering any id of the base game.
+///
+/// # Examples
+/// ```
+/// use engine::{Action, Rules, Seat, State, Tile, ACTION_SPACE};
+///
+/// let mut state = State::new(Rules::default(), 2, Seat(0));
+/// state.draw(Tile::U).unwrap();
+/// for action in state.legal_actions() {
+///     let id = action.to_index().unwrap();
+///     assert!(id < ACTION_SPACE);
+///     assert_eq!(Action::from_index(id), Some(action));
+/// }
+/// ```
 pub const ACTION_SPACE: u32 = PLACE_BASE + PLACE_SPAN;
 
 fn cell(pos: Pos) -> Option<u32> {

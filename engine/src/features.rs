@@ -9,14 +9,46 @@
 use crate::tiles::MAX_SEGMENTS;
 
 /// Most tiles on the board: the start tile and the 71 others.
+///
+/// # Examples
+/// ```
+/// use engine::{Tile, MAX_TILES};
+///
+/// let tiles: usize = Tile::ALL.iter().map(|t| t.def().count as usize).sum();
+/// assert_eq!(tiles, MAX_TILES);
+/// ```
 pub const MAX_TILES: usize = 72;
 /// Number of segment ids.
+///
+/// # Examples
+/// ```
+/// use engine::{segment_id, MAX_SEGMENTS, MAX_SEGMENT_IDS, MAX_TILES};
+///
+/// assert!((segment_id(MAX_TILES - 1, MAX_SEGMENTS as u8 - 1) as usize) < MAX_SEGMENT_IDS);
+/// ```
 pub const MAX_SEGMENT_IDS: usize = MAX_TILES * MAX_SEGMENTS;
 
 /// A segment id: `slot * MAX_SEGMENTS + index`.
+///
+/// # Examples
+/// ```
+/// use engine::{segment_id, SegmentId, MAX_SEGMENTS};
+///
+/// let id: SegmentId = segment_id(2, 3);
+/// assert_eq!((id as usize / MAX_SEGMENTS, id as usize % MAX_SEGMENTS), (2, 3));
+/// ```
 pub type SegmentId = u16;
 
 /// The id of segment `index` of the tile in `slot`.
+///
+/// # Examples
+/// ```
+/// use engine::{segment_id, Rules, Seat, State};
+///
+/// let state = State::new(Rules::default(), 2, Seat(0));
+/// let city = segment_id(0, 0); // the start tile's city
+/// assert_eq!(state.features().open(state.features().root(city)), 1);
+/// ```
 #[inline]
 pub const fn segment_id(slot: usize, index: u8) -> SegmentId {
     (slot * MAX_SEGMENTS + index as usize) as SegmentId
@@ -40,6 +72,23 @@ struct Node {
 }
 
 /// Union-find with per-root counters. Fields use only `meeples`.
+///
+/// Read it through [`crate::State::features`]: the state changes it as tiles
+/// and meeples are placed; callers cannot.
+///
+/// # Examples
+/// ```
+/// use engine::{segment_id, Rules, Seat, State, Tile};
+///
+/// let mut state = State::new(Rules::default(), 2, Seat(0));
+/// state.draw(Tile::E).unwrap(); // a city on one edge
+/// state.try_action(state.parse_action("E (0, 1) r2").unwrap()).unwrap();
+/// let f = state.features();
+/// let root = f.root(segment_id(0, 0)); // the start tile's city, now closed
+/// assert_eq!(root, f.root(segment_id(1, 0)));
+/// assert_eq!((f.open(root), f.tiles(root), f.shields(root), f.meeples(root)), (0, 2, 0, 0));
+/// assert!(state.is_complete(segment_id(0, 0)));
+/// ```
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct Features {
     nodes: [Node; MAX_SEGMENT_IDS],
@@ -90,6 +139,15 @@ impl Features {
     }
 
     /// The root of `id`'s feature, without touching the structure.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{segment_id, Rules, Seat, State};
+    ///
+    /// let state = State::new(Rules::default(), 2, Seat(0));
+    /// let road = segment_id(0, 1);
+    /// assert_eq!(state.features().root(road), road); // alone on the start tile
+    /// ```
     #[inline]
     pub fn root(&self, mut id: SegmentId) -> SegmentId {
         loop {
@@ -138,24 +196,59 @@ impl Features {
     }
 
     /// Open edges (cities) or open ends (roads) of the feature with root `r`.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{segment_id, Rules, Seat, State};
+    ///
+    /// let state = State::new(Rules::default(), 2, Seat(0));
+    /// assert_eq!(state.features().open(segment_id(0, 1)), 2); // the road's two ends
+    /// ```
     #[inline]
     pub fn open(&self, r: SegmentId) -> u8 {
         self.nodes[r as usize].open
     }
 
     /// Distinct tiles of the feature with root `r`.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{segment_id, Rules, Seat, State};
+    ///
+    /// let state = State::new(Rules::default(), 2, Seat(0));
+    /// assert_eq!(state.features().tiles(segment_id(0, 0)), 1);
+    /// ```
     #[inline]
     pub fn tiles(&self, r: SegmentId) -> u8 {
         self.nodes[r as usize].tiles
     }
 
     /// Shields of the feature with root `r`.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{segment_id, Rules, Seat, State};
+    ///
+    /// let state = State::new(Rules::default(), 2, Seat(0));
+    /// assert_eq!(state.features().shields(segment_id(0, 0)), 0); // D's city has none
+    /// ```
     #[inline]
     pub fn shields(&self, r: SegmentId) -> u8 {
         self.nodes[r as usize].shields
     }
 
     /// Meeples on the feature with root `r`.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{segment_id, Rules, Seat, State, Tile};
+    ///
+    /// let mut state = State::new(Rules::default(), 2, Seat(0));
+    /// state.draw(Tile::U).unwrap();
+    /// state.try_action(state.parse_action("U (1, 0) r1 E").unwrap()).unwrap(); // a highwayman
+    /// let f = state.features();
+    /// assert_eq!(f.meeples(f.root(segment_id(0, 1))), 1); // the start tile's road is his
+    /// ```
     #[inline]
     pub fn meeples(&self, r: SegmentId) -> u8 {
         self.nodes[r as usize].meeples

@@ -31,7 +31,7 @@ use engine::{
     ReplayReason, Rotation, Rules, Score, Seat, Side, State, Tile, TurnRecord,
 };
 use naive::NaiveGame;
-use rand::{Rng, SeedableRng};
+use rand::{Rng, RngCore, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 use testkit::turn;
 
@@ -1241,7 +1241,7 @@ fn stack_running_out_while_discarding_ends_the_game() {
                             placement: p,
                             meeple: None,
                         });
-                        let key = (cells_taking_c(&after), rng.gen::<u32>());
+                        let key = (cells_taking_c(&after), rng.next_u32());
                         if key < (best.0, best.1) {
                             best = (key.0, key.1, Some(p));
                         }

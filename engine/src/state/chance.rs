@@ -73,6 +73,14 @@ impl State {
     }
 
     /// `tile` has a legal placement on the current board.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{Rules, Seat, State, Tile};
+    ///
+    /// let state = State::new(Rules::default(), 2, Seat(0));
+    /// assert!(Tile::ALL.iter().all(|&t| state.is_placeable(t))); // the start tile takes anything
+    /// ```
     #[inline]
     pub fn is_placeable(&self, tile: Tile) -> bool {
         self.board.has_fit(tile)
@@ -158,6 +166,30 @@ impl State {
 
     /// In [`Phase::DrawGift`]: the seat receives a card drawn at random
     /// from the deck (each card equally likely), as [`State::receive_gift`].
+    ///
+    /// # Panics
+    /// Outside [`Phase::DrawGift`].
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{random_action, Phase, Rules, Seat, State};
+    /// use rand::SeedableRng;
+    ///
+    /// let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(5);
+    /// let mut state = State::new(Rules { gifts: true, ..Rules::STANDARD }, 2, Seat(0));
+    /// // Play until someone extends an opponent's road or city and earns a card.
+    /// while state.phase() != Phase::DrawGift {
+    ///     if state.is_chance() {
+    ///         state.apply_chance(&mut rng);
+    ///     } else {
+    ///         state.try_action(random_action(&state, &mut rng).unwrap()).unwrap();
+    ///     }
+    /// }
+    /// let seat = state.to_play();
+    /// let gift = state.receive_random_gift(&mut rng);
+    /// assert_eq!(state.hand_size(seat), 1);
+    /// assert_eq!(state.view(seat).own_hand().count(gift), 1);
+    /// ```
     pub fn receive_random_gift<R: Rng + ?Sized>(&mut self, rng: &mut R) -> Gift {
         let deck = self.gifts.deck;
         let gift = deck.nth(rng.gen_range(0..deck.total()));
@@ -167,6 +199,16 @@ impl State {
     }
 
     /// The phase is a chance event.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{Rules, Seat, State, Tile};
+    ///
+    /// let mut state = State::new(Rules::default(), 2, Seat(0));
+    /// assert!(state.is_chance());
+    /// state.draw(Tile::U).unwrap();
+    /// assert!(!state.is_chance());
+    /// ```
     #[inline]
     pub fn is_chance(&self) -> bool {
         matches!(
@@ -177,6 +219,20 @@ impl State {
 
     /// Draw a tile at random (each tile left equally likely), as
     /// [`State::draw`]. Returns the tile and what happened to it.
+    ///
+    /// # Panics
+    /// Outside [`Phase::Draw`] and [`Phase::DrawSecond`].
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{Drawn, Phase, Rules, Seat, State};
+    /// use rand::SeedableRng;
+    ///
+    /// let mut state = State::new(Rules::default(), 2, Seat(0));
+    /// let (tile, drawn) = state.draw_random(&mut rand_pcg::Pcg64Mcg::seed_from_u64(2));
+    /// assert_eq!(drawn, Drawn::Placeable); // every tile fits next to the start tile
+    /// assert_eq!(state.phase(), Phase::Place(tile));
+    /// ```
     pub fn draw_random<R: Rng + ?Sized>(&mut self, rng: &mut R) -> (Tile, Drawn) {
         let k = rng.gen_range(0..self.bag.total());
         let tile = self.bag.nth(k);
