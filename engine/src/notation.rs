@@ -85,6 +85,17 @@ impl fmt::Display for GiftOpenRecord {
 }
 
 /// Text that is not an action in record notation, and why.
+///
+/// # Examples
+/// ```
+/// use engine::{Rules, Seat, State, Tile};
+///
+/// let mut state = State::new(Rules::default(), 2, Seat(0));
+/// state.draw(Tile::U).unwrap();
+/// let err = state.parse_action("U (1, 0) r9").unwrap_err();
+/// assert_eq!(err.text, "U (1, 0) r9");
+/// assert!(err.to_string().starts_with("bad action \"U (1, 0) r9\": "));
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct ParseActionError {

@@ -46,10 +46,40 @@ pub fn random_move<R: Rng + ?Sized>(state: &State, rng: &mut R) -> Option<Move> 
 
 /// Most gift openings at once: 6 monasteries + 62 roads + 7 Cash Outs +
 /// 7 × 7 Change Positions + Take 2 + 5 wasted cards (RULES.md tile counts).
+///
+/// # Examples
+/// ```
+/// use engine::{random_action, Rules, Seat, State, MAX_GIFT_OPENINGS};
+/// use rand::SeedableRng;
+///
+/// let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(9);
+/// let mut state = State::new(Rules { gifts: true, ..Rules::STANDARD }, 4, Seat(0));
+/// while !state.is_over() {
+///     let mut openings = 0;
+///     state.for_each_gift_open(|_| openings += 1);
+///     assert!(openings <= MAX_GIFT_OPENINGS);
+///     if state.is_chance() {
+///         state.apply_chance(&mut rng);
+///     } else {
+///         state.try_action(random_action(&state, &mut rng).unwrap()).unwrap();
+///     }
+/// }
+/// ```
 pub const MAX_GIFT_OPENINGS: usize = 130;
 
 /// A gift opening of the seat to play, uniform over every card and target
 /// (see [`State::for_each_gift_open`]), or `None` when it may open none.
+///
+/// # Examples
+/// ```
+/// use engine::{random_gift_open, Rules, Seat, State, Tile};
+/// use rand::SeedableRng;
+///
+/// let mut state = State::new(Rules { gifts: true, ..Rules::STANDARD }, 2, Seat(0));
+/// state.draw(Tile::U).unwrap();
+/// let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(1);
+/// assert_eq!(random_gift_open(&state, &mut rng), None); // no card in hand
+/// ```
 pub fn random_gift_open<R: Rng + ?Sized>(state: &State, rng: &mut R) -> Option<GiftOpen> {
     let mut opens = [GiftOpen::Take2; MAX_GIFT_OPENINGS];
     let mut n = 0;

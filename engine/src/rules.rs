@@ -82,6 +82,16 @@ impl Default for Rules {
 }
 
 /// What happens to a drawn tile that cannot be placed (RULES.md §8).
+///
+/// # Examples
+/// ```
+/// use engine::{Rules, Unplaceable};
+///
+/// assert_eq!(Rules::default().unplaceable, Unplaceable::Aside);
+/// let mut rules = Rules::default();
+/// rules.set("unplaceable", "return").unwrap();
+/// assert_eq!(rules.unplaceable, Unplaceable::Return);
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
@@ -103,6 +113,16 @@ impl Unplaceable {
 /// The size of the table: `width` columns and `height` rows centred on the
 /// start tile, written `"WxH"`. Both odd and at least 3 (checked by
 /// [`Rules::validate`]).
+///
+/// # Examples
+/// ```
+/// use engine::Table;
+///
+/// let table: Table = "11x7".parse().unwrap();
+/// assert_eq!((table.width, table.height), (11, 7));
+/// assert_eq!(table.to_string(), "11x7");
+/// assert!("10x10".parse::<Table>().is_err()); // even sizes have no centre
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(try_from = "String", into = "String"))]
@@ -115,6 +135,16 @@ pub struct Table {
 
 impl Table {
     /// Whether `(x, y)` lies on the table.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::Table;
+    ///
+    /// let table = Table { width: 5, height: 3 };
+    /// assert!(table.contains(2, -1));
+    /// assert!(!table.contains(3, 0));
+    /// assert!(!table.contains(0, 2));
+    /// ```
     #[inline]
     pub fn contains(self, x: i32, y: i32) -> bool {
         let (hw, hh) = (i32::from(self.width / 2), i32::from(self.height / 2));
@@ -166,6 +196,16 @@ impl From<Table> for String {
 
 /// Why a rules configuration is refused: one line naming the key and what
 /// is valid.
+///
+/// # Examples
+/// ```
+/// use engine::{Rules, RulesError};
+///
+/// let err = "gifts=maybe".parse::<Rules>().unwrap_err();
+/// assert!(matches!(err, RulesError::BadValue { key: "gifts", .. }));
+/// assert_eq!(err.to_string(), "rules key `gifts`: bad value `maybe` (expected true or false)");
+/// assert!(matches!("farmers".parse::<Rules>(), Err(RulesError::Syntax(_))));
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum RulesError {
@@ -218,6 +258,15 @@ impl std::error::Error for RulesError {}
 impl Rules {
     /// The standard rules (farmers on, every other option off), usable in
     /// constants: `Rules { gifts: true, ..Rules::STANDARD }`.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::Rules;
+    ///
+    /// const GIFTS: Rules = Rules { gifts: true, ..Rules::STANDARD };
+    /// assert_eq!(Rules::default(), Rules::STANDARD);
+    /// assert!(GIFTS.farmers && GIFTS.gifts);
+    /// ```
     pub const STANDARD: Rules = Rules {
         farmers: true,
         gifts: false,
@@ -232,6 +281,14 @@ impl Rules {
     };
 
     /// Every key of the rules object, in record order.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::Rules;
+    ///
+    /// assert_eq!(Rules::KEYS[0], "farmers");
+    /// assert!(Rules::KEYS.contains(&"hole_bonus"));
+    /// ```
     pub const KEYS: &'static [&'static str] = &[
         "farmers",
         "gifts",
@@ -250,6 +307,16 @@ impl Rules {
     ///
     /// # Errors
     /// An unknown key, or a value the key does not take.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{Rules, RulesError};
+    ///
+    /// let mut rules = Rules::default();
+    /// rules.set("farmers", "false").unwrap();
+    /// assert!(!rules.farmers);
+    /// assert!(matches!(rules.set("dragons", "true"), Err(RulesError::UnknownKey(_))));
+    /// ```
     pub fn set(&mut self, key: &str, value: &str) -> Result<(), RulesError> {
         let flag = |key: &'static str| match value {
             "true" => Ok(true),
@@ -307,6 +374,15 @@ impl Rules {
     ///
     /// # Errors
     /// The first problem found.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{Rules, RulesError};
+    ///
+    /// assert_eq!(Rules::STANDARD.validate(), Ok(()));
+    /// let clash = Rules { table_closes: true, ..Rules::STANDARD };
+    /// assert!(matches!(clash.validate(), Err(RulesError::Conflict(_))));
+    /// ```
     pub fn validate(&self) -> Result<(), RulesError> {
         if self.hand > 3 {
             return Err(RulesError::BadValue {

@@ -9,6 +9,18 @@ use crate::tiles::Tile;
 /// A chance event before it happens: the tile or gift card that comes
 /// out. [`crate::State::chance_outcomes`] lists them with their
 /// probabilities, [`crate::State::apply_chance_outcome`] applies one.
+///
+/// # Examples
+/// ```
+/// use engine::{Chance, Rules, Seat, State, Tile};
+///
+/// let mut state = State::new(Rules::default(), 2, Seat(0));
+/// let outcomes = state.chance_outcomes();
+/// let total: f64 = outcomes.iter().map(|(_, p)| p).sum();
+/// assert!((total - 1.0).abs() < 1e-12);
+/// state.apply_chance_outcome(Chance::Tile(Tile::X)).unwrap();
+/// assert_eq!(state.drawn_tile(), Some(Tile::X));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Chance {
     /// This tile is drawn from the bag.
@@ -71,6 +83,18 @@ pub enum Action {
 }
 
 /// What a chance step produced.
+///
+/// # Examples
+/// ```
+/// use engine::{ChanceOutcome, Drawn, Rules, Seat, State};
+/// use rand::SeedableRng;
+///
+/// let mut state = State::new(Rules::default(), 2, Seat(0));
+/// match state.apply_chance(&mut rand_pcg::Pcg64Mcg::seed_from_u64(1)) {
+///     ChanceOutcome::Tile(tile, Drawn::Placeable) => assert_eq!(state.drawn_tile(), Some(tile)),
+///     other => panic!("the first tile always fits: {other:?}"),
+/// }
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ChanceOutcome {
     /// A tile was drawn (and perhaps set aside).
@@ -80,6 +104,14 @@ pub enum ChanceOutcome {
 }
 
 /// What happened to a drawn tile.
+///
+/// # Examples
+/// ```
+/// use engine::{Drawn, Rules, Seat, State, Tile};
+///
+/// let mut state = State::new(Rules::default(), 2, Seat(0));
+/// assert_eq!(state.draw(Tile::C), Ok(Drawn::Placeable)); // north of the start tile's city
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Drawn {
     /// It can be placed: the seat must now place it.

@@ -41,6 +41,16 @@ pub struct RecordBuilder {
 
 impl RecordBuilder {
     /// A builder for a new game.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{RecordBuilder, Rules, Seat, State};
+    ///
+    /// let state = State::new(Rules::default(), 3, Seat(0));
+    /// let record = RecordBuilder::new(3, Rules::default()).finish(&state);
+    /// assert_eq!((record.players, record.turns.len()), (3, 0));
+    /// assert!(record.final_scores.is_none()); // the game is not over
+    /// ```
     pub fn new(players: usize, rules: Rules) -> RecordBuilder {
         RecordBuilder {
             record: Record::new(players, rules),
@@ -50,6 +60,17 @@ impl RecordBuilder {
     }
 
     /// The record's header fields (seed, agents) can be set here.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{RecordBuilder, Rules, Seat, State};
+    ///
+    /// let mut builder = RecordBuilder::new(2, Rules::default());
+    /// builder.record_mut().seed = Some(42);
+    /// builder.record_mut().agents = vec!["greedy".into(), "random".into()];
+    /// let record = builder.finish(&State::new(Rules::default(), 2, Seat(0)));
+    /// assert_eq!(record.seed, Some(42));
+    /// ```
     pub fn record_mut(&mut self) -> &mut Record {
         &mut self.record
     }
@@ -69,6 +90,21 @@ impl RecordBuilder {
     }
 
     /// A chance outcome, with the state after it.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{RecordBuilder, Rules, Seat, State, Tile};
+    ///
+    /// let mut state = State::new(Rules::default(), 2, Seat(0));
+    /// let mut builder = RecordBuilder::new(2, Rules::default());
+    /// let drawn = state.apply_chance_outcome(engine::Chance::Tile(Tile::U)).unwrap();
+    /// builder.chance(&state, drawn);
+    /// let action = state.parse_action("U (1, 0) r1").unwrap();
+    /// state.try_action(action).unwrap();
+    /// builder.action(Seat(0), &state, action);
+    /// let record = builder.finish(&state);
+    /// assert_eq!(record.turns[0].tile, Some(Tile::U));
+    /// ```
     pub fn chance(&mut self, after: &State, outcome: ChanceOutcome) {
         let seat = after.to_play();
         match outcome {
@@ -92,6 +128,26 @@ impl RecordBuilder {
     }
 
     /// An action of `seat`, with the state after it.
+    ///
+    /// # Panics
+    /// If `after` is not the state right after `action` (the placed tile is
+    /// not on its board, or a Take 2 choice came without its draws).
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{Location, RecordBuilder, Rules, Seat, Side, State, Tile};
+    ///
+    /// let mut state = State::new(Rules::default(), 2, Seat(0));
+    /// let mut builder = RecordBuilder::new(2, Rules::default());
+    /// let outcome = state.apply_chance_outcome(engine::Chance::Tile(Tile::U)).unwrap();
+    /// builder.chance(&state, outcome);
+    /// let action = state.parse_action("U (1, 0) r1 E").unwrap();
+    /// state.try_action(action).unwrap();
+    /// builder.action(Seat(0), &state, action);
+    /// let turn = &builder.finish(&state).turns[0];
+    /// assert_eq!((turn.x, turn.y, turn.rot), (Some(1), Some(0), Some(1)));
+    /// assert_eq!(turn.meeple, Some(Location::Edge(Side::E)));
+    /// ```
     pub fn action(&mut self, seat: Seat, after: &State, action: Action) {
         let first = self.first;
         let turn = self.current(seat);
@@ -123,6 +179,29 @@ impl RecordBuilder {
     }
 
     /// The finished record, with the final scores when the game is over.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{random_action, RecordBuilder, Rules, Seat, State};
+    /// use rand::SeedableRng;
+    ///
+    /// let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(4);
+    /// let mut state = State::new(Rules::default(), 2, Seat(0));
+    /// let mut builder = RecordBuilder::new(2, Rules::default());
+    /// while !state.is_over() {
+    ///     if state.is_chance() {
+    ///         let outcome = state.apply_chance(&mut rng);
+    ///         builder.chance(&state, outcome);
+    ///     } else {
+    ///         let (seat, action) = (state.to_play(), random_action(&state, &mut rng).unwrap());
+    ///         state.try_action(action).unwrap();
+    ///         builder.action(seat, &state, action);
+    ///     }
+    /// }
+    /// let record = builder.finish(&state);
+    /// let totals = record.final_scores.unwrap().scores;
+    /// assert_eq!(totals, [state.score(Seat(0)).total(), state.score(Seat(1)).total()]);
+    /// ```
     pub fn finish(mut self, state: &State) -> Record {
         self.close();
         if state.is_over() {

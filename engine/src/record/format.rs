@@ -9,6 +9,16 @@ use crate::seat::Seat;
 use crate::tiles::Tile;
 
 /// The format tag written in every record.
+///
+/// # Examples
+/// ```
+/// use engine::{replay, Record, Rules, FORMAT};
+///
+/// let mut record = Record::new(2, Rules::default());
+/// assert_eq!(record.format, FORMAT);
+/// record.format = "carcassonne-record/9".into();
+/// assert!(replay(&record, false).is_err()); // another format is refused
+/// ```
 pub const FORMAT: &str = "carcassonne-record/1";
 
 /// One game, as written to and read from a record file.
@@ -61,6 +71,16 @@ fn format_tag() -> String {
 }
 
 /// The `final` object of a record.
+///
+/// # Examples
+/// ```
+/// use engine::{replay, FinalRecord, Record, Rules};
+///
+/// let mut record = Record::new(2, Rules::default());
+/// record.final_scores = Some(FinalRecord { scores: vec![10, 3] });
+/// // An unfinished game with final scores does not replay with `end`.
+/// assert!(replay(&record, true).is_err());
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct FinalRecord {
@@ -70,6 +90,24 @@ pub struct FinalRecord {
 }
 
 /// One turn of a record.
+///
+/// # Examples
+/// ```
+/// use engine::{apply_turn, Location, Rules, Seat, Side, State, Tile, TurnRecord};
+///
+/// let mut state = State::new(Rules::default(), 2, Seat(0));
+/// let turn = TurnRecord {
+///     player: 0,
+///     tile: Some(Tile::U),
+///     x: Some(1),
+///     y: Some(0),
+///     rot: Some(1),
+///     meeple: Some(Location::Edge(Side::E)),
+///     ..TurnRecord::default()
+/// };
+/// apply_turn(&mut state, &turn).unwrap();
+/// assert_eq!(state.meeples().len(), 1);
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct TurnRecord {
@@ -142,6 +180,15 @@ pub struct TurnRecord {
 ///   out before a second placeable tile;
 /// - `{"card": "cash_out"}` with no target: a card opened without effect
 ///   (allowed only when it has no possible target).
+///
+/// # Examples
+/// ```
+/// use engine::{Gift, GiftOpenRecord, Location, Side};
+///
+/// let mut g = GiftOpenRecord::new(Gift::RoadSweeper);
+/// (g.x, g.y, g.at) = (Some(1), Some(0), Some(Location::Edge(Side::E)));
+/// assert_eq!(g.to_string(), "road_sweeper (1, 0) E");
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct GiftOpenRecord {
@@ -199,6 +246,15 @@ pub struct GiftOpenRecord {
 
 impl GiftOpenRecord {
     /// A record of `card` with no target yet.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{Gift, GiftOpenRecord};
+    ///
+    /// let g = GiftOpenRecord::new(Gift::Take2);
+    /// assert_eq!((g.card, g.second), (Gift::Take2, None));
+    /// assert_eq!(g.to_string(), "take_2");
+    /// ```
     pub fn new(card: Gift) -> GiftOpenRecord {
         GiftOpenRecord {
             card,
@@ -216,6 +272,19 @@ impl GiftOpenRecord {
 
 impl TurnRecord {
     /// The record of a move of `seat` placing `tile`, after `discarded`.
+    ///
+    /// # Panics
+    /// If `mv`'s meeple segment is not below [`crate::MAX_SEGMENTS`].
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{Location, Move, Pos, Rotation, Seat, Tile, TurnRecord};
+    ///
+    /// let mv = Move::place(Pos::new(1, 0), Rotation::new(1).unwrap()).with_meeple(1);
+    /// let turn = TurnRecord::new(Seat(1), vec![], Tile::U, mv);
+    /// assert_eq!((turn.player, turn.tile, turn.rot), (1, Some(Tile::U), Some(1)));
+    /// assert!(matches!(turn.meeple, Some(Location::Field(_))));
+    /// ```
     pub fn new(seat: Seat, discarded: Vec<Tile>, tile: Tile, mv: Move) -> TurnRecord {
         let Placement { pos, rot } = mv.placement;
         TurnRecord {
@@ -232,6 +301,14 @@ impl TurnRecord {
     }
 
     /// The last turn of a game whose stack ran out while `seat` discarded.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{Seat, Tile, TurnRecord};
+    ///
+    /// let last = TurnRecord::discards_only(Seat(0), vec![Tile::C]);
+    /// assert_eq!((last.discarded.as_slice(), last.tile), ([Tile::C].as_slice(), None));
+    /// ```
     pub fn discards_only(seat: Seat, discarded: Vec<Tile>) -> TurnRecord {
         TurnRecord {
             player: seat.0,
@@ -243,6 +320,15 @@ impl TurnRecord {
 
 impl Record {
     /// An empty record for a new game.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{replay, Record, Rules, Seat, State};
+    ///
+    /// let record = Record::new(4, Rules { gifts: true, ..Rules::STANDARD });
+    /// // No turns yet: replaying gives the start position.
+    /// assert_eq!(replay(&record, false).unwrap(), State::new(record.rules, 4, Seat(0)));
+    /// ```
     pub fn new(players: usize, rules: Rules) -> Record {
         Record {
             format: FORMAT.to_string(),

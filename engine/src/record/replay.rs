@@ -13,6 +13,15 @@ use crate::Rotation;
 use std::fmt;
 
 /// Why a record does not replay.
+///
+/// # Examples
+/// ```
+/// use engine::{replay, Record, ReplayReason, Rules};
+///
+/// let record = Record::new(7, Rules::default());
+/// let err = replay(&record, false).unwrap_err();
+/// assert!(matches!(err.reason, ReplayReason::BadHeader(_)));
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum ReplayReason {
@@ -44,6 +53,25 @@ pub enum ReplayReason {
 
 /// A rejected record: the reason and the 1-based turn (0 for the header or
 /// the final scores).
+///
+/// # Examples
+/// ```
+/// use engine::{replay, IllegalMove, Record, ReplayReason, Rules, Tile, TurnRecord};
+///
+/// let mut record = Record::new(2, Rules::default());
+/// record.turns.push(TurnRecord {
+///     player: 0,
+///     tile: Some(Tile::U),
+///     x: Some(5),
+///     y: Some(5),
+///     rot: Some(0),
+///     ..TurnRecord::default()
+/// });
+/// let err = replay(&record, false).unwrap_err();
+/// assert_eq!(err.turn, 1);
+/// assert_eq!(err.reason, ReplayReason::Illegal(IllegalMove::NoNeighbour(engine::Pos::new(5, 5))));
+/// assert_eq!(err.to_string(), "turn 1: cell (5, 5) has no neighbouring tile along an edge");
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ReplayError {
     /// The 1-based turn, or 0 when the fault is not in a turn.
