@@ -200,6 +200,7 @@ impl Action {
     /// assert_eq!(Action::from_index(5), Some(Action::Open(GiftOpen::Take2)));
     /// assert_eq!(Action::from_index(ACTION_SPACE), None);
     /// ```
+    #[allow(clippy::missing_panics_doc)] // its `expect` is on a value taken modulo 4
     pub fn from_index(index: u32) -> Option<Action> {
         let i = index;
         Some(if i < TAKE2 {

@@ -338,6 +338,7 @@ impl Board {
     /// assert_eq!(board.nth_fit(Tile::U, n), None);
     /// ```
     #[inline]
+    #[allow(clippy::missing_panics_doc)] // its `expect` is on a set bit of a 4-bit mask
     pub fn nth_fit(&self, tile: Tile, mut k: usize) -> Option<(Pos, Rotation)> {
         let row = fit_row(tile);
         let n = self.frontier_len as usize;

@@ -95,6 +95,7 @@ impl Default for Rules {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
+#[non_exhaustive]
 pub enum Unplaceable {
     /// Set aside for the rest of the game (standard).
     #[default]

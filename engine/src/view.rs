@@ -429,6 +429,9 @@ impl<'a> SeatView<'a> {
         fn free_segments(&self, placement: Placement) -> u8;
         /// Why a move is illegal, if it is.
         ///
+        /// # Errors
+        /// The [`IllegalMove`], as [`State::check`].
+        ///
         /// # Examples
         /// ```
         /// use engine::{IllegalMove, Move, Pos, Rotation, Rules, Seat, State, Tile};

@@ -43,6 +43,7 @@ impl State {
     /// assert_eq!(east, [1, 3]); // both ways round, listed apart
     /// ```
     #[inline]
+    #[allow(clippy::missing_panics_doc)] // its `expect` is on a set bit of a 4-bit mask
     pub fn for_each_placement(&self, mut f: impl FnMut(Placement)) {
         if let Some(tile) = self.drawn_tile() {
             self.board.for_each_fit(tile, |pos, mut mask| {

@@ -165,6 +165,7 @@ impl State {
     /// assert_eq!(state.score(Seat(0)).total(), 0); // nothing scored yet
     /// assert_eq!(end_now[Seat(0)].road, 2); // the open road of 2 tiles
     /// ```
+    #[allow(clippy::missing_panics_doc)] // its `expect` is on a non-empty array
     pub fn end_now_scores(&self) -> PerSeat<Score> {
         let mut scores = self.scores;
         if self.phase == Phase::Over {
