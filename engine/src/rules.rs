@@ -319,47 +319,23 @@ impl Rules {
     /// assert!(matches!(rules.set("dragons", "true"), Err(RulesError::UnknownKey(_))));
     /// ```
     pub fn set(&mut self, key: &str, value: &str) -> Result<(), RulesError> {
-        let flag = |key: &'static str| match value {
-            "true" => Ok(true),
-            "false" => Ok(false),
-            _ => Err(RulesError::BadValue {
-                key,
-                value: value.to_string(),
-                expected: "true or false",
-            }),
-        };
+        const FLAG: &[(&str, bool)] = &[("true", true), ("false", false)];
+        let flag = |key: &'static str| one_of(key, value, FLAG, "true or false");
         match key {
             "farmers" => self.farmers = flag("farmers")?,
             "gifts" => self.gifts = flag("gifts")?,
             "hand" => {
-                self.hand = match value {
-                    "0" => 0,
-                    "1" => 1,
-                    "2" => 2,
-                    "3" => 3,
-                    _ => {
-                        return Err(RulesError::BadValue {
-                            key: "hand",
-                            value: value.to_string(),
-                            expected: "0, 1, 2 or 3",
-                        })
-                    }
-                }
+                let sizes = [("0", 0), ("1", 1), ("2", 2), ("3", 3)];
+                self.hand = one_of("hand", value, &sizes, "0, 1, 2 or 3")?;
             }
             "hand_visible" => self.hand_visible = flag("hand_visible")?,
             "start_in_bag" => self.start_in_bag = flag("start_in_bag")?,
             "unplaceable" => {
-                self.unplaceable = match value {
-                    "aside" => Unplaceable::Aside,
-                    "return" => Unplaceable::Return,
-                    _ => {
-                        return Err(RulesError::BadValue {
-                            key: "unplaceable",
-                            value: value.to_string(),
-                            expected: "aside or return",
-                        })
-                    }
-                }
+                let ways = [
+                    ("aside", Unplaceable::Aside),
+                    ("return", Unplaceable::Return),
+                ];
+                self.unplaceable = one_of("unplaceable", value, &ways, "aside or return")?;
             }
             "hole_bonus" => self.hole_bonus = flag("hole_bonus")?,
             "final_incomplete" => self.final_incomplete = flag("final_incomplete")?,
@@ -420,6 +396,25 @@ impl Rules {
         }
         Ok(())
     }
+}
+
+/// The value named `value` among `names` for rules key `key`, or the
+/// error saying what `expected` values the key takes.
+fn one_of<T: Copy>(
+    key: &'static str,
+    value: &str,
+    names: &[(&str, T)],
+    expected: &'static str,
+) -> Result<T, RulesError> {
+    names
+        .iter()
+        .find(|(name, _)| *name == value)
+        .map(|&(_, v)| v)
+        .ok_or_else(|| RulesError::BadValue {
+            key,
+            value: value.to_string(),
+            expected,
+        })
 }
 
 impl FromStr for Rules {

@@ -80,16 +80,15 @@ fn run(args: Args) -> Result<ExitCode> {
             out,
             tile_pixels,
         } => {
-            let out = tournament::render::render(&record, game, turn, out, tile_pixels)
-                .map_err(Error::Invalid)?;
+            let out = tournament::render::render(&record, game, turn, out, tile_pixels)?;
             println!("wrote {}", out.display());
         }
         Command::View { record, game, out } => {
-            let out = tournament::viewer::view(&record, game, out).map_err(Error::Invalid)?;
+            let out = tournament::viewer::view(&record, game, out)?;
             println!("wrote {}", out.display());
         }
         Command::Report { dir, out } => {
-            let out = tournament::report::report(&dir, out).map_err(Error::Invalid)?;
+            let out = tournament::report::report(&dir, out)?;
             println!("wrote {}", out.display());
         }
         Command::Replay { file, end } => {

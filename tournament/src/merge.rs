@@ -134,7 +134,7 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<RunReport> {
     info.elapsed_s = None;
     info.merged_from = shards.iter().map(|s| s.dir.display().to_string()).collect();
     write_run_info(out, &info)?;
-    crate::report::report(out, None).map_err(Error::Internal)?;
+    crate::report::report(out, None)?;
     Ok(RunReport {
         dir: out.to_path_buf(),
         info,

@@ -112,6 +112,25 @@ pub fn play_record(config: &PlayConfig) -> Result<Record> {
     Ok(agents::game::play_game(&mut seats, config.rules, config.seed, &seeds).record)
 }
 
+/// For tests: the record of a game between `agents` in turn (seat `s`
+/// plays `agents[s % agents.len()]`), farmers on.
+#[cfg(test)]
+pub(crate) fn test_record(agents: &[&str], players: usize, gifts: bool, seed: u64) -> Record {
+    let config = PlayConfig {
+        seats: (0..players)
+            .map(|s| agents[s % agents.len()].to_string())
+            .collect(),
+        seed,
+        rules: Rules {
+            gifts,
+            ..Rules::STANDARD
+        },
+        out: PathBuf::new(),
+        svg: None,
+    };
+    play_record(&config).expect("the test agents play")
+}
+
 /// Play the game, printing each turn to `out` as it completes, then the
 /// final scores; write its record to the config's `out` file (and with
 /// `--svg` one picture per turn).
@@ -183,7 +202,8 @@ pub fn play(config: &PlayConfig, out: &mut dyn std::io::Write) -> Result<()> {
 /// tile) to the last turn, in `dir`; returns how many.
 fn write_pictures(record: &Record, dir: &Path) -> Result<usize> {
     std::fs::create_dir_all(dir).map_err(|e| Error::io("create", dir, e))?;
-    let history = crate::render::history::History::new(record).map_err(Error::Internal)?;
+    let history = crate::render::history::History::new(record)
+        .map_err(|e| Error::Internal(format!("the game just played does not replay: {e}")))?;
     for n in 0..history.frames.len() {
         let svg = crate::render::picture(&history, n);
         crate::output::write_atomic(&dir.join(format!("turn-{n:03}.svg")), svg.as_bytes())?;

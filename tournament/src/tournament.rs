@@ -330,6 +330,6 @@ pub fn run(config: &TournamentConfig) -> Result<RunReport> {
         info.end_time = Some(meta::rfc3339(SystemTime::now()));
     }
     write_run_info(&dir, &info)?;
-    crate::report::report(&dir, None).map_err(Error::Internal)?;
+    crate::report::report(&dir, None)?;
     Ok(RunReport { dir, info, summary })
 }
