@@ -105,9 +105,30 @@ pub enum Unplaceable {
 }
 
 impl Unplaceable {
+    /// Each way with its name in the rules text (`unplaceable=return`).
+    const NAMES: [(&'static str, Unplaceable); 2] = [
+        ("aside", Unplaceable::Aside),
+        ("return", Unplaceable::Return),
+    ];
+
     #[cfg(feature = "serde")]
     fn is_aside(&self) -> bool {
         *self == Unplaceable::Aside
+    }
+}
+
+impl fmt::Display for Unplaceable {
+    /// Its name in the rules text: `aside` or `return`.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::Unplaceable;
+    ///
+    /// assert_eq!(Unplaceable::Return.to_string(), "return");
+    /// ```
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let named = Unplaceable::NAMES.iter().find(|(_, u)| u == self);
+        f.write_str(named.map_or("?", |(name, _)| name))
     }
 }
 
@@ -331,11 +352,8 @@ impl Rules {
             "hand_visible" => self.hand_visible = flag("hand_visible")?,
             "start_in_bag" => self.start_in_bag = flag("start_in_bag")?,
             "unplaceable" => {
-                let ways = [
-                    ("aside", Unplaceable::Aside),
-                    ("return", Unplaceable::Return),
-                ];
-                self.unplaceable = one_of("unplaceable", value, &ways, "aside or return")?;
+                self.unplaceable =
+                    one_of("unplaceable", value, &Unplaceable::NAMES, "aside or return")?;
             }
             "hole_bonus" => self.hole_bonus = flag("hole_bonus")?,
             "final_incomplete" => self.final_incomplete = flag("final_incomplete")?,
@@ -437,55 +455,31 @@ impl FromStr for Rules {
 
 impl fmt::Display for Rules {
     /// The `KEY=VALUE,…` form of every option that differs from the
-    /// standard rules (empty for the standard rules); parses back.
+    /// standard rules (empty for the standard rules), in [`Rules::KEYS`]
+    /// order; parses back.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let d = Rules::default();
+        let d = Rules::STANDARD;
         let mut items: Vec<String> = Vec::new();
-        let mut push = |differs: bool, key: &str, value: &dyn fmt::Display| {
-            if differs {
-                items.push(format!("{key}={value}"));
-            }
-        };
-        push(self.farmers != d.farmers, "farmers", &self.farmers);
-        push(self.gifts != d.gifts, "gifts", &self.gifts);
-        push(self.hand != d.hand, "hand", &self.hand);
-        push(
-            self.hand_visible != d.hand_visible,
-            "hand_visible",
-            &self.hand_visible,
-        );
-        push(
-            self.start_in_bag != d.start_in_bag,
-            "start_in_bag",
-            &self.start_in_bag,
-        );
-        let unplaceable = match self.unplaceable {
-            Unplaceable::Aside => "aside",
-            Unplaceable::Return => "return",
-        };
-        push(
-            self.unplaceable != d.unplaceable,
-            "unplaceable",
-            &unplaceable,
-        );
-        push(
-            self.hole_bonus != d.hole_bonus,
-            "hole_bonus",
-            &self.hole_bonus,
-        );
-        push(
-            self.final_incomplete != d.final_incomplete,
-            "final_incomplete",
-            &self.final_incomplete,
-        );
-        if let Some(t) = self.table {
-            push(true, "table", &t);
+        macro_rules! changed {
+            ($($key:ident),*) => {$(
+                if self.$key != d.$key {
+                    items.push(format!("{}={}", stringify!($key), self.$key));
+                }
+            )*};
         }
-        push(
-            self.table_closes != d.table_closes,
-            "table_closes",
-            &self.table_closes,
+        changed!(
+            farmers,
+            gifts,
+            hand,
+            hand_visible,
+            start_in_bag,
+            unplaceable
         );
+        changed!(hole_bonus, final_incomplete);
+        if let Some(t) = self.table {
+            items.push(format!("table={t}"));
+        }
+        changed!(table_closes);
         f.write_str(&items.join(","))
     }
 }
