@@ -71,7 +71,9 @@ struct Node {
     meeples: u8,
 }
 
-/// Union-find with per-root counters. Fields use only `meeples`.
+/// The board's roads, cities, monasteries and fields: a union-find over
+/// tile segments whose roots count open edges, tiles, shields and
+/// meeples (fields count only meeples).
 ///
 /// Read it through [`crate::State::features`]: the state changes it as tiles
 /// and meeples are placed; callers cannot.

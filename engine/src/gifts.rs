@@ -335,11 +335,8 @@ impl GiftCards {
         out
     }
 
-    /// Per-kind difference (`other` must be contained in `self`).
-    ///
-    /// # Panics
-    /// If `other` holds more copies of a kind than `self` (in debug builds;
-    /// release builds wrap).
+    /// Per-kind difference: the cards of `self` that are not in `other`
+    /// (a kind `other` holds more of is left at 0).
     ///
     /// # Examples
     /// ```
@@ -349,11 +346,12 @@ impl GiftCards {
     /// hand.add(Gift::Synod);
     /// let rest = GiftCards::FULL.minus(&hand);
     /// assert_eq!((rest.count(Gift::Synod), rest.total()), (4, 24));
+    /// assert!(hand.minus(&GiftCards::FULL).is_empty());
     /// ```
     pub fn minus(&self, other: &GiftCards) -> GiftCards {
         let mut out = *self;
         for g in Gift::ALL {
-            out.0[g.index()] -= other.count(g);
+            out.0[g.index()] = out.0[g.index()].saturating_sub(other.count(g));
         }
         out
     }

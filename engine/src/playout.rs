@@ -13,7 +13,9 @@ use crate::state::State;
 use crate::turn::{Action, Phase};
 use rand::Rng;
 
-/// A uniformly random legal move, or `None` outside [`Phase::Place`].
+/// A uniformly random legal move, or `None` outside [`Phase::Place`]: the
+/// placement uniform over the legal (cell, rotation) pairs, then the
+/// meeple uniform over "none" and the free segments of the placed tile.
 ///
 /// # Examples
 /// ```
@@ -90,8 +92,11 @@ pub fn random_gift_open<R: Rng + ?Sized>(state: &State, rng: &mut R) -> Option<G
     (n > 0).then(|| opens[rng.gen_range(0..n)])
 }
 
-/// A random action of the seat to play (see the module docs), or `None`
-/// when no seat is to act.
+/// A random action of the seat to play, or `None` when no seat is to act:
+/// the reference playout policy. A seat that may open a gift does so with
+/// probability ½, uniformly over every opening (card and target), else it
+/// plays [`random_move`]; after Take 2 it keeps either tile with
+/// probability ½.
 ///
 /// # Examples
 /// ```
