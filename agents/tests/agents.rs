@@ -3,18 +3,21 @@
 
 use agents::game::{deck_rng, play_game};
 use agents::{from_spec, Agent, AgentRng};
-use engine::playout::random_move;
-use engine::{Action, Gift, Location, Phase, Record, Rules, Seat, State, Tile, TurnRecord};
+use engine::random_move;
+use engine::{Action, Gift, Phase, Record, Rules, Seat, State, Tile};
 use rand::SeedableRng;
+use testkit::placed;
 
 const FARMERS_OFF: Rules = Rules {
     farmers: false,
     gifts: false,
+    ..Rules::STANDARD
 };
 
 const GIFTS: Rules = Rules {
     farmers: true,
     gifts: true,
+    ..Rules::STANDARD
 };
 
 /// Play `games` games per table size (2–6 seats) and rules (farmers on and
@@ -65,6 +68,23 @@ fn mcts_plays_only_legal_moves() {
     );
 }
 
+#[test]
+fn ismcts_plays_only_legal_moves() {
+    only_legal_moves("ismcts:iterations=12", 1);
+    only_legal_moves("ismcts:iterations=12,rollout=random,widen=0", 1);
+}
+
+#[test]
+fn solver_plays_only_legal_moves() {
+    only_legal_moves("solver:tiles=1", 1);
+    only_legal_moves("mcts:iterations=8,solver_tiles=1", 1);
+}
+
+#[test]
+fn star25_plays_only_legal_moves() {
+    only_legal_moves("star25:depth=2,width=1", 1);
+}
+
 /// Positions in the place phase from a game of random play.
 fn positions(players: usize, rules: Rules, seed: u64) -> Vec<State> {
     let mut rng = AgentRng::seed_from_u64(seed);
@@ -93,6 +113,9 @@ const SPECS: &[&str] = &[
     "greedy",
     "mcts:iterations=60",
     "mcts:iterations=60,reward=win,rollout=random,depth=all,widen=0",
+    "ismcts:iterations=60",
+    "solver:tiles=1",
+    "star25:depth=2,width=2",
 ];
 
 fn decide(spec: &str, state: &State, seed: u64) -> Action {
@@ -177,7 +200,14 @@ fn moves_until(
 
 #[test]
 fn decisions_do_not_depend_on_the_future_tile_order() {
-    for spec in ["random", "greedy", "mcts:iterations=40"] {
+    for spec in [
+        "random",
+        "greedy",
+        "mcts:iterations=40",
+        "ismcts:iterations=40",
+        "solver:tiles=1",
+        "star25:depth=2,width=2",
+    ] {
         for (players, k) in [(2, 6), (3, 11)] {
             // A game to turn k with deck seed 1: the tiles drawn so far
             // (any set aside included) ...
@@ -195,25 +225,13 @@ fn decisions_do_not_depend_on_the_future_tile_order() {
     }
 }
 
-fn turn(player: u8, tile: Tile, x: i8, y: i8, rot: u8, meeple: Option<&str>) -> TurnRecord {
-    TurnRecord {
-        player,
-        tile: Some(tile),
-        x: Some(x),
-        y: Some(y),
-        rot: Some(rot),
-        meeple: meeple.map(|m| m.parse::<Location>().unwrap()),
-        ..TurnRecord::default()
-    }
-}
-
 /// Seat 0 on the start tile's road; seat 1 extends it and receives `gift`;
 /// seat 0 has drawn a V and is to play.
 fn seat1_holds(gift: Gift) -> State {
     let mut record = Record::new(2, GIFTS);
-    let mut t2 = turn(1, Tile::U, -1, 0, 1, None);
+    let mut t2 = placed(1, Tile::U, -1, 0, 1, None);
     t2.gift_received = Some(gift);
-    record.turns = vec![turn(0, Tile::U, 1, 0, 1, Some("E")), t2];
+    record.turns = vec![placed(0, Tile::U, 1, 0, 1, Some("E")), t2];
     let mut state = engine::replay(&record, false).unwrap();
     state.draw(Tile::V).unwrap();
     state
@@ -231,21 +249,15 @@ fn decisions_do_not_depend_on_other_seats_hidden_gifts() {
 }
 
 #[test]
-fn mcts_with_gifts_only_plays_legal_actions_at_a_real_budget() {
+fn searches_with_gifts_only_play_legal_actions_at_a_real_budget() {
     // Below the root, determinizations deal other seats different cards:
     // a stored gift opening may be illegal in another iteration's sample.
     // At a few hundred iterations per move that happens in most games.
     for g in 0..4u64 {
         let players = 2 + (g % 2) as usize;
+        let search = ["mcts:iterations=400", "ismcts:iterations=400"][(g / 2) as usize];
         let mut agents: Vec<Box<dyn Agent>> = (0..players)
-            .map(|s| {
-                from_spec(if s == 0 {
-                    "mcts:iterations=400"
-                } else {
-                    "greedy"
-                })
-                .unwrap()
-            })
+            .map(|s| from_spec(if s == 0 { search } else { "greedy" }).unwrap())
             .collect();
         let seeds: Vec<u64> = (0..players as u64).map(|s| 31 * g + s).collect();
         let out = play_game(&mut agents, GIFTS, 500 + g, &seeds);

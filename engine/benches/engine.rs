@@ -6,7 +6,7 @@
 #![allow(missing_docs)]
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
-use engine::playout::{random_move, random_playout};
+use engine::{random_move, random_playout};
 use engine::{MoveList, Phase, Rules, Seat, State};
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;

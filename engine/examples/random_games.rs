@@ -3,7 +3,7 @@
 //! engine alone): `cargo run --release -p carcassonne-engine --example
 //! random_games -- 20000 [gifts]`.
 
-use engine::playout::random_playout;
+use engine::random_playout;
 use engine::{Rules, Seat, State};
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;

@@ -24,7 +24,7 @@ const MAX_TILES_U8: u8 = MAX_TILES as u8;
 const CELLS: usize = Pos::TORUS * Pos::TORUS;
 /// Most open cells: a polyomino of n cells has at most 2n + 2 empty
 /// edge-neighbours, 146 for 72 tiles.
-pub const MAX_FRONTIER: usize = 2 * MAX_TILES + 2;
+pub(crate) const MAX_FRONTIER: usize = 2 * MAX_TILES + 2;
 
 /// A tile on the board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -40,6 +40,17 @@ pub struct Placed {
 }
 
 /// Placed tiles, grid and frontier.
+///
+/// # Examples
+/// ```
+/// use engine::{Pos, Rules, Seat, State, Tile};
+///
+/// let state = State::new(Rules::default(), 2, Seat(0));
+/// let board = state.board();
+/// assert_eq!(board.len(), 1);
+/// assert_eq!(board.at(Pos::ORIGIN).unwrap().tile, Tile::START);
+/// assert!(board.is_open(Pos::new(1, 0)));
+/// ```
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct Board {
     /// `EMPTY`, the slot of the tile there plus one, or the frontier
@@ -67,7 +78,7 @@ const AROUND: [(i8, i8); 8] = [
 
 impl Board {
     /// An empty board (no start tile yet).
-    pub fn new() -> Board {
+    pub(crate) fn new() -> Board {
         Board {
             grid: [EMPTY; CELLS],
             placed: [Placed {
@@ -226,7 +237,7 @@ impl Board {
     /// board) and return its slot with what it touched. Updates the
     /// frontier and the surrounded-counts of the tile and its eight
     /// neighbours.
-    pub fn place(&mut self, tile: Tile, rot: Rotation, pos: Pos) -> (usize, Touched) {
+    pub(crate) fn place(&mut self, tile: Tile, rot: Rotation, pos: Pos) -> (usize, Touched) {
         let slot = self.len as usize;
         let cell = pos.cell() as usize;
         debug_assert!(self.is_empty() || self.is_open(pos));
@@ -307,11 +318,11 @@ impl Board {
 }
 
 /// No tile on that side.
-pub const NO_SLOT: u8 = u8::MAX;
+pub(crate) const NO_SLOT: u8 = u8::MAX;
 
 /// What a placement touched.
 #[derive(Clone, Copy, Debug)]
-pub struct Touched {
+pub(crate) struct Touched {
     /// The slot of the edge neighbour on each side N, E, S, W, or
     /// [`NO_SLOT`].
     pub sides: [u8; 4],
@@ -324,7 +335,7 @@ pub struct Touched {
 
 impl Touched {
     /// The slots whose surroundings this placement completed.
-    pub fn surrounded(&self) -> &[u8] {
+    pub(crate) fn surrounded(&self) -> &[u8] {
         &self.surrounded[..self.surrounded_len as usize]
     }
 }

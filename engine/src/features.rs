@@ -47,7 +47,7 @@ pub struct Features {
 
 impl Features {
     /// No segments yet.
-    pub const fn new() -> Features {
+    pub(crate) const fn new() -> Features {
         Features {
             nodes: [Node {
                 parent: 0,
@@ -63,7 +63,7 @@ impl Features {
 
     /// Start segment `id` as a feature of its own, on one tile.
     #[inline]
-    pub fn init(&mut self, id: SegmentId, open: u8, shield: bool, piece_bit: u16) {
+    pub(crate) fn init(&mut self, id: SegmentId, open: u8, shield: bool, piece_bit: u16) {
         self.nodes[id as usize] = Node {
             parent: id,
             pieces: piece_bit,
@@ -77,7 +77,7 @@ impl Features {
 
     /// The root of `id`'s feature, halving the path on the way.
     #[inline]
-    pub fn find(&mut self, mut id: SegmentId) -> SegmentId {
+    pub(crate) fn find(&mut self, mut id: SegmentId) -> SegmentId {
         loop {
             let parent = self.nodes[id as usize].parent;
             if parent == id {
@@ -104,7 +104,7 @@ impl Features {
     /// Join the features of `a` and `b` across one shared edge, closing
     /// that edge on both sides. Returns the new root.
     #[inline]
-    pub fn join_edge(&mut self, a: SegmentId, b: SegmentId) -> SegmentId {
+    pub(crate) fn join_edge(&mut self, a: SegmentId, b: SegmentId) -> SegmentId {
         let root = self.union(a, b);
         self.nodes[root as usize].open -= 2;
         root
@@ -112,7 +112,7 @@ impl Features {
 
     /// Join the features of `a` and `b` (fields: no counters but meeples).
     #[inline]
-    pub fn union(&mut self, a: SegmentId, b: SegmentId) -> SegmentId {
+    pub(crate) fn union(&mut self, a: SegmentId, b: SegmentId) -> SegmentId {
         let (ra, rb) = (self.find(a), self.find(b));
         if ra == rb {
             return ra;
@@ -163,7 +163,7 @@ impl Features {
 
     /// Add (or with a negative `delta`, remove) meeples on root `r`.
     #[inline]
-    pub fn add_meeples(&mut self, r: SegmentId, delta: i8) {
+    pub(crate) fn add_meeples(&mut self, r: SegmentId, delta: i8) {
         let m = &mut self.nodes[r as usize].meeples;
         *m = m.wrapping_add_signed(delta);
     }

@@ -7,6 +7,15 @@ use std::str::FromStr;
 /// A board cell. The start tile is at (0, 0); x grows east, y grows north.
 ///
 /// With 72 tiles no coordinate can leave `-73..=73`, so `i8` is exact.
+///
+/// # Examples
+/// ```
+/// use engine::{Pos, Side};
+///
+/// let p = Pos::new(1, 0);
+/// assert_eq!(p.step(Side::W), Pos::ORIGIN);
+/// assert_eq!(p.to_string(), "(1, 0)");
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Pos {
     /// East–west coordinate.
@@ -38,11 +47,11 @@ impl Pos {
     /// game and their eight neighbours differ by less than this in x and
     /// in y, so they never share an index; other positions may, and the
     /// board checks the position it finds (see [`crate::board`]).
-    pub const TORUS: usize = 80;
+    pub(crate) const TORUS: usize = 80;
 
     /// The cell index on the board's torus (see [`Pos::TORUS`]).
     #[inline]
-    pub const fn cell(self) -> u16 {
+    pub(crate) const fn cell(self) -> u16 {
         const T: i16 = Pos::TORUS as i16;
         let x = (self.x as i16 + 2 * T) % T;
         let y = (self.y as i16 + 2 * T) % T;
@@ -207,6 +216,15 @@ impl fmt::Display for Port {
 
 /// Quarter turns clockwise applied to a tile's canonical orientation (0–3).
 /// With rotation 1 the canonical north edge faces east.
+///
+/// # Examples
+/// ```
+/// use engine::{Rotation, Side};
+///
+/// let r = Rotation::new(1).unwrap(); // a quarter turn clockwise
+/// assert_eq!(Side::N.rotated(r), Side::E);
+/// assert_eq!(Rotation::new(4), None);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub struct Rotation(u8);
 
@@ -245,6 +263,16 @@ impl fmt::Display for Rotation {
 /// A place for a meeple on a placed tile, named in board orientation
 /// (RULES.md §7): the road or city segment reaching an edge, the
 /// monastery, or a field port.
+///
+/// # Examples
+/// ```
+/// use engine::{Location, Port, Side};
+///
+/// assert_eq!("N".parse::<Location>(), Ok(Location::Edge(Side::N)));
+/// assert_eq!("C".parse::<Location>(), Ok(Location::Monastery));
+/// assert_eq!("NNE".parse::<Location>(), Ok(Location::Field(Port::ALL[1])));
+/// assert!("X".parse::<Location>().is_err());
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Location {
     /// The road or city segment reaching the middle of this edge.

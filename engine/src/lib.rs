@@ -2,20 +2,31 @@
 //! with farmers and the mini-expansion The Gifts, 2–6 players, as
 //! specified in `RULES.md`.
 //!
-//! - [`tiles`]: the 24 tile kinds as constant data, rotations precomputed.
-//! - [`geom`]: positions, sides, field ports, rotations, location names.
-//! - [`board`]: the grid and the frontier of open cells.
-//! - [`features`]: roads, cities, monasteries and fields as a union-find.
-//! - [`state`]: the game state and the turn (chance draw, move, scoring).
-//! - [`moves`]: moves, the move list and [`IllegalMove`].
-//! - [`record`]: game records and their replay.
-//! - [`playout`]: uniformly random moves and playouts.
-//! - [`gifts`]: The Gifts: cards, counts, openings.
-//! - [`view`]: what a seat may see, and determinization.
+//! Everything a user needs is exported from the crate root; the modules
+//! behind it are private.
+//!
+//! - **The game**: [`State`] (a complete position; `Clone` is a memcpy)
+//!   under [`Rules`], with [`Seat`]s, [`Score`]s, the [`Bag`] and the
+//!   [`Meeple`]s on the [`Board`]. [`State::phase`] says whose decision it
+//!   is ([`Phase`]).
+//! - **Decisions**: a seat's [`Action`] — a [`Move`] (a [`Placement`] and
+//!   an optional meeple), a gift opening ([`GiftOpen`]) or a Take 2 choice;
+//!   [`State::for_each_action`], [`State::check_action`] (an
+//!   [`IllegalMove`] says why not) and [`State::try_action`].
+//! - **Chance**: [`State::apply_chance`] draws a tile or a gift card and
+//!   returns the [`ChanceOutcome`]; [`State::draw`] and
+//!   [`State::receive_gift`] apply a given outcome.
+//! - **Hidden information**: [`SeatView`] is what one seat may see, and
+//!   [`SeatView::determinize`] samples a full state consistent with it.
+//! - **Records**: [`Record`] (the `GAME-RECORD.md` format), [`replay`] and
+//!   [`RecordBuilder`].
+//! - **Playouts**: [`random_move`], [`random_action`], [`random_playout`].
+//! - **Tile geometry** (read-only, enough to draw a tile): [`Tile`] with
+//!   its [`TileDef`] ([`Edge`]s and [`SegmentDef`]s) and, per [`Rotation`],
+//!   its [`Oriented`] layout; [`Side`], [`Port`], [`Location`], [`Pos`].
 //!
 //! ```
-//! use engine::playout::random_action;
-//! use engine::{Rules, Seat, State};
+//! use engine::{random_action, Rules, Seat, State};
 //! use rand::SeedableRng;
 //!
 //! let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(1);
@@ -32,27 +43,48 @@
 //! println!("{} to {}", state.score(Seat(0)).total(), state.score(Seat(1)).total());
 //! ```
 
-pub mod board;
-pub mod features;
-pub mod geom;
-pub mod gifts;
-pub mod moves;
-pub mod playout;
-pub mod record;
-pub mod rules;
-pub mod seat;
-pub mod state;
-pub mod tiles;
-pub mod view;
+mod action_index;
+mod bag;
+mod board;
+mod features;
+mod geom;
+mod gifts;
+mod moves;
+mod notation;
+mod packed_rules;
+mod playout;
+mod record;
+mod rules;
+mod seat;
+mod state;
+mod tiles;
+mod turn;
+mod view;
 
-pub use geom::{Location, Port, Pos, Rotation, Side};
-pub use gifts::{Gift, GiftCards, GiftOpen};
-pub use moves::{IllegalMove, Move, MoveList, Placement, MAX_MOVES};
-pub use record::{
-    replay, GiftOpenRecord, Record, RecordBuilder, ReplayError, ReplayReason, TurnRecord,
+pub use action_index::{
+    ACTION_SPACE, CASH_OUT_BASE, CHANGE_POSITION_BASE, MAX_COORD, PLACE_BASE, PLACE_SPAN,
+    ROAD_SWEEPER_BASE, SYNOD_BASE,
 };
-pub use rules::Rules;
+pub use bag::Bag;
+pub use board::{Board, Placed};
+pub use features::{segment_id, Features, SegmentId, MAX_SEGMENT_IDS, MAX_TILES};
+pub use geom::{Location, ParseLocationError, Port, Pos, Rotation, Side};
+pub use gifts::{Gift, GiftCards, GiftOpen, ParseGiftError};
+pub use moves::{IllegalMove, Move, MoveList, Placement, MAX_MOVES};
+pub use notation::ParseActionError;
+pub use playout::{
+    random_action, random_gift_open, random_move, random_playout, MAX_GIFT_OPENINGS,
+};
+pub use record::{
+    apply_turn, apply_turn_start, replay, FinalRecord, GiftOpenRecord, Record, RecordBuilder,
+    ReplayError, ReplayReason, TurnRecord, FORMAT,
+};
+pub use rules::{Rules, RulesError, Table, Unplaceable};
 pub use seat::{PerSeat, Score, Seat, MAX_PLAYERS, MEEPLES_PER_SEAT};
-pub use state::{Action, Bag, CardHolder, ChanceOutcome, Drawn, Meeple, Phase, State};
-pub use tiles::{FeatureKind, Tile};
+pub use state::{follow_turn, CardHolder, Meeple, State, MAX_MEEPLES};
+pub use tiles::{
+    fitting_rotations, segment_at, Demand, Edge, FeatureKind, Oriented, ParseTileError, SegmentDef,
+    Tile, TileDef, MAX_SEGMENTS, NO_SEGMENT,
+};
+pub use turn::{Action, Chance, ChanceOutcome, Drawn, Phase};
 pub use view::SeatView;

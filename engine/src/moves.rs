@@ -2,8 +2,8 @@
 
 use crate::geom::{Location, Pos, Rotation, Side};
 use crate::gifts::Gift;
-use crate::state::Phase;
 use crate::tiles::Tile;
+use crate::turn::Phase;
 use std::fmt;
 
 /// Where the drawn tile goes.
@@ -18,6 +18,14 @@ pub struct Placement {
 /// A seat's move: the placement of the drawn tile and an optional meeple on
 /// one of its segments (by segment index of the tile kind; see
 /// [`crate::tiles::segment_at`] to resolve a [`Location`]).
+///
+/// # Examples
+/// ```
+/// use engine::{Move, Pos, Rotation, Tile};
+///
+/// let mv = Move::place(Pos::new(1, 0), Rotation::new(1).unwrap()).with_meeple(0);
+/// assert_eq!(mv.display(Tile::U).to_string(), "U (1, 0) r1 E"); // the road
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Move {
     /// Where the tile goes.
@@ -138,6 +146,7 @@ impl fmt::Debug for MoveList {
 
 /// Why a move, draw or record step was refused. Each prints one line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum IllegalMove {
     /// The game is over.
     GameOver,

@@ -9,10 +9,22 @@
 
 use crate::gifts::GiftOpen;
 use crate::moves::Move;
-use crate::state::{Action, Phase, State};
+use crate::state::State;
+use crate::turn::{Action, Phase};
 use rand::Rng;
 
 /// A uniformly random legal move, or `None` outside [`Phase::Place`].
+///
+/// # Examples
+/// ```
+/// use engine::{random_move, Rules, Seat, State, Tile};
+/// use rand::SeedableRng;
+///
+/// let mut state = State::new(Rules::default(), 2, Seat(0));
+/// state.draw(Tile::U).unwrap();
+/// let mv = random_move(&state, &mut rand_pcg::Pcg64Mcg::seed_from_u64(1)).unwrap();
+/// assert_eq!(state.check(mv), Ok(()));
+/// ```
 #[inline]
 pub fn random_move<R: Rng + ?Sized>(state: &State, rng: &mut R) -> Option<Move> {
     let n = state.placement_count();
@@ -50,6 +62,18 @@ pub fn random_gift_open<R: Rng + ?Sized>(state: &State, rng: &mut R) -> Option<G
 
 /// A random action of the seat to play (see the module docs), or `None`
 /// when no seat is to act.
+///
+/// # Examples
+/// ```
+/// use engine::{random_action, Rules, Seat, State, Tile};
+/// use rand::SeedableRng;
+///
+/// let mut state = State::new(Rules::default(), 2, Seat(0));
+/// assert!(random_action(&state, &mut rand_pcg::Pcg64Mcg::seed_from_u64(1)).is_none());
+/// state.draw(Tile::U).unwrap();
+/// let a = random_action(&state, &mut rand_pcg::Pcg64Mcg::seed_from_u64(1)).unwrap();
+/// assert_eq!(state.check_action(a), Ok(()));
+/// ```
 pub fn random_action<R: Rng + ?Sized>(state: &State, rng: &mut R) -> Option<Action> {
     match state.phase() {
         Phase::Place(_) => {
@@ -67,6 +91,16 @@ pub fn random_action<R: Rng + ?Sized>(state: &State, rng: &mut R) -> Option<Acti
 
 /// Play `state` to the end with random chance outcomes and random
 /// actions, all from `rng`.
+///
+/// # Examples
+/// ```
+/// use engine::{random_playout, Rules, Seat, State};
+/// use rand::SeedableRng;
+///
+/// let mut state = State::new(Rules::default(), 2, Seat(0));
+/// random_playout(&mut state, &mut rand_pcg::Pcg64Mcg::seed_from_u64(9));
+/// assert!(state.is_over());
+/// ```
 pub fn random_playout<R: Rng + ?Sized>(state: &mut State, rng: &mut R) {
     loop {
         if state.is_chance() {

@@ -68,6 +68,18 @@ pub struct TileDef {
 }
 
 /// One of the 24 tile kinds, A–X.
+///
+/// # Examples
+/// ```
+/// use engine::{Edge, Rotation, Side, Tile};
+///
+/// let u: Tile = "U".parse().unwrap();
+/// assert_eq!(u.def().count, 8);
+/// // Everything a renderer needs, per rotation: edges and segment locations.
+/// let turned = u.oriented(Rotation::new(1).unwrap());
+/// assert_eq!(turned.edges[Side::E.index()], Edge::Road);
+/// assert_eq!(u.segment_count(), 3); // a road and two fields
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[repr(u8)]
 #[allow(missing_docs)]
@@ -661,7 +673,7 @@ pub fn fitting_rotations(tile: Tile, demand: Demand) -> u8 {
 /// The row of the fit table for `tile`: entry `d` holds the fitting
 /// rotations for demand `d` in bits 0–3 and their count in bits 4–6.
 #[inline]
-pub fn fit_row(tile: Tile) -> &'static [u8; 256] {
+pub(crate) fn fit_row(tile: Tile) -> &'static [u8; 256] {
     &FITS[tile as usize]
 }
 

@@ -13,13 +13,13 @@
 //!
 //! ```compile_fail
 //! use engine::{Rules, Seat, State};
-//! let state = State::new(Rules { farmers: true, gifts: true }, 2, Seat(0));
+//! let state = State::new(Rules { farmers: true, gifts: true, ..Rules::STANDARD }, 2, Seat(0));
 //! let _cards = state.hand(Seat(1));
 //! ```
 //!
 //! ```compile_fail
 //! use engine::{Rules, Seat, State};
-//! let state = State::new(Rules { farmers: true, gifts: true }, 2, Seat(0));
+//! let state = State::new(Rules { farmers: true, gifts: true, ..Rules::STANDARD }, 2, Seat(0));
 //! let _state: &State = state.view(Seat(0)).state();
 //! ```
 //!
@@ -27,11 +27,12 @@
 //!
 //! ```
 //! use engine::{Rules, Seat, State};
-//! let state = State::new(Rules { farmers: true, gifts: true }, 2, Seat(0));
+//! let state = State::new(Rules { farmers: true, gifts: true, ..Rules::STANDARD }, 2, Seat(0));
 //! let view = state.view(Seat(0));
 //! assert_eq!((view.own_hand().total(), view.hand_size(Seat(1))), (0, 0));
 //! ```
 
+use crate::bag::Bag;
 use crate::board::Board;
 use crate::features::{Features, SegmentId};
 use crate::geom::{Location, Pos};
@@ -39,11 +40,23 @@ use crate::gifts::{Gift, GiftCards};
 use crate::moves::{IllegalMove, Move, MoveList, Placement};
 use crate::rules::Rules;
 use crate::seat::{PerSeat, Score, Seat};
-use crate::state::{Action, Bag, Meeple, Phase, State};
+use crate::state::{Meeple, State};
 use crate::tiles::{FeatureKind, Tile};
+use crate::turn::{Action, Phase};
 use rand::Rng;
 
 /// A seat's view of a game.
+///
+/// # Examples
+/// ```
+/// use engine::{Rules, Seat, State, Tile};
+///
+/// let mut state = State::new(Rules { farmers: true, gifts: true, ..Rules::STANDARD }, 2, Seat(0));
+/// state.draw(Tile::U).unwrap();
+/// let view = state.view(Seat(0));
+/// assert_eq!(view.seat(), Seat(0));
+/// assert!(view.own_hand().is_empty()); // no gift cards yet
+/// ```
 #[derive(Clone, Copy)]
 pub struct SeatView<'a> {
     state: &'a State,
@@ -179,6 +192,20 @@ impl<'a> SeatView<'a> {
 
     /// Why an action of this seat is illegal, if it is (every action is,
     /// when another seat is to play).
+    ///
+    /// # Errors
+    /// The [`IllegalMove`], as [`State::check_action`].
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{Rules, Seat, State, Tile};
+    ///
+    /// let mut state = State::new(Rules::default(), 2, Seat(0));
+    /// state.draw(Tile::U).unwrap();
+    /// let view = state.view(Seat(0));
+    /// let action = state.legal_actions()[0];
+    /// assert_eq!(view.check_action(action), Ok(()));
+    /// ```
     pub fn check_action(&self, action: Action) -> Result<(), IllegalMove> {
         if self.state.to_play() != self.seat {
             return Err(IllegalMove::WrongPhase(self.state.phase()));
@@ -196,7 +223,7 @@ impl<'a> SeatView<'a> {
         self.state.for_each_action(f)
     }
 
-    /// A uniformly random action (see [`crate::playout`]) for this seat,
+    /// A uniformly random action (see [`crate::random_action`]) for this seat,
     /// which must be the seat to play. It depends only on what the seat
     /// may see: the public position and its own hand.
     pub fn random_action<R: Rng + ?Sized>(&self, rng: &mut R) -> Option<Action> {
@@ -224,6 +251,17 @@ impl<'a> SeatView<'a> {
     /// the pile it was last formed from, which lay face up), the rest to
     /// the other seats, each receiving as many as it holds. The sample
     /// depends only on `rng` and on what the seat may see.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{Rules, Seat, State};
+    /// use rand::SeedableRng;
+    ///
+    /// let state = State::new(Rules { farmers: true, gifts: true, ..Rules::STANDARD }, 3, Seat(0));
+    /// let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(3);
+    /// let sample = state.view(Seat(1)).determinize(&mut rng);
+    /// assert_eq!(sample.board().len(), state.board().len()); // public facts kept
+    /// ```
     pub fn determinize<R: Rng + ?Sized>(&self, rng: &mut R) -> State {
         let mut state = self.state.clone();
         if !self.state.rules().gifts {

@@ -4,9 +4,9 @@
 //! turn in progress through `apply_turn_start`) gives the same legal
 //! actions and the same determinizations as the real position.
 
-use engine::playout::random_action;
-use engine::record::{apply_turn_start, follow_turn};
-use engine::{RecordBuilder, Rules, Seat, State, TurnRecord};
+use engine::{
+    apply_turn_start, follow_turn, random_action, RecordBuilder, Rules, Seat, State, TurnRecord,
+};
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 
@@ -29,6 +29,7 @@ fn check_game(seed: u64, players: usize) -> usize {
     let rules = Rules {
         farmers: true,
         gifts: true,
+        ..Rules::STANDARD
     };
     let mut rng = Pcg64Mcg::seed_from_u64(seed);
     let mut state = State::new(rules, players, Seat(0));

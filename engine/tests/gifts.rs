@@ -3,30 +3,20 @@
 //! make them deterministic); the effects of each card are also checked on
 //! every opening in thousands of seeded random games.
 
-use engine::playout::random_action;
+use engine::random_action;
 use engine::{
-    replay, Action, FeatureKind, Gift, GiftOpen, GiftOpenRecord, Location, Phase, Pos, Record,
-    Rules, Seat, State, Tile, TurnRecord,
+    replay, Action, FeatureKind, Gift, GiftOpen, GiftOpenRecord, Phase, Pos, Record, Rules, Seat,
+    State, Tile, TurnRecord,
 };
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
+use testkit::placed;
 
 const GIFTS: Rules = Rules {
     farmers: true,
     gifts: true,
+    ..Rules::STANDARD
 };
-
-fn turn(player: u8, tile: Tile, x: i8, y: i8, rot: u8, meeple: Option<&str>) -> TurnRecord {
-    TurnRecord {
-        player,
-        tile: Some(tile),
-        x: Some(x),
-        y: Some(y),
-        rot: Some(rot),
-        meeple: meeple.map(|m| m.parse::<Location>().unwrap()),
-        ..TurnRecord::default()
-    }
-}
 
 fn received(mut t: TurnRecord, gift: Gift) -> TurnRecord {
     t.gift_received = Some(gift);
@@ -61,12 +51,12 @@ const S1: Seat = Seat(1);
 
 /// Seat 0 owns the start tile's road through U at (1, 0).
 fn seat0_owns_the_road() -> TurnRecord {
-    turn(0, Tile::U, 1, 0, 1, Some("E"))
+    placed(0, Tile::U, 1, 0, 1, Some("E"))
 }
 
 #[test]
 fn extending_another_seats_road_earns_a_gift() {
-    let t2 = turn(1, Tile::U, -1, 0, 1, None);
+    let t2 = placed(1, Tile::U, -1, 0, 1, None);
     let state = run(
         2,
         vec![seat0_owns_the_road(), received(t2.clone(), Gift::Synod)],
@@ -98,15 +88,15 @@ fn extending_an_unoccupied_road_earns_nothing() {
 fn tie_then_minority() -> Vec<TurnRecord> {
     vec![
         seat0_owns_the_road(),
-        turn(1, Tile::V, 0, -1, 0, Some("S")),
-        turn(0, Tile::B, 1, 1, 0, None),
-        turn(1, Tile::V, -1, -1, 2, None), // extends its own road
-        turn(0, Tile::B, 2, 1, 0, None),
-        turn(1, Tile::V, -1, 0, 3, None), // joins the roads: 1–1 tie
-        turn(0, Tile::V, 3, 1, 3, Some("E")),
-        turn(1, Tile::B, 1, 2, 0, None),
-        turn(0, Tile::U, 2, 0, 1, None), // seat 0 extends: 1–1, no gift
-        received(turn(1, Tile::V, 3, 0, 1, None), Gift::RoadSweeper), // 2–1
+        placed(1, Tile::V, 0, -1, 0, Some("S")),
+        placed(0, Tile::B, 1, 1, 0, None),
+        placed(1, Tile::V, -1, -1, 2, None), // extends its own road
+        placed(0, Tile::B, 2, 1, 0, None),
+        placed(1, Tile::V, -1, 0, 3, None), // joins the roads: 1–1 tie
+        placed(0, Tile::V, 3, 1, 3, Some("E")),
+        placed(1, Tile::B, 1, 2, 0, None),
+        placed(0, Tile::U, 2, 0, 1, None), // seat 0 extends: 1–1, no gift
+        received(placed(1, Tile::V, 3, 0, 1, None), Gift::RoadSweeper), // 2–1
     ]
 }
 
@@ -137,12 +127,12 @@ fn extending_your_own_road_where_someone_else_has_more_earns_a_gift() {
 fn extending_several_features_earns_one_gift() {
     let turns = vec![
         seat0_owns_the_road(),
-        turn(1, Tile::B, 0, -1, 0, None),
-        turn(0, Tile::V, 1, 1, 2, Some("N")),
-        turn(1, Tile::B, -1, -1, 0, None),
-        turn(0, Tile::V, 2, 1, 0, None),
+        placed(1, Tile::B, 0, -1, 0, None),
+        placed(0, Tile::V, 1, 1, 2, Some("N")),
+        placed(1, Tile::B, -1, -1, 0, None),
+        placed(0, Tile::V, 2, 1, 0, None),
         // W joins both of seat 0's roads at its village.
-        received(turn(1, Tile::W, 2, 0, 1, None), Gift::Take2),
+        received(placed(1, Tile::W, 2, 0, 1, None), Gift::Take2),
     ];
     let state = run(2, turns);
     assert_eq!(state.hand_size(S1), 1);
@@ -155,13 +145,13 @@ fn extending_several_features_earns_one_gift() {
 #[test]
 fn road_sweeper_scores_for_the_majority_removes_every_meeple_and_the_road_can_be_taken_again() {
     let mut turns = tie_then_minority();
-    turns.push(turn(0, Tile::B, 1, 3, 0, None));
+    turns.push(placed(0, Tile::B, 1, 3, 0, None));
     let before = run(2, turns.clone());
     let mut sweep = GiftOpenRecord::new(Gift::RoadSweeper);
     (sweep.x, sweep.y, sweep.at) = (Some(1), Some(0), Some("E".parse().unwrap()));
     // Seat 1 sweeps the 8-tile road (seat 0 has 2 meeples, seat 1 has 1),
     // then extends it south and puts a highwayman on it at once.
-    turns.push(opened(turn(1, Tile::U, 0, -2, 0, Some("N")), sweep));
+    turns.push(opened(placed(1, Tile::U, 0, -2, 0, Some("N")), sweep));
     let after = run(2, turns);
     assert_eq!(after.score(S0).road, before.score(S0).road + 8);
     assert_eq!(after.score(S1).road, before.score(S1).road);
@@ -180,8 +170,8 @@ fn road_sweeper_scores_for_the_majority_removes_every_meeple_and_the_road_can_be
 fn take2_setup() -> Vec<TurnRecord> {
     vec![
         seat0_owns_the_road(),
-        received(turn(1, Tile::U, -1, 0, 1, None), Gift::Take2),
-        turn(0, Tile::E, 0, 1, 2, None),
+        received(placed(1, Tile::U, -1, 0, 1, None), Gift::Take2),
+        placed(0, Tile::E, 0, 1, 2, None),
     ]
 }
 
@@ -193,7 +183,7 @@ fn take_2_redraws_past_an_unplaceable_second_tile_and_returns_the_other() {
     take.returned = Some(Tile::B);
     let mut turns = take2_setup();
     turns.push(received(
-        opened(turn(1, Tile::V, -2, 0, 2, None), take.clone()),
+        opened(placed(1, Tile::V, -2, 0, 2, None), take.clone()),
         Gift::Synod,
     ));
     let state = run(2, turns);
@@ -210,7 +200,7 @@ fn take_2_redraws_past_an_unplaceable_second_tile_and_returns_the_other() {
     take.returned = Some(Tile::V);
     let mut turns = take2_setup();
     turns.push(received(
-        opened(turn(1, Tile::U, -2, 0, 1, None), take),
+        opened(placed(1, Tile::U, -2, 0, 1, None), take),
         Gift::Synod,
     ));
     let state = run(2, turns);
@@ -223,7 +213,7 @@ fn take_2_redraws_past_an_unplaceable_second_tile_and_returns_the_other() {
     take.second = Some(Tile::U);
     take.returned = Some(Tile::U);
     let mut turns = take2_setup();
-    turns.push(opened(turn(1, Tile::V, -2, 0, 2, None), take));
+    turns.push(opened(placed(1, Tile::V, -2, 0, 2, None), take));
     let err = rejected(2, turns);
     assert!(
         err.starts_with("turn 4:") && err.contains("set aside but has a legal placement"),
@@ -253,7 +243,7 @@ fn opening_a_gift_twice_or_without_holding_it_is_refused() {
 fn without_the_gifts_no_card_is_ever_dealt() {
     let mut r = record(
         2,
-        vec![seat0_owns_the_road(), turn(1, Tile::U, -1, 0, 1, None)],
+        vec![seat0_owns_the_road(), placed(1, Tile::U, -1, 0, 1, None)],
     );
     r.rules.gifts = false;
     let state = replay(&r, false).unwrap();
@@ -281,7 +271,7 @@ fn root_at(state: &State, at: Pos, segment: u8) -> u16 {
     let slot = state.board().slot_at(at).unwrap();
     state
         .features()
-        .root((slot * engine::tiles::MAX_SEGMENTS + segment as usize) as u16)
+        .root((slot * engine::MAX_SEGMENTS + segment as usize) as u16)
 }
 
 fn total_on(state: &State, root: u16) -> u8 {
@@ -388,6 +378,7 @@ fn every_gift_opened_in_random_games_has_exactly_its_effect() {
         let rules = Rules {
             farmers: seed % 4 != 0,
             gifts: true,
+            ..Rules::STANDARD
         };
         let mut rng = Pcg64Mcg::seed_from_u64(seed);
         let mut state = State::new(rules, players, Seat(0));
@@ -503,7 +494,7 @@ fn determinization_does_not_depend_on_other_seats_hidden_cards() {
             2,
             vec![
                 seat0_owns_the_road(),
-                received(turn(1, Tile::U, -1, 0, 1, None), gift),
+                received(placed(1, Tile::U, -1, 0, 1, None), gift),
             ],
         )
     };
@@ -535,7 +526,7 @@ fn a_seat_view_shows_other_hands_only_as_counts() {
         2,
         vec![
             seat0_owns_the_road(),
-            received(turn(1, Tile::U, -1, 0, 1, None), Gift::CashOut),
+            received(placed(1, Tile::U, -1, 0, 1, None), Gift::CashOut),
         ],
     );
     let view = state.view(S0);
@@ -557,8 +548,8 @@ fn a_view_lists_no_actions_of_another_seat() {
         2,
         vec![
             seat0_owns_the_road(),
-            received(turn(1, Tile::U, -1, 0, 1, None), Gift::CashOut),
-            turn(0, Tile::B, 0, -1, 0, None),
+            received(placed(1, Tile::U, -1, 0, 1, None), Gift::CashOut),
+            placed(0, Tile::B, 0, -1, 0, None),
         ],
     );
     state.draw(Tile::V).unwrap();
@@ -585,13 +576,13 @@ fn a_gift_record_with_fields_of_another_card_is_refused() {
     let mut sweep = GiftOpenRecord::new(Gift::Synod);
     (sweep.x, sweep.y, sweep.at) = (Some(1), Some(0), Some("E".parse().unwrap()));
     let mut turns = take2_setup();
-    turns.push(opened(turn(1, Tile::V, -2, 0, 2, None), sweep));
+    turns.push(opened(placed(1, Tile::V, -2, 0, 2, None), sweep));
     let err = rejected(2, turns);
     assert!(err.contains("synod: has no \"at\""), "{err}");
     let mut take = GiftOpenRecord::new(Gift::Take2);
     take.x = Some(0);
     let mut turns = take2_setup();
-    turns.push(opened(turn(1, Tile::V, -2, 0, 2, None), take));
+    turns.push(opened(placed(1, Tile::V, -2, 0, 2, None), take));
     assert!(rejected(2, turns).contains("take_2: has no \"x\""));
 }
 

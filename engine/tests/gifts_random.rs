@@ -1,34 +1,17 @@
 //! Seeded random games with The Gifts, 2–6 seats: cards and meeples are
 //! conserved at every step, and every game's record replays to its scores.
 
-use engine::playout::random_action;
-use engine::{replay, RecordBuilder, Rules, Seat, State, MEEPLES_PER_SEAT};
+use engine::random_action;
+use engine::{replay, RecordBuilder, Rules, Seat, State};
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
-
-fn check_conservation(state: &State) {
-    let players = state.players();
-    let held: u32 = (0..players)
-        .map(|s| state.hand_size(Seat(s as u8)) as u32)
-        .sum();
-    let cards = held + state.gift_deck_size() as u32 + state.gift_discard().total() as u32;
-    assert_eq!(cards, 25, "gift cards conserved");
-    for s in 0..players {
-        let seat = Seat(s as u8);
-        let on_board = state.meeples().iter().filter(|m| m.seat == seat).count() as u8;
-        assert_eq!(
-            on_board + state.supply(seat),
-            MEEPLES_PER_SEAT,
-            "meeples of {seat}"
-        );
-    }
-}
 
 /// Play one random game with gifts, checking every step; return it.
 fn play(seed: u64, players: usize, farmers: bool) -> (State, engine::Record) {
     let rules = Rules {
         farmers,
         gifts: true,
+        ..Rules::STANDARD
     };
     let mut rng = Pcg64Mcg::seed_from_u64(seed);
     let mut state = State::new(rules, players, Seat(0));
@@ -46,7 +29,7 @@ fn play(seed: u64, players: usize, farmers: bool) -> (State, engine::Record) {
         } else {
             break;
         }
-        check_conservation(&state);
+        testkit::assert_conserved(&state);
         for (s, last) in last_totals.iter_mut().enumerate() {
             let total = state.score(Seat(s as u8)).total();
             assert!(total >= *last, "scores never decrease");

@@ -12,8 +12,8 @@
 
 mod naive;
 
-use engine::playout::random_move;
-use engine::{Drawn, Move, Phase, Placement, Pos, Rotation, Rules, Seat, State, Tile};
+use engine::random_move;
+use engine::{Drawn, Move, Phase, Placement, Pos, Rotation, Rules, Seat, State, Tile, TurnRecord};
 use naive::NaiveGame;
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
@@ -148,6 +148,7 @@ fn check_sequence(players: usize, farmers: bool, rows: &[Row]) {
     let rules = Rules {
         farmers,
         gifts: false,
+        ..Rules::STANDARD
     };
     let mut state = State::new(rules, players, Seat(0));
     for (k, &(t, x, y, r, meeple, placements, moves)) in rows.iter().enumerate() {
@@ -229,6 +230,7 @@ fn differential_game(seed: u64) -> usize {
     let rules = Rules {
         farmers,
         gifts: false,
+        ..Rules::STANDARD
     };
     let mut rng = Pcg64Mcg::seed_from_u64(seed);
     let mut state = State::new(rules, players, Seat(0));
@@ -280,18 +282,8 @@ fn differential_game(seed: u64) -> usize {
                     );
                 }
                 let m = random_move(&state, &mut rng).unwrap();
-                let loc = m
-                    .meeple
-                    .map(|s| tile.oriented(m.placement.rot).canonical[s as usize].to_string());
                 naive
-                    .place(
-                        seat.index(),
-                        tile.letter(),
-                        m.placement.pos.x.into(),
-                        m.placement.pos.y.into(),
-                        m.placement.rot.quarter_turns(),
-                        loc.as_deref(),
-                    )
+                    .place_turn(&TurnRecord::new(seat, Vec::new(), tile, m))
                     .unwrap_or_else(|e| panic!("seed {seed}, turn {turn}: reference: {e}"));
                 state.try_play(m).unwrap();
                 turns += 1;

@@ -1,35 +1,15 @@
 //! The worked example of GAME-RECORD.md replays to 6–4.
 
-use engine::{replay, Location, Record, Rules, Seat, Tile, TurnRecord};
-
-fn turn(
-    player: u8,
-    discarded: &[Tile],
-    tile: Tile,
-    x: i8,
-    y: i8,
-    rot: u8,
-    meeple: &str,
-) -> TurnRecord {
-    TurnRecord {
-        player,
-        discarded: discarded.to_vec(),
-        tile: Some(tile),
-        x: Some(x),
-        y: Some(y),
-        rot: Some(rot),
-        meeple: (!meeple.is_empty()).then(|| meeple.parse::<Location>().unwrap()),
-        ..TurnRecord::default()
-    }
-}
+use engine::{replay, Record, Rules, Seat};
+use testkit::turn;
 
 #[test]
 fn worked_example_scores_six_to_four() {
     let mut record = Record::new(2, Rules::default());
     record.turns = vec![
-        turn(0, &[], Tile::U, 1, 0, 1, "NNE"),
-        turn(1, &[], Tile::E, 0, 1, 2, "S"),
-        turn(0, &[Tile::C], Tile::V, -1, 0, 2, "E"),
+        turn("0 U 1 0 1 NNE"),
+        turn("1 E 0 1 2 S"),
+        turn("0 [C] V -1 0 2 E"),
     ];
     let state = replay(&record, false).unwrap();
     assert_eq!(state.score(Seat(1)).city, 4);

@@ -1,11 +1,14 @@
 //! `carcassonne bench`: engine speed on complete random games, with a
 //! deterministic signature that changes whenever behaviour changes.
 
+use crate::error::{Error, Result};
 use crate::roster::Roster;
 use crate::runner::{Flow, Runner};
-use crate::schedule::Schedule;
-use engine::playout::random_playout;
-use engine::{Rules, Seat, State};
+use crate::schedule::{GameIndices, Schedule};
+use agents::mcts::{MctsAgent, MctsConfig};
+use agents::AgentRng;
+use engine::{random_move, random_playout};
+use engine::{Phase, Rules, Seat, State};
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 use serde::Serialize;
@@ -23,6 +26,33 @@ pub struct BenchConfig {
     /// Games through the bot protocol (each of `serve random` and the
     /// Python random bot); 0 skips them.
     pub ext_games: u64,
+    /// Rules of the random games (standard by default; The Gifts are
+    /// added on top for the gifts measurement when they combine).
+    pub rules: Rules,
+}
+
+impl BenchConfig {
+    /// Check the counts: at least one game per round and one round (a
+    /// rate of zero games is not a measurement).
+    pub fn new(games: u64, rounds: usize, tournament_games: u64) -> Result<BenchConfig> {
+        if games == 0 {
+            return Err(Error::Invalid(
+                "bench --games must be at least 1".to_string(),
+            ));
+        }
+        if rounds == 0 {
+            return Err(Error::Invalid(
+                "bench --rounds must be at least 1".to_string(),
+            ));
+        }
+        Ok(BenchConfig {
+            games,
+            rounds,
+            tournament_games,
+            ext_games: 200,
+            rules: Rules::default(),
+        })
+    }
 }
 
 impl Default for BenchConfig {
@@ -32,6 +62,7 @@ impl Default for BenchConfig {
             rounds: 5,
             tournament_games: 20_000,
             ext_games: 200,
+            rules: Rules::default(),
         }
     }
 }
@@ -88,7 +119,7 @@ struct Duel {
 }
 
 impl Duel {
-    fn new(specs: &[String], games: u64) -> Result<Duel, String> {
+    fn new(specs: &[String], games: u64) -> Result<Duel> {
         Ok(Duel {
             schedule: Schedule::new(2, 2, games, 1, None),
             roster: Roster::new(specs, None)?,
@@ -126,14 +157,16 @@ pub fn ext_rate(specs: &[String], games: u64) -> Option<ExtRate> {
     }
     let duel = Duel::new(specs, games).ok()?;
     let runner = duel.runner();
-    let indices: Vec<u64> = duel.schedule.indices().collect();
+    let indices = duel.schedule.planned();
     let mut think_ms = 0.0;
     let mut decisions = 0u64;
     let mut clean = true;
-    runner.run(&indices[..2], 1, |_| Ok(Flow::Continue)).ok()?;
+    runner
+        .run(GameIndices::new(0, 1, 2), 1, |_| Ok(Flow::Continue))
+        .ok()?;
     let start = Instant::now();
     runner
-        .run(&indices, 1, |game| {
+        .run(indices, 1, |game| {
             for row in game.rows.iter().filter(|r| r.agent.starts_with("ext:")) {
                 clean &= row.forfeit.is_empty();
                 think_ms += row.think_ms;
@@ -171,13 +204,19 @@ pub fn random_games(games: u64, rules: Rules) -> u64 {
 
 /// Run the benchmark: `rounds` timed rounds of `games` games each.
 pub fn run(config: &BenchConfig) -> BenchReport {
-    let (median, rounds, signature) = random_games_per_s(config, Rules::default());
-    let gifts = Rules {
+    let (median, rounds, signature) = random_games_per_s(config, config.rules);
+    let with_gifts = Rules {
         gifts: true,
-        ..Rules::default()
+        ..config.rules
+    };
+    // A variant The Gifts cannot join (a hand) measures its own rules twice.
+    let gifts = if with_gifts.validate().is_ok() {
+        with_gifts
+    } else {
+        config.rules
     };
     let (median_gifts, _, signature_gifts) = random_games_per_s(config, gifts);
-    let mcts = agents::mcts::mcts_iterations_per_s(&agents::mcts::MctsConfig::default(), 1);
+    let mcts = mcts_iterations_per_s(&MctsConfig::default(), 1);
     let exe = std::env::current_exe().map(|p| p.display().to_string());
     let served = exe.ok().and_then(|exe| {
         let spec = format!("ext:cmd={exe} serve random");
@@ -242,13 +281,13 @@ pub fn tournament_games_per_s(games: u64, threads: usize, rounds: usize) -> f64 
     let specs = ["random".to_string(), "random".to_string()];
     let duel = Duel::new(&specs, games).expect("built-in agents");
     let runner = duel.runner();
-    let indices: Vec<u64> = duel.schedule.indices().collect();
+    let schedule = &duel.schedule;
     let mut rates: Vec<f64> = (0..rounds.clamp(1, 3))
         .map(|_| {
             let start = Instant::now();
             let mut played = 0u64;
             runner
-                .run(&indices, threads, |_| {
+                .run(schedule.planned(), threads, |_| {
                     played += 1;
                     Ok(Flow::Continue)
                 })
@@ -258,6 +297,53 @@ pub fn tournament_games_per_s(games: u64, threads: usize, rounds: usize) -> f64 
         .collect();
     rates.sort_by(f64::total_cmp);
     rates[rates.len() / 2]
+}
+
+/// MCTS speed on one thread.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MctsSpeed {
+    /// Iterations per second from the first move of a 2-seat game.
+    pub opening: f64,
+    /// Iterations per second from a 2-seat position after 30 turns.
+    pub midgame: f64,
+}
+
+/// Measure the iterations per second of an MCTS search with `config`
+/// (its time budget is ignored: each search runs `config.iterations`) on
+/// one thread, from the opening and from a mid-game position (30 turns of
+/// random play with deck and moves from `seed`), 2 seats, default rules.
+pub fn mcts_iterations_per_s(config: &MctsConfig, seed: u64) -> MctsSpeed {
+    let agent = MctsAgent::new(
+        "mcts".into(),
+        MctsConfig {
+            time_ms: None,
+            game_ms: None,
+            ..*config
+        },
+    );
+    let mut rng = AgentRng::seed_from_u64(seed);
+    let mut state = State::new(Rules::default(), 2, Seat(0));
+    state.draw_random(&mut rng);
+    let rate = |state: &State, rng: &mut AgentRng| {
+        let start = Instant::now();
+        let result = agent.search(&state.view(state.to_play()), rng);
+        result.iterations as f64 / start.elapsed().as_secs_f64().max(1e-9)
+    };
+    let opening = rate(&state, &mut rng);
+    while state.turns() < 30 || !matches!(state.phase(), Phase::Place(_)) {
+        match state.phase() {
+            Phase::Place(_) => {
+                let mv = random_move(&state, &mut rng).expect("placeable");
+                state.play_unchecked(mv);
+            }
+            Phase::Over => unreachable!("a game lasts more than 30 turns"),
+            _ => {
+                state.apply_chance(&mut rng);
+            }
+        }
+    }
+    let midgame = rate(&state, &mut rng);
+    MctsSpeed { opening, midgame }
 }
 
 impl BenchReport {

@@ -3,6 +3,7 @@
 //! [`crate::external`]. Every command checks and builds its agents here,
 //! so `ext:` specs mix with built-in ones everywhere.
 
+use crate::error::{Error, Result};
 use crate::external::spec::{self as ext_spec, BotDef};
 use crate::external::{BotPool, ExtAgent};
 use agents::Agent;
@@ -28,7 +29,7 @@ pub struct Roster {
 }
 
 /// Check one spec: it builds an agent, or names a runnable bot.
-pub fn check_spec(spec: &str) -> Result<(), String> {
+pub fn check_spec(spec: &str) -> std::result::Result<(), String> {
     if ext_spec::is_external(spec) {
         ext_spec::parse(spec).map(|_| ())
     } else {
@@ -38,7 +39,7 @@ pub fn check_spec(spec: &str) -> Result<(), String> {
 
 /// A built-in agent's spec builds; an unknown name's error also offers
 /// external bots.
-fn builtin(spec: &str) -> Result<(), String> {
+fn builtin(spec: &str) -> std::result::Result<(), String> {
     agents::from_spec(spec).map(|_| ()).map_err(|e| {
         let mut e = e.to_string();
         if e.starts_with("unknown agent") {
@@ -50,7 +51,7 @@ fn builtin(spec: &str) -> Result<(), String> {
 
 impl Roster {
     /// Check `specs`; bots will write their stderr to `log_dir`.
-    pub fn new(specs: &[String], log_dir: Option<PathBuf>) -> Result<Roster, String> {
+    pub fn new(specs: &[String], log_dir: Option<PathBuf>) -> Result<Roster> {
         let entries = specs
             .iter()
             .map(|spec| {
@@ -60,7 +61,8 @@ impl Roster {
                     builtin(spec).map(|()| Entry::Builtin(spec.clone()))
                 }
             })
-            .collect::<Result<_, _>>()?;
+            .collect::<std::result::Result<_, _>>()
+            .map_err(Error::Invalid)?;
         Ok(Roster {
             entries,
             pool: BotPool::new(log_dir),

@@ -7,11 +7,10 @@
 //! generator seeded by `new_game`'s seed — so it plays exactly as the
 //! agent plays in-process. It answers with an index into `legal`.
 
+use crate::error::{Error, Result};
 use crate::external::message::{parse_turn, PROTOCOL};
 use agents::{Agent, AgentRng};
-use engine::record::apply_turn_start;
-use engine::record::follow_turn;
-use engine::{Seat, State};
+use engine::{apply_turn_start, follow_turn, Seat, State};
 use rand::SeedableRng;
 use serde::Deserialize;
 use std::io::{BufRead, Write};
@@ -44,10 +43,23 @@ struct Game {
 }
 
 /// Serve `spec` on `input`/`output` until `quit` or the end of input.
-pub fn serve(spec: &str, input: impl BufRead, mut output: impl Write) -> Result<(), String> {
-    let mut agent: Box<dyn Agent> = agents::from_spec(spec).map_err(|e| e.to_string())?;
+///
+/// # Errors
+/// A spec that builds no agent, a message out of order or not following
+/// the protocol (naming its line), or failing input or output.
+pub fn serve(spec: &str, input: impl BufRead, output: impl Write) -> Result<()> {
+    let agent = agents::from_spec(spec).map_err(|e| Error::Invalid(e.to_string()))?;
+    serve_agent(spec, agent, input, output).map_err(Error::Invalid)
+}
+
+fn serve_agent(
+    spec: &str,
+    mut agent: Box<dyn Agent>,
+    input: impl BufRead,
+    mut output: impl Write,
+) -> std::result::Result<(), String> {
     let mut game: Option<Game> = None;
-    let mut say = |line: String| -> Result<(), String> {
+    let mut say = |line: String| -> std::result::Result<(), String> {
         writeln!(output, "{line}")
             .and_then(|()| output.flush())
             .map_err(|e| format!("cannot write: {e}"))
@@ -96,7 +108,7 @@ pub fn serve(spec: &str, input: impl BufRead, mut output: impl Write) -> Result<
 }
 
 /// Follow the game to the decision of `d` and ask the agent.
-fn decide(agent: &mut dyn Agent, g: &mut Game, d: ToBot) -> Result<usize, String> {
+fn decide(agent: &mut dyn Agent, g: &mut Game, d: ToBot) -> std::result::Result<usize, String> {
     let viewer = Seat(d.seat);
     for value in d.turns {
         let seen = parse_turn(value)?;
@@ -130,9 +142,9 @@ fn decide(agent: &mut dyn Agent, g: &mut Game, d: ToBot) -> Result<usize, String
 mod tests {
     use super::*;
 
-    fn serve_lines(input: &str) -> (Result<(), String>, String) {
+    fn serve_lines(input: &str) -> (std::result::Result<(), String>, String) {
         let mut out = Vec::new();
-        let result = serve("random", input.as_bytes(), &mut out);
+        let result = serve("random", input.as_bytes(), &mut out).map_err(|e| e.to_string());
         (result, String::from_utf8(out).unwrap())
     }
 

@@ -12,6 +12,7 @@ use crate::gifts::{Gift, GiftCards};
 use crate::moves::IllegalMove;
 use crate::record::{apply_turn, ReplayReason, TurnRecord};
 use crate::seat::Seat;
+use crate::turn::Phase;
 
 /// Where a card hidden from a seat can be.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -94,7 +95,7 @@ pub fn follow_turn(
     let seat = Seat(turn.player);
     let mut turn = turn.clone();
     if let Some(open) = &turn.gift_open {
-        if seat != viewer && state.phase() != super::Phase::Over {
+        if seat != viewer && state.phase() != Phase::Over {
             state
                 .assume_hidden_card(viewer, CardHolder::Hand(seat), open.card)
                 .map_err(ReplayReason::Illegal)?;

@@ -1,13 +1,14 @@
 //! The Gifts in the turn (RULES.md §5): receiving a card after placing,
-//! opening one before placing, Take 2's choice, and the seat's actions.
+//! opening one before placing, and Take 2's choice.
 
-use super::{Action, Meeple, Phase, State};
+use super::{Meeple, State};
 use crate::features::{segment_id, SegmentId};
 use crate::geom::Pos;
 use crate::gifts::{Gift, GiftCards, GiftOpen};
 use crate::moves::IllegalMove;
 use crate::seat::Seat;
 use crate::tiles::{FeatureKind, Tile, NO_SEGMENT};
+use crate::turn::Phase;
 
 impl State {
     // ----- Public information about the cards -------------------------------
@@ -95,6 +96,18 @@ impl State {
 
     /// The seat to play receives `gift` from the deck (the chance outcome
     /// of [`Phase::DrawGift`]); then the turn passes.
+    ///
+    /// # Errors
+    /// [`IllegalMove::WrongPhase`] outside [`Phase::DrawGift`],
+    /// [`IllegalMove::GiftNotInDeck`] if no such card is left; nothing changes.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{Gift, Rules, Seat, State};
+    ///
+    /// let mut state = State::new(Rules { farmers: true, gifts: true, ..Rules::STANDARD }, 2, Seat(0));
+    /// assert!(state.receive_gift(Gift::Synod).is_err()); // a tile draw is due
+    /// ```
     pub fn receive_gift(&mut self, gift: Gift) -> Result<(), IllegalMove> {
         if self.phase != Phase::DrawGift {
             return Err(IllegalMove::WrongPhase(self.phase));
@@ -133,7 +146,7 @@ impl State {
     /// drawn, no gift was opened this turn, and the seat holds one.
     #[inline]
     pub fn may_open_gift(&self) -> bool {
-        self.rules.gifts
+        self.rules().gifts
             && matches!(self.phase, Phase::Place(_))
             && !self.gifts.opened
             && !self.hand(self.to_play).is_empty()
@@ -215,7 +228,7 @@ impl State {
             return Err("a meeple moves between a field and a road, city or monastery");
         }
         if lying(b.kind) {
-            if !self.rules.farmers {
+            if !self.rules().farmers {
                 return Err("farmers are off");
             }
         } else if self.is_complete(segment_id(slot, to)) {
@@ -232,8 +245,21 @@ impl State {
     }
 
     /// Why opening `open` is illegal now, if it is.
+    ///
+    /// # Errors
+    /// The [`IllegalMove`]: gifts off, a gift already opened this turn, a card
+    /// not held, or a target that is not valid (and why).
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{GiftOpen, IllegalMove, Rules, Seat, State, Tile};
+    ///
+    /// let mut state = State::new(Rules::default(), 2, Seat(0));
+    /// state.draw(Tile::U).unwrap();
+    /// assert_eq!(state.check_open(GiftOpen::Take2), Err(IllegalMove::GiftsOff));
+    /// ```
     pub fn check_open(&self, open: GiftOpen) -> Result<(), IllegalMove> {
-        if !self.rules.gifts {
+        if !self.rules().gifts {
             return Err(IllegalMove::GiftsOff);
         }
         if !matches!(self.phase, Phase::Place(_)) {
@@ -376,7 +402,7 @@ impl State {
 
     // ----- Take 2's choice --------------------------------------------------
 
-    fn check_keep(&self, tile: Tile) -> Result<(), IllegalMove> {
+    pub(super) fn check_keep(&self, tile: Tile) -> Result<(), IllegalMove> {
         match self.phase {
             Phase::Choose(a, b) if tile == a || tile == b => Ok(()),
             Phase::Choose(..) => Err(IllegalMove::NotDrawn(tile)),
@@ -384,7 +410,7 @@ impl State {
         }
     }
 
-    fn keep_unchecked(&mut self, tile: Tile) {
+    pub(super) fn keep_unchecked(&mut self, tile: Tile) {
         let Phase::Choose(a, b) = self.phase else {
             unreachable!("keep outside the choose phase");
         };
@@ -392,99 +418,5 @@ impl State {
         self.bag.put_back(other);
         self.placements = self.board.fit_count(tile) as u16;
         self.phase = Phase::Place(tile);
-    }
-
-    // ----- Actions ------------------------------------------------------------
-
-    /// Calls `f` for every legal action of the seat to play: every
-    /// placement (with its meeple options) and every gift opening in
-    /// [`Phase::Place`], the two tiles in [`Phase::Choose`].
-    pub fn for_each_action(&self, mut f: impl FnMut(Action)) {
-        match self.phase {
-            Phase::Place(_) => {
-                self.for_each_move(|m| f(Action::Place(m)));
-                self.for_each_gift_open(|g| f(Action::Open(g)));
-            }
-            Phase::Choose(a, b) => {
-                f(Action::Keep(a));
-                if b != a {
-                    f(Action::Keep(b));
-                }
-            }
-            _ => {}
-        }
-    }
-
-    /// Why `action` is illegal now, if it is.
-    pub fn check_action(&self, action: Action) -> Result<(), IllegalMove> {
-        match action {
-            Action::Place(m) => self.check(m),
-            Action::Open(g) => self.check_open(g),
-            Action::Keep(t) => self.check_keep(t),
-        }
-    }
-
-    /// Play a legal action (checked only by `debug_assert!`).
-    pub fn play_action_unchecked(&mut self, action: Action) {
-        match action {
-            Action::Place(m) => self.play_unchecked(m),
-            Action::Open(g) => self.open_unchecked(g),
-            Action::Keep(t) => {
-                debug_assert_eq!(self.check_keep(t), Ok(()));
-                self.keep_unchecked(t)
-            }
-        }
-    }
-
-    /// Play `action` after checking it; a refused action changes nothing.
-    pub fn try_action(&mut self, action: Action) -> Result<(), IllegalMove> {
-        self.check_action(action)?;
-        self.play_action_unchecked(action);
-        Ok(())
-    }
-
-    /// `action` in words, in record notation (for logs and messages): e.g.
-    /// `U (1, 0) r1 NNE`, `open cash_out (0, 1) S`, `keep V`.
-    pub fn describe(&self, action: Action) -> String {
-        let name = |at: Pos, seg: u8| match self.board.at(at) {
-            Some(p) if (seg as usize) < p.tile.segment_count() => {
-                p.tile.oriented(p.rot).canonical[seg as usize].to_string()
-            }
-            _ => format!("segment {seg}"),
-        };
-        match action {
-            Action::Place(m) => match self.drawn_tile() {
-                Some(t) => m.display(t).to_string(),
-                None => format!("{m:?}"),
-            },
-            Action::Open(open) => match open {
-                GiftOpen::Synod { at } => format!("open synod {at}"),
-                GiftOpen::RoadSweeper { at, segment } => {
-                    format!("open road_sweeper {at} {}", name(at, segment))
-                }
-                GiftOpen::CashOut { at, segment } => {
-                    format!("open cash_out {at} {}", name(at, segment))
-                }
-                GiftOpen::ChangePosition { at, from, to } => format!(
-                    "open change_position {at} {} -> {}",
-                    name(at, from),
-                    name(at, to)
-                ),
-                GiftOpen::Take2 => "open take_2".to_string(),
-                GiftOpen::Wasted(g) => format!("open {g} (no effect)"),
-            },
-            Action::Keep(t) => format!("keep {t}"),
-        }
-    }
-
-    /// Give `points` of feature `kind` to `seat`.
-    pub(super) fn add_points(&mut self, seat: Seat, kind: FeatureKind, points: u16) {
-        let score = &mut self.scores[seat];
-        match kind {
-            FeatureKind::Road => score.road += points,
-            FeatureKind::City => score.city += points,
-            FeatureKind::Monastery => score.monastery += points,
-            FeatureKind::Field => score.farm += points,
-        }
     }
 }

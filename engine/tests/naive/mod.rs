@@ -19,6 +19,8 @@
 //! by `r` moves edge `e` to `(e + r) % 4` and port `p` to `(p + 2r) % 8`.
 #![allow(dead_code)]
 
+mod bridge;
+
 use std::collections::BTreeSet;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::OnceLock;

@@ -59,7 +59,7 @@ impl ActionNote {
                 }
             }
             Action::Open(open) => ActionNote {
-                gift_open: Some(GiftOpenRecord::of(open, view.board())),
+                gift_open: GiftOpenRecord::of(open, view.board()),
                 ..ActionNote::default()
             },
             Action::Keep(tile) => ActionNote {

@@ -1,0 +1,207 @@
+//! A stable integer encoding of actions, for the Python package, the
+//! external-bot protocol and learning code (policy vectors): every action
+//! of a legal position has one id in `0..ACTION_SPACE`, the same in every
+//! position and every version of this crate (the layout is documented on
+//! [`ACTION_SPACE`]).
+
+use crate::geom::{Pos, Rotation};
+use crate::gifts::{Gift, GiftOpen};
+use crate::moves::{Move, Placement};
+use crate::tiles::{Tile, MAX_SEGMENTS};
+use crate::turn::Action;
+
+/// The largest |x| or |y| of a cell in a 72-tile game.
+pub const MAX_COORD: i8 = 71;
+const SPAN: u32 = 2 * MAX_COORD as u32 + 1;
+const CELLS: u32 = SPAN * SPAN;
+const SEGS: u32 = MAX_SEGMENTS as u32;
+
+const WASTED_BASE: u32 = 0;
+const TAKE2: u32 = WASTED_BASE + Gift::COUNT as u32;
+const KEEP_BASE: u32 = TAKE2 + 1;
+/// The first id of a Synod opening.
+pub const SYNOD_BASE: u32 = KEEP_BASE + Tile::COUNT as u32;
+/// The first id of a Road Sweeper opening.
+pub const ROAD_SWEEPER_BASE: u32 = SYNOD_BASE + CELLS;
+/// The first id of a Cash Out opening.
+pub const CASH_OUT_BASE: u32 = ROAD_SWEEPER_BASE + CELLS * SEGS;
+/// The first id of a Change Position opening.
+pub const CHANGE_POSITION_BASE: u32 = CASH_OUT_BASE + CELLS * SEGS;
+/// The first id of a placement.
+pub const PLACE_BASE: u32 = CHANGE_POSITION_BASE + CELLS * SEGS * SEGS;
+/// The ids of the placements of one hand slot.
+pub const PLACE_SPAN: u32 = CELLS * 4 * (SEGS + 1);
+/// The number of action ids of the base game (with The Gifts): every id
+/// [`Action::to_index`] returns is below it.
+///
+/// The ids, in order (a *cell* is `(y + 71) * 143 + (x + 71)` for
+/// `-71 <= x, y <= 71`, every cell a 72-tile game can reach; segments are
+/// segment indices 0–7 of the tile at that cell):
+///
+/// | ids from              | action                          | id within the block             |
+/// |-----------------------|---------------------------------|---------------------------------|
+/// | 0                     | open a gift without effect      | gift index (0–4)                |
+/// | 5                     | open Take 2                     | 0                               |
+/// | 6                     | keep a tile (Take 2)            | tile index (0–23)               |
+/// | [`SYNOD_BASE`]        | open Synod                      | cell                            |
+/// | [`ROAD_SWEEPER_BASE`] | open Road Sweeper               | cell × 8 + segment              |
+/// | [`CASH_OUT_BASE`]     | open Cash Out                   | cell × 8 + segment              |
+/// | [`CHANGE_POSITION_BASE`] | open Change Position         | (cell × 8 + from) × 8 + to      |
+/// | [`PLACE_BASE`]        | place the tile                  | slot × [`PLACE_SPAN`] + (cell × 4 + rotation) × 9 + meeple |
+///
+/// where *meeple* is 0 for none and segment + 1 otherwise, and *slot* is a
+/// hand slot reserved for a variant with tiles in hand (`RULES.md` §8):
+/// the base game always uses slot 0, so [`ACTION_SPACE`] ends after it and
+/// such a variant adds slots 1–2 after [`ACTION_SPACE`] without
+/// renumbering any id of the base game.
+pub const ACTION_SPACE: u32 = PLACE_BASE + PLACE_SPAN;
+
+fn cell(pos: Pos) -> Option<u32> {
+    let ok = |c: i8| (-MAX_COORD..=MAX_COORD).contains(&c);
+    (ok(pos.x) && ok(pos.y)).then(|| {
+        (pos.y as i32 + MAX_COORD as i32) as u32 * SPAN + (pos.x as i32 + MAX_COORD as i32) as u32
+    })
+}
+
+fn pos(cell: u32) -> Pos {
+    let c = |v: u32| (v as i32 - MAX_COORD as i32) as i8;
+    Pos::new(c(cell % SPAN), c(cell / SPAN))
+}
+
+fn seg(s: u8) -> Option<u32> {
+    ((s as u32) < SEGS).then_some(s as u32)
+}
+
+impl Action {
+    /// This action's id in `0..ACTION_SPACE` (the layout is documented on
+    /// [`ACTION_SPACE`]). Every
+    /// action of a legal position has one; `None` for an action no
+    /// position can have (a cell beyond ±[`MAX_COORD`] or a segment index
+    /// of 8 or more).
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{Action, Move, Pos, Rotation, Tile, ACTION_SPACE};
+    ///
+    /// let a = Action::Place(Move::place(Pos::new(1, 0), Rotation::new(1).unwrap()));
+    /// let id = a.to_index().unwrap();
+    /// assert!(id < ACTION_SPACE);
+    /// assert_eq!(Action::from_index(id), Some(a));
+    /// assert_eq!(Action::Keep(Tile::A).to_index(), Some(6));
+    /// ```
+    pub fn to_index(self) -> Option<u32> {
+        Some(match self {
+            Action::Open(GiftOpen::Wasted(g)) => WASTED_BASE + g.index() as u32,
+            Action::Open(GiftOpen::Take2) => TAKE2,
+            Action::Keep(t) => KEEP_BASE + t.index() as u32,
+            Action::Open(GiftOpen::Synod { at }) => SYNOD_BASE + cell(at)?,
+            Action::Open(GiftOpen::RoadSweeper { at, segment }) => {
+                ROAD_SWEEPER_BASE + cell(at)? * SEGS + seg(segment)?
+            }
+            Action::Open(GiftOpen::CashOut { at, segment }) => {
+                CASH_OUT_BASE + cell(at)? * SEGS + seg(segment)?
+            }
+            Action::Open(GiftOpen::ChangePosition { at, from, to }) => {
+                CHANGE_POSITION_BASE + (cell(at)? * SEGS + seg(from)?) * SEGS + seg(to)?
+            }
+            Action::Place(Move {
+                placement: Placement { pos, rot },
+                meeple,
+            }) => {
+                let m = match meeple {
+                    None => 0,
+                    Some(s) => seg(s)? + 1,
+                };
+                PLACE_BASE + (cell(pos)? * 4 + rot.quarter_turns() as u32) * (SEGS + 1) + m
+            }
+        })
+    }
+
+    /// The action with id `index` (the inverse of [`Action::to_index`]);
+    /// `None` for an id at or past [`ACTION_SPACE`].
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{Action, GiftOpen, ACTION_SPACE};
+    ///
+    /// assert_eq!(Action::from_index(5), Some(Action::Open(GiftOpen::Take2)));
+    /// assert_eq!(Action::from_index(ACTION_SPACE), None);
+    /// ```
+    pub fn from_index(index: u32) -> Option<Action> {
+        let i = index;
+        Some(if i < TAKE2 {
+            Action::Open(GiftOpen::Wasted(Gift::ALL[i as usize]))
+        } else if i == TAKE2 {
+            Action::Open(GiftOpen::Take2)
+        } else if i < SYNOD_BASE {
+            Action::Keep(Tile::from_index((i - KEEP_BASE) as usize))
+        } else if i < ROAD_SWEEPER_BASE {
+            Action::Open(GiftOpen::Synod {
+                at: pos(i - SYNOD_BASE),
+            })
+        } else if i < CASH_OUT_BASE {
+            let k = i - ROAD_SWEEPER_BASE;
+            Action::Open(GiftOpen::RoadSweeper {
+                at: pos(k / SEGS),
+                segment: (k % SEGS) as u8,
+            })
+        } else if i < CHANGE_POSITION_BASE {
+            let k = i - CASH_OUT_BASE;
+            Action::Open(GiftOpen::CashOut {
+                at: pos(k / SEGS),
+                segment: (k % SEGS) as u8,
+            })
+        } else if i < PLACE_BASE {
+            let k = i - CHANGE_POSITION_BASE;
+            Action::Open(GiftOpen::ChangePosition {
+                at: pos(k / (SEGS * SEGS)),
+                from: (k / SEGS % SEGS) as u8,
+                to: (k % SEGS) as u8,
+            })
+        } else if i < ACTION_SPACE {
+            let k = i - PLACE_BASE;
+            let m = k % (SEGS + 1);
+            let k = k / (SEGS + 1);
+            let rot = Rotation::new((k % 4) as u8).expect("0-3");
+            let mv = Move::place(pos(k / 4), rot);
+            Action::Place(if m == 0 {
+                mv
+            } else {
+                mv.with_meeple(m as u8 - 1)
+            })
+        } else {
+            return None;
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_id_decodes_to_an_action_that_encodes_back_to_it() {
+        // Every id of the small blocks, and a stride through the large ones.
+        let ids = (0..SYNOD_BASE + 100).chain((SYNOD_BASE..ACTION_SPACE).step_by(997));
+        for id in ids.chain([ACTION_SPACE - 1]) {
+            let a = Action::from_index(id).expect("an id below ACTION_SPACE");
+            assert_eq!(a.to_index(), Some(id), "{a:?}");
+        }
+    }
+
+    #[test]
+    fn the_base_game_layout_is_stable() {
+        // Changing any of these renumbers saved data: don't.
+        assert_eq!(SYNOD_BASE, 30);
+        assert_eq!(PLACE_BASE, 30 + 20_449 * 81);
+        assert_eq!(ACTION_SPACE, 2_392_563);
+    }
+
+    #[test]
+    fn unencodable_actions_have_no_id() {
+        let far = Move::place(Pos::new(72, 0), Rotation::default());
+        assert_eq!(Action::Place(far).to_index(), None);
+        let bad = Move::place(Pos::ORIGIN, Rotation::default()).with_meeple(8);
+        assert_eq!(Action::Place(bad).to_index(), None);
+    }
+}

@@ -1,0 +1,159 @@
+//! The record builder: writes a [`Record`] while a game is played.
+
+use super::{FinalRecord, GiftOpenRecord, Record, TurnRecord};
+use crate::rules::Rules;
+use crate::seat::Seat;
+use crate::state::State;
+use crate::tiles::Tile;
+use crate::turn::{Action, ChanceOutcome, Drawn, Phase};
+
+/// Builds a [`Record`] while a game is played: give it every chance
+/// outcome and every action, each with the state right after it.
+///
+/// # Examples
+/// ```
+/// use engine::{random_action, replay, RecordBuilder, Rules, Seat, State};
+/// use rand::SeedableRng;
+///
+/// let rules = Rules::default();
+/// let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(5);
+/// let mut state = State::new(rules, 2, Seat(0));
+/// let mut builder = RecordBuilder::new(2, rules);
+/// while !state.is_over() {
+///     if state.is_chance() {
+///         let outcome = state.apply_chance(&mut rng);
+///         builder.chance(&state, outcome);
+///     } else {
+///         let (seat, action) = (state.to_play(), random_action(&state, &mut rng).unwrap());
+///         state.try_action(action).unwrap();
+///         builder.action(seat, &state, action);
+///     }
+/// }
+/// let record = builder.finish(&state);
+/// assert_eq!(replay(&record, false).unwrap(), state);
+/// ```
+#[derive(Clone, Debug)]
+pub struct RecordBuilder {
+    record: Record,
+    turn: Option<TurnRecord>,
+    first: Option<Tile>,
+}
+
+impl RecordBuilder {
+    /// A builder for a new game.
+    pub fn new(players: usize, rules: Rules) -> RecordBuilder {
+        RecordBuilder {
+            record: Record::new(players, rules),
+            turn: None,
+            first: None,
+        }
+    }
+
+    /// The record's header fields (seed, agents) can be set here.
+    pub fn record_mut(&mut self) -> &mut Record {
+        &mut self.record
+    }
+
+    /// Close the turn in progress, as [`RecordBuilder::finish`] does (for
+    /// a game stopped mid-turn).
+    pub fn close_turn(&mut self) {
+        self.close();
+    }
+
+    /// The turns completed so far.
+    pub fn turns(&self) -> &[TurnRecord] {
+        &self.record.turns
+    }
+
+    /// The turn in progress, if it has begun: the tiles set aside, the
+    /// first placeable tile drawn (as `tile`, with no cell yet) and a gift
+    /// opened.
+    pub fn current_turn(&self) -> Option<TurnRecord> {
+        let mut turn = self.turn.clone()?;
+        if turn.tile.is_none() {
+            turn.tile = self.first;
+        }
+        Some(turn)
+    }
+
+    fn current(&mut self, seat: Seat) -> &mut TurnRecord {
+        self.turn.get_or_insert_with(|| TurnRecord {
+            player: seat.0,
+            ..TurnRecord::default()
+        })
+    }
+
+    fn close(&mut self) {
+        if let Some(t) = self.turn.take() {
+            self.record.turns.push(t);
+        }
+        self.first = None;
+    }
+
+    /// A chance outcome, with the state after it.
+    pub fn chance(&mut self, after: &State, outcome: ChanceOutcome) {
+        let seat = after.to_play();
+        match outcome {
+            ChanceOutcome::Tile(tile, drawn) => {
+                let turn = self.current(seat);
+                match (&mut turn.gift_open, drawn) {
+                    (Some(g), Drawn::SetAside) => g.discarded.push(tile),
+                    (Some(g), Drawn::Placeable) => g.second = Some(tile),
+                    (None, Drawn::SetAside) => turn.discarded.push(tile),
+                    (None, Drawn::Placeable) => self.first = Some(tile),
+                }
+                if after.is_over() {
+                    self.close();
+                }
+            }
+            ChanceOutcome::Gift(gift) => {
+                self.current(seat).gift_received = Some(gift);
+                self.close();
+            }
+        }
+    }
+
+    /// An action of `seat`, with the state after it.
+    pub fn action(&mut self, seat: Seat, after: &State, action: Action) {
+        let first = self.first;
+        let turn = self.current(seat);
+        match action {
+            Action::Place(mv) => {
+                let placed = after
+                    .board()
+                    .at(mv.placement.pos)
+                    .expect("the tile was placed");
+                let t = TurnRecord::new(seat, Vec::new(), placed.tile, mv);
+                (turn.tile, turn.x, turn.y, turn.rot, turn.meeple) =
+                    (t.tile, t.x, t.y, t.rot, t.meeple);
+                if after.phase() != Phase::DrawGift {
+                    self.close();
+                }
+            }
+            Action::Open(open) => {
+                let g = GiftOpenRecord::of(open, after.board()).expect("a legal opening");
+                turn.gift_open = Some(g);
+            }
+            Action::Keep(kept) => {
+                if let Some(g) = &mut turn.gift_open {
+                    let second = g.second.expect("a second tile before the choice");
+                    let first = first.expect("a first tile before the choice");
+                    g.returned = Some(if kept == second { first } else { second });
+                }
+            }
+        }
+    }
+
+    /// The finished record, with the final scores when the game is over.
+    pub fn finish(mut self, state: &State) -> Record {
+        self.close();
+        if state.is_over() {
+            self.record.final_scores = Some(FinalRecord {
+                scores: (0..state.players())
+                    .map(|s| state.score(Seat(s as u8)).total())
+                    .collect(),
+            });
+        }
+        self.record
+    }
+}

@@ -1,0 +1,186 @@
+//! Chance: drawing tiles from the bag (and gift cards), at random or as
+//! given, and the chance outcomes with their probabilities.
+
+use super::State;
+use crate::gifts::Gift;
+use crate::moves::IllegalMove;
+use crate::tiles::Tile;
+use crate::turn::{Chance, ChanceOutcome, Drawn, Phase};
+use rand::Rng;
+
+impl State {
+    /// The outcomes of the chance event due now, each with its
+    /// probability: a tile kind left in the bag in [`Phase::Draw`] and
+    /// [`Phase::DrawSecond`], a gift card kind left in the deck in
+    /// [`Phase::DrawGift`]; empty when no chance event is due. This reads
+    /// the hidden gift deck: it is for the game's driver, not an agent.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{Chance, Rules, Seat, State, Tile};
+    ///
+    /// let state = State::new(Rules::default(), 2, Seat(0));
+    /// let outcomes = state.chance_outcomes();
+    /// assert_eq!(outcomes.len(), 24); // every kind is left at the start
+    /// let (_, p) = outcomes.iter().find(|(c, _)| *c == Chance::Tile(Tile::D)).unwrap();
+    /// assert_eq!(*p, 3.0 / 71.0);
+    /// ```
+    pub fn chance_outcomes(&self) -> Vec<(Chance, f64)> {
+        match self.phase {
+            Phase::Draw | Phase::DrawSecond(_) => {
+                let total = self.bag.total() as f64;
+                let outcomes = self
+                    .bag
+                    .iter()
+                    .map(|(t, c)| (Chance::Tile(t), c as f64 / total));
+                outcomes.collect()
+            }
+            Phase::DrawGift => {
+                let deck = self.gifts.deck;
+                let total = deck.total() as f64;
+                let kinds = deck
+                    .kinds()
+                    .map(|g| (Chance::Gift(g), deck.count(g) as f64 / total));
+                kinds.collect()
+            }
+            _ => Vec::new(),
+        }
+    }
+
+    /// Apply a given outcome of the chance event due now: [`State::draw`]
+    /// a tile or [`State::receive_gift`] a card.
+    ///
+    /// # Errors
+    /// [`IllegalMove`] (and nothing changes) if no such chance event is
+    /// due or the tile or card is not left.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{Chance, ChanceOutcome, Drawn, Rules, Seat, State, Tile};
+    ///
+    /// let mut state = State::new(Rules::default(), 2, Seat(0));
+    /// let outcome = state.apply_chance_outcome(Chance::Tile(Tile::U)).unwrap();
+    /// assert_eq!(outcome, ChanceOutcome::Tile(Tile::U, Drawn::Placeable));
+    /// ```
+    pub fn apply_chance_outcome(&mut self, chance: Chance) -> Result<ChanceOutcome, IllegalMove> {
+        match chance {
+            Chance::Tile(tile) => Ok(ChanceOutcome::Tile(tile, self.draw(tile)?)),
+            Chance::Gift(gift) => {
+                self.receive_gift(gift)?;
+                Ok(ChanceOutcome::Gift(gift))
+            }
+        }
+    }
+
+    /// `tile` has a legal placement on the current board.
+    #[inline]
+    pub fn is_placeable(&self, tile: Tile) -> bool {
+        self.board.has_fit(tile)
+    }
+
+    /// Draw `tile` from the bag for the seat to play. An unplaceable tile
+    /// is set aside (and the game ends if the bag is then empty).
+    ///
+    /// After Take 2 ([`Phase::DrawSecond`]) this draws the second tile: a
+    /// placeable one leads to [`Phase::Choose`]; when the bag runs out
+    /// first, the seat places the tile it holds.
+    ///
+    /// # Errors
+    /// [`IllegalMove::NotInBag`] if no such tile is left, and a phase error
+    /// ([`IllegalMove::GameOver`], [`IllegalMove::TileAlreadyDrawn`]) if no tile
+    /// draw is due; the state is then unchanged.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{Drawn, Phase, Rules, Seat, State, Tile};
+    ///
+    /// let mut state = State::new(Rules::default(), 2, Seat(0));
+    /// assert_eq!(state.draw(Tile::U), Ok(Drawn::Placeable));
+    /// assert_eq!(state.phase(), Phase::Place(Tile::U));
+    /// assert!(state.draw(Tile::V).is_err()); // U must be placed first
+    /// ```
+    pub fn draw(&mut self, tile: Tile) -> Result<Drawn, IllegalMove> {
+        let first = match self.phase {
+            Phase::Draw => None,
+            Phase::DrawSecond(first) => Some(first),
+            Phase::Over => return Err(IllegalMove::GameOver),
+            _ => return Err(IllegalMove::TileAlreadyDrawn),
+        };
+        if !self.bag.take(tile) {
+            return Err(IllegalMove::NotInBag(tile));
+        }
+        let placements = self.board.fit_count(tile);
+        if placements > 0 {
+            self.phase = match first {
+                None => {
+                    self.placements = placements as u16;
+                    Phase::Place(tile)
+                }
+                Some(first) => Phase::Choose(first, tile),
+            };
+            Ok(Drawn::Placeable)
+        } else {
+            if self.bag.is_empty() {
+                match first {
+                    None => self.finish(),
+                    Some(first) => self.phase = Phase::Place(first),
+                }
+            }
+            Ok(Drawn::SetAside)
+        }
+    }
+
+    /// Resolve whatever chance event is due (a tile or a gift card) with
+    /// `rng`, every outcome weighted by its count.
+    ///
+    /// # Panics
+    /// If the phase is not a chance phase.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{ChanceOutcome, Rules, Seat, State};
+    /// use rand::SeedableRng;
+    ///
+    /// let mut state = State::new(Rules::default(), 2, Seat(0));
+    /// let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(1);
+    /// assert!(matches!(state.apply_chance(&mut rng), ChanceOutcome::Tile(..)));
+    /// ```
+    pub fn apply_chance<R: Rng + ?Sized>(&mut self, rng: &mut R) -> ChanceOutcome {
+        match self.phase {
+            Phase::Draw | Phase::DrawSecond(_) => {
+                let (tile, drawn) = self.draw_random(rng);
+                ChanceOutcome::Tile(tile, drawn)
+            }
+            Phase::DrawGift => ChanceOutcome::Gift(self.receive_random_gift(rng)),
+            other => panic!("apply_chance in {other:?}"),
+        }
+    }
+
+    /// In [`Phase::DrawGift`]: the seat receives a card drawn at random
+    /// from the deck (each card equally likely), as [`State::receive_gift`].
+    pub fn receive_random_gift<R: Rng + ?Sized>(&mut self, rng: &mut R) -> Gift {
+        let deck = self.gifts.deck;
+        let gift = deck.nth(rng.gen_range(0..deck.total()));
+        self.receive_gift(gift)
+            .expect("a gift draw is due and the card is in the deck");
+        gift
+    }
+
+    /// The phase is a chance event.
+    #[inline]
+    pub fn is_chance(&self) -> bool {
+        matches!(
+            self.phase,
+            Phase::Draw | Phase::DrawSecond(_) | Phase::DrawGift
+        )
+    }
+
+    /// Draw a tile at random (each tile left equally likely), as
+    /// [`State::draw`]. Returns the tile and what happened to it.
+    pub fn draw_random<R: Rng + ?Sized>(&mut self, rng: &mut R) -> (Tile, Drawn) {
+        let k = rng.gen_range(0..self.bag.total());
+        let tile = self.bag.nth(k);
+        let drawn = self.draw(tile).expect("drawing during the draw phase");
+        (tile, drawn)
+    }
+}

@@ -1,0 +1,90 @@
+//! The turn's vocabulary: whose decision it is ([`Phase`]), a seat's
+//! decision ([`Action`]) and what a chance step produced
+//! ([`ChanceOutcome`], [`Drawn`]).
+
+use crate::gifts::{Gift, GiftOpen};
+use crate::moves::Move;
+use crate::tiles::Tile;
+
+/// A chance event before it happens: the tile or gift card that comes
+/// out. [`crate::State::chance_outcomes`] lists them with their
+/// probabilities, [`crate::State::apply_chance_outcome`] applies one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Chance {
+    /// This tile is drawn from the bag.
+    Tile(Tile),
+    /// The seat to play receives this gift card from the deck.
+    Gift(Gift),
+}
+
+/// Whose decision it is: a seat's ([`Phase::Place`], [`Phase::Choose`]),
+/// chance's ([`Phase::Draw`], [`Phase::DrawSecond`], [`Phase::DrawGift`]),
+/// or nobody's ([`Phase::Over`]).
+///
+/// # Examples
+/// ```
+/// use engine::{Phase, Rules, Seat, State, Tile};
+///
+/// let mut state = State::new(Rules::default(), 2, Seat(0));
+/// assert_eq!(state.phase(), Phase::Draw);
+/// state.draw(Tile::U).unwrap();
+/// assert_eq!(state.phase(), Phase::Place(Tile::U));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Phase {
+    /// Chance: a tile must be drawn from the bag for the seat to play.
+    Draw,
+    /// The seat to play must place the drawn `tile` (and may first open a
+    /// gift).
+    Place(Tile),
+    /// Chance (Take 2): a second tile must be drawn; the first is held.
+    DrawSecond(Tile),
+    /// Take 2: the seat keeps one of the two tiles; the other goes back.
+    Choose(Tile, Tile),
+    /// Chance (The Gifts): the seat that just placed receives a gift card.
+    DrawGift,
+    /// The game is over and final scoring is done.
+    Over,
+}
+
+/// A seat's decision: place the tile, open a gift, or (after Take 2) keep
+/// one of two tiles.
+///
+/// # Examples
+/// ```
+/// use engine::{Action, Rules, Seat, State, Tile};
+///
+/// let mut state = State::new(Rules::default(), 2, Seat(0));
+/// state.draw(Tile::U).unwrap();
+/// let action = state.parse_action("U (1, 0) r1").unwrap();
+/// assert!(matches!(action, Action::Place(_)));
+/// assert_eq!(Action::from_index(action.to_index().unwrap()), Some(action));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Action {
+    /// Place the drawn tile, with an optional meeple.
+    Place(Move),
+    /// Open a gift before placing.
+    Open(GiftOpen),
+    /// Keep this tile of the two drawn with Take 2.
+    Keep(Tile),
+}
+
+/// What a chance step produced.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ChanceOutcome {
+    /// A tile was drawn (and perhaps set aside).
+    Tile(Tile, Drawn),
+    /// A gift card was received by the seat to play.
+    Gift(Gift),
+}
+
+/// What happened to a drawn tile.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Drawn {
+    /// It can be placed: the seat must now place it.
+    Placeable,
+    /// It has no legal placement and was set aside; draw again (or the
+    /// game is over if the bag is empty).
+    SetAside,
+}
