@@ -2,8 +2,8 @@
 (docs/PROTOCOL.md), using only the Python standard library.
 
 Subclass Bot, override decide(), and call run(MyBot()). decide() gets the
-`decide` message as a dict and returns an index into msg["legal"] or one of
-its entries (an action dict).
+`decide` message as a dict and returns an index into msg["legal"] (an int)
+or one of its entries (a string in record notation, e.g. "U (1, 0) r1 N").
 """
 
 import json
@@ -24,7 +24,7 @@ class Bot:
         game["seed"] (seed your randomness with it to be reproducible)."""
 
     def decide(self, msg):
-        """Return an index into msg["legal"], or one of its entries."""
+        """Return an index into msg["legal"], or one of its strings."""
         raise NotImplementedError
 
     def game_over(self, msg):

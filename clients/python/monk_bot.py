@@ -11,9 +11,11 @@ class MonkBot(Bot):
         self.rng = random.Random(game["seed"])  # reproducible games
 
     def decide(self, msg):
-        legal = msg["legal"]  # actions in record notation
-        monks = [i for i, a in enumerate(legal) if a.get("meeple") == "C"]
-        meeples = [i for i, a in enumerate(legal) if "meeple" in a]
+        legal = msg["legal"]  # e.g. "U (1, 0) r1 NNE", "open synod (0, 1)"
+        places = [(i, a.split()) for i, a in enumerate(legal)
+                  if not a.startswith(("open", "keep"))]
+        meeples = [i for i, w in places if len(w) == 5]  # T (x, y) rN LOC
+        monks = [i for i, w in places if len(w) == 5 and w[4] == "C"]
         return self.rng.choice(monks or meeples or range(len(legal)))
 
 

@@ -173,6 +173,10 @@ impl<'a> SeatView<'a> {
         fn free_segments(&self, placement: Placement) -> u8;
         /// Why a move is illegal, if it is.
         fn check(&self, mv: Move) -> Result<(), IllegalMove>;
+        /// An action in record notation (see [`State::describe`]).
+        fn describe(&self, action: Action) -> String;
+        /// An action read from record notation (see [`State::parse_action`]).
+        fn parse_action(&self, text: &str) -> Result<Action, crate::ParseActionError>;
     }
 
     /// Every legal placement.

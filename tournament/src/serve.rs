@@ -85,6 +85,9 @@ fn serve_agent(
                         msg.players, msg.first
                     )));
                 }
+                msg.rules
+                    .validate()
+                    .map_err(|e| bad(format!("new_game: {e}")))?;
                 agent.reset();
                 game = Some(Game {
                     state: State::new(msg.rules, msg.players, Seat(msg.first)),

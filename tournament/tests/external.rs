@@ -66,8 +66,18 @@ fn served(agent: &str) -> String {
 #[test]
 fn served_agents_play_the_same_games_as_in_process_ones() {
     let agents = ["random", "greedy", "mcts:iterations=25,c=0.7"];
-    for (players, gifts) in [(2, false), (3, true), (4, false), (2, true), (4, true)] {
-        let name = format!("round-trip-{players}-{gifts}");
+    // The rule variants reach the bot through new_game's rules object.
+    let hole = Some("hole_bonus=true,final_incomplete=false");
+    let cases = [
+        (2, false, None),
+        (3, true, None),
+        (4, false, None),
+        (2, true, None),
+        (4, true, None),
+        (3, false, hole),
+    ];
+    for (players, gifts, rules) in cases {
+        let name = format!("round-trip-{players}-{gifts}-{}", rules.is_some());
         let (inside, outside) = (
             scratch(&format!("{name}-in")),
             scratch(&format!("{name}-ext")),
@@ -76,6 +86,9 @@ fn served_agents_play_the_same_games_as_in_process_ones() {
         let mut common = vec!["--games", "1", "--players", &players, "--seed", "5"];
         if gifts {
             common.push("--gifts");
+        }
+        if let Some(rules) = rules {
+            common.extend(["--rules", rules]);
         }
         let ext: Vec<String> = agents.iter().map(|a| served(a)).collect();
         let list = agents.join(",");
@@ -217,12 +230,19 @@ fn a_bot_that_prints_garbage_forfeits() {
 
 #[test]
 fn a_bot_that_prints_a_100_mb_line_forfeits() {
-    misbehave("huge", 5000, Some("line too long"));
+    // A generous limit: building 100 MB in Python is slow on a loaded machine.
+    misbehave("huge", 20_000, Some("line too long"));
 }
 
 #[test]
 fn a_bot_that_answers_an_illegal_action_forfeits() {
     misbehave("illegal", 2000, Some("illegal action"));
+}
+
+#[test]
+fn a_bot_may_answer_in_record_notation_or_by_action_id() {
+    misbehave("notation", 2000, None);
+    misbehave("ids", 2000, None);
 }
 
 #[test]
@@ -304,6 +324,7 @@ fn a_bot_is_never_sent_other_seats_gift_cards_or_the_tile_order() {
                     "hand",
                     "hand_sizes",
                     "legal",
+                    "legal_ids",
                     "phase",
                     "scores",
                     "seat",

@@ -1,16 +1,12 @@
-//! The messages of `carcassonne-bot/1` (docs/PROTOCOL.md) as Rust types,
-//! and actions in record notation.
+//! The messages of `carcassonne-bot/1` (docs/PROTOCOL.md) as Rust types.
 //!
-//! Actions are written with the record's own types: a placement as the
-//! `x`, `y`, `rot`, `meeple` fields of [`TurnRecord`], a gift as its
-//! [`GiftOpenRecord`], Take 2's choice as the tile kept. A bot's answer is
-//! matched against the list of legal actions, so nothing is parsed twice.
+//! Actions travel in the engine's record notation (`U (1, 0) r1 NNE`,
+//! `open synod (0, 1)`, `keep V`) and as the engine's stable integer ids;
+//! turns in the record's [`TurnRecord`] shape. A bot's answer is matched
+//! against the list of legal actions.
 
 use agents::history::SeenTurn;
-use engine::{
-    Action, Gift, GiftCards, GiftOpenRecord, Location, Phase, Rules, Score, Seat, SeatView, Tile,
-    TurnRecord,
-};
+use engine::{Action, Gift, GiftCards, Phase, Rules, Score, Seat, SeatView, Tile, TurnRecord};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -20,63 +16,32 @@ pub const PROTOCOL: &str = "carcassonne-bot/1";
 /// What an external bot is told in place of another seat's gift card.
 pub const HIDDEN: &str = "hidden";
 
-/// An action in record notation.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ActionNote {
-    /// Placement: the cell's x.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub x: Option<i8>,
-    /// Placement: the cell's y.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub y: Option<i8>,
-    /// Placement: the rotation, 0–3.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub rot: Option<u8>,
-    /// Placement: the meeple's location on the tile.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub meeple: Option<Location>,
-    /// A gift opened, with its target.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub gift_open: Option<GiftOpenRecord>,
-    /// Take 2: the tile kept.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub keep: Option<Tile>,
-}
-
-impl ActionNote {
-    /// `action` of the seat of `view`, which is to play.
-    pub fn of(action: Action, view: &SeatView<'_>) -> ActionNote {
-        match action {
-            Action::Place(mv) => {
-                let tile = view.drawn_tile().expect("a tile to place");
-                let t = TurnRecord::new(view.seat(), Vec::new(), tile, mv);
-                ActionNote {
-                    x: t.x,
-                    y: t.y,
-                    rot: t.rot,
-                    meeple: t.meeple,
-                    ..ActionNote::default()
-                }
-            }
-            Action::Open(open) => ActionNote {
-                gift_open: GiftOpenRecord::of(open, view.board()),
-                ..ActionNote::default()
-            },
-            Action::Keep(tile) => ActionNote {
-                keep: Some(tile),
-                ..ActionNote::default()
-            },
-        }
-    }
-}
-
 /// Every legal action of the seat of `view`, in the engine's order, with
-/// its notation.
-pub fn legal_actions(view: &SeatView<'_>) -> (Vec<Action>, Vec<ActionNote>) {
-    let mut actions = Vec::new();
-    view.for_each_action(|a| actions.push(a));
-    let notes = actions.iter().map(|&a| ActionNote::of(a, view)).collect();
-    (actions, notes)
+/// its record notation (the engine's [`State::describe`]) and its stable
+/// integer id ([`Action::to_index`]).
+///
+/// [`State::describe`]: engine::State::describe
+pub fn legal_actions(view: &SeatView<'_>) -> Legal {
+    let mut legal = Legal::default();
+    view.for_each_action(|a| {
+        legal.notation.push(view.describe(a));
+        legal
+            .ids
+            .push(a.to_index().expect("a legal action has an id"));
+        legal.actions.push(a);
+    });
+    legal
+}
+
+/// The legal actions of a decision, three ways.
+#[derive(Clone, Debug, Default)]
+pub struct Legal {
+    /// The actions.
+    pub actions: Vec<Action>,
+    /// Each in record notation (`decide`'s `legal`).
+    pub notation: Vec<String>,
+    /// Each as its id in `0..ACTION_SPACE` (`decide`'s `legal_ids`).
+    pub ids: Vec<u32>,
 }
 
 /// A turn as sent: the record turn, and `"gift_received":"hidden"` for a
@@ -184,8 +149,10 @@ pub struct Decide<'a> {
     pub gift_deck_size: u8,
     /// Left of this move's limit.
     pub time_left_ms: u64,
-    /// Every legal action.
-    pub legal: &'a [ActionNote],
+    /// Every legal action, in record notation.
+    pub legal: &'a [String],
+    /// The id of each legal action (`0..ACTION_SPACE`).
+    pub legal_ids: &'a [u32],
 }
 
 impl<'a> Decide<'a> {
@@ -196,7 +163,7 @@ impl<'a> Decide<'a> {
         turns: &'a [SeenTurn],
         current: Option<&'a SeenTurn>,
         time_left_ms: u64,
-        legal: &'a [ActionNote],
+        legal: &'a Legal,
     ) -> Decide<'a> {
         let seats = (0..view.players()).map(|s| Seat(s as u8));
         let (phase, tile, choose) = match view.phase() {
@@ -224,7 +191,8 @@ impl<'a> Decide<'a> {
             gift_discard: cards(&view.gift_discard()),
             gift_deck_size: view.gift_deck_size(),
             time_left_ms,
-            legal,
+            legal: &legal.notation,
+            legal_ids: &legal.ids,
         }
     }
 }
@@ -273,9 +241,12 @@ pub struct Incoming {
     /// `action`: an index into `legal`.
     #[serde(default)]
     pub index: Option<usize>,
-    /// `action`: the action itself.
+    /// `action`: the action in record notation.
     #[serde(default)]
-    pub action: Option<ActionNote>,
+    pub action: Option<String>,
+    /// `action`: the action's id (`0..ACTION_SPACE`).
+    #[serde(default)]
+    pub id: Option<u32>,
     /// `action`: the seat it answers for.
     #[serde(default)]
     pub seat: Option<u8>,

@@ -3,7 +3,7 @@
 //!
 //! - [`spec`]: `ext:` specs and the bots file.
 //! - [`process`]: one bot process, its pipes, limits and process group.
-//! - [`message`]: the protocol's messages and actions in record notation.
+//! - [`message`]: the protocol's messages.
 //!
 //! An [`ExtAgent`] lives for one game (the runner builds agents per game);
 //! a persistent bot's process outlives it in the [`BotPool`], which hands it
@@ -16,7 +16,7 @@ pub mod spec;
 use agents::history::{GameEnd, GameStart, History, SeenTurn};
 use agents::{Agent, AgentRng};
 use engine::{Action, SeatView};
-use message::{ActionNote, Decide, ForfeitOut, GameOver, Incoming, NewGame, ScoreOut, PROTOCOL};
+use message::{Decide, ForfeitOut, GameOver, Incoming, Legal, NewGame, ScoreOut, PROTOCOL};
 use process::BotProcess;
 use spec::BotDef;
 use std::collections::HashMap;
@@ -187,10 +187,10 @@ impl ExtAgent {
         let limit = self.limit();
         let deadline = start + limit;
         let limit_ms = limit.as_millis() as u64;
-        let (actions, notes) = message::legal_actions(view);
+        let legal = message::legal_actions(view);
         let turns = self.unsent(history);
         let current = history.current();
-        let decide = Decide::new(view, &turns, current.as_ref(), limit_ms, &notes);
+        let decide = Decide::new(view, &turns, current.as_ref(), limit_ms, &legal);
         let p = self.process.as_mut().ok_or("exited: no process")?;
         p.send(&message::line("decide", &decide))?;
         loop {
@@ -213,7 +213,7 @@ impl ExtAgent {
                             view.seat().0
                         ));
                     }
-                    return choose(&actions, &notes, &reply);
+                    return choose(view, &legal, &reply);
                 }
                 other => {
                     return Err(format!("bad line: expected an action, got {other:?}"));
@@ -223,27 +223,46 @@ impl ExtAgent {
     }
 }
 
-/// The action a reply names.
-fn choose(actions: &[Action], notes: &[ActionNote], reply: &Incoming) -> Result<Action, String> {
-    match (&reply.index, &reply.action) {
-        (Some(i), _) => actions.get(*i).copied().ok_or_else(|| {
+/// The action a reply names: by index into `legal`, by id, or in record
+/// notation (read by the engine, then looked up among the legal actions).
+fn choose(view: &SeatView<'_>, legal: &Legal, reply: &Incoming) -> Result<Action, String> {
+    let found = match (reply.index, reply.id, &reply.action) {
+        (Some(i), _, _) => legal.actions.get(i).copied().ok_or_else(|| {
             format!(
                 "illegal action: index {i}, but there are {} legal actions",
-                actions.len()
+                legal.actions.len()
             )
         }),
-        (None, Some(note)) => notes
+        (None, Some(id), _) => legal
+            .ids
             .iter()
-            .position(|n| n == note)
-            .map(|i| actions[i])
-            .ok_or_else(|| {
-                format!(
-                    "illegal action: {} is not legal",
-                    serde_json::to_string(note).unwrap_or_default()
-                )
-            }),
-        (None, None) => Err("bad line: an action needs \"index\" or \"action\"".to_string()),
+            .position(|&l| l == id)
+            .map(|i| legal.actions[i])
+            .ok_or_else(|| format!("illegal action: id {id} is not legal")),
+        (None, None, Some(text)) => {
+            let action = view
+                .parse_action(text)
+                .map_err(|e| format!("illegal action: {e}"))?;
+            legal
+                .actions
+                .contains(&action)
+                .then_some(action)
+                .ok_or_else(|| format!("illegal action: {text:?} is not legal"))
+        }
+        (None, None, None) => {
+            Err("bad line: an action needs \"index\", \"id\" or \"action\"".to_string())
+        }
+    };
+    found.map_err(|e| clip_reason(&e))
+}
+
+/// A forfeit reason of one line of a sane length.
+fn clip_reason(reason: &str) -> String {
+    let mut end = reason.len().min(200);
+    while !reason.is_char_boundary(end) {
+        end -= 1;
     }
+    reason[..end].replace('\n', " ")
 }
 
 /// The start of a long line, for a forfeit reason.

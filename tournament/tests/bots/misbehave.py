@@ -3,7 +3,8 @@ decision as MODE says (tests of forfeits and process clean-up). It starts
 a grandchild (`sleep`) and logs both pids on stderr, so a test can check
 that the whole process group is gone afterwards. MODE `spy` misbehaves
 never, logs every line it receives, and asks for the history now and
-then."""
+then. MODEs `notation` and `ids` never misbehave either: they answer
+with the first legal action in record notation, or the last one's id."""
 
 import json
 import os
@@ -43,7 +44,11 @@ for line in sys.stdin:
             continue
         if mode == "slow":
             time.sleep(0.05)
-        if decisions < 3 or mode in ("spy", "ignore_quit", "slow"):
+        if mode == "notation":
+            send({"type": "action", "action": msg["legal"][0]})
+        elif mode == "ids":
+            send({"type": "action", "id": msg["legal_ids"][-1]})
+        elif decisions < 3 or mode in ("spy", "ignore_quit", "slow"):
             send({"type": "action", "index": 0, "seat": msg["seat"]})
         elif mode == "sleep":
             time.sleep(30)
@@ -56,7 +61,8 @@ for line in sys.stdin:
             sys.stdout.write("x" * (100 << 20) + "\n")
             sys.stdout.flush()
         elif mode == "illegal":
-            send({"type": "action", "action": {"x": 100, "y": 100, "rot": 0}})
+            # Well-formed notation, but no tile is to be kept now.
+            send({"type": "action", "action": "keep A"})
         elif mode == "seat":
             send({"type": "action", "index": 0, "seat": msg["seat"] + 1})
         elif mode == "flood":
