@@ -98,18 +98,48 @@ fn served_agents_play_the_same_games_as_in_process_ones() {
         let threads = if players == "2" { "1" } else { "2" };
         let ext_args = ["--agents", &ext_list, "--threads", threads];
         tournament(&outside, &[&common[..], &ext_args].concat());
-        let (a, b) = (games(&inside), games(&outside));
-        assert!(!a.is_empty());
-        assert_eq!(a.len(), b.len(), "{name}");
-        for (x, y) in a.iter().zip(&b) {
-            for (key, value) in x {
-                match key.as_str() {
-                    "think_ms" => {}
-                    "agent" => assert_eq!(&y[key], &served(value), "{name}"),
-                    _ => assert_eq!(&y[key], value, "{name}: column {key}"),
-                }
+        assert_same_games(&inside, &outside, &name);
+    }
+}
+
+/// The games.csv of `outside` (served agents) equals that of `inside`
+/// (the same agents in-process) but for think times and agent names.
+fn assert_same_games(inside: &Path, outside: &Path, name: &str) {
+    let (a, b) = (games(inside), games(outside));
+    assert!(!a.is_empty());
+    assert_eq!(a.len(), b.len(), "{name}");
+    for (x, y) in a.iter().zip(&b) {
+        for (key, value) in x {
+            match key.as_str() {
+                "think_ms" => {}
+                "agent" => assert_eq!(&y[key], &served(value), "{name}"),
+                _ => assert_eq!(&y[key], value, "{name}: column {key}"),
             }
-            assert_eq!(y["forfeit"], "", "{name}");
+        }
+        assert_eq!(y["forfeit"], "", "{name}");
+    }
+}
+
+#[test]
+fn served_agents_play_the_same_shards_and_sprt_runs() {
+    let shard: &[&str] = &["--shard", "2/3", "--games", "6"];
+    let sprt: &[&str] = &["--sprt", "0,400", "--games", "60"];
+    for (name, extra) in [("shard", shard), ("sprt", sprt)] {
+        let (inside, outside) = (
+            scratch(&format!("{name}-in")),
+            scratch(&format!("{name}-ext")),
+        );
+        let common = [extra, &["--seed", "3", "--players", "2"]].concat();
+        tournament(
+            &inside,
+            &[&common[..], &["--agents", "greedy,random"]].concat(),
+        );
+        let ext = format!("{},{}", served("greedy"), served("random"));
+        tournament(&outside, &[&common[..], &["--agents", &ext]].concat());
+        assert_same_games(&inside, &outside, name);
+        if name == "sprt" {
+            // 60 games of 2 seats planned; the test decided before.
+            assert!(games(&outside).len() < 120, "the SPRT stops the run");
         }
     }
 }
