@@ -159,12 +159,12 @@ pub use playout::{
     random_action, random_gift_open, random_move, random_playout, MAX_GIFT_OPENINGS,
 };
 pub use record::{
-    apply_turn, replay, FinalRecord, GiftOpenRecord, Record, RecordBuilder, ReplayError,
-    ReplayReason, TurnRecord, FORMAT,
+    apply_turn, apply_turn_start, replay, FinalRecord, GiftOpenRecord, Record, RecordBuilder,
+    ReplayError, ReplayReason, TurnRecord, FORMAT,
 };
 pub use rules::{Rules, RulesError, Table, Unplaceable};
 pub use seat::{PerSeat, Score, Seat, MAX_PLAYERS, MEEPLES_PER_SEAT};
-pub use state::{Meeple, State, MAX_MEEPLES};
+pub use state::{follow_turn, CardHolder, Meeple, State, MAX_MEEPLES};
 pub use tiles::{
     fitting_rotations, segment_at, Demand, Edge, FeatureKind, Oriented, ParseTileError, SegmentDef,
     Tile, TileDef, MAX_SEGMENTS, NO_SEGMENT,

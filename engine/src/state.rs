@@ -21,8 +21,10 @@ use crate::turn::Phase;
 mod actions;
 mod chance;
 mod check;
+mod follow;
 mod gift_turn;
 mod movegen;
+pub use follow::{follow_turn, CardHolder};
 mod scoring;
 
 #[cfg(test)]

@@ -442,6 +442,10 @@ impl<'a> SeatView<'a> {
         /// assert_eq!(state.view(Seat(0)).check(far), Err(IllegalMove::NoNeighbour(Pos::new(9, 9))));
         /// ```
         fn check(&self, mv: Move) -> Result<(), IllegalMove>;
+        /// An action in record notation (see [`State::describe`]).
+        fn describe(&self, action: Action) -> String;
+        /// An action read from record notation (see [`State::parse_action`]).
+        fn parse_action(&self, text: &str) -> Result<Action, crate::ParseActionError>;
     }
 
     /// Every legal placement.

@@ -48,6 +48,10 @@ pub enum Command {
         /// Games per timed tournament (random vs random, 1 and 2 threads).
         #[arg(long, default_value_t = 20_000)]
         tournament_games: u64,
+        /// Games through the bot protocol (`serve random` against itself,
+        /// the Python random bot against `random`); 0 skips them.
+        #[arg(long, default_value_t = 200)]
+        ext_games: u64,
         /// Rule variants for the random games, as `KEY=VALUE,…` (RULES.md §8).
         #[arg(long, value_name = "KEY=VALUE,...", value_parser = parse_rules)]
         rules: Option<Rules>,
@@ -88,6 +92,12 @@ pub enum Command {
         /// The page (default: DIR/report.html).
         #[arg(long)]
         out: Option<PathBuf>,
+    },
+    /// Run an agent (random, greedy, mcts:…) as a carcassonne-bot/1 bot
+    /// on stdin/stdout (docs/PROTOCOL.md).
+    Serve {
+        /// The agent's spec.
+        spec: String,
     },
     /// Check game records and print their scores as JSON.
     Replay {

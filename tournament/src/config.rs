@@ -199,7 +199,7 @@ impl TournamentConfig {
 fn default_agents() -> Vec<String> {
     DEFAULT_AGENTS
         .iter()
-        .filter(|spec| match agents::from_spec(spec) {
+        .filter(|spec| match crate::roster::check_spec(spec) {
             Ok(_) => true,
             Err(e) => {
                 eprintln!("carcassonne: default tournament skips {spec:?}: {e}");
@@ -213,7 +213,7 @@ fn default_agents() -> Vec<String> {
 /// Every spec builds an agent, and there are at least two.
 pub fn check_agents(agents: &[String]) -> Result<()> {
     for spec in agents {
-        agents::from_spec(spec).map_err(|e| Error::Invalid(format!("--agents: {e}")))?;
+        crate::roster::check_spec(spec).map_err(|e| Error::Invalid(format!("--agents: {e}")))?;
     }
     if agents.len() < 2 {
         return Err(Error::Invalid(format!(

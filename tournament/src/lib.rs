@@ -1,7 +1,8 @@
 //! The tournament runner and the `carcassonne` command line.
 //!
 //! - [`cli`]: the arguments; [`config`]: checking them.
-//! - [`agent_list`]: splitting `--agents` lists into specs.
+//! - [`agent_list`]: splitting `--agents` lists into specs; [`roster`]:
+//!   checking specs and building agents (built-in and external).
 //! - [`schedule`]: which games, seat rotations, seeds and shards.
 //! - [`runner`]: playing games on a rayon pool, delivered in game order.
 //! - [`tournament`]: a run (and its resumption) from start to finish.
@@ -17,12 +18,15 @@
 //! - [`render`]: pictures of a game's board (SVG, PNG); [`viewer`]: a
 //!   game as an HTML page to step through; [`report`](mod@report): a
 //!   results folder as an HTML report with charts.
+//! - [`external`]: bots in any language through `carcassonne-bot/1`;
+//!   [`serve`] the other way round.
 
 pub mod agent_list;
 pub mod bench;
 pub mod cli;
 pub mod config;
 pub mod error;
+pub mod external;
 pub mod interrupt;
 pub mod merge;
 pub mod meta;
@@ -32,9 +36,11 @@ pub mod progress;
 pub mod render;
 pub mod replay;
 pub mod report;
+pub mod roster;
 pub mod runner;
 pub mod schedule;
 pub mod schema;
+pub mod serve;
 pub mod sprt_run;
 pub mod stats;
 pub mod summary;

@@ -57,10 +57,12 @@ fn run(args: Args) -> Result<ExitCode> {
             games,
             rounds,
             tournament_games,
+            ext_games,
             rules,
         } => {
             let config = tournament::bench::BenchConfig {
                 rules: rules.unwrap_or_default(),
+                ext_games,
                 ..tournament::bench::BenchConfig::new(games, rounds, tournament_games)?
             };
             let report = tournament::bench::run(&config);
@@ -90,6 +92,10 @@ fn run(args: Args) -> Result<ExitCode> {
         Command::Report { dir, out } => {
             let out = tournament::report::report(&dir, out)?;
             println!("wrote {}", out.display());
+        }
+        Command::Serve { spec } => {
+            let stdin = std::io::stdin().lock();
+            tournament::serve::serve(&spec, stdin, std::io::stdout().lock())?;
         }
         Command::Replay { file, end } => {
             let mut failed = 0;

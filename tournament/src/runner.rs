@@ -10,6 +10,7 @@
 //! the same whatever the number of threads (except the think times).
 
 use crate::error::{Error, Result};
+use crate::roster::Roster;
 use crate::schedule::{GameIndices, GameSpec, Schedule};
 use crate::schema::GameRow;
 use crate::summary::rank_seats;
@@ -48,8 +49,8 @@ pub enum Flow {
 pub struct Runner<'a> {
     /// The tournament's games and seeds.
     pub schedule: &'a Schedule,
-    /// Agent specs, indexed like the schedule's agents.
-    pub specs: &'a [String],
+    /// The agents, indexed like the schedule's agents.
+    pub roster: &'a Roster,
     /// Agent labels for the rows.
     pub labels: &'a [String],
     /// Rules options.
@@ -62,11 +63,8 @@ impl Runner<'_> {
     /// Play game `index` on this thread.
     pub fn play(&self, index: u64) -> Finished {
         let spec = self.schedule.game(index);
-        let mut seats: Vec<Box<dyn agents::Agent>> = spec
-            .seats
-            .iter()
-            .map(|&a| agents::from_spec(&self.specs[a]).expect("agent specs are validated"))
-            .collect();
+        let mut seats: Vec<Box<dyn agents::Agent>> =
+            spec.seats.iter().map(|&a| self.roster.build(a)).collect();
         let outcome = play_game(&mut seats, self.rules, spec.deck_seed, &spec.agent_seeds);
         let record = self
             .records
@@ -195,9 +193,10 @@ mod tests {
     fn a_forfeiting_seat_loses_with_its_reason() {
         let schedule = Schedule::new(2, 2, 2, 1, None);
         let specs = vec!["random".to_string(), "greedy".to_string()];
+        let roster = Roster::new(&specs, None).unwrap();
         let runner = Runner {
             schedule: &schedule,
-            specs: &specs,
+            roster: &roster,
             labels: &specs,
             rules: Rules::default(),
             records: false,

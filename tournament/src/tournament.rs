@@ -13,6 +13,7 @@ use crate::error::{Error, Result};
 use crate::meta;
 use crate::output::{parse_games, write_run_info, write_summaries, GamesWriter};
 use crate::progress::Progress;
+use crate::roster::Roster;
 use crate::runner::{Flow, Runner};
 use crate::schedule::{GameIndices, Schedule};
 use crate::schema::{
@@ -282,9 +283,10 @@ pub fn run(config: &TournamentConfig) -> Result<RunReport> {
     let progress = Progress::new(schedule.planned_games(), done);
     let mut written = 0u64;
     let mut hook_stopped = false;
+    let roster = Roster::new(&settings.agents, Some(dir.join(crate::roster::BOT_LOGS)))?;
     let runner = Runner {
         schedule: &schedule,
-        specs: &settings.agents,
+        roster: &roster,
         labels: &labels,
         rules: settings.rules,
         records: settings.records,
@@ -303,6 +305,7 @@ pub fn run(config: &TournamentConfig) -> Result<RunReport> {
         Ok(if decided { Flow::Stop } else { Flow::Continue })
     });
     progress.finish();
+    roster.shutdown();
     played?;
     drop(writer);
 

@@ -75,6 +75,28 @@ impl RecordBuilder {
         &mut self.record
     }
 
+    /// Close the turn in progress, as [`RecordBuilder::finish`] does (for
+    /// a game stopped mid-turn).
+    pub fn close_turn(&mut self) {
+        self.close();
+    }
+
+    /// The turns completed so far.
+    pub fn turns(&self) -> &[TurnRecord] {
+        &self.record.turns
+    }
+
+    /// The turn in progress, if it has begun: the tiles set aside, the
+    /// first placeable tile drawn (as `tile`, with no cell yet) and a gift
+    /// opened.
+    pub fn current_turn(&self) -> Option<TurnRecord> {
+        let mut turn = self.turn.clone()?;
+        if turn.tile.is_none() {
+            turn.tile = self.first;
+        }
+        Some(turn)
+    }
+
     fn current(&mut self, seat: Seat) -> &mut TurnRecord {
         self.turn.get_or_insert_with(|| TurnRecord {
             player: seat.0,

@@ -201,19 +201,7 @@ pub fn replay(record: &Record, end: bool) -> Result<State, ReplayError> {
 /// ```
 pub fn apply_turn(state: &mut State, turn: &TurnRecord) -> Result<(), ReplayReason> {
     use ReplayReason::*;
-    if state.phase() == Phase::Over {
-        return Err(AfterEnd);
-    }
-    let expected = state.to_play().0;
-    if turn.player != expected {
-        return Err(WrongPlayer {
-            found: turn.player,
-            expected,
-        });
-    }
-    for &t in &turn.discarded {
-        discard(state, t)?;
-    }
+    set_aside(state, turn)?;
     let Some(tile) = turn.tile else {
         return if !state.is_over() {
             Err(MissingTile)
@@ -241,7 +229,7 @@ pub fn apply_turn(state: &mut State, turn: &TurnRecord) -> Result<(), ReplayReas
         Drawn::SetAside => return Err(Illegal(IllegalMove::Unplaceable(first))),
     }
     if let Some(g) = &turn.gift_open {
-        open_gift(state, g, tile)?;
+        open_gift(state, g, Some(tile))?;
     }
     let placement = Placement {
         pos: Pos::new(x, y),
@@ -264,6 +252,54 @@ pub fn apply_turn(state: &mut State, turn: &TurnRecord) -> Result<(), ReplayReas
         ))),
         (_, None) => Ok(()),
     }
+}
+
+/// Apply a turn in progress, as [`RecordBuilder::current_turn`] gives it:
+/// the tiles set aside, the first tile drawn (`tile`, which has no cell
+/// yet), and a gift opened (for Take 2, its set-aside tiles, `second`
+/// draw, and `returned` once a tile was kept). The seat is then to
+/// decide: place, open a gift, or keep one of two tiles.
+///
+/// [`RecordBuilder::current_turn`]: super::RecordBuilder::current_turn
+///
+/// # Errors
+/// As [`apply_turn`].
+pub fn apply_turn_start(state: &mut State, turn: &TurnRecord) -> Result<(), ReplayReason> {
+    set_aside(state, turn)?;
+    let tile = turn.tile.ok_or(ReplayReason::MissingTile)?;
+    match state.draw(tile).map_err(ReplayReason::Illegal)? {
+        Drawn::Placeable => {}
+        Drawn::SetAside => return Err(ReplayReason::Illegal(IllegalMove::Unplaceable(tile))),
+    }
+    match &turn.gift_open {
+        Some(g) => {
+            let kept = match (g.second, g.returned) {
+                (Some(second), Some(returned)) if returned == second => Some(tile),
+                (Some(second), Some(_)) => Some(second),
+                _ => None,
+            };
+            open_gift(state, g, kept)
+        }
+        None => Ok(()),
+    }
+}
+
+/// Check the turn's seat and set its `discarded` tiles aside.
+fn set_aside(state: &mut State, turn: &TurnRecord) -> Result<(), ReplayReason> {
+    if state.phase() == Phase::Over {
+        return Err(ReplayReason::AfterEnd);
+    }
+    let expected = state.to_play().0;
+    if turn.player != expected {
+        return Err(ReplayReason::WrongPlayer {
+            found: turn.player,
+            expected,
+        });
+    }
+    for &t in &turn.discarded {
+        discard(state, t)?;
+    }
+    Ok(())
 }
 
 /// Set `tile` aside as unplaceable, refusing a tile that could be placed.
@@ -297,8 +333,12 @@ fn take2_first_tile(placed: Tile, g: &GiftOpenRecord) -> Result<Tile, ReplayReas
 }
 
 /// Open the recorded gift (and for Take 2, draw the second tile and keep
-/// `placed`).
-fn open_gift(state: &mut State, g: &GiftOpenRecord, placed: Tile) -> Result<(), ReplayReason> {
+/// `placed`, when it is known).
+fn open_gift(
+    state: &mut State,
+    g: &GiftOpenRecord,
+    placed: Option<Tile>,
+) -> Result<(), ReplayReason> {
     use ReplayReason::*;
     let card = g.card;
     let bad = |s: String| BadTurn(format!("{card}: {s}"));
@@ -380,7 +420,10 @@ fn open_gift(state: &mut State, g: &GiftOpenRecord, placed: Tile) -> Result<(), 
                 Drawn::Placeable => {}
                 Drawn::SetAside => return Err(Illegal(IllegalMove::Unplaceable(second))),
             }
-            state.try_action(Action::Keep(placed)).map_err(Illegal)
+            match placed {
+                Some(placed) => state.try_action(Action::Keep(placed)).map_err(Illegal),
+                None => Ok(()),
+            }
         }
         (Phase::DrawSecond(_), None) => Err(bad(
             "the stack is not empty: the second tile is missing".to_string(),
