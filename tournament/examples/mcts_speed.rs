@@ -1,5 +1,6 @@
 //! One default-MCTS search (3,000 iterations) from the opening and one
-//! from a turn-30 midgame, as `carcassonne bench` measures them, without
+//! from a turn-30 midgame and one greedy decision there, as `carcassonne
+//! bench` measures them (once each), without
 //! the rest of the benchmark: the entry point for profilers and
 //! `valgrind --tool=callgrind` on search.
 //!
@@ -8,7 +9,7 @@
 //! ```
 
 use agents::mcts::MctsConfig;
-use tournament::bench::mcts_iterations_per_s;
+use tournament::bench::SearchBench;
 
 fn main() {
     let mut args = std::env::args().skip(1);
@@ -18,9 +19,9 @@ fn main() {
         iterations,
         ..MctsConfig::default()
     };
-    let speed = mcts_iterations_per_s(&config, seed);
+    let speed = SearchBench::ONCE.mcts_iterations_per_s(&config, seed);
     println!(
-        "mcts: opening {:.0} iterations/s, midgame {:.0} iterations/s",
-        speed.opening, speed.midgame
+        "mcts: opening {:.0} iterations/s, midgame {:.0} iterations/s; greedy {:.0} decisions/s",
+        speed.opening, speed.midgame, speed.greedy
     );
 }

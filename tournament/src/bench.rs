@@ -4,6 +4,7 @@
 use crate::error::{Error, Result};
 use crate::runner::{Flow, Runner};
 use crate::schedule::Schedule;
+use agents::greedy::greedy_move;
 use agents::mcts::{MctsAgent, MctsConfig};
 use agents::AgentRng;
 use engine::{random_move, random_playout};
@@ -25,6 +26,10 @@ pub struct BenchConfig {
     /// Rules of the random games (standard by default; The Gifts are
     /// added on top for the gifts measurement when they combine).
     pub rules: Rules,
+    /// Seconds each search-speed round lasts at least (MCTS searches and
+    /// greedy decisions repeat until then; the median of up to 3 rounds
+    /// is reported).
+    pub search_secs: f64,
 }
 
 impl BenchConfig {
@@ -45,7 +50,7 @@ impl BenchConfig {
             games,
             rounds,
             tournament_games,
-            rules: Rules::default(),
+            ..BenchConfig::default()
         })
     }
 }
@@ -57,6 +62,7 @@ impl Default for BenchConfig {
             rounds: 5,
             tournament_games: 20_000,
             rules: Rules::default(),
+            search_secs: 1.0,
         }
     }
 }
@@ -87,10 +93,15 @@ pub struct BenchReport {
     /// The same on 2 threads (ideally about twice the 1-thread rate).
     pub tournament_games_per_s_2t: f64,
     /// Iterations per second of the default MCTS agent searching the
-    /// opening position (one thread, one search).
+    /// opening position (one thread; searches repeated for at least
+    /// `search_secs` per round, median of the rounds).
     pub mcts_iterations_per_s_opening: f64,
     /// The same from a position after 30 random turns.
     pub mcts_iterations_per_s_midgame: f64,
+    /// Decisions per second of the greedy agent's move choice (every
+    /// legal move evaluated) in that midgame position, measured the same
+    /// way.
+    pub greedy_decisions_per_s: f64,
 }
 
 /// Play `games` random 2-player games under `rules` from seeds
@@ -125,7 +136,11 @@ pub fn run(config: &BenchConfig) -> BenchReport {
         config.rules
     };
     let (median_gifts, _, signature_gifts) = random_games_per_s(config, gifts);
-    let mcts = mcts_iterations_per_s(&MctsConfig::default(), 1);
+    let search = SearchBench {
+        secs: config.search_secs,
+        rounds: config.rounds.clamp(1, 3),
+    };
+    let mcts = search.mcts_iterations_per_s(&MctsConfig::default(), 1);
     BenchReport {
         random_games_per_s: median,
         us_per_game: 1e6 / median,
@@ -146,6 +161,7 @@ pub fn run(config: &BenchConfig) -> BenchReport {
         ),
         mcts_iterations_per_s_opening: mcts.opening,
         mcts_iterations_per_s_midgame: mcts.midgame,
+        greedy_decisions_per_s: mcts.greedy,
     }
 }
 
@@ -198,51 +214,101 @@ pub fn tournament_games_per_s(games: u64, threads: usize, rounds: usize) -> f64 
     rates[rates.len() / 2]
 }
 
-/// MCTS speed on one thread.
+/// Search speed on one thread.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct MctsSpeed {
     /// Iterations per second from the first move of a 2-seat game.
     pub opening: f64,
     /// Iterations per second from a 2-seat position after 30 turns.
     pub midgame: f64,
+    /// Greedy move choices per second in that midgame position.
+    pub greedy: f64,
 }
 
-/// Measure the iterations per second of an MCTS search with `config`
-/// (its time budget is ignored: each search runs `config.iterations`) on
-/// one thread, from the opening and from a mid-game position (30 turns of
-/// random play with deck and moves from `seed`), 2 seats, default rules.
-pub fn mcts_iterations_per_s(config: &MctsConfig, seed: u64) -> MctsSpeed {
-    let agent = MctsAgent::new(
-        "mcts".into(),
-        MctsConfig {
-            time_ms: None,
-            game_ms: None,
-            ..*config
-        },
-    );
-    let mut rng = AgentRng::seed_from_u64(seed);
-    let mut state = State::new(Rules::default(), 2, Seat(0));
-    state.draw_random(&mut rng);
-    let rate = |state: &State, rng: &mut AgentRng| {
-        let start = Instant::now();
-        let result = agent.search(&state.view(state.to_play()), rng);
-        result.iterations as f64 / start.elapsed().as_secs_f64().max(1e-9)
+/// How long search speeds are measured: repeat until `secs` have passed,
+/// `rounds` times, keep the median rate.
+#[derive(Clone, Copy, Debug)]
+pub struct SearchBench {
+    /// Seconds per round, at least.
+    pub secs: f64,
+    /// Rounds; the median is reported.
+    pub rounds: usize,
+}
+
+impl SearchBench {
+    /// One search (or decision) per call, enough for a profiler.
+    pub const ONCE: SearchBench = SearchBench {
+        secs: 0.0,
+        rounds: 1,
     };
-    let opening = rate(&state, &mut rng);
-    while state.turns() < 30 || !matches!(state.phase(), Phase::Place(_)) {
-        match state.phase() {
-            Phase::Place(_) => {
-                let mv = random_move(&state, &mut rng).expect("placeable");
-                state.play_unchecked(mv);
-            }
-            Phase::Over => unreachable!("a game lasts more than 30 turns"),
-            _ => {
-                state.apply_chance(&mut rng);
+
+    /// The median over the rounds of units per second, `work` returning
+    /// the units it did (it is called at least once per round).
+    fn median_rate(&self, mut work: impl FnMut() -> u64) -> f64 {
+        let mut rates: Vec<f64> = (0..self.rounds.max(1))
+            .map(|_| {
+                let start = Instant::now();
+                let mut units = 0u64;
+                loop {
+                    units += work();
+                    let secs = start.elapsed().as_secs_f64();
+                    if secs >= self.secs {
+                        return units as f64 / secs.max(1e-9);
+                    }
+                }
+            })
+            .collect();
+        rates.sort_by(f64::total_cmp);
+        rates[rates.len() / 2]
+    }
+
+    /// Iterations per second of an MCTS search with `config` (its time
+    /// budget is ignored: each search runs `config.iterations`) on one
+    /// thread, from the opening and from a mid-game position (30 turns of
+    /// random play with deck and moves from `seed`), 2 seats, default
+    /// rules; and the greedy agent's decisions per second in the midgame.
+    pub fn mcts_iterations_per_s(&self, config: &MctsConfig, seed: u64) -> MctsSpeed {
+        let agent = MctsAgent::new(
+            "mcts".into(),
+            MctsConfig {
+                time_ms: None,
+                game_ms: None,
+                ..*config
+            },
+        );
+        let mut rng = AgentRng::seed_from_u64(seed);
+        let mut state = State::new(Rules::default(), 2, Seat(0));
+        state.draw_random(&mut rng);
+        let rate = |state: &State, rng: &mut AgentRng| {
+            self.median_rate(|| {
+                let result = agent.search(&state.view(state.to_play()), rng);
+                u64::from(result.iterations)
+            })
+        };
+        let opening = rate(&state, &mut rng);
+        while state.turns() < 30 || !matches!(state.phase(), Phase::Place(_)) {
+            match state.phase() {
+                Phase::Place(_) => {
+                    let mv = random_move(&state, &mut rng).expect("placeable");
+                    state.play_unchecked(mv);
+                }
+                Phase::Over => unreachable!("a game lasts more than 30 turns"),
+                _ => {
+                    state.apply_chance(&mut rng);
+                }
             }
         }
+        let midgame = rate(&state, &mut rng);
+        let greedy = self.median_rate(|| {
+            std::hint::black_box(greedy_move(&state, &mut rng));
+            1
+        });
+        MctsSpeed {
+            opening,
+            midgame,
+            greedy,
+        }
     }
-    let midgame = rate(&state, &mut rng);
-    MctsSpeed { opening, midgame }
 }
 
 impl BenchReport {
@@ -253,6 +319,7 @@ impl BenchReport {
              with The Gifts: {:.0} games/s ({:.2}× the base game's time)\n\
              tournament (random vs random): {:.0} games/s on 1 thread, {:.0} on 2 ({:.2}×)\n\
              mcts (default): {:.0} iterations/s from the opening, {:.0} in the midgame\n\
+             greedy: {:.0} decisions/s in the midgame\n\
              signature: {}\n",
             self.random_games_per_s,
             self.us_per_game,
@@ -265,6 +332,7 @@ impl BenchReport {
             self.tournament_games_per_s_2t / self.tournament_games_per_s_1t,
             self.mcts_iterations_per_s_opening,
             self.mcts_iterations_per_s_midgame,
+            self.greedy_decisions_per_s,
             self.signature
         )
     }
