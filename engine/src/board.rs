@@ -75,7 +75,7 @@ pub struct Board {
 
 /// The eight cells around a tile, clockwise from north: even indices are
 /// the edge neighbours N, E, S, W.
-const AROUND: [(i8, i8); 8] = [
+pub(crate) const AROUND: [(i8, i8); 8] = [
     (0, 1),
     (1, 1),
     (1, 0),

@@ -54,21 +54,56 @@ pub const fn segment_id(slot: usize, index: u8) -> SegmentId {
     (slot * MAX_SEGMENTS + index as usize) as SegmentId
 }
 
-/// One union-find node: the parent link and, valid at roots, the
-/// counters of the feature.
+/// What scoring needs of a feature, kept at its root.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub(crate) struct Counters {
+    /// One bit per multi-piece tile (H, I, L, W, X) with a piece here, so a
+    /// union that joins two pieces of one tile counts that tile once.
+    pub pieces: u16,
+    /// Road ends or city edges not yet closed.
+    pub open: u8,
+    /// Distinct tiles.
+    pub tiles: u8,
+    /// Shields (cities).
+    pub shields: u8,
+    /// Meeples on the feature.
+    pub meeples: u8,
+}
+
+impl Counters {
+    /// A feature of one segment on one tile.
+    #[inline]
+    pub(crate) const fn one(open: u8, shield: bool, piece_bit: u16) -> Counters {
+        Counters {
+            pieces: piece_bit,
+            open,
+            tiles: 1,
+            shields: shield as u8,
+            meeples: 0,
+        }
+    }
+
+    /// The counters of the union of two distinct features.
+    #[inline]
+    pub(crate) fn joined(self, other: Counters) -> Counters {
+        let shared = (self.pieces & other.pieces).count_ones() as u8;
+        Counters {
+            pieces: self.pieces | other.pieces,
+            open: self.open + other.open,
+            tiles: self.tiles + other.tiles - shared,
+            shields: self.shields + other.shields,
+            meeples: self.meeples + other.meeples,
+        }
+    }
+}
+
+/// One union-find node: the parent link and, valid at roots, the size
+/// of the set and the counters of the feature.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
 struct Node {
     parent: u16,
-    /// One bit per multi-piece tile (H, I, L, W, X) with a piece here, so a
-    /// union that joins two pieces of one tile counts that tile once.
-    pieces: u16,
     size: u8,
-    /// Road ends or city edges not yet closed.
-    open: u8,
-    /// Distinct tiles.
-    tiles: u8,
-    shields: u8,
-    meeples: u8,
+    c: Counters,
 }
 
 /// The board's roads, cities, monasteries and fields: a union-find over
@@ -102,12 +137,14 @@ impl Features {
         Features {
             nodes: [Node {
                 parent: 0,
-                pieces: 0,
                 size: 0,
-                open: 0,
-                tiles: 0,
-                shields: 0,
-                meeples: 0,
+                c: Counters {
+                    pieces: 0,
+                    open: 0,
+                    tiles: 0,
+                    shields: 0,
+                    meeples: 0,
+                },
             }; MAX_SEGMENT_IDS],
         }
     }
@@ -117,12 +154,8 @@ impl Features {
     pub(crate) fn init(&mut self, id: SegmentId, open: u8, shield: bool, piece_bit: u16) {
         self.nodes[id as usize] = Node {
             parent: id,
-            pieces: piece_bit,
             size: 1,
-            open,
-            tiles: 1,
-            shields: shield as u8,
-            meeples: 0,
+            c: Counters::one(open, shield, piece_bit),
         };
     }
 
@@ -166,7 +199,7 @@ impl Features {
     #[inline]
     pub(crate) fn join_edge(&mut self, a: SegmentId, b: SegmentId) -> SegmentId {
         let root = self.union(a, b);
-        self.nodes[root as usize].open -= 2;
+        self.nodes[root as usize].c.open -= 2;
         root
     }
 
@@ -183,18 +216,19 @@ impl Features {
         } else {
             (rb, ra)
         };
-        let shared = (na.pieces & nb.pieces).count_ones() as u8;
         self.nodes[small as usize].parent = big;
         self.nodes[big as usize] = Node {
             parent: big,
-            pieces: na.pieces | nb.pieces,
             size: na.size.saturating_add(nb.size),
-            open: na.open + nb.open,
-            tiles: na.tiles + nb.tiles - shared,
-            shields: na.shields + nb.shields,
-            meeples: na.meeples + nb.meeples,
+            c: na.c.joined(nb.c),
         };
         big
+    }
+
+    /// The counters of the feature with root `r`.
+    #[inline]
+    pub(crate) fn counters(&self, r: SegmentId) -> Counters {
+        self.nodes[r as usize].c
     }
 
     /// Open edges (cities) or open ends (roads) of the feature with root `r`.
@@ -208,7 +242,7 @@ impl Features {
     /// ```
     #[inline]
     pub fn open(&self, r: SegmentId) -> u8 {
-        self.nodes[r as usize].open
+        self.nodes[r as usize].c.open
     }
 
     /// Distinct tiles of the feature with root `r`.
@@ -222,7 +256,7 @@ impl Features {
     /// ```
     #[inline]
     pub fn tiles(&self, r: SegmentId) -> u8 {
-        self.nodes[r as usize].tiles
+        self.nodes[r as usize].c.tiles
     }
 
     /// Shields of the feature with root `r`.
@@ -236,7 +270,7 @@ impl Features {
     /// ```
     #[inline]
     pub fn shields(&self, r: SegmentId) -> u8 {
-        self.nodes[r as usize].shields
+        self.nodes[r as usize].c.shields
     }
 
     /// Meeples on the feature with root `r`.
@@ -253,13 +287,13 @@ impl Features {
     /// ```
     #[inline]
     pub fn meeples(&self, r: SegmentId) -> u8 {
-        self.nodes[r as usize].meeples
+        self.nodes[r as usize].c.meeples
     }
 
     /// Add (or with a negative `delta`, remove) meeples on root `r`.
     #[inline]
     pub(crate) fn add_meeples(&mut self, r: SegmentId, delta: i8) {
-        let m = &mut self.nodes[r as usize].meeples;
+        let m = &mut self.nodes[r as usize].c.meeples;
         *m = m.wrapping_add_signed(delta);
     }
 }

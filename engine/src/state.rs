@@ -21,6 +21,7 @@ use crate::turn::Phase;
 mod actions;
 mod chance;
 mod check;
+mod end_now;
 mod follow;
 mod gift_turn;
 mod movegen;
