@@ -129,6 +129,7 @@ pub fn replay(record: &Record, end: bool) -> Result<State, ReplayError> {
         });
     }
     let mut state = State::new(record.rules, record.players, Seat(first));
+    super::hand_replay::apply_deal(&mut state, record).map_err(header)?;
     for (i, turn) in record.turns.iter().enumerate() {
         apply_turn(&mut state, turn).map_err(|reason| ReplayError {
             turn: i + 1,
@@ -183,6 +184,12 @@ pub fn apply_turn(state: &mut State, turn: &TurnRecord) -> Result<(), ReplayReas
             expected,
         });
     }
+    if state.rules().hand > 0 {
+        return super::hand_replay::apply_hand_turn(state, turn);
+    }
+    if !turn.drawn.is_empty() {
+        return Err(BadTurn("tiles `drawn` into a hand, but the rules have no `hand`".to_string()));
+    }
     for &t in &turn.discarded {
         discard(state, t)?;
     }
@@ -209,16 +216,13 @@ pub fn apply_turn(state: &mut State, turn: &TurnRecord) -> Result<(), ReplayReas
         _ => tile,
     };
     match state.draw(first).map_err(Illegal)? {
-        Drawn::Placeable => {}
+        Drawn::Placeable | Drawn::Held => {}
         Drawn::SetAside => return Err(Illegal(IllegalMove::Unplaceable(first))),
     }
     if let Some(g) = &turn.gift_open {
         open_gift(state, g, tile)?;
     }
-    let placement = Placement {
-        pos: Pos::new(x, y),
-        rot,
-    };
+    let placement = Placement::new(Pos::new(x, y), rot);
     let meeple = match turn.meeple {
         Some(loc) => Some(state.meeple_segment(rot, loc).map_err(Illegal)?),
         None => None,
@@ -349,7 +353,7 @@ fn open_gift(state: &mut State, g: &GiftOpenRecord, placed: Tile) -> Result<(), 
     match (state.phase(), g.second) {
         (Phase::DrawSecond(_), Some(second)) => {
             match state.draw(second).map_err(Illegal)? {
-                Drawn::Placeable => {}
+                Drawn::Placeable | Drawn::Held => {}
                 Drawn::SetAside => return Err(Illegal(IllegalMove::Unplaceable(second))),
             }
             state.try_action(Action::Keep(placed)).map_err(Illegal)
