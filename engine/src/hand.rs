@@ -112,7 +112,10 @@ mod tests {
         }
         assert_eq!(h.iter().collect::<Vec<_>>(), [Tile::A, Tile::V, Tile::V]);
         assert_eq!(h.len(), 3);
-        assert_eq!(h.distinct_slots().collect::<Vec<_>>(), [(0, Tile::A), (1, Tile::V)]);
+        assert_eq!(
+            h.distinct_slots().collect::<Vec<_>>(),
+            [(0, Tile::A), (1, Tile::V)]
+        );
         assert_eq!(h.slot_of(Tile::V), Some(1));
         assert_eq!(h.remove(0), Some(Tile::A));
         assert_eq!(h.iter().collect::<Vec<_>>(), [Tile::V, Tile::V]);

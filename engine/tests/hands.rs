@@ -115,7 +115,10 @@ fn the_deal_gives_each_seat_its_hand_in_seat_order() {
     assert_eq!(tiles(1), [Tile::D, Tile::E]);
     assert_eq!(tiles(2), [Tile::K, Tile::L]);
     // Then the first seat plays from its hand.
-    assert_eq!((state.phase(), state.to_play()), (Phase::PlaceHand, Seat(1)));
+    assert_eq!(
+        (state.phase(), state.to_play()),
+        (Phase::PlaceHand, Seat(1))
+    );
     assert_eq!(state.bag().total(), 71 - 6);
 }
 
@@ -138,7 +141,10 @@ fn placing_from_the_hand_draws_back_up_and_passes_the_turn() {
     assert_eq!(state.phase(), Phase::DrawHand);
     assert_eq!(state.to_play(), Seat(0), "seat 0 draws back up");
     state.draw(Tile::K).unwrap();
-    assert_eq!((state.phase(), state.to_play()), (Phase::PlaceHand, Seat(1)));
+    assert_eq!(
+        (state.phase(), state.to_play()),
+        (Phase::PlaceHand, Seat(1))
+    );
     let own: Vec<Tile> = state.view(Seat(0)).own_tiles().iter().collect();
     assert_eq!(own, [Tile::K, Tile::U]);
     // A tile that is not in the hand cannot be placed.
@@ -150,10 +156,7 @@ fn an_empty_hand_slot_is_refused() {
     let state = dealt(1, &[Tile::U, Tile::D]);
     let mv = engine::Move::place(engine::Pos::new(1, 0), engine::Rotation::new(1).unwrap());
     assert_eq!(state.check(mv), Ok(()));
-    assert_eq!(
-        state.check(mv.from_slot(1)),
-        Err(IllegalMove::EmptySlot(1))
-    );
+    assert_eq!(state.check(mv.from_slot(1)), Err(IllegalMove::EmptySlot(1)));
 }
 
 #[test]
@@ -174,7 +177,10 @@ fn a_hand_whose_tiles_are_all_unplaceable_is_set_aside_and_replaced() {
                 if let (Phase::Draw, engine::ChanceOutcome::Tile(t, Drawn::SetAside)) =
                     (phase, outcome)
                 {
-                    assert!(!state.is_placeable(t), "only unplaceable tiles are set aside");
+                    assert!(
+                        !state.is_placeable(t),
+                        "only unplaceable tiles are set aside"
+                    );
                     if before.slot_of(t).is_some() {
                         set_aside_from_hands += 1;
                     }
@@ -206,7 +212,10 @@ fn the_game_ends_when_the_bag_and_every_hand_are_empty() {
             state.try_action(a).unwrap();
         }
     }
-    assert!(turns_after_bag >= 4, "{turns_after_bag} turns after the bag ran out");
+    assert!(
+        turns_after_bag >= 4,
+        "{turns_after_bag} turns after the bag ran out"
+    );
 }
 
 #[test]
@@ -252,5 +261,9 @@ fn a_decision_does_not_depend_on_another_seats_hidden_hand() {
     }
     // With visible hands the samples keep each real hand, so they differ.
     let va = State::new(rules(3, true), 2, Seat(0));
-    assert_eq!(va.view(Seat(0)).determinize(&mut Pcg64Mcg::seed_from_u64(0)), va);
+    assert_eq!(
+        va.view(Seat(0))
+            .determinize(&mut Pcg64Mcg::seed_from_u64(0)),
+        va
+    );
 }

@@ -183,7 +183,10 @@ impl<'c> Search<'c> {
         budget: &Budget,
     ) -> RootStats {
         assert!(
-            matches!(view.phase(), Phase::Place(_) | Phase::Choose(..)),
+            matches!(
+                view.phase(),
+                Phase::Place(_) | Phase::Choose(..) | Phase::PlaceHand
+            ),
             "search needs a decision of the seat"
         );
         self.nodes.push(Node::new(Key::Root, view.seat()));

@@ -88,7 +88,8 @@ impl RecordBuilder {
     /// back up, drawn at the start of a turn, or set aside.
     fn hand_chance(&mut self, tile: Tile, drawn: Drawn) {
         let (seat, phase) = self.before.unwrap_or((Seat(0), Phase::DrawHand));
-        let dealing = phase == Phase::DrawHand && self.record.turns.is_empty() && self.turn.is_none();
+        let dealing =
+            phase == Phase::DrawHand && self.record.turns.is_empty() && self.turn.is_none();
         match (phase, drawn) {
             (Phase::DrawHand, _) if dealing => {
                 let seat = self.dealt / self.record.rules.hand as usize;

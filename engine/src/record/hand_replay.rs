@@ -84,7 +84,8 @@ pub(super) fn apply_hand_turn(state: &mut State, turn: &TurnRecord) -> Result<()
     }
     let Some(tile) = turn.tile else {
         // A pass: the seat's hand ran empty with the bag.
-        let passed = state.is_over() || state.to_play() != seat || state.phase() != Phase::PlaceHand;
+        let passed =
+            state.is_over() || state.to_play() != seat || state.phase() != Phase::PlaceHand;
         return match (passed, drawn.next()) {
             (true, None) => Ok(()),
             (true, Some(t)) => Err(BadTurn(format!("tile {t} drawn but the seat passed"))),
@@ -104,7 +105,9 @@ pub(super) fn apply_hand_turn(state: &mut State, turn: &TurnRecord) -> Result<()
         .slot_of(tile)
         .ok_or(Illegal(IllegalMove::NotInHand(tile)))?;
     let meeple = match turn.meeple {
-        Some(loc) => Some(segment_at(tile, rot, loc).ok_or(Illegal(IllegalMove::NoSuchSegment(tile, loc)))?),
+        Some(loc) => {
+            Some(segment_at(tile, rot, loc).ok_or(Illegal(IllegalMove::NoSuchSegment(tile, loc)))?)
+        }
         None => None,
     };
     let placement = Placement {

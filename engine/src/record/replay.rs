@@ -188,7 +188,9 @@ pub fn apply_turn(state: &mut State, turn: &TurnRecord) -> Result<(), ReplayReas
         return super::hand_replay::apply_hand_turn(state, turn);
     }
     if !turn.drawn.is_empty() {
-        return Err(BadTurn("tiles `drawn` into a hand, but the rules have no `hand`".to_string()));
+        return Err(BadTurn(
+            "tiles `drawn` into a hand, but the rules have no `hand`".to_string(),
+        ));
     }
     for &t in &turn.discarded {
         discard(state, t)?;

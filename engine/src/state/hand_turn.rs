@@ -54,7 +54,10 @@ impl State {
     pub(crate) fn set_bag_and_hands(&mut self, bag: Bag, hands: &[Hand]) {
         debug_assert_eq!(
             bag.total() as usize + hands.iter().map(Hand::len).sum::<usize>(),
-            self.bag.total() as usize + (0..self.players).map(|s| self.hands.0[s as usize].len()).sum::<usize>()
+            self.bag.total() as usize
+                + (0..self.players)
+                    .map(|s| self.hands.0[s as usize].len())
+                    .sum::<usize>()
         );
         self.bag = bag;
         for (s, h) in hands.iter().enumerate() {
