@@ -267,3 +267,51 @@ fn a_decision_does_not_depend_on_another_seats_hidden_hand() {
         va
     );
 }
+
+/// A recorded hand=2 game: seat 0 dealt [U, V], seat 1 [D, E]; seat 0
+/// places V south of the start tile and draws K.
+fn hand_record() -> Record {
+    let mut record = Record::new(2, rules(2, false));
+    record.deal = vec![vec![Tile::U, Tile::V], vec![Tile::D, Tile::E]];
+    let mut t = testkit::turn("0 V 0 -1 0");
+    t.drawn = vec![Tile::K];
+    record.turns = vec![t];
+    record
+}
+
+#[test]
+fn replay_checks_every_hand_rule_and_names_the_turn() {
+    let state = replay(&hand_record(), false).unwrap();
+    assert_eq!((state.to_play(), state.phase()), (Seat(1), Phase::PlaceHand));
+    // A tile that is not in the hand.
+    let mut r = hand_record();
+    r.turns[0].tile = Some(Tile::E);
+    let e = replay(&r, false).unwrap_err();
+    assert_eq!(e.turn, 1);
+    assert!(e.to_string().contains("not in the seat's hand"), "{e}");
+    // No draw back up.
+    let mut r = hand_record();
+    r.turns[0].drawn.clear();
+    let e = replay(&r, false).unwrap_err();
+    assert_eq!(e.turn, 1);
+    assert!(e.to_string().contains("drawn back up"), "{e}");
+    // A draw too many.
+    let mut r = hand_record();
+    r.turns[0].drawn.push(Tile::L);
+    assert_eq!(replay(&r, false).unwrap_err().turn, 1);
+    // A tile set aside that could be placed.
+    let mut r = hand_record();
+    r.turns[0].discarded = vec![Tile::U];
+    let e = replay(&r, false).unwrap_err();
+    assert_eq!(e.turn, 1);
+    // A deal of the wrong size is a header error.
+    let mut r = hand_record();
+    r.deal[1].pop();
+    let e = replay(&r, false).unwrap_err();
+    assert_eq!(e.turn, 0);
+    assert!(e.to_string().contains("seat 1 draws 2 tiles"), "{e}");
+    // Hand draws without a hand.
+    let mut r = hand_record();
+    r.rules.hand = 0;
+    assert!(replay(&r, false).is_err());
+}
