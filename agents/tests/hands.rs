@@ -58,7 +58,9 @@ fn greedy_plays_hands_legally() {
 
 #[test]
 fn mcts_plays_hands_legally() {
-    only_legal_moves_with_hands("mcts:iterations=8", 1, &[2, 5]);
+    // Enough iterations to revisit deep nodes built on other
+    // determinizations of the hidden hands.
+    only_legal_moves_with_hands("mcts:iterations=60", 1, &[2, 5]);
     only_legal_moves_with_hands(
         "mcts:iterations=8,rollout=random,depth=all,widen=0",
         1,
@@ -68,7 +70,7 @@ fn mcts_plays_hands_legally() {
 
 #[test]
 fn ismcts_plays_hands_legally() {
-    only_legal_moves_with_hands("ismcts:iterations=8", 1, &[2, 4]);
+    only_legal_moves_with_hands("ismcts:iterations=60", 1, &[2, 4]);
 }
 
 #[test]

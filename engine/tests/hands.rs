@@ -282,7 +282,10 @@ fn hand_record() -> Record {
 #[test]
 fn replay_checks_every_hand_rule_and_names_the_turn() {
     let state = replay(&hand_record(), false).unwrap();
-    assert_eq!((state.to_play(), state.phase()), (Seat(1), Phase::PlaceHand));
+    assert_eq!(
+        (state.to_play(), state.phase()),
+        (Seat(1), Phase::PlaceHand)
+    );
     // A tile that is not in the hand.
     let mut r = hand_record();
     r.turns[0].tile = Some(Tile::E);
