@@ -3,14 +3,13 @@
 //! tiles drawn into the hand (`drawn`: replacements, then back up to the
 //! hand size) and the tile placed from the hand.
 
-use super::replay::ReplayReason;
+use super::replay::{placed_at, ReplayReason};
 use super::{Record, TurnRecord};
 use crate::geom::Pos;
 use crate::moves::{IllegalMove, Move, Placement};
 use crate::state::State;
 use crate::tiles::segment_at;
 use crate::turn::{Drawn, Phase};
-use crate::Rotation;
 
 /// Deal the record's `deal` at set-up: seat 0's tiles first, then seat
 /// 1's, and so on, each seat exactly the hand size.
@@ -92,14 +91,7 @@ pub(super) fn apply_hand_turn(state: &mut State, turn: &TurnRecord) -> Result<()
             (false, _) => Err(MissingTile),
         };
     };
-    if state.is_over() {
-        return Err(AfterEnd);
-    }
-    let missing = |what: &str| BadTurn(format!("tile {tile} placed without {what:?}"));
-    let x = turn.x.ok_or_else(|| missing("x"))?;
-    let y = turn.y.ok_or_else(|| missing("y"))?;
-    let rot = turn.rot.ok_or_else(|| missing("rot"))?;
-    let rot = Rotation::new(rot).ok_or_else(|| BadTurn(format!("rotation {rot} is not 0-3")))?;
+    let (x, y, rot) = placed_at(state, turn, tile)?;
     let slot = state
         .held(seat)
         .slot_of(tile)

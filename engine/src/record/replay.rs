@@ -204,14 +204,7 @@ pub fn apply_turn(state: &mut State, turn: &TurnRecord) -> Result<(), ReplayReas
             Ok(())
         };
     };
-    if state.is_over() {
-        return Err(AfterEnd);
-    }
-    let missing = |what: &str| BadTurn(format!("tile {tile} placed without {what:?}"));
-    let x = turn.x.ok_or_else(|| missing("x"))?;
-    let y = turn.y.ok_or_else(|| missing("y"))?;
-    let rot = turn.rot.ok_or_else(|| missing("rot"))?;
-    let rot = Rotation::new(rot).ok_or_else(|| BadTurn(format!("rotation {rot} is not 0-3")))?;
+    let (x, y, rot) = placed_at(state, turn, tile)?;
     // With Take 2 the first tile drawn may be the one returned.
     let first = match &turn.gift_open {
         Some(g) if g.card == Gift::Take2 => take2_first_tile(tile, g)?,
@@ -242,6 +235,25 @@ pub fn apply_turn(state: &mut State, turn: &TurnRecord) -> Result<(), ReplayReas
         ))),
         (_, None) => Ok(()),
     }
+}
+
+/// Where the turn placed `tile`: its cell and rotation, refused after the
+/// end or when a field is missing or out of range.
+pub(super) fn placed_at(
+    state: &State,
+    turn: &TurnRecord,
+    tile: Tile,
+) -> Result<(i8, i8, Rotation), ReplayReason> {
+    use ReplayReason::*;
+    if state.is_over() {
+        return Err(AfterEnd);
+    }
+    let missing = |what: &str| BadTurn(format!("tile {tile} placed without {what:?}"));
+    let x = turn.x.ok_or_else(|| missing("x"))?;
+    let y = turn.y.ok_or_else(|| missing("y"))?;
+    let rot = turn.rot.ok_or_else(|| missing("rot"))?;
+    let rot = Rotation::new(rot).ok_or_else(|| BadTurn(format!("rotation {rot} is not 0-3")))?;
+    Ok((x, y, rot))
 }
 
 /// Set `tile` aside as unplaceable, refusing a tile that could be placed.
