@@ -75,7 +75,7 @@ pub fn action_value(state: &State, action: Action) -> i32 {
             let seat = state.to_play();
             let mut after = state.clone();
             after.play_action_unchecked(action);
-            if matches!(after.phase(), Phase::Place(_)) {
+            if matches!(after.phase(), Phase::Place(_) | Phase::PlaceHand) {
                 let mut best = i32::MIN;
                 after.for_each_move(|m| best = best.max(move_value(&after, m)));
                 best

@@ -175,10 +175,10 @@ impl Star25 {
         match state.phase() {
             Phase::Over => self.eval(state),
             _ if depth == 0 => self.eval(state),
-            Phase::Draw | Phase::DrawSecond(_) | Phase::DrawGift => {
+            Phase::Draw | Phase::DrawSecond(_) | Phase::DrawGift | Phase::DrawHand => {
                 self.chance(state, depth, alpha, beta)
             }
-            Phase::Place(_) | Phase::Choose(..) => {
+            Phase::Place(_) | Phase::Choose(..) | Phase::PlaceHand => {
                 let ordered = self.order(state);
                 self.decision(state, &ordered, depth, alpha, beta, self.width())
             }
@@ -304,7 +304,10 @@ impl Star25 {
         let mut ordered: Vec<Option<Vec<(f64, Action)>>> = vec![None; n];
         if self.cfg.probe > 0 {
             for (j, (child, _)) in outcomes.iter().enumerate() {
-                if !matches!(child.phase(), Phase::Place(_) | Phase::Choose(..)) {
+                if !matches!(
+                    child.phase(),
+                    Phase::Place(_) | Phase::Choose(..) | Phase::PlaceHand
+                ) {
                     continue;
                 }
                 let order = self.order(child);

@@ -109,11 +109,11 @@ pub const PLACE_SPAN: u32 = CELLS * 4 * (SEGS + 1);
 /// | [`CHANGE_POSITION_BASE`] | open Change Position         | (cell × 8 + from) × 8 + to      |
 /// | [`PLACE_BASE`]        | place the tile                  | slot × [`PLACE_SPAN`] + (cell × 4 + rotation) × 9 + meeple |
 ///
-/// where *meeple* is 0 for none and segment + 1 otherwise, and *slot* is a
-/// hand slot reserved for a variant with tiles in hand (`RULES.md` §8):
-/// the base game always uses slot 0, so [`ACTION_SPACE`] ends after it and
-/// such a variant adds slots 1–2 after [`ACTION_SPACE`] without
-/// renumbering any id of the base game.
+/// where *meeple* is 0 for none and segment + 1 otherwise, and *slot* is
+/// the hand slot of the tile placed ([`Placement::slot`]): the base game
+/// always uses slot 0, so [`ACTION_SPACE`] ends after it; the `hand`
+/// variant (`RULES.md` §8) adds slots 1–2 after it, up to
+/// [`HAND_ACTION_SPACE`], without renumbering any id of the base game.
 ///
 /// # Examples
 /// ```
@@ -128,6 +128,10 @@ pub const PLACE_SPAN: u32 = CELLS * 4 * (SEGS + 1);
 /// }
 /// ```
 pub const ACTION_SPACE: u32 = PLACE_BASE + PLACE_SPAN;
+
+/// The number of action ids with a hand of up to three tiles
+/// ([`crate::MAX_HAND`]): hand slots 1 and 2 follow [`ACTION_SPACE`].
+pub const HAND_ACTION_SPACE: u32 = PLACE_BASE + crate::hand::MAX_HAND as u32 * PLACE_SPAN;
 
 fn cell(pos: Pos) -> Option<u32> {
     let ok = |c: i8| (-MAX_COORD..=MAX_COORD).contains(&c);
@@ -146,11 +150,12 @@ fn seg(s: u8) -> Option<u32> {
 }
 
 impl Action {
-    /// This action's id in `0..ACTION_SPACE` (the layout is documented on
+    /// This action's id in `0..ACTION_SPACE`, or with a hand in
+    /// `0..HAND_ACTION_SPACE` (the layout is documented on
     /// [`ACTION_SPACE`]). Every
     /// action of a legal position has one; `None` for an action no
-    /// position can have (a cell beyond ±[`MAX_COORD`] or a segment index
-    /// of 8 or more).
+    /// position can have (a cell beyond ±[`MAX_COORD`], a segment index
+    /// of 8 or more, or a hand slot of 3 or more).
     ///
     /// # Examples
     /// ```
@@ -178,27 +183,34 @@ impl Action {
                 CHANGE_POSITION_BASE + (cell(at)? * SEGS + seg(from)?) * SEGS + seg(to)?
             }
             Action::Place(Move {
-                placement: Placement { pos, rot },
+                placement: Placement { pos, rot, slot },
                 meeple,
             }) => {
                 let m = match meeple {
                     None => 0,
                     Some(s) => seg(s)? + 1,
                 };
-                PLACE_BASE + (cell(pos)? * 4 + rot.quarter_turns() as u32) * (SEGS + 1) + m
+                if slot as usize >= crate::hand::MAX_HAND {
+                    return None;
+                }
+                PLACE_BASE
+                    + slot as u32 * PLACE_SPAN
+                    + (cell(pos)? * 4 + rot.quarter_turns() as u32) * (SEGS + 1)
+                    + m
             }
         })
     }
 
     /// The action with id `index` (the inverse of [`Action::to_index`]);
-    /// `None` for an id at or past [`ACTION_SPACE`].
+    /// `None` for an id at or past [`HAND_ACTION_SPACE`].
     ///
     /// # Examples
     /// ```
     /// use engine::{Action, GiftOpen, ACTION_SPACE};
     ///
     /// assert_eq!(Action::from_index(5), Some(Action::Open(GiftOpen::Take2)));
-    /// assert_eq!(Action::from_index(ACTION_SPACE), None);
+    /// assert!(Action::from_index(ACTION_SPACE).is_some()); // hand slot 1
+    /// assert_eq!(Action::from_index(engine::HAND_ACTION_SPACE), None);
     /// ```
     #[allow(clippy::missing_panics_doc)] // its `expect` is on a value taken modulo 4
     pub fn from_index(index: u32) -> Option<Action> {
@@ -232,12 +244,13 @@ impl Action {
                 from: (k / SEGS % SEGS) as u8,
                 to: (k % SEGS) as u8,
             })
-        } else if i < ACTION_SPACE {
-            let k = i - PLACE_BASE;
+        } else if i < HAND_ACTION_SPACE {
+            let slot = ((i - PLACE_BASE) / PLACE_SPAN) as u8;
+            let k = (i - PLACE_BASE) % PLACE_SPAN;
             let m = k % (SEGS + 1);
             let k = k / (SEGS + 1);
             let rot = Rotation::new((k % 4) as u8).expect("0-3");
-            let mv = Move::place(pos(k / 4), rot);
+            let mv = Move::place(pos(k / 4), rot).from_slot(slot);
             Action::Place(if m == 0 {
                 mv
             } else {
@@ -256,8 +269,8 @@ mod tests {
     #[test]
     fn every_id_decodes_to_an_action_that_encodes_back_to_it() {
         // Every id of the small blocks, and a stride through the large ones.
-        let ids = (0..SYNOD_BASE + 100).chain((SYNOD_BASE..ACTION_SPACE).step_by(997));
-        for id in ids.chain([ACTION_SPACE - 1]) {
+        let ids = (0..SYNOD_BASE + 100).chain((SYNOD_BASE..HAND_ACTION_SPACE).step_by(997));
+        for id in ids.chain([ACTION_SPACE - 1, HAND_ACTION_SPACE - 1]) {
             let a = Action::from_index(id).expect("an id below ACTION_SPACE");
             assert_eq!(a.to_index(), Some(id), "{a:?}");
         }
@@ -269,6 +282,24 @@ mod tests {
         assert_eq!(SYNOD_BASE, 30);
         assert_eq!(PLACE_BASE, 30 + 20_449 * 81);
         assert_eq!(ACTION_SPACE, 2_392_563);
+        assert_eq!(HAND_ACTION_SPACE, ACTION_SPACE + 2 * PLACE_SPAN);
+    }
+
+    #[test]
+    fn hand_slots_follow_the_base_game_ids() {
+        let mv = Move::place(Pos::new(-3, 4), Rotation::new(2).unwrap()).with_meeple(1);
+        let base = Action::Place(mv).to_index().unwrap();
+        for slot in 0..3u8 {
+            let a = Action::Place(mv.from_slot(slot));
+            let id = a.to_index().unwrap();
+            assert_eq!(id, base + slot as u32 * PLACE_SPAN);
+            assert_eq!(Action::from_index(id), Some(a));
+        }
+        assert!(base < ACTION_SPACE);
+        assert_eq!(Action::Place(mv.from_slot(3)).to_index(), None);
+        assert_eq!(Action::from_index(HAND_ACTION_SPACE), None);
+        let last = Action::from_index(HAND_ACTION_SPACE - 1).unwrap();
+        assert_eq!(last.to_index(), Some(HAND_ACTION_SPACE - 1));
     }
 
     #[test]

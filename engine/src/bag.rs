@@ -39,6 +39,14 @@ impl Bag {
         Bag { counts, total: 71 }
     }
 
+    /// No tiles at all.
+    pub(crate) fn empty() -> Bag {
+        Bag {
+            counts: [0; Tile::COUNT],
+            total: 0,
+        }
+    }
+
     /// Copies of `tile` left.
     ///
     /// # Examples

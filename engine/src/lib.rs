@@ -132,6 +132,7 @@ mod board;
 mod features;
 mod geom;
 mod gifts;
+mod hand;
 mod moves;
 mod notation;
 mod packed_rules;
@@ -145,14 +146,15 @@ mod turn;
 mod view;
 
 pub use action_index::{
-    ACTION_SPACE, CASH_OUT_BASE, CHANGE_POSITION_BASE, MAX_COORD, PLACE_BASE, PLACE_SPAN,
-    ROAD_SWEEPER_BASE, SYNOD_BASE,
+    ACTION_SPACE, CASH_OUT_BASE, CHANGE_POSITION_BASE, HAND_ACTION_SPACE, MAX_COORD, PLACE_BASE,
+    PLACE_SPAN, ROAD_SWEEPER_BASE, SYNOD_BASE,
 };
 pub use bag::Bag;
 pub use board::{Board, Placed};
 pub use features::{segment_id, Features, SegmentId, MAX_SEGMENT_IDS, MAX_TILES};
 pub use geom::{Location, ParseLocationError, Port, Pos, Rotation, Side};
 pub use gifts::{Gift, GiftCards, GiftOpen, ParseGiftError};
+pub use hand::{Hand, MAX_HAND};
 pub use moves::{IllegalMove, Move, MoveList, Placement, MAX_MOVES};
 pub use notation::ParseActionError;
 pub use playout::{

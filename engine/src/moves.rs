@@ -6,7 +6,7 @@ use crate::tiles::Tile;
 use crate::turn::Phase;
 use std::fmt;
 
-/// Where the drawn tile goes.
+/// Where the drawn tile goes (and, with a hand, which tile of the hand).
 ///
 /// # Examples
 /// ```
@@ -24,6 +24,16 @@ pub struct Placement {
     pub pos: Pos,
     /// The rotation.
     pub rot: Rotation,
+    /// The hand slot of the tile placed ([`crate::Hand`], sorted by kind):
+    /// always 0 without a hand (the drawn tile).
+    pub slot: u8,
+}
+
+impl Placement {
+    /// The drawn tile (hand slot 0) at `pos` in rotation `rot`.
+    pub const fn new(pos: Pos, rot: Rotation) -> Placement {
+        Placement { pos, rot, slot: 0 }
+    }
 }
 
 /// A seat's move: the placement of the drawn tile and an optional meeple on
@@ -57,8 +67,20 @@ impl Move {
     /// ```
     pub const fn place(pos: Pos, rot: Rotation) -> Move {
         Move {
-            placement: Placement { pos, rot },
+            placement: Placement::new(pos, rot),
             meeple: None,
+        }
+    }
+
+    /// This move with the tile of hand slot `slot`.
+    pub const fn from_slot(self, slot: u8) -> Move {
+        Move {
+            placement: Placement {
+                pos: self.placement.pos,
+                rot: self.placement.rot,
+                slot,
+            },
+            meeple: self.meeple,
         }
     }
 
@@ -91,7 +113,7 @@ impl Move {
     /// assert_eq!(mv.with_meeple(9).display(Tile::U).to_string(), "U (1, 0) r1 segment 9");
     /// ```
     pub fn display(&self, tile: Tile) -> impl fmt::Display {
-        let Placement { pos, rot } = self.placement;
+        let Placement { pos, rot, .. } = self.placement;
         // A segment the tile does not have (from a faulty agent) is shown
         // by its number.
         let meeple = self.meeple.map(|s| {
@@ -129,8 +151,9 @@ impl fmt::Display for DisplayMove {
 }
 
 /// The most moves one position can have: at most 146 open cells × 4
-/// rotations = 584 placements, each with no meeple or a meeple on one of at
-/// most 8 segments (tile X). No real position comes near it.
+/// rotations = 584 placements per tile, for each of up to 3 tiles of a
+/// hand, each with no meeple or a meeple on one of at most 8 segments
+/// (tile X). No real position comes near it.
 ///
 /// # Examples
 /// ```
@@ -142,7 +165,7 @@ impl fmt::Display for DisplayMove {
 /// state.legal_moves(&mut moves);
 /// assert!(moves.len() <= MAX_MOVES);
 /// ```
-pub const MAX_MOVES: usize = 584 * 9;
+pub const MAX_MOVES: usize = 3 * 584 * 9;
 
 /// A list of moves on the stack, with room for [`MAX_MOVES`].
 ///
@@ -296,6 +319,13 @@ pub enum IllegalMove {
     GiftNotInDeck(Gift),
     /// Take 2: the tile to keep is not one of the two drawn.
     NotDrawn(Tile),
+    /// Hand: no tile in that hand slot, or that tile is not in the hand.
+    NotInHand(Tile),
+    /// Hand: an empty hand slot.
+    EmptySlot(u8),
+    /// Hand: a tile of the hand has no legal placement and must be set
+    /// aside first.
+    MustSetAside(Tile),
 }
 
 impl fmt::Display for IllegalMove {
@@ -326,6 +356,12 @@ impl fmt::Display for IllegalMove {
             GiftTarget(g, why) => write!(f, "{g}: {why}"),
             GiftNotInDeck(g) => write!(f, "no {g} gift is left in the deck"),
             NotDrawn(t) => write!(f, "tile {t} is not one of the two tiles drawn"),
+            NotInHand(t) => write!(f, "tile {t} is not in the seat's hand"),
+            EmptySlot(s) => write!(f, "hand slot {s} holds no tile"),
+            MustSetAside(t) => write!(
+                f,
+                "tile {t} in the hand has no legal placement and must be set aside first"
+            ),
         }
     }
 }
@@ -339,6 +375,8 @@ fn phase_name(phase: Phase) -> String {
         Phase::DrawSecond(_) => "Take 2's second draw".to_string(),
         Phase::Choose(a, b) => format!("choosing tile {a} or {b}"),
         Phase::DrawGift => "a gift draw".to_string(),
+        Phase::DrawHand => "a draw into the hand".to_string(),
+        Phase::PlaceHand => "placing a tile of the hand".to_string(),
         Phase::Over => "the end".to_string(),
     }
 }

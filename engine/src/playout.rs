@@ -3,7 +3,8 @@
 //!
 //! A random move picks the placement uniformly over the legal (cell,
 //! rotation) pairs, then the meeple uniformly over "none" and the free
-//! segments of the placed tile. With The Gifts, a seat that may open a
+//! segments of the placed tile. With a hand (RULES.md §8), the placement
+//! is uniform over every (tile of the hand, cell, rotation). With The Gifts, a seat that may open a
 //! gift does so with probability 1/2, uniformly over every opening (card
 //! and target); after Take 2 it keeps either tile with probability 1/2.
 
@@ -13,9 +14,8 @@ use crate::state::State;
 use crate::turn::{Action, Phase};
 use rand::Rng;
 
-/// A uniformly random legal move, or `None` outside [`Phase::Place`]: the
-/// placement uniform over the legal (cell, rotation) pairs, then the
-/// meeple uniform over "none" and the free segments of the placed tile.
+/// A uniformly random legal move, or `None` outside [`Phase::Place`] and
+/// [`Phase::PlaceHand`].
 ///
 /// # Examples
 /// ```
@@ -120,6 +120,7 @@ pub fn random_action<R: Rng + ?Sized>(state: &State, rng: &mut R) -> Option<Acti
             random_move(state, rng).map(Action::Place)
         }
         Phase::Choose(a, b) => Some(Action::Keep(if rng.gen_bool(0.5) { a } else { b })),
+        Phase::PlaceHand => random_move(state, rng).map(Action::Place),
         _ => None,
     }
 }

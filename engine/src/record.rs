@@ -20,6 +20,7 @@
 
 mod builder;
 mod format;
+mod hand_replay;
 mod replay;
 
 pub use builder::RecordBuilder;

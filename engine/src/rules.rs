@@ -19,6 +19,8 @@ use std::str::FromStr;
 /// let house: Rules = "final_incomplete=false,hole_bonus=true".parse().unwrap();
 /// assert!(!house.final_incomplete && house.hole_bonus);
 /// assert!("hand=1,gifts=true".parse::<Rules>().is_err());
+/// let hands: Rules = "hand=3,hand_visible=true".parse().unwrap();
+/// assert_eq!((hands.hand, hands.hand_visible), (3, true));
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -399,9 +401,6 @@ impl Rules {
             return Err(RulesError::Conflict(
                 "`table_closes=true` needs a `table` (e.g. table=11x11)",
             ));
-        }
-        if self.hand > 0 {
-            return Err(RulesError::NotImplemented("hand"));
         }
         if self.start_in_bag {
             return Err(RulesError::NotImplemented("start_in_bag"));

@@ -11,6 +11,7 @@ use crate::board::{Board, Touched, NO_SLOT};
 use crate::features::{segment_id, Features, SegmentId};
 use crate::geom::{Location, Pos, Rotation, Side};
 use crate::gifts::GiftState;
+use crate::hand::Hand;
 use crate::moves::{IllegalMove, Move, Placement};
 use crate::packed_rules::PackedRules;
 use crate::rules::Rules;
@@ -24,6 +25,7 @@ mod check;
 mod end_now;
 mod follow;
 mod gift_turn;
+mod hand_turn;
 mod movegen;
 pub use follow::{follow_turn, CardHolder};
 mod scoring;
@@ -32,6 +34,9 @@ mod scoring;
 mod end_now_tests;
 
 /// A meeple on the board.
+///
+/// Packed into 3 bytes (no padding byte after the seat): the state holds
+/// 42 of them, and the bytes saved pay for the hands of RULES.md §8.
 ///
 /// # Examples
 /// ```
@@ -47,6 +52,7 @@ mod end_now_tests;
 /// assert_eq!(nne, Some(m.segment_index()));
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(C, packed)]
 pub struct Meeple {
     /// Its owner.
     pub seat: Seat,
@@ -117,6 +123,8 @@ pub struct State {
     meeple_len: u8,
     meeples: [Meeple; MAX_MEEPLES],
     gifts: GiftState,
+    /// Each seat's tiles in hand (RULES.md §8 `hand`; empty without).
+    hands: PerSeat<Hand>,
     board: Board,
     features: Features,
 }
@@ -179,10 +187,14 @@ impl State {
                 segment: 0,
             }; MAX_MEEPLES],
             gifts: GiftState::new(),
+            hands: PerSeat::default(),
             board: Board::new(),
             features: Features::new(),
         };
         state.put_tile(Tile::START, Rotation::default(), Pos::ORIGIN);
+        if rules.hand > 0 {
+            state.start_deal();
+        }
         state
     }
 
@@ -563,10 +575,14 @@ impl State {
     /// ```
     pub fn play_unchecked(&mut self, mv: Move) {
         debug_assert_eq!(self.check(mv), Ok(()));
-        let Phase::Place(tile) = self.phase else {
-            unreachable!("play_unchecked outside the place phase");
+        let tile = match self.phase {
+            Phase::Place(tile) => tile,
+            Phase::PlaceHand => self.hands[self.to_play]
+                .remove(mv.placement.slot)
+                .expect("a tile in the slot"),
+            _ => unreachable!("play_unchecked outside the place phase"),
         };
-        let Placement { pos, rot } = mv.placement;
+        let Placement { pos, rot, .. } = mv.placement;
         let (slot, touched) = self.put_tile(tile, rot, pos);
         let gift_due = self.rules().gifts && self.extends_foreign_feature(slot);
         let hole = touched.sides.iter().all(|&n| n != NO_SLOT);
@@ -583,6 +599,8 @@ impl State {
         if gift_due && self.gifts.can_give() {
             self.gifts.refill();
             self.phase = Phase::DrawGift;
+        } else if self.rules.hand() > 0 {
+            self.after_hand_placement();
         } else {
             self.end_turn();
         }
@@ -592,6 +610,9 @@ impl State {
     /// filling a hole with `hole_bonus`), or end the game when the bag is
     /// empty.
     fn end_turn(&mut self) {
+        if self.rules.hand() > 0 {
+            return self.end_hand_turn();
+        }
         if self.bag.is_empty() {
             self.finish();
         } else {

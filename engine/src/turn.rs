@@ -29,9 +29,9 @@ pub enum Chance {
     Gift(Gift),
 }
 
-/// Whose decision it is: a seat's ([`Phase::Place`], [`Phase::Choose`]),
-/// chance's ([`Phase::Draw`], [`Phase::DrawSecond`], [`Phase::DrawGift`]),
-/// or nobody's ([`Phase::Over`]).
+/// Whose decision it is: a seat's ([`Phase::Place`], [`Phase::Choose`],
+/// [`Phase::PlaceHand`]), chance's ([`Phase::Draw`], [`Phase::DrawSecond`],
+/// [`Phase::DrawGift`], [`Phase::DrawHand`]), or nobody's ([`Phase::Over`]).
 ///
 /// # Examples
 /// ```
@@ -45,6 +45,10 @@ pub enum Chance {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Phase {
     /// Chance: a tile must be drawn from the bag for the seat to play.
+    /// With a hand (RULES.md §8 `hand`), this is the start of the seat's
+    /// turn: an unplaceable tile of its hand is set aside (the outcome is
+    /// certain), or a tile is drawn to replace one set aside (into the hand
+    /// if it can be placed, else set aside too).
     Draw,
     /// The seat to play must place the drawn `tile` (and may first open a
     /// gift).
@@ -55,6 +59,14 @@ pub enum Phase {
     Choose(Tile, Tile),
     /// Chance (The Gifts): the seat that just placed receives a gift card.
     DrawGift,
+    /// Chance (hand): a tile is drawn into the hand of the seat to play,
+    /// without looking at whether it can be placed: at set-up (each seat in
+    /// seat order draws its hand) or after placing (back up to the hand
+    /// size).
+    DrawHand,
+    /// The seat to play places one tile of its hand
+    /// ([`crate::Placement::slot`] names which).
+    PlaceHand,
     /// The game is over and final scoring is done.
     Over,
 }
@@ -117,6 +129,9 @@ pub enum Drawn {
     /// It can be placed: the seat must now place it.
     Placeable,
     /// It has no legal placement and was set aside; draw again (or the
-    /// game is over if the bag is empty).
+    /// game is over if the bag is empty). With a hand, also a tile of the
+    /// hand set aside at the start of the turn.
     SetAside,
+    /// With a hand: it went into the hand of the seat it was drawn for.
+    Held,
 }

@@ -37,6 +37,7 @@ use crate::board::Board;
 use crate::features::{Features, SegmentId};
 use crate::geom::{Location, Pos};
 use crate::gifts::{Gift, GiftCards};
+use crate::hand::Hand;
 use crate::moves::{IllegalMove, Move, MoveList, Placement};
 use crate::rules::Rules;
 use crate::seat::{PerSeat, Score, Seat};
@@ -124,6 +125,27 @@ impl<'a> SeatView<'a> {
     /// ```
     pub fn own_hand(&self) -> GiftCards {
         self.state.hand(self.seat)
+    }
+
+    /// This seat's tiles in hand (RULES.md §8 `hand`; empty without).
+    pub fn own_tiles(&self) -> Hand {
+        self.state.held(self.seat)
+    }
+
+    /// The tiles in `seat`'s hand when this seat may see them: its own,
+    /// or anyone's with `hand_visible`; `None` for a hidden hand (its size
+    /// is [`SeatView::tiles_held`]).
+    pub fn visible_tiles(&self, seat: Seat) -> Option<Hand> {
+        (seat == self.seat || self.state.rules().hand_visible).then(|| self.state.held(seat))
+    }
+
+    /// The tile a placement from hand slot `slot` puts down (the drawn
+    /// tile, or a tile of this seat's hand), when this seat is to play.
+    pub fn placing_tile(&self, slot: u8) -> Option<Tile> {
+        if self.state.to_play() != self.seat {
+            return None;
+        }
+        self.state.placing_tile(slot)
     }
 
     /// The board.
@@ -269,6 +291,8 @@ impl<'a> SeatView<'a> {
         /// assert_eq!(state.view(Seat(0)).hand_size(Seat(1)), 0); // how many, never which
         /// ```
         fn hand_size(&self, seat: Seat) -> u8;
+        /// Tiles a seat holds in its hand.
+        fn tiles_held(&self, seat: Seat) -> usize;
         /// The open discard pile of gifts.
         ///
         /// # Examples
@@ -606,7 +630,11 @@ impl<'a> SeatView<'a> {
     /// ```
     pub fn determinize<R: Rng + ?Sized>(&self, rng: &mut R) -> State {
         let mut state = self.state.clone();
-        if !self.state.rules().gifts {
+        let rules = self.state.rules();
+        if rules.hand > 0 && !rules.hand_visible {
+            self.deal_hidden_tiles(&mut state, rng);
+        }
+        if !rules.gifts {
             return state;
         }
         let unseen = GiftCards::FULL
@@ -638,6 +666,56 @@ impl<'a> SeatView<'a> {
         debug_assert_eq!(next, candidates.len);
         state.set_hidden_cards(deck, &hands[..self.players()]);
         state
+    }
+}
+
+impl SeatView<'_> {
+    /// With hidden hands: deal the tiles this seat has not seen (the bag
+    /// and the other seats' hands, as counts) at random, each other seat
+    /// receiving as many as it holds and the bag the rest.
+    ///
+    /// The tiles placed and set aside are public, so these are exactly the
+    /// unseen tiles. (A seat's kept tiles could all be placed at the start
+    /// of its last turn, a hint this sample does not use.)
+    fn deal_hidden_tiles<R: Rng + ?Sized>(&self, state: &mut State, rng: &mut R) {
+        // The unseen tiles as counts, then laid out by kind: the sample
+        // depends on what is unseen, not on where it lies.
+        let mut counts = *self.state.bag();
+        let players = self.players();
+        let others = (0..players)
+            .map(|s| Seat(s as u8))
+            .filter(|&s| s != self.seat);
+        for s in others.clone() {
+            for t in self.state.held(s).iter() {
+                counts.put_back(t);
+            }
+        }
+        let mut unseen = [Tile::A; 71];
+        let mut len = 0;
+        for (t, c) in counts.iter() {
+            for _ in 0..c {
+                unseen[len] = t;
+                len += 1;
+            }
+        }
+        let unseen = &mut unseen[..len];
+        for i in (1..unseen.len()).rev() {
+            unseen.swap(i, rng.gen_range(0..=i));
+        }
+        let mut hands = [Hand::EMPTY; crate::MAX_PLAYERS];
+        hands[self.seat.index()] = self.own_tiles();
+        let mut next = 0;
+        for s in others {
+            for _ in 0..self.state.tiles_held(s) {
+                hands[s.index()].insert(unseen[next]);
+                next += 1;
+            }
+        }
+        let mut bag = Bag::empty();
+        for &t in &unseen[next..] {
+            bag.put_back(t);
+        }
+        state.set_bag_and_hands(bag, &hands[..players]);
     }
 }
 

@@ -176,6 +176,7 @@ fn check_sequence(players: usize, farmers: bool, rows: &[Row]) {
             placement: Placement {
                 pos: Pos::new(x, y),
                 rot,
+                slot: 0,
             },
             meeple,
         };

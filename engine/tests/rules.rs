@@ -159,6 +159,7 @@ fn mv(state: &State, x: i8, y: i8, r: u8, meeple: Option<&str>) -> Result<Move, 
         placement: Placement {
             pos: Pos::new(x, y),
             rot: rot(r),
+            slot: 0,
         },
         meeple,
     })
@@ -185,6 +186,7 @@ fn free_names(state: &State, x: i8, y: i8, r: u8) -> Vec<String> {
     let free = state.free_segments(Placement {
         pos: Pos::new(x, y),
         rot: rot(r),
+        slot: 0,
     });
     let mut out: Vec<String> = (0..8)
         .filter(|i| free & (1 << i) != 0)

@@ -67,8 +67,6 @@ fn impossible_combinations_are_refused() {
 #[test]
 fn variants_not_implemented_yet_are_refused_not_ignored() {
     for (s, key) in [
-        ("hand=1", "hand"),
-        ("hand=3,hand_visible=true", "hand"),
         ("start_in_bag=true", "start_in_bag"),
         ("unplaceable=return", "unplaceable"),
         ("table=11x11", "table"),

@@ -60,7 +60,7 @@ pub(crate) fn rollout<R: Rng + ?Sized>(cfg: &MctsConfig, state: &mut State, rng:
     loop {
         match state.phase() {
             Phase::Over => return,
-            Phase::Draw => {
+            Phase::Draw | Phase::DrawHand => {
                 if cfg.depth.is_some_and(|d| turns >= d) {
                     return;
                 }
@@ -73,7 +73,7 @@ pub(crate) fn rollout<R: Rng + ?Sized>(cfg: &MctsConfig, state: &mut State, rng:
                 let keep = if rng.gen_bool(0.5) { a } else { b };
                 state.play_action_unchecked(Action::Keep(keep));
             }
-            Phase::Place(_) => {
+            Phase::Place(_) | Phase::PlaceHand => {
                 let mv = match cfg.rollout {
                     Rollout::Random => random_move(state, rng),
                     Rollout::Greedy => sampled_greedy_move(state, cfg.k, rng),

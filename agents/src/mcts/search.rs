@@ -183,7 +183,10 @@ impl<'c> Search<'c> {
         budget: &Budget,
     ) -> RootStats {
         assert!(
-            matches!(view.phase(), Phase::Place(_) | Phase::Choose(..)),
+            matches!(
+                view.phase(),
+                Phase::Place(_) | Phase::Choose(..) | Phase::PlaceHand
+            ),
             "search needs a decision of the seat"
         );
         self.nodes.push(Node::new(Key::Root, view.seat()));
@@ -257,6 +260,7 @@ impl<'c> Search<'c> {
     fn iterate(&mut self, view: &SeatView<'_>, rng: &mut AgentRng) {
         let mut state = view.determinize(rng);
         let observer = view.seat();
+        let hidden_hands = state.rules().hand > 0 && !state.rules().hand_visible;
         self.path.clear();
         let mut id = NodeId::ROOT;
         self.path.push(id);
@@ -273,6 +277,12 @@ impl<'c> Search<'c> {
                         continue
                     }
                     ChanceOutcome::Gift(g) => Key::Gift(g),
+                    // Likewise a tile drawn into another seat's hidden hand.
+                    ChanceOutcome::Tile(_, Drawn::Held)
+                        if self.cfg.info_sets && receiver != observer && hidden_hands =>
+                    {
+                        continue
+                    }
                     ChanceOutcome::Tile(_, Drawn::SetAside) if state.is_chance() => continue,
                     ChanceOutcome::Tile(t, _) => Key::Tile(t),
                 }
@@ -332,8 +342,9 @@ impl<'c> Search<'c> {
     /// when no action of the node is legal in this iteration's state.
     ///
     /// With The Gifts the determinizations differ in the cards other seats
-    /// hold, so a node's actions (stored from the iteration that created
-    /// it) may not all be legal now: only the legal ones are considered.
+    /// hold, and with hidden hands (RULES.md §8) in the tiles they hold, so
+    /// a node's actions (stored from the iteration that created it) may
+    /// not all be legal now: only the legal ones are considered.
     fn select_child(
         &mut self,
         id: NodeId,
@@ -342,7 +353,8 @@ impl<'c> Search<'c> {
     ) -> Option<(NodeId, bool)> {
         let seat = state.to_play();
         let cfg = self.cfg;
-        let varies = state.rules().gifts;
+        let rules = state.rules();
+        let varies = rules.gifts || (rules.hand > 0 && !rules.hand_visible);
         let legal = |a: Action| !varies || state.check_action(a).is_ok();
         if cfg.info_sets {
             for i in 0..self.nodes[id.index()].children.len() {

@@ -37,6 +37,11 @@ pub struct RecordBuilder {
     record: Record,
     turn: Option<TurnRecord>,
     first: Option<Tile>,
+    /// With a hand: the seat to play and the phase before the step being
+    /// recorded (`None` before the first step: the deal).
+    before: Option<(Seat, Phase)>,
+    /// With a hand: tiles dealt so far at set-up.
+    dealt: usize,
 }
 
 impl RecordBuilder {
@@ -56,6 +61,8 @@ impl RecordBuilder {
             record: Record::new(players, rules),
             turn: None,
             first: None,
+            before: None,
+            dealt: 0,
         }
     }
 
@@ -111,6 +118,34 @@ impl RecordBuilder {
         self.first = None;
     }
 
+    /// The turn of `seat` a turn-start step belongs to: the open one, or a
+    /// new one when the open one is another seat's or already placed.
+    fn turn_start(&mut self, seat: Seat) -> &mut TurnRecord {
+        if matches!(&self.turn, Some(t) if t.player != seat.0 || t.tile.is_some()) {
+            self.close();
+        }
+        self.current(seat)
+    }
+
+    /// A chance outcome with a hand (RULES.md §8): a tile dealt, drawn
+    /// back up, drawn at the start of a turn, or set aside.
+    fn hand_chance(&mut self, tile: Tile, drawn: Drawn) {
+        let (seat, phase) = self.before.unwrap_or((Seat(0), Phase::DrawHand));
+        let dealing =
+            phase == Phase::DrawHand && self.record.turns.is_empty() && self.turn.is_none();
+        match (phase, drawn) {
+            (Phase::DrawHand, _) if dealing => {
+                let seat = self.dealt / self.record.rules.hand as usize;
+                self.record.deal.resize(self.record.players, Vec::new());
+                self.record.deal[seat].push(tile);
+                self.dealt += 1;
+            }
+            (Phase::DrawHand, _) => self.current(seat).drawn.push(tile),
+            (_, Drawn::SetAside) => self.turn_start(seat).discarded.push(tile),
+            (_, _) => self.turn_start(seat).drawn.push(tile),
+        }
+    }
+
     /// A chance outcome, with the state after it.
     ///
     /// # Examples
@@ -128,6 +163,16 @@ impl RecordBuilder {
     /// assert_eq!(record.turns[0].tile, Some(Tile::U));
     /// ```
     pub fn chance(&mut self, after: &State, outcome: ChanceOutcome) {
+        if self.record.rules.hand > 0 {
+            if let ChanceOutcome::Tile(tile, drawn) = outcome {
+                self.hand_chance(tile, drawn);
+            }
+            self.before = Some((after.to_play(), after.phase()));
+            if after.is_over() {
+                self.close();
+            }
+            return;
+        }
         let seat = after.to_play();
         match outcome {
             ChanceOutcome::Tile(tile, drawn) => {
@@ -137,6 +182,7 @@ impl RecordBuilder {
                     (Some(g), Drawn::Placeable) => g.second = Some(tile),
                     (None, Drawn::SetAside) => turn.discarded.push(tile),
                     (None, Drawn::Placeable) => self.first = Some(tile),
+                    (_, Drawn::Held) => unreachable!("a tile held without a hand"),
                 }
                 if after.is_over() {
                     self.close();
@@ -172,7 +218,15 @@ impl RecordBuilder {
     /// ```
     pub fn action(&mut self, seat: Seat, after: &State, action: Action) {
         let first = self.first;
-        let turn = self.current(seat);
+        let hand = self.record.rules.hand > 0;
+        if hand {
+            self.before = Some((after.to_play(), after.phase()));
+        }
+        let turn = if hand {
+            self.turn_start(seat)
+        } else {
+            self.current(seat)
+        };
         match action {
             Action::Place(mv) => {
                 let placed = after
@@ -182,7 +236,12 @@ impl RecordBuilder {
                 let t = TurnRecord::new(seat, Vec::new(), placed.tile, mv);
                 (turn.tile, turn.x, turn.y, turn.rot, turn.meeple) =
                     (t.tile, t.x, t.y, t.rot, t.meeple);
-                if after.phase() != Phase::DrawGift {
+                if hand {
+                    // Draws back up may follow: the next step closes it.
+                    if after.is_over() {
+                        self.close();
+                    }
+                } else if after.phase() != Phase::DrawGift {
                     self.close();
                 }
             }

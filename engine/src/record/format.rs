@@ -55,6 +55,13 @@ pub struct Record {
         serde(default, skip_serializing_if = "Vec::is_empty")
     )]
     pub agents: Vec<String>,
+    /// With a hand (RULES.md §8 `hand`): the tiles each seat drew at
+    /// set-up, in seat order (one list per seat).
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
+    pub deal: Vec<Vec<Tile>>,
     /// The turns in order.
     pub turns: Vec<TurnRecord>,
     /// What the game ended with, if recorded.
@@ -114,11 +121,21 @@ pub struct TurnRecord {
     /// The seat that played the turn.
     pub player: u8,
     /// Tiles drawn and set aside as unplaceable before the placed one.
+    /// With a hand: the tiles of the hand set aside at the start of the
+    /// turn, then the replacement draws set aside.
     #[cfg_attr(
         feature = "serde",
         serde(default, skip_serializing_if = "Vec::is_empty")
     )]
     pub discarded: Vec<Tile>,
+    /// With a hand: the tiles drawn into the hand during this turn, in
+    /// order: first those replacing tiles set aside, then (after placing)
+    /// those drawn back up to the hand size.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
+    pub drawn: Vec<Tile>,
     /// The placed tile (absent when the stack ran out while discarding).
     #[cfg_attr(
         feature = "serde",
@@ -286,7 +303,7 @@ impl TurnRecord {
     /// assert!(matches!(turn.meeple, Some(Location::Field(_))));
     /// ```
     pub fn new(seat: Seat, discarded: Vec<Tile>, tile: Tile, mv: Move) -> TurnRecord {
-        let Placement { pos, rot } = mv.placement;
+        let Placement { pos, rot, .. } = mv.placement;
         TurnRecord {
             player: seat.0,
             discarded,
@@ -295,8 +312,7 @@ impl TurnRecord {
             y: Some(pos.y),
             rot: Some(rot.quarter_turns()),
             meeple: mv.meeple.map(|s| tile.oriented(rot).canonical[s as usize]),
-            gift_open: None,
-            gift_received: None,
+            ..TurnRecord::default()
         }
     }
 

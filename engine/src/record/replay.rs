@@ -157,6 +157,7 @@ pub fn replay(record: &Record, end: bool) -> Result<State, ReplayError> {
         });
     }
     let mut state = State::new(record.rules, record.players, Seat(first));
+    super::hand_replay::apply_deal(&mut state, record).map_err(header)?;
     for (i, turn) in record.turns.iter().enumerate() {
         apply_turn(&mut state, turn).map_err(|reason| ReplayError {
             turn: i + 1,
@@ -201,7 +202,27 @@ pub fn replay(record: &Record, end: bool) -> Result<State, ReplayError> {
 /// ```
 pub fn apply_turn(state: &mut State, turn: &TurnRecord) -> Result<(), ReplayReason> {
     use ReplayReason::*;
-    set_aside(state, turn)?;
+    if state.phase() == Phase::Over {
+        return Err(AfterEnd);
+    }
+    let expected = state.to_play().0;
+    if turn.player != expected {
+        return Err(WrongPlayer {
+            found: turn.player,
+            expected,
+        });
+    }
+    if state.rules().hand > 0 {
+        return super::hand_replay::apply_hand_turn(state, turn);
+    }
+    if !turn.drawn.is_empty() {
+        return Err(BadTurn(
+            "tiles `drawn` into a hand, but the rules have no `hand`".to_string(),
+        ));
+    }
+    for &t in &turn.discarded {
+        discard(state, t)?;
+    }
     let Some(tile) = turn.tile else {
         return if !state.is_over() {
             Err(MissingTile)
@@ -211,30 +232,20 @@ pub fn apply_turn(state: &mut State, turn: &TurnRecord) -> Result<(), ReplayReas
             Ok(())
         };
     };
-    if state.is_over() {
-        return Err(AfterEnd);
-    }
-    let missing = |what: &str| BadTurn(format!("tile {tile} placed without {what:?}"));
-    let x = turn.x.ok_or_else(|| missing("x"))?;
-    let y = turn.y.ok_or_else(|| missing("y"))?;
-    let rot = turn.rot.ok_or_else(|| missing("rot"))?;
-    let rot = Rotation::new(rot).ok_or_else(|| BadTurn(format!("rotation {rot} is not 0-3")))?;
+    let (x, y, rot) = placed_at(state, turn, tile)?;
     // With Take 2 the first tile drawn may be the one returned.
     let first = match &turn.gift_open {
         Some(g) if g.card == Gift::Take2 => take2_first_tile(tile, g)?,
         _ => tile,
     };
     match state.draw(first).map_err(Illegal)? {
-        Drawn::Placeable => {}
+        Drawn::Placeable | Drawn::Held => {}
         Drawn::SetAside => return Err(Illegal(IllegalMove::Unplaceable(first))),
     }
     if let Some(g) = &turn.gift_open {
         open_gift(state, g, Some(tile))?;
     }
-    let placement = Placement {
-        pos: Pos::new(x, y),
-        rot,
-    };
+    let placement = Placement::new(Pos::new(x, y), rot);
     let meeple = match turn.meeple {
         Some(loc) => Some(state.meeple_segment(rot, loc).map_err(Illegal)?),
         None => None,
@@ -270,6 +281,11 @@ pub fn apply_turn_start(state: &mut State, turn: &TurnRecord) -> Result<(), Repl
     match state.draw(tile).map_err(ReplayReason::Illegal)? {
         Drawn::Placeable => {}
         Drawn::SetAside => return Err(ReplayReason::Illegal(IllegalMove::Unplaceable(tile))),
+        Drawn::Held => {
+            return Err(ReplayReason::BadTurn(
+                "a turn in progress cannot be applied with a hand".to_string(),
+            ))
+        }
     }
     match &turn.gift_open {
         Some(g) => {
@@ -300,6 +316,25 @@ fn set_aside(state: &mut State, turn: &TurnRecord) -> Result<(), ReplayReason> {
         discard(state, t)?;
     }
     Ok(())
+}
+
+/// Where the turn placed `tile`: its cell and rotation, refused after the
+/// end or when a field is missing or out of range.
+pub(super) fn placed_at(
+    state: &State,
+    turn: &TurnRecord,
+    tile: Tile,
+) -> Result<(i8, i8, Rotation), ReplayReason> {
+    use ReplayReason::*;
+    if state.is_over() {
+        return Err(AfterEnd);
+    }
+    let missing = |what: &str| BadTurn(format!("tile {tile} placed without {what:?}"));
+    let x = turn.x.ok_or_else(|| missing("x"))?;
+    let y = turn.y.ok_or_else(|| missing("y"))?;
+    let rot = turn.rot.ok_or_else(|| missing("rot"))?;
+    let rot = Rotation::new(rot).ok_or_else(|| BadTurn(format!("rotation {rot} is not 0-3")))?;
+    Ok((x, y, rot))
 }
 
 /// Set `tile` aside as unplaceable, refusing a tile that could be placed.
@@ -417,7 +452,7 @@ fn open_gift(
     match (state.phase(), g.second) {
         (Phase::DrawSecond(_), Some(second)) => {
             match state.draw(second).map_err(Illegal)? {
-                Drawn::Placeable => {}
+                Drawn::Placeable | Drawn::Held => {}
                 Drawn::SetAside => return Err(Illegal(IllegalMove::Unplaceable(second))),
             }
             match placed {

@@ -83,6 +83,7 @@ impl State {
                 self.for_each_move(|m| f(Action::Place(m)));
                 self.for_each_gift_open(|g| f(Action::Open(g)));
             }
+            Phase::PlaceHand => self.for_each_move(|m| f(Action::Place(m))),
             Phase::Choose(a, b) => {
                 f(Action::Keep(a));
                 if b != a {

@@ -26,8 +26,11 @@ impl State {
     /// assert_eq!(*p, 3.0 / 71.0);
     /// ```
     pub fn chance_outcomes(&self) -> Vec<(Chance, f64)> {
+        if let Some(tile) = self.certain_set_aside() {
+            return vec![(Chance::Tile(tile), 1.0)];
+        }
         match self.phase {
-            Phase::Draw | Phase::DrawSecond(_) => {
+            Phase::Draw | Phase::DrawSecond(_) | Phase::DrawHand => {
                 let total = self.bag.total() as f64;
                 let outcomes = self
                     .bag
@@ -108,6 +111,9 @@ impl State {
     /// assert!(state.draw(Tile::V).is_err()); // U must be placed first
     /// ```
     pub fn draw(&mut self, tile: Tile) -> Result<Drawn, IllegalMove> {
+        if self.rules.hand() > 0 {
+            return self.draw_with_hand(tile);
+        }
         let first = match self.phase {
             Phase::Draw => None,
             Phase::DrawSecond(first) => Some(first),
@@ -155,7 +161,7 @@ impl State {
     /// ```
     pub fn apply_chance<R: Rng + ?Sized>(&mut self, rng: &mut R) -> ChanceOutcome {
         match self.phase {
-            Phase::Draw | Phase::DrawSecond(_) => {
+            Phase::Draw | Phase::DrawSecond(_) | Phase::DrawHand => {
                 let (tile, drawn) = self.draw_random(rng);
                 ChanceOutcome::Tile(tile, drawn)
             }
@@ -213,12 +219,14 @@ impl State {
     pub fn is_chance(&self) -> bool {
         matches!(
             self.phase,
-            Phase::Draw | Phase::DrawSecond(_) | Phase::DrawGift
+            Phase::Draw | Phase::DrawSecond(_) | Phase::DrawGift | Phase::DrawHand
         )
     }
 
     /// Draw a tile at random (each tile left equally likely), as
-    /// [`State::draw`]. Returns the tile and what happened to it.
+    /// [`State::draw`]. Returns the tile and what happened to it. With a
+    /// hand, a tile of the hand that must be set aside is set aside first
+    /// (without using `rng`).
     ///
     /// # Panics
     /// Outside [`Phase::Draw`] and [`Phase::DrawSecond`].
@@ -234,6 +242,10 @@ impl State {
     /// assert_eq!(state.phase(), Phase::Place(tile));
     /// ```
     pub fn draw_random<R: Rng + ?Sized>(&mut self, rng: &mut R) -> (Tile, Drawn) {
+        if let Some(tile) = self.certain_set_aside() {
+            let drawn = self.draw(tile).expect("a tile of the hand to set aside");
+            return (tile, drawn);
+        }
         let k = rng.gen_range(0..self.bag.total());
         let tile = self.bag.nth(k);
         let drawn = self.draw(tile).expect("drawing during the draw phase");

@@ -25,7 +25,7 @@ pub enum CardHolder {
 
 impl State {
     /// The cards `holder` holds.
-    fn held(&mut self, holder: CardHolder) -> &mut GiftCards {
+    fn cards_of(&mut self, holder: CardHolder) -> &mut GiftCards {
         match holder {
             CardHolder::Deck => &mut self.gifts.deck,
             CardHolder::Hand(seat) => &mut self.gifts.hands[seat.index()],
@@ -53,25 +53,25 @@ impl State {
             CardHolder::Deck => IllegalMove::GiftNotInDeck(gift),
             CardHolder::Hand(_) => IllegalMove::GiftNotHeld(gift),
         };
-        if self.held(holder).count(gift) > 0 {
+        if self.cards_of(holder).count(gift) > 0 {
             return Ok(());
         }
         if holder == CardHolder::Hand(viewer) {
             return Err(missing);
         }
-        let back = self.held(holder).kinds().next().ok_or(missing)?;
+        let back = self.cards_of(holder).kinds().next().ok_or(missing)?;
         let others = (0..self.players)
             .map(|s| CardHolder::Hand(Seat(s)))
             .filter(|&h| h != CardHolder::Hand(viewer));
         let source = std::iter::once(CardHolder::Deck)
             .chain(others)
             .filter(|&h| h != holder)
-            .find(|&h| self.held(h).count(gift) > 0)
+            .find(|&h| self.cards_of(h).count(gift) > 0)
             .ok_or(missing)?;
-        self.held(source).take(gift);
-        self.held(source).add(back);
-        self.held(holder).take(back);
-        self.held(holder).add(gift);
+        self.cards_of(source).take(gift);
+        self.cards_of(source).add(back);
+        self.cards_of(holder).take(back);
+        self.cards_of(holder).add(gift);
         Ok(())
     }
 }

@@ -28,9 +28,23 @@ impl State {
         }
     }
 
-    /// Calls `f` for every legal placement of the drawn tile (nothing
-    /// outside [`Phase::Place`]). Symmetric rotations are listed
-    /// separately: this enumerates (cell, rotation) pairs.
+    /// The tile a placement from hand slot `slot` puts down: the drawn
+    /// tile (slot 0) in [`Phase::Place`], a tile of the seat's hand in
+    /// [`Phase::PlaceHand`].
+    #[inline]
+    pub fn placing_tile(&self, slot: u8) -> Option<Tile> {
+        match self.phase {
+            Phase::Place(t) if slot == 0 => Some(t),
+            Phase::PlaceHand => self.held(self.to_play).get(slot),
+            _ => None,
+        }
+    }
+
+    /// Calls `f` for every legal placement of the drawn tile, or with a
+    /// hand of every tile of the hand (each kind once, at its first slot;
+    /// nothing outside [`Phase::Place`] and [`Phase::PlaceHand`]).
+    /// Symmetric rotations are listed separately: this enumerates (slot,
+    /// cell, rotation) triples.
     ///
     /// # Examples
     /// ```
@@ -45,21 +59,28 @@ impl State {
     #[inline]
     #[allow(clippy::missing_panics_doc)] // its `expect` is on a set bit of a 4-bit mask
     pub fn for_each_placement(&self, mut f: impl FnMut(Placement)) {
-        if let Some(tile) = self.drawn_tile() {
+        let mut each = |slot: u8, tile: Tile| {
             self.board.for_each_fit(tile, |pos, mut mask| {
                 while mask != 0 {
                     let r = mask.trailing_zeros() as u8;
                     mask &= mask - 1;
-                    f(Placement {
-                        pos,
-                        rot: Rotation::new(r).expect("rotation bit"),
-                    });
+                    let rot = Rotation::new(r).expect("rotation bit");
+                    f(Placement { pos, rot, slot });
                 }
             });
+        };
+        match self.phase {
+            Phase::Place(tile) => each(0, tile),
+            Phase::PlaceHand => {
+                for (slot, tile) in self.held(self.to_play).distinct_slots() {
+                    each(slot, tile);
+                }
+            }
+            _ => {}
         }
     }
 
-    /// Number of legal placements of the drawn tile.
+    /// Number of legal placements ([`State::for_each_placement`]).
     ///
     /// # Examples
     /// ```
@@ -73,7 +94,7 @@ impl State {
     #[inline]
     pub fn placement_count(&self) -> usize {
         match self.phase {
-            Phase::Place(_) => self.placements as usize,
+            Phase::Place(_) | Phase::PlaceHand => self.placements as usize,
             _ => 0,
         }
     }
@@ -92,9 +113,23 @@ impl State {
     /// assert_eq!(state.nth_placement(all.len()), None);
     /// ```
     #[inline]
-    pub fn nth_placement(&self, k: usize) -> Option<Placement> {
-        let (pos, rot) = self.board.nth_fit(self.drawn_tile()?, k)?;
-        Some(Placement { pos, rot })
+    pub fn nth_placement(&self, mut k: usize) -> Option<Placement> {
+        if let Some(tile) = self.drawn_tile() {
+            let (pos, rot) = self.board.nth_fit(tile, k)?;
+            return Some(Placement::new(pos, rot));
+        }
+        if self.phase != Phase::PlaceHand {
+            return None;
+        }
+        for (slot, tile) in self.held(self.to_play).distinct_slots() {
+            let n = self.board.fit_count(tile);
+            if k < n {
+                let (pos, rot) = self.board.nth_fit(tile, k)?;
+                return Some(Placement { pos, rot, slot });
+            }
+            k -= n;
+        }
+        None
     }
 
     /// The segments (bit `i` = segment `i`) of the drawn tile on which the
@@ -116,7 +151,7 @@ impl State {
     /// assert_eq!(state.free_segments(further), 0b110); // the road is taken
     /// ```
     pub fn free_segments(&self, placement: Placement) -> u8 {
-        let Some(tile) = self.drawn_tile() else {
+        let Some(tile) = self.placing_tile(placement.slot) else {
             return 0;
         };
         if self.supply[self.to_play] == 0 {
