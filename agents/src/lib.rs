@@ -11,6 +11,8 @@
 //! - [`solver`]: exact expectimax over the last tiles.
 //! - [`star25`]: expectimax with Star2.5 pruning over the tile draws.
 //! - [`eval`]: the end-now evaluation the greedy and MCTS agents share.
+//! - [`learn`]: position features and value models fitted on self-play
+//!   (`eval=` of `greedy`, `mcts` and `ismcts`).
 //! - [`game`]: plays one game between agents, with separate randomness
 //!   for the tile draws and for each agent, and returns its record.
 
@@ -19,6 +21,7 @@ pub mod eval;
 pub mod game;
 pub mod greedy;
 pub mod ismcts;
+pub mod learn;
 pub mod mcts;
 pub mod params;
 pub mod random;
@@ -48,6 +51,13 @@ pub trait Agent: Send {
 
     /// Forget anything kept from an earlier game.
     fn reset(&mut self) {}
+
+    /// For search agents: the visits of each action at the root of the
+    /// search behind the last [`Agent::select`] (self-play data records
+    /// them); `None` for agents that do not search or did not this time.
+    fn root_visits(&self) -> Option<Vec<(Action, u32)>> {
+        None
+    }
 }
 
 pub use spec::{from_spec, SpecError};

@@ -173,6 +173,12 @@ impl<'a> SeatView<'a> {
         fn free_segments(&self, placement: Placement) -> u8;
         /// Why a move is illegal, if it is.
         fn check(&self, mv: Move) -> Result<(), IllegalMove>;
+        /// Every seat's score if the game ended now
+        /// ([`State::end_now_scores`]): public, since other seats' gift
+        /// cards count 2 each whatever they are.
+        fn end_now_scores(&self) -> PerSeat<Score>;
+        /// An action in record notation ([`State::describe`]).
+        fn describe(&self, action: Action) -> String;
     }
 
     /// Every legal placement.
