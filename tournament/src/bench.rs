@@ -179,6 +179,7 @@ pub fn tournament_games_per_s(games: u64, threads: usize, rounds: usize) -> f64 
         labels: &labels,
         rules: Rules::default(),
         records: false,
+        positions: false,
     };
 
     let mut rates: Vec<f64> = (0..rounds.clamp(1, 3))
@@ -217,7 +218,7 @@ pub fn mcts_iterations_per_s(config: &MctsConfig, seed: u64) -> MctsSpeed {
         MctsConfig {
             time_ms: None,
             game_ms: None,
-            ..*config
+            ..config.clone()
         },
     );
     let mut rng = AgentRng::seed_from_u64(seed);

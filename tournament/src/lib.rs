@@ -9,6 +9,8 @@
 //!   [`output`]: writing and reading those files; [`summary`]: the
 //!   statistics written to them; [`merge`]: combining shard folders.
 //! - [`sprt_run`]: the `--sprt` test over a running match.
+//! - [`positions`]: self-play decisions as rows of positions.csv;
+//!   [`train`]: fitting a value model to them.
 //! - [`progress`], [`meta`]: progress bar; timestamps and code revision.
 //! - [`interrupt`]: Ctrl-C and SIGTERM stop a run cleanly.
 //! - [`error`]: the one error type.
@@ -28,6 +30,7 @@ pub mod merge;
 pub mod meta;
 pub mod output;
 pub mod play;
+pub mod positions;
 pub mod progress;
 pub mod render;
 pub mod replay;
@@ -39,4 +42,5 @@ pub mod sprt_run;
 pub mod stats;
 pub mod summary;
 pub mod tournament;
+pub mod train;
 pub mod viewer;

@@ -45,6 +45,25 @@ fn run(args: Args) -> Result<ExitCode> {
                 return Ok(ExitCode::from(tournament::interrupt::EXIT_CODE));
             }
         }
+        Command::Selfplay(s) => {
+            let config = tournament::config::TournamentConfig::from_args(&s.tournament_args())?;
+            tournament::interrupt::install()?;
+            let report = tournament::tournament::run(&config)?;
+            print!("{}", report.text());
+            if report.info.status == tournament::schema::RunStatus::Interrupted {
+                return Ok(ExitCode::from(tournament::interrupt::EXIT_CODE));
+            }
+        }
+        Command::Train(t) => {
+            let config = tournament::train::TrainConfig {
+                dirs: t.dirs,
+                out: t.out,
+                seed: t.seed,
+                holdout: t.holdout,
+                lambda: t.lambda,
+            };
+            print!("{}", tournament::train::train(&config)?.text(&config.out));
+        }
         Command::Play(p) => {
             let config = tournament::play::PlayConfig::from_args(&p)?;
             tournament::play::play(&config, &mut std::io::stdout().lock())?;
