@@ -207,7 +207,10 @@ mod tests {
     fn the_header_lists_ids_features_and_targets() {
         let c = columns();
         assert_eq!(c[FIRST_FEATURE], FEATURES[0]);
-        assert_eq!(c.len(), ID_COLUMNS.len() + FEATURES.len() + TAIL_COLUMNS.len());
+        assert_eq!(
+            c.len(),
+            ID_COLUMNS.len() + FEATURES.len() + TAIL_COLUMNS.len()
+        );
         assert_eq!(c.last(), Some(&"rank"));
     }
 

@@ -302,8 +302,8 @@ pub fn train(config: &TrainConfig) -> Result<TrainReport> {
         "heldout_games": games(&heldout),
         "heldout": errors,
     });
-    let mut text = serde_json::to_string_pretty(&model)
-        .map_err(|e| Error::Internal(e.to_string()))?;
+    let mut text =
+        serde_json::to_string_pretty(&model).map_err(|e| Error::Internal(e.to_string()))?;
     text.push('\n');
     write_atomic(&config.out, text.as_bytes())?;
     Ok(TrainReport {
@@ -338,7 +338,11 @@ mod tests {
             holdout: 0.95,
             lambda: 1.0,
         };
-        assert!(config.check().unwrap_err().to_string().contains("--holdout"));
+        assert!(config
+            .check()
+            .unwrap_err()
+            .to_string()
+            .contains("--holdout"));
         let config = TrainConfig {
             holdout: 0.2,
             lambda: 0.0,

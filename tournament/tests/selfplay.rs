@@ -160,7 +160,12 @@ fn a_model_with_other_features_is_refused_by_the_command_line() {
     assert!(!out.exists());
     // train refuses an existing model file and data of another layout.
     let again = bin()
-        .args(["train", data.to_str().unwrap(), "--out", model.to_str().unwrap()])
+        .args([
+            "train",
+            data.to_str().unwrap(),
+            "--out",
+            model.to_str().unwrap(),
+        ])
         .output()
         .unwrap();
     assert_eq!(again.status.code(), Some(1));

@@ -190,7 +190,10 @@ fn owned_features(view: &SeatView<'_>, me: usize, rival: usize, x: &mut FeatureV
     open_road_and_city_cells(view, occupied, &mut fills);
     for o in occupied.iter_mut() {
         if o.kind == FeatureKind::Monastery {
-            let pos = view.board().placed(o.root as usize / engine::MAX_SEGMENTS).pos;
+            let pos = view
+                .board()
+                .placed(o.root as usize / engine::MAX_SEGMENTS)
+                .pos;
             for (dx, dy) in AROUND {
                 let cell = Pos::new(pos.x + dx, pos.y + dy);
                 if view.board().at(cell).is_none() {
@@ -230,8 +233,15 @@ const AROUND: [(i8, i8); 8] = [
 
 /// Multiply each occupied road's and city's chance by the fill chance of
 /// every empty cell its open edges face (each cell once per feature).
-fn open_road_and_city_cells(view: &SeatView<'_>, occupied: &mut [Occupied], fills: &mut FillChances) {
-    if occupied.iter().all(|o| !matches!(o.kind, FeatureKind::Road | FeatureKind::City)) {
+fn open_road_and_city_cells(
+    view: &SeatView<'_>,
+    occupied: &mut [Occupied],
+    fills: &mut FillChances,
+) {
+    if occupied
+        .iter()
+        .all(|o| !matches!(o.kind, FeatureKind::Road | FeatureKind::City))
+    {
         return;
     }
     let board = view.board();

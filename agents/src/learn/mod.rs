@@ -19,8 +19,11 @@ use std::path::Path;
 use std::sync::Arc;
 
 /// The `eval=` parameter shared by the agents that take a model.
-pub const EVAL_PARAM: crate::params::Param =
-    crate::params::Param::new("eval", "a model file written by `carcassonne train`", "none");
+pub const EVAL_PARAM: crate::params::Param = crate::params::Param::new(
+    "eval",
+    "a model file written by `carcassonne train`",
+    "none",
+);
 
 /// The model of an agent's `eval=FILE` parameter, if given, read and
 /// checked.

@@ -98,8 +98,8 @@ impl ValueModel {
             return Err(format!("target {:?}, expected {TARGET:?}", self.target));
         }
         let columns = self.features.len().max(FEATURE_COUNT);
-        if let Some(i) =
-            (0..columns).find(|&i| self.features.get(i).map(String::as_str) != FEATURES.get(i).copied())
+        if let Some(i) = (0..columns)
+            .find(|&i| self.features.get(i).map(String::as_str) != FEATURES.get(i).copied())
         {
             let show = |f: Option<&str>| f.map_or("nothing".to_string(), |f| format!("{f:?}"));
             return Err(format!(
@@ -134,8 +134,8 @@ impl ValueModel {
     /// The predicted final lead for features `x`.
     pub fn predict(&self, x: &FeatureVector) -> f64 {
         let mut y = self.intercept;
-        for i in 0..FEATURE_COUNT {
-            y += self.weights[i] * (x[i] - self.mean[i]) / self.scale[i];
+        for (((x, w), m), s) in x.iter().zip(&self.weights).zip(&self.mean).zip(&self.scale) {
+            y += w * (x - m) / s;
         }
         y
     }

@@ -7,6 +7,9 @@
 //! crate is pulled in for it. Every sum runs in row order, so the same
 //! rows give the same weights bit for bit.
 
+// Matrix code reads best with explicit indices.
+#![allow(clippy::needless_range_loop)]
+
 use super::features::{FeatureVector, FEATURE_COUNT};
 use super::model::ValueModel;
 
@@ -134,7 +137,11 @@ mod tests {
         for i in 0..FEATURE_COUNT {
             // Back to the raw scale.
             let w = model.weights[i] / model.scale[i];
-            assert!((w - truth[i]).abs() < 0.02, "weight {i}: {w} vs {}", truth[i]);
+            assert!(
+                (w - truth[i]).abs() < 0.02,
+                "weight {i}: {w} vs {}",
+                truth[i]
+            );
         }
         let x = rows[17];
         assert!((model.predict(&x) - targets[17]).abs() < 2.0);
