@@ -30,6 +30,8 @@ pub enum Command {
     Selfplay(SelfplayArgs),
     /// Fit a value model to the positions of self-play folders.
     Train(TrainArgs),
+    /// Self-play, train and promote by SPRT, generation after generation.
+    Improve(ImproveArgs),
 
     /// Combine the folders of `--shard` runs into the results of one run.
     Merge {

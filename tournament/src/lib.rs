@@ -10,7 +10,8 @@
 //!   statistics written to them; [`merge`]: combining shard folders.
 //! - [`sprt_run`]: the `--sprt` test over a running match.
 //! - [`positions`]: self-play decisions as rows of positions.csv;
-//!   [`train`]: fitting a value model to them.
+//!   [`train`]: fitting a value model to them; [`improve`]: generations
+//!   of self-play, training and SPRT-gated promotion.
 //! - [`progress`], [`meta`]: progress bar; timestamps and code revision.
 //! - [`interrupt`]: Ctrl-C and SIGTERM stop a run cleanly.
 //! - [`error`]: the one error type.
@@ -25,6 +26,7 @@ pub mod bench;
 pub mod cli;
 pub mod config;
 pub mod error;
+pub mod improve;
 pub mod interrupt;
 pub mod merge;
 pub mod meta;

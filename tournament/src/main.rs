@@ -64,6 +64,11 @@ fn run(args: Args) -> Result<ExitCode> {
             };
             print!("{}", tournament::train::train(&config)?.text(&config.out));
         }
+        Command::Improve(i) => {
+            tournament::interrupt::install()?;
+            let rows = tournament::improve::improve(&i)?;
+            print!("{}", tournament::improve::table(&rows));
+        }
         Command::Play(p) => {
             let config = tournament::play::PlayConfig::from_args(&p)?;
             tournament::play::play(&config, &mut std::io::stdout().lock())?;

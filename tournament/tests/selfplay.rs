@@ -170,3 +170,49 @@ fn a_model_with_other_features_is_refused_by_the_command_line() {
         .unwrap();
     assert_eq!(again.status.code(), Some(1));
 }
+
+#[test]
+fn improve_runs_generations_keeps_every_model_and_continues() {
+    let dir = scratch("improve");
+    let out = dir.join("run");
+    let command = |generations: &str| {
+        run(&[
+            "improve",
+            "--agent",
+            "greedy",
+            "--generations",
+            generations,
+            "--games-per-gen",
+            "4",
+            "--match-games",
+            "4",
+            "--seed",
+            "3",
+            "--threads",
+            "1",
+            "--out",
+            out.to_str().unwrap(),
+        ])
+    };
+    command("2");
+    let csv = read(&out.join("generations.csv"));
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(lines.len(), 4, "{csv}");
+    assert!(lines[0].starts_with("generation,agent,data_positions,heldout_rmse"));
+    assert!(lines[2].starts_with("1,greedy:eval="), "{csv}");
+    for k in 1..=2 {
+        let gen = out.join(format!("gen-{k}"));
+        assert!(gen.join("model.json").is_file());
+        assert!(gen.join("selfplay/positions.csv").is_file());
+        assert!(gen.join("match/run.json").is_file());
+    }
+    // Again: every step is reused; then one more generation.
+    let model = read(&out.join("gen-1/model.json"));
+    command("2");
+    assert_eq!(read(&out.join("generations.csv")), csv);
+    command("3");
+    assert_eq!(read(&out.join("gen-1/model.json")), model);
+    let extended = read(&out.join("generations.csv"));
+    assert!(extended.starts_with(&csv), "{extended}");
+    assert_eq!(extended.lines().count(), 5);
+}
