@@ -31,29 +31,25 @@ fn main() -> ExitCode {
     }
 }
 
+/// A tournament (or self-play run) to the end or to an interrupt.
+fn run_tournament(args: &TournamentArgs) -> Result<ExitCode> {
+    let config = tournament::config::TournamentConfig::from_args(args)?;
+    tournament::interrupt::install()?;
+    let report = tournament::tournament::run(&config)?;
+    print!("{}", report.text());
+    if report.info.status == tournament::schema::RunStatus::Interrupted {
+        return Ok(ExitCode::from(tournament::interrupt::EXIT_CODE));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
 fn run(args: Args) -> Result<ExitCode> {
     match args
         .command
         .unwrap_or(Command::Tournament(TournamentArgs::default()))
     {
-        Command::Tournament(t) => {
-            let config = tournament::config::TournamentConfig::from_args(&t)?;
-            tournament::interrupt::install()?;
-            let report = tournament::tournament::run(&config)?;
-            print!("{}", report.text());
-            if report.info.status == tournament::schema::RunStatus::Interrupted {
-                return Ok(ExitCode::from(tournament::interrupt::EXIT_CODE));
-            }
-        }
-        Command::Selfplay(s) => {
-            let config = tournament::config::TournamentConfig::from_args(&s.tournament_args())?;
-            tournament::interrupt::install()?;
-            let report = tournament::tournament::run(&config)?;
-            print!("{}", report.text());
-            if report.info.status == tournament::schema::RunStatus::Interrupted {
-                return Ok(ExitCode::from(tournament::interrupt::EXIT_CODE));
-            }
-        }
+        Command::Tournament(t) => return run_tournament(&t),
+        Command::Selfplay(s) => return run_tournament(&s.tournament_args()),
         Command::Train(t) => {
             let config = tournament::train::TrainConfig {
                 dirs: t.dirs,

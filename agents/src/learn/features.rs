@@ -194,10 +194,12 @@ fn owned_features(view: &SeatView<'_>, me: usize, rival: usize, x: &mut FeatureV
                 .board()
                 .placed(o.root as usize / engine::MAX_SEGMENTS)
                 .pos;
-            for (dx, dy) in AROUND {
-                let cell = Pos::new(pos.x + dx, pos.y + dy);
-                if view.board().at(cell).is_none() {
-                    o.chance *= fills.of(cell);
+            for dx in -1..=1 {
+                for dy in -1..=1 {
+                    let cell = Pos::new(pos.x + dx, pos.y + dy);
+                    if view.board().at(cell).is_none() {
+                        o.chance *= fills.of(cell);
+                    }
                 }
             }
         }
@@ -218,18 +220,6 @@ fn owned_features(view: &SeatView<'_>, me: usize, rival: usize, x: &mut FeatureV
         }
     }
 }
-
-/// The eight cells around a tile.
-const AROUND: [(i8, i8); 8] = [
-    (0, 1),
-    (1, 1),
-    (1, 0),
-    (1, -1),
-    (0, -1),
-    (-1, -1),
-    (-1, 0),
-    (-1, 1),
-];
 
 /// Multiply each occupied road's and city's chance by the fill chance of
 /// every empty cell its open edges face (each cell once per feature).
