@@ -108,6 +108,23 @@ impl ImproveSettings {
             let text = std::fs::read_to_string(&file).map_err(|e| Error::io("read", &file, e))?;
             let mut settings: ImproveSettings = serde_json::from_str(&text)
                 .map_err(|e| Error::Folder(format!("{}: {e}", file.display())))?;
+            let differs = |given: Option<u64>, kept: u64| given.is_some_and(|g| g != kept);
+            if args.agent.as_ref().is_some_and(|a| *a != settings.agent)
+                || differs(args.games_per_gen, settings.games_per_gen)
+                || differs(args.match_games, settings.match_games)
+                || differs(args.window, settings.window)
+                || differs(args.players, settings.players)
+                || differs(args.seed, settings.seed)
+                || args.gifts != settings.gifts
+                || args.no_farmers != settings.no_farmers
+            {
+                return Err(Error::Invalid(format!(
+                    "{} holds a run with other settings ({}); only --generations (to extend it) \
+                     and --threads may change",
+                    out.display(),
+                    file.display()
+                )));
+            }
             if let Some(g) = args.generations {
                 settings.generations = settings.generations.max(g);
             }

@@ -215,4 +215,17 @@ fn improve_runs_generations_keeps_every_model_and_continues() {
     let extended = read(&out.join("generations.csv"));
     assert!(extended.starts_with(&csv), "{extended}");
     assert_eq!(extended.lines().count(), 5);
+    // Other settings for the same folder are refused.
+    let other = bin()
+        .args([
+            "improve",
+            "--agent",
+            "random",
+            "--out",
+            out.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(other.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&other.stderr).contains("other settings"));
 }
