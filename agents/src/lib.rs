@@ -11,6 +11,8 @@
 //! - [`solver`]: exact expectimax over the last tiles.
 //! - [`star25`]: expectimax with Star2.5 pruning over the tile draws.
 //! - [`eval`]: the end-now evaluation the greedy and MCTS agents share.
+//! - [`learn`]: position features and value models fitted on self-play
+//!   (`eval=` of `greedy`, `mcts` and `ismcts`).
 //! - [`game`]: plays one game between agents, with separate randomness
 //!   for the tile draws and for each agent, and returns its record.
 //! - [`history`]: the game's start and turns as a seat may see them, for
@@ -22,6 +24,7 @@ pub mod game;
 pub mod greedy;
 pub mod history;
 pub mod ismcts;
+pub mod learn;
 pub mod mcts;
 pub mod params;
 pub mod random;
@@ -72,6 +75,13 @@ pub trait Agent: Send {
     /// The game is over (or stopped at a forfeit); `history` holds every
     /// turn. The default does nothing.
     fn game_over(&mut self, _history: &History<'_>, _end: &GameEnd<'_>) {}
+
+    /// For search agents: the visits of each action at the root of the
+    /// search behind the last [`Agent::select`] (self-play data records
+    /// them); `None` for agents that do not search or did not this time.
+    fn root_visits(&self) -> Option<Vec<(Action, u32)>> {
+        None
+    }
 }
 
 pub use spec::{from_spec, SpecError};

@@ -466,7 +466,11 @@ impl<'a> SeatView<'a> {
         /// assert_eq!(state.view(Seat(0)).check(far), Err(IllegalMove::NoNeighbour(Pos::new(9, 9))));
         /// ```
         fn check(&self, mv: Move) -> Result<(), IllegalMove>;
-        /// An action in record notation (see [`State::describe`]).
+        /// Every seat's score if the game ended now
+        /// ([`State::end_now_scores`]): public, since other seats' gift
+        /// cards count 2 each whatever they are.
+        fn end_now_scores(&self) -> PerSeat<Score>;
+        /// An action in record notation ([`State::describe`]).
         fn describe(&self, action: Action) -> String;
         /// An action read from record notation (see [`State::parse_action`]).
         fn parse_action(&self, text: &str) -> Result<Action, crate::ParseActionError>;

@@ -145,6 +145,7 @@ impl Duel {
             labels: &self.labels,
             rules: Rules::default(),
             records: false,
+            positions: false,
         }
     }
 }
@@ -374,7 +375,7 @@ impl SearchBench {
             MctsConfig {
                 time_ms: None,
                 game_ms: None,
-                ..*config
+                ..config.clone()
             },
         );
         let mut rng = AgentRng::seed_from_u64(seed);

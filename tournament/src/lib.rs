@@ -10,6 +10,9 @@
 //!   [`output`]: writing and reading those files; [`summary`]: the
 //!   statistics written to them; [`merge`]: combining shard folders.
 //! - [`sprt_run`]: the `--sprt` test over a running match.
+//! - [`positions`]: self-play decisions as rows of positions.csv;
+//!   [`train`]: fitting a value model to them; [`improve`]: generations
+//!   of self-play, training and SPRT-gated promotion.
 //! - [`progress`], [`meta`]: progress bar; timestamps and code revision.
 //! - [`interrupt`]: Ctrl-C and SIGTERM stop a run cleanly.
 //! - [`error`]: the one error type.
@@ -27,11 +30,13 @@ pub mod cli;
 pub mod config;
 pub mod error;
 pub mod external;
+pub mod improve;
 pub mod interrupt;
 pub mod merge;
 pub mod meta;
 pub mod output;
 pub mod play;
+pub mod positions;
 pub mod progress;
 pub mod render;
 pub mod replay;
@@ -45,4 +50,5 @@ pub mod sprt_run;
 pub mod stats;
 pub mod summary;
 pub mod tournament;
+pub mod train;
 pub mod viewer;

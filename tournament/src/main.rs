@@ -31,19 +31,39 @@ fn main() -> ExitCode {
     }
 }
 
+/// A tournament (or self-play run) to the end or to an interrupt.
+fn run_tournament(args: &TournamentArgs) -> Result<ExitCode> {
+    let config = tournament::config::TournamentConfig::from_args(args)?;
+    tournament::interrupt::install()?;
+    let report = tournament::tournament::run(&config)?;
+    print!("{}", report.text());
+    if report.info.status == tournament::schema::RunStatus::Interrupted {
+        return Ok(ExitCode::from(tournament::interrupt::EXIT_CODE));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
 fn run(args: Args) -> Result<ExitCode> {
     match args
         .command
         .unwrap_or(Command::Tournament(TournamentArgs::default()))
     {
-        Command::Tournament(t) => {
-            let config = tournament::config::TournamentConfig::from_args(&t)?;
+        Command::Tournament(t) => return run_tournament(&t),
+        Command::Selfplay(s) => return run_tournament(&s.tournament_args()),
+        Command::Train(t) => {
+            let config = tournament::train::TrainConfig {
+                dirs: t.dirs,
+                out: t.out,
+                seed: t.seed,
+                holdout: t.holdout,
+                lambda: t.lambda,
+            };
+            print!("{}", tournament::train::train(&config)?.text(&config.out));
+        }
+        Command::Improve(i) => {
             tournament::interrupt::install()?;
-            let report = tournament::tournament::run(&config)?;
-            print!("{}", report.text());
-            if report.info.status == tournament::schema::RunStatus::Interrupted {
-                return Ok(ExitCode::from(tournament::interrupt::EXIT_CODE));
-            }
+            let rows = tournament::improve::improve(&i)?;
+            print!("{}", tournament::improve::table(&rows));
         }
         Command::Play(p) => {
             let config = tournament::play::PlayConfig::from_args(&p)?;

@@ -11,6 +11,7 @@
 
 use crate::error::{Error, Result};
 use crate::roster::Roster;
+use crate::positions;
 use crate::schedule::{GameIndices, GameSpec, Schedule};
 use crate::schema::GameRow;
 use crate::summary::rank_seats;
@@ -33,6 +34,8 @@ pub struct Finished {
     pub rows: Vec<GameRow>,
     /// Its record as one JSON line, when records are kept.
     pub record: Option<String>,
+    /// Its positions.csv lines (self-play), header excluded.
+    pub positions: Option<String>,
 }
 
 /// What the sink wants after a game.
@@ -57,22 +60,41 @@ pub struct Runner<'a> {
     pub rules: Rules,
     /// Serialize each game's record.
     pub records: bool,
+    /// Log every decision's features for positions.csv (self-play).
+    pub positions: bool,
 }
 
 impl Runner<'_> {
     /// Play game `index` on this thread.
     pub fn play(&self, index: u64) -> Finished {
         let spec = self.schedule.game(index);
-        let mut seats: Vec<Box<dyn agents::Agent>> =
-            spec.seats.iter().map(|&a| self.roster.build(a)).collect();
+        let log = positions::Log::default();
+        let mut seats: Vec<Box<dyn agents::Agent>> = spec
+            .seats
+            .iter()
+            .map(|&a| {
+                let agent = self.roster.build(a);
+                if self.positions {
+                    Box::new(positions::Recorder::new(agent, log.clone()))
+                } else {
+                    agent
+                }
+            })
+            .collect();
         let outcome = play_game(&mut seats, self.rules, spec.deck_seed, &spec.agent_seeds);
         let record = self
             .records
             .then(|| serde_json::to_string(&outcome.record).expect("records serialize"));
+        let rows = self.rows(&spec, &outcome);
+        let positions = self.positions.then(|| {
+            let decisions = log.lock().unwrap_or_else(|e| e.into_inner());
+            positions::lines(&rows, &decisions)
+        });
         Finished {
             index,
-            rows: self.rows(&spec, &outcome),
+            rows,
             record,
+            positions,
         }
     }
 
@@ -200,6 +222,7 @@ mod tests {
             labels: &specs,
             rules: Rules::default(),
             records: false,
+            positions: false,
         };
         let outcome = GameOutcome {
             scores: vec![

@@ -60,8 +60,13 @@ impl RunReport {
             self.dir.display()
         ));
         if self.info.status == RunStatus::Interrupted {
+            let command = if self.info.settings.selfplay {
+                "selfplay"
+            } else {
+                "tournament"
+            };
             out.push_str(&format!(
-                "continue it with: carcassonne tournament --resume {}\n",
+                "continue it with: carcassonne {command} --resume {}\n",
                 self.dir.display()
             ));
         }
@@ -72,13 +77,22 @@ impl RunReport {
 /// The schedule and agent labels of `settings`.
 pub fn schedule_of(settings: &Settings) -> (Schedule, Vec<String>) {
     let labels = labels(&settings.agents);
-    let schedule = Schedule::new(
-        labels.len(),
-        settings.players,
-        settings.games_per_pairing,
-        settings.seed,
-        settings.shard,
-    );
+    let schedule = if settings.selfplay {
+        Schedule::selfplay(
+            settings.players,
+            settings.games_per_pairing,
+            settings.seed,
+            settings.shard,
+        )
+    } else {
+        Schedule::new(
+            labels.len(),
+            settings.players,
+            settings.games_per_pairing,
+            settings.seed,
+            settings.shard,
+        )
+    };
     (schedule, labels)
 }
 
@@ -228,7 +242,7 @@ pub fn run(config: &TournamentConfig) -> Result<RunReport> {
     let started = Instant::now();
     let settings = &config.settings;
     let (schedule, labels) = schedule_of(settings);
-    let (dir, mut info, old_rows, old_records) = match &config.folder {
+    let (dir, mut info, old_rows, old_records, old_positions) = match &config.folder {
         Folder::New(dir) => {
             if schedule.games_per_pairing() != settings.games_per_pairing {
                 eprintln!(
@@ -240,16 +254,21 @@ pub fn run(config: &TournamentConfig) -> Result<RunReport> {
             std::fs::create_dir_all(dir).map_err(|e| Error::io("create", dir, e))?;
             let info = new_run_info(settings, config.threads);
             write_run_info(dir, &info)?;
-            (dir.clone(), info, Vec::new(), Vec::new())
+            (dir.clone(), info, Vec::new(), Vec::new(), Vec::new())
         }
         Folder::Resume(dir, info) => {
             let (rows, records) = load_games(dir, settings, &schedule, &labels)?;
+            let positions = if settings.selfplay {
+                crate::positions::load(dir, &rows)?
+            } else {
+                Vec::new()
+            };
             let mut info = (**info).clone();
             info.resumed_at.push(meta::rfc3339(SystemTime::now()));
             info.threads = config.threads;
             info.status = RunStatus::Running;
             info.end_time = None;
-            (dir.clone(), info, rows, records)
+            (dir.clone(), info, rows, records, positions)
         }
     };
 
@@ -261,6 +280,10 @@ pub fn run(config: &TournamentConfig) -> Result<RunReport> {
             settings.records.then_some(old_records.as_slice()),
         )?,
     };
+    if settings.selfplay {
+        let kept = matches!(config.folder, Folder::Resume(..)).then_some(old_positions.as_slice());
+        writer = writer.with_positions(&dir, kept)?;
+    }
     let mut rows: Vec<GameRow> = Vec::new();
     let mut tally = Tally::new(&labels);
     let mut sprt = settings.sprt.map(|s| SprtRun::new(s, &schedule, &labels));
@@ -290,8 +313,12 @@ pub fn run(config: &TournamentConfig) -> Result<RunReport> {
         labels: &labels,
         rules: settings.rules,
         records: settings.records,
+        positions: settings.selfplay,
     };
     let played = runner.run(remaining, config.threads, |finished| {
+        if let Some(lines) = &finished.positions {
+            writer.append_positions(lines)?;
+        }
         writer.append(&finished.rows, finished.record.as_deref())?;
         tally.add_game(&finished.rows);
         progress.game_done(&tally);

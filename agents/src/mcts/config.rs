@@ -1,7 +1,9 @@
 //! The settings of the `mcts` search and how a spec string sets them.
 
+use crate::learn::ValueModel;
 use crate::params::{Param, Params};
 use crate::spec::SpecError;
+use std::sync::Arc;
 
 /// The parameters of the `mcts` spec, in the order of [`MctsConfig`].
 pub const PARAMS: &[Param] = &[
@@ -19,6 +21,7 @@ pub const PARAMS: &[Param] = &[
     Param::new("pick", "integer >= 0", "8"),
     Param::new("solver_tiles", "integer in 0..3", "0"),
     Param::new("threads", "integer in 1..64", "1"),
+    crate::learn::EVAL_PARAM,
 ];
 
 /// What a finished rollout is worth to each seat.
@@ -40,7 +43,7 @@ pub enum Rollout {
 }
 
 /// The settings of the search.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct MctsConfig {
     /// Iterations per move (`iterations=`, default 3000). Ignored when
     /// `time_ms` or `game_ms` is set.
@@ -96,6 +99,11 @@ pub struct MctsConfig {
     /// spec parameter): availability counts in UCB, and no branching on
     /// the gift cards other seats receive.
     pub info_sets: bool,
+    /// A value model fitted on self-play (`eval=MODEL.json`): the leaves
+    /// (after the rollout's `depth` turns; `depth=0`: none) are valued by
+    /// each seat's predicted final lead instead of its end-now lead, and
+    /// the reward is computed from that lead as from the end-now one.
+    pub eval: Option<Arc<ValueModel>>,
 }
 
 impl Default for MctsConfig {
@@ -116,6 +124,7 @@ impl Default for MctsConfig {
             solver_tiles: 0,
             threads: 1,
             info_sets: false,
+            eval: None,
         }
     }
 }
@@ -157,6 +166,7 @@ impl MctsConfig {
                 .get("threads", |t: &u32| (1..=64).contains(t))?
                 .unwrap_or(d.threads),
             info_sets: false,
+            eval: crate::learn::eval_param(params)?,
         })
     }
 }

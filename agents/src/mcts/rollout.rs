@@ -36,21 +36,25 @@ pub(crate) fn rewards(
             .filter(|&o| o != s)
             .map(|o| scores[o])
             .fold(f64::NEG_INFINITY, f64::max);
-        let d = scores[s] - best_other;
-        *r = match cfg.reward {
-            Reward::Win => {
-                if d > 0.0 {
-                    1.0
-                } else if d == 0.0 {
-                    0.5
-                } else {
-                    0.0
-                }
-            }
-            Reward::Score => 0.5 + 0.5 * (d / cfg.scale).tanh(),
-        };
+        *r = reward(cfg, scores[s] - best_other);
     }
     out
+}
+
+/// The reward of a seat `lead` points ahead of the best other seat.
+pub(crate) fn reward(cfg: &MctsConfig, lead: f64) -> f64 {
+    match cfg.reward {
+        Reward::Win => {
+            if lead > 0.0 {
+                1.0
+            } else if lead == 0.0 {
+                0.5
+            } else {
+                0.0
+            }
+        }
+        Reward::Score => 0.5 + 0.5 * (lead / cfg.scale).tanh(),
+    }
 }
 
 /// Play `cfg.depth` turns (or to the end) of `state` with random draws and

@@ -3,7 +3,7 @@
 //! and gift draws, and the backup of each seat's reward.
 
 use super::config::MctsConfig;
-use super::rollout::{evaluate, quick_value, rewards, rollout};
+use super::rollout::{evaluate, quick_value, reward, rewards, rollout};
 use crate::clock::Budget;
 use crate::greedy::action_value;
 use crate::AgentRng;
@@ -438,9 +438,19 @@ impl<'c> Search<'c> {
         best.map(|(_, i)| untried.swap_remove(i))
     }
 
-    /// The reward of each seat for the end-now scores of `state`.
+    /// The reward of each seat for the end-now scores of `state`, or for
+    /// its leads predicted by the `eval=` model.
     fn rewards(&self, state: &State) -> [f64; MAX_PLAYERS] {
-        rewards(self.cfg, &evaluate(self.cfg, state), state.players())
+        match &self.cfg.eval {
+            Some(model) => {
+                let mut out = model.leads(state);
+                for r in out.iter_mut().take(state.players()) {
+                    *r = reward(self.cfg, *r);
+                }
+                out
+            }
+            None => rewards(self.cfg, &evaluate(self.cfg, state), state.players()),
+        }
     }
 }
 
