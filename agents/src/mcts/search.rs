@@ -465,6 +465,20 @@ mod tests {
         random_play_until(2, rules, seed, |s| s.turns() >= turns)
     }
 
+    /// The nodes after `iterations` iterations of a search of `state`
+    /// with `cfg` and a generator seeded with `seed`.
+    fn grow(cfg: &MctsConfig, state: &State, iterations: u32, seed: u64) -> Vec<Node> {
+        let mut search = Search::new(cfg);
+        let mut rng = AgentRng::seed_from_u64(seed);
+        search.nodes.push(Node::new(Key::Root, state.to_play()));
+        let view = state.view(state.to_play());
+        search.expand(NodeId::ROOT, &view.determinize(&mut rng), &mut rng);
+        for _ in 0..iterations {
+            search.iterate(&view, &mut rng);
+        }
+        search.nodes
+    }
+
     /// The tree of a search of `state` with `info_sets` on or off.
     fn tree(state: &State, info_sets: bool) -> Vec<Node> {
         let cfg = MctsConfig {
@@ -473,15 +487,7 @@ mod tests {
             widen: 0.5,
             ..MctsConfig::default()
         };
-        let mut search = Search::new(&cfg);
-        let mut rng = AgentRng::seed_from_u64(7);
-        search.nodes.push(Node::new(Key::Root, state.to_play()));
-        let view = state.view(state.to_play());
-        search.expand(NodeId::ROOT, &view.determinize(&mut rng), &mut rng);
-        for _ in 0..1500 {
-            search.iterate(&view, &mut rng);
-        }
-        search.nodes
+        grow(&cfg, state, 1500, 7)
     }
 
     /// The seats whose move is followed by a gift-card child.
@@ -504,30 +510,20 @@ mod tests {
             bias: 1.0,
             ..MctsConfig::default()
         };
-        let mut search = Search::new(&cfg);
-        let mut rng = AgentRng::seed_from_u64(2);
-        search.nodes.push(Node::new(Key::Root, state.to_play()));
-        let view = state.view(state.to_play());
-        search.expand(NodeId::ROOT, &state, &mut rng);
-        for _ in 0..200 {
-            search.iterate(&view, &mut rng);
-        }
+        let nodes = grow(&cfg, &state, 200, 2);
         let seat = state.to_play();
         let before = advantage(&end_now_scores(&state), 2, seat);
-        let root = &search.nodes[0];
+        let root = &nodes[0];
         assert!(root.children.len() > 3);
         for &c in &root.children {
-            let child = &search.nodes[c.index()];
+            let child = &nodes[c.index()];
             let Key::Act(a) = child.key else {
                 unreachable!()
             };
             let gain = f64::from(quick_value(&state, a) - before);
             assert!((child.prior - (gain / cfg.scale).tanh()).abs() < 1e-12);
         }
-        assert!(root
-            .children
-            .iter()
-            .any(|c| search.nodes[c.index()].prior != 0.0));
+        assert!(root.children.iter().any(|c| nodes[c.index()].prior != 0.0));
     }
 
     #[test]
