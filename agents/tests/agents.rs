@@ -60,7 +60,7 @@ fn greedy_plays_only_legal_moves() {
 }
 
 // The search agents at tiny budgets (a move still expands the root and
-// rolls out): 5 games per table size and rules, 75 per spec, plus a few
+// rolls out): 3 games per table size and rules, 45 per spec, plus a few
 // games at other settings. `cargo test -p carcassonne-agents --test agents
 // -- --ignored` plays 1,500 per spec.
 
@@ -75,7 +75,7 @@ const TINY: &[&str] = &[
 #[test]
 fn search_agents_play_only_legal_moves() {
     for spec in TINY {
-        only_legal_moves(spec, 5);
+        only_legal_moves(spec, 3);
     }
     only_legal_moves(
         "mcts:iterations=12,reward=win,rollout=random,depth=all,widen=0",
