@@ -22,6 +22,7 @@ pub const PARAMS: &[Param] = &[
     Param::new("solver_tiles", "integer in 0..3", "0"),
     Param::new("threads", "integer in 1..64", "1"),
     crate::learn::EVAL_PARAM,
+    Param::new("bias", "number >= 0", "0"),
 ];
 
 /// What a finished rollout is worth to each seat.
@@ -95,6 +96,11 @@ pub struct MctsConfig {
     /// from the agent's, whose root visits are summed before the choice.
     /// Deterministic for a seed and thread count.
     pub threads: u32,
+    /// Progressive bias (`bias=`, default 0: off): a child's UCB value
+    /// gains `bias·tanh(g / scale) / (n + 1)`, where `g` is the gain in
+    /// the seat's end-now advantage its move makes at once and `n` its
+    /// visits, so the greedy evaluation guides the first visits and fades.
+    pub bias: f64,
     /// Single-observer information-set MCTS (the `ismcts` agent; not a
     /// spec parameter): availability counts in UCB, and no branching on
     /// the gift cards other seats receive.
@@ -123,6 +129,7 @@ impl Default for MctsConfig {
             pick: 8,
             solver_tiles: 0,
             threads: 1,
+            bias: 0.0,
             info_sets: false,
             eval: None,
         }
@@ -165,6 +172,7 @@ impl MctsConfig {
             threads: params
                 .get("threads", |t: &u32| (1..=64).contains(t))?
                 .unwrap_or(d.threads),
+            bias: params.number_in("bias", 0.0, f64::MAX, d.bias)?,
             info_sets: false,
             eval: crate::learn::eval_param(params)?,
         })

@@ -50,7 +50,7 @@
 //!   tiles at a decision, the move comes from the exact expectimax of
 //!   [`crate::solver`] instead of the search.
 //! - **Threads** (`threads=`): root parallelism — independent searches
-//!   on rayon threads, each with its own generator seeded from the
+//!   on their own operating-system threads, each with its own generator seeded from the
 //!   agent's and the full budget, their root visits summed.
 //! - **Move choice**: the most visited child of the root (ties: the higher
 //!   mean reward).
@@ -77,7 +77,6 @@ use crate::spec::AgentKind;
 use crate::{Agent, AgentRng};
 use engine::{Action, SeatView};
 use rand::{Rng, SeedableRng};
-use rayon::prelude::*;
 use search::Search;
 use std::sync::Arc;
 use std::time::Duration;
@@ -166,13 +165,24 @@ impl MctsAgent {
             return Search::new(cfg).run(view, rng, budget);
         }
         let seeds: Vec<u64> = (0..cfg.threads).map(|_| rng.gen()).collect();
-        let stats: Vec<RootStats> = seeds
-            .par_iter()
-            .map(|&seed| {
-                let mut rng = AgentRng::seed_from_u64(seed);
-                Search::new(cfg).run(view, &mut rng, budget)
-            })
-            .collect();
+        let search =
+            |seed: u64| Search::new(cfg).run(view, &mut AgentRng::seed_from_u64(seed), budget);
+        // Operating-system threads, not the rayon pool: a tournament plays
+        // its games on that pool, where the searches of one move could run
+        // one after the other and miss a shared deadline.
+        let stats: Vec<RootStats> = std::thread::scope(|scope| {
+            let others: Vec<_> = seeds[1..]
+                .iter()
+                .map(|&seed| scope.spawn(move || search(seed)))
+                .collect();
+            let mut stats = vec![search(seeds[0])];
+            stats.extend(
+                others
+                    .into_iter()
+                    .map(|h| h.join().expect("a search thread panicked")),
+            );
+            stats
+        });
         let mut merged = RootStats::default();
         for s in &stats {
             merged.merge(s);

@@ -5,6 +5,7 @@
 use super::config::MctsConfig;
 use super::rollout::{evaluate, quick_value, reward, rewards, rollout};
 use crate::clock::Budget;
+use crate::eval::{advantage, end_now_scores};
 use crate::greedy::action_value;
 use crate::AgentRng;
 use engine::{Action, ChanceOutcome, Drawn, Gift, Phase, Seat, SeatView, State, Tile, MAX_PLAYERS};
@@ -45,6 +46,9 @@ struct Node {
     /// Move nodes under `ismcts`: how often the parent was visited with
     /// this action legal (availability; else unused).
     avail: u32,
+    /// Move nodes with progressive bias: `tanh(g / scale)` of the gain `g`
+    /// in end-now advantage the move makes at once (else 0).
+    prior: f64,
     total: f64,
     children: Vec<NodeId>,
     /// Decision nodes, once expanded: the legal actions not yet children,
@@ -60,6 +64,7 @@ impl Node {
             seat,
             visits: 0,
             avail: 0,
+            prior: 0.0,
             total: 0.0,
             children: Vec::new(),
             untried: Vec::new(),
@@ -375,8 +380,16 @@ impl<'c> Search<'c> {
         };
         if node.children.len() < allowed.max(1) && !node.untried.is_empty() {
             if let Some(action) = self.next_child(id, state, rng, &legal) {
+                let prior = if cfg.bias > 0.0 {
+                    let before = advantage(&end_now_scores(state), state.players(), seat);
+                    ((quick_value(state, action) - before) as f64 / cfg.scale).tanh()
+                } else {
+                    0.0
+                };
                 let child = self.add_child(id, Key::Act(action), seat);
-                self.node(child).avail = 1;
+                let node = self.node(child);
+                node.avail = 1;
+                node.prior = prior;
                 return Some((child, true));
             }
         }
@@ -398,7 +411,9 @@ impl<'c> Search<'c> {
             } else {
                 log_n
             };
-            let ucb = ch.total / n + cfg.c * (log_n / n).sqrt();
+            let ucb = ch.total / n
+                + cfg.c * (log_n / n).sqrt()
+                + cfg.bias * ch.prior / (ch.visits as f64 + 1.0);
             if best.map_or(true, |(b, _)| ucb > b) {
                 best = Some((ucb, c));
             }
@@ -472,6 +487,20 @@ mod tests {
         random_play_until(2, rules, seed, |s| s.turns() >= turns)
     }
 
+    /// The nodes after `iterations` iterations of a search of `state`
+    /// with `cfg` and a generator seeded with `seed`.
+    fn grow(cfg: &MctsConfig, state: &State, iterations: u32, seed: u64) -> Vec<Node> {
+        let mut search = Search::new(cfg);
+        let mut rng = AgentRng::seed_from_u64(seed);
+        search.nodes.push(Node::new(Key::Root, state.to_play()));
+        let view = state.view(state.to_play());
+        search.expand(NodeId::ROOT, &view.determinize(&mut rng), &mut rng);
+        for _ in 0..iterations {
+            search.iterate(&view, &mut rng);
+        }
+        search.nodes
+    }
+
     /// The tree of a search of `state` with `info_sets` on or off.
     fn tree(state: &State, info_sets: bool) -> Vec<Node> {
         let cfg = MctsConfig {
@@ -480,15 +509,7 @@ mod tests {
             widen: 0.5,
             ..MctsConfig::default()
         };
-        let mut search = Search::new(&cfg);
-        let mut rng = AgentRng::seed_from_u64(7);
-        search.nodes.push(Node::new(Key::Root, state.to_play()));
-        let view = state.view(state.to_play());
-        search.expand(NodeId::ROOT, &view.determinize(&mut rng), &mut rng);
-        for _ in 0..1500 {
-            search.iterate(&view, &mut rng);
-        }
-        search.nodes
+        grow(&cfg, state, 1500, 7)
     }
 
     /// The seats whose move is followed by a gift-card child.
@@ -502,6 +523,29 @@ mod tests {
             }
         }
         out
+    }
+
+    #[test]
+    fn progressive_bias_stores_each_moves_immediate_gain() {
+        let state = random_play_until(2, Rules::default(), 3, |s| s.turns() >= 12);
+        let cfg = MctsConfig {
+            bias: 1.0,
+            ..MctsConfig::default()
+        };
+        let nodes = grow(&cfg, &state, 200, 2);
+        let seat = state.to_play();
+        let before = advantage(&end_now_scores(&state), 2, seat);
+        let root = &nodes[0];
+        assert!(root.children.len() > 3);
+        for &c in &root.children {
+            let child = &nodes[c.index()];
+            let Key::Act(a) = child.key else {
+                unreachable!()
+            };
+            let gain = f64::from(quick_value(&state, a) - before);
+            assert!((child.prior - (gain / cfg.scale).tanh()).abs() < 1e-12);
+        }
+        assert!(root.children.iter().any(|c| nodes[c.index()].prior != 0.0));
     }
 
     #[test]
