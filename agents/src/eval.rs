@@ -6,51 +6,38 @@
 //! cities and monasteries, and fields when farmers are on. A meeple on a
 //! growing feature is therefore worth what that feature is worth today.
 //!
-//! It is computed with the public engine API: clone the state and call
-//! [`State::finish`]. (An engine helper that scores a position without
-//! cloning the 16 KB grid would make this several times cheaper.)
+//! The engine computes it without changing or copying the state
+//! ([`State::end_now_scores`], [`State::end_now_scores_after`]); this
+//! module turns it into score totals and advantages.
 
-use engine::{Action, Move, Seat, State, MAX_PLAYERS};
+use engine::{Action, Move, PerSeat, Score, Seat, State, MAX_PLAYERS};
 
 /// Score totals per seat (seats past the table's player count are 0).
 pub type Scores = [i32; MAX_PLAYERS];
 
-/// The end-now score of every seat: the state's scores after final
-/// scoring, without changing `state`. For a finished game these are the
-/// final scores.
+/// The end-now score of every seat, without changing `state`. For a
+/// finished game these are the final scores.
 pub fn end_now_scores(state: &State) -> Scores {
-    if state.is_over() {
-        return totals(state);
-    }
-    let mut s = state.clone();
-    s.finish();
-    totals(&s)
+    totals(&state.end_now_scores(), state.players())
 }
 
 /// The end-now scores right after `action` is played (points it scores
 /// included; an opened gift no longer counts 2). It must be legal.
 pub fn end_now_scores_after_action(state: &State, action: Action) -> Scores {
-    let mut s = state.clone();
-    s.play_action_unchecked(action);
-    s.finish();
-    totals(&s)
+    totals(&state.end_now_scores_after(action), state.players())
 }
 
 /// The end-now scores right after `mv` is played (points the move scores
 /// included). `mv` must be legal in `state`.
 pub fn end_now_scores_after(state: &State, mv: Move) -> Scores {
-    let mut s = state.clone();
-    s.play_unchecked(mv);
-    // `finish` does nothing if the move ended the game (it finished it).
-    s.finish();
-    totals(&s)
+    end_now_scores_after_action(state, Action::Place(mv))
 }
 
-/// The score totals of `state` as they stand.
-pub fn totals(state: &State) -> Scores {
+/// The totals of the first `players` seats' scores.
+fn totals(scores: &PerSeat<Score>, players: usize) -> Scores {
     let mut out = [0; MAX_PLAYERS];
-    for (s, v) in out.iter_mut().enumerate().take(state.players()) {
-        *v = state.score(Seat(s as u8)).total() as i32;
+    for (v, score) in out.iter_mut().zip(&scores.0[..players]) {
+        *v = score.total() as i32;
     }
     out
 }

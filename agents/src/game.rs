@@ -66,6 +66,18 @@ pub fn play_game(
     deck_seed: u64,
     agent_seeds: &[u64],
 ) -> GameOutcome {
+    play_game_watched(agents, rules, deck_seed, agent_seeds, &mut |_| {})
+}
+
+/// [`play_game`], calling `watch` with the record so far after every
+/// action and chance outcome (e.g. to print the game as it is played).
+pub fn play_game_watched(
+    agents: &mut [Box<dyn Agent>],
+    rules: Rules,
+    deck_seed: u64,
+    agent_seeds: &[u64],
+    watch: &mut dyn FnMut(&Record),
+) -> GameOutcome {
     let players = agents.len();
     assert_eq!(agent_seeds.len(), players, "one seed per agent");
     let mut deck = deck_rng(deck_seed);
@@ -93,6 +105,7 @@ pub fn play_game(
                 ChanceOutcome::Tile(tile, drawn)
             };
             record.chance(&state, outcome);
+            watch(record.record_mut());
             continue;
         }
         let seat = state.to_play();
@@ -131,6 +144,7 @@ pub fn play_game(
             meeples_placed[s] += 1;
         }
         record.action(seat, &state, action);
+        watch(record.record_mut());
     }
     let scores: Vec<Score> = (0..players).map(|s| state.score(Seat(s as u8))).collect();
     let mut record = record.finish(&state);

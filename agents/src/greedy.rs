@@ -25,9 +25,17 @@
 //! they are, so the agent works on any determinization of its view.
 
 use crate::eval::{advantage, end_now_scores, end_now_scores_after};
+use crate::spec::AgentKind;
 use crate::{Agent, AgentRng};
 use engine::{Action, Move, Phase, SeatView, State};
 use rand::Rng;
+
+/// The `greedy` agent in the spec registry (no parameters).
+pub const KIND: AgentKind = AgentKind {
+    name: "greedy",
+    params: &[],
+    build: |name, _| Ok(Box::new(GreedyAgent::new(name))),
+};
 
 /// The greedy agent.
 #[derive(Clone, Debug)]

@@ -2,19 +2,31 @@
 //! agents built from spec strings such as `mcts:iterations=2000,c=0.7`.
 //!
 //! - [`spec`]: parsing spec strings into agents, with clear errors.
+//! - [`params`]: reading an agent's parameters, the same way for all.
 //! - [`random`]: uniform over the legal moves.
 //! - [`greedy`]: one-ply lookahead on the end-now score advantage.
 //! - [`mcts`]: UCT search with sampled tile draws and greedy rollouts.
+//! - [`clock`]: time budgets per move and per game, on an injectable clock.
+//! - [`ismcts`]: information-set MCTS over the seat's view.
+//! - [`solver`]: exact expectimax over the last tiles.
+//! - [`star25`]: expectimax with Star2.5 pruning over the tile draws.
 //! - [`eval`]: the end-now evaluation the greedy and MCTS agents share.
 //! - [`game`]: plays one game between agents, with separate randomness
 //!   for the tile draws and for each agent, and returns its record.
 
+pub mod clock;
 pub mod eval;
 pub mod game;
 pub mod greedy;
+pub mod ismcts;
 pub mod mcts;
+pub mod params;
 pub mod random;
+pub mod solver;
 pub mod spec;
+pub mod star25;
+#[cfg(test)]
+mod test_support;
 
 use engine::{Action, SeatView};
 

@@ -7,9 +7,21 @@
 //! probability 1/2 when it may (uniformly over cards and targets), and
 //! after Take 2 keeps either tile with probability 1/2.
 
+use crate::params::{Param, Params};
+use crate::spec::{AgentKind, SpecError};
 use crate::{Agent, AgentRng};
 use engine::{Action, Move, Phase, SeatView};
 use rand::Rng;
+
+/// The `random` agent in the spec registry.
+pub const KIND: AgentKind = AgentKind {
+    name: "random",
+    params: PARAMS,
+    build: |name, params| Ok(Box::new(RandomAgent::from_params(name, params)?)),
+};
+
+/// The parameters of the `random` spec.
+pub const PARAMS: &[Param] = &[Param::new("meeple", "probability in 0..1", "none")];
 
 /// The random agent.
 #[derive(Clone, Debug)]
@@ -23,6 +35,16 @@ impl RandomAgent {
     /// `meeple = Some(p)`, a meeple with probability `p` when one can go.
     pub fn new(name: String, meeple: Option<f64>) -> RandomAgent {
         RandomAgent { name, meeple }
+    }
+
+    /// The agent of a `random:...` spec.
+    ///
+    /// # Errors
+    ///
+    /// A `meeple` that is not a probability.
+    pub fn from_params(name: String, params: &Params<'_, '_>) -> Result<RandomAgent, SpecError> {
+        let meeple = params.get("meeple", |p: &f64| (0.0..=1.0).contains(p))?;
+        Ok(RandomAgent::new(name, meeple))
     }
 }
 

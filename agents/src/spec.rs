@@ -1,11 +1,11 @@
 //! Agent spec strings: `name` or `name:key=value,key=value`.
 //!
-//! Every agent lists its parameters here; an unknown agent or parameter,
-//! or a value that does not parse, gives an error naming the valid ones.
+//! [`from_spec`] looks the name up in [`AGENTS`]; each agent reads its own
+//! parameters through [`crate::params::Params`], so an unknown agent or
+//! parameter, or a value out of range, gives an error naming the valid
+//! ones the same way for every agent.
 
-use crate::greedy::GreedyAgent;
-use crate::mcts::{MctsAgent, MctsConfig};
-use crate::random::RandomAgent;
+use crate::params::{Param, Params};
 use crate::Agent;
 use std::fmt;
 
@@ -21,11 +21,28 @@ impl fmt::Display for SpecError {
 
 impl std::error::Error for SpecError {}
 
-/// The agents and their parameters, for error messages and `--help`.
-pub const AGENTS: &[(&str, &[&str])] = &[
-    ("random", &["meeple"]),
-    ("greedy", &[]),
-    ("mcts", crate::mcts::PARAMS),
+/// Builds an agent reporting itself as the given name from its parameters.
+pub type Build = fn(String, &Params<'_, '_>) -> Result<Box<dyn Agent>, SpecError>;
+
+/// One kind of agent: its name, its parameters and how to build it.
+#[derive(Clone, Copy, Debug)]
+pub struct AgentKind {
+    /// The name in spec strings.
+    pub name: &'static str,
+    /// Its parameters.
+    pub params: &'static [Param],
+    /// Builds it.
+    pub build: Build,
+}
+
+/// Every agent this build knows.
+pub const AGENTS: &[AgentKind] = &[
+    crate::random::KIND,
+    crate::greedy::KIND,
+    crate::mcts::KIND,
+    crate::ismcts::KIND,
+    crate::solver::KIND,
+    crate::star25::KIND,
 ];
 
 /// A parsed spec: the agent's name and its `key=value` parameters.
@@ -39,6 +56,10 @@ pub struct Spec<'a> {
 
 impl<'a> Spec<'a> {
     /// Split `name:key=value,...` into its parts.
+    ///
+    /// # Errors
+    ///
+    /// When a parameter is not `key=value`.
     pub fn parse(spec: &'a str) -> Result<Spec<'a>, SpecError> {
         let spec = spec.trim();
         let (name, rest) = spec.split_once(':').unwrap_or((spec, ""));
@@ -53,72 +74,28 @@ impl<'a> Spec<'a> {
         }
         Ok(Spec { name, params })
     }
-
-    /// Fail on any parameter not in `known`.
-    pub fn check_known(&self, known: &[&str]) -> Result<(), SpecError> {
-        for (k, _) in &self.params {
-            if !known.contains(k) {
-                return Err(SpecError(format!(
-                    "agent {:?} has no parameter {k:?} (valid: {})",
-                    self.name,
-                    if known.is_empty() {
-                        "none".to_string()
-                    } else {
-                        known.join(", ")
-                    }
-                )));
-            }
-        }
-        Ok(())
-    }
-
-    /// The value of parameter `key` parsed as `T`, if given.
-    pub fn get<T: std::str::FromStr>(&self, key: &str) -> Result<Option<T>, SpecError> {
-        match self.params.iter().rev().find(|(k, _)| *k == key) {
-            None => Ok(None),
-            Some((_, v)) => v.parse().map(Some).map_err(|_| {
-                SpecError(format!(
-                    "agent {:?}: bad value {v:?} for parameter {key:?}",
-                    self.name
-                ))
-            }),
-        }
-    }
 }
 
 /// Build an agent from its spec string.
+///
+/// # Errors
+///
+/// An unknown agent (listing the known ones), an unknown parameter
+/// (listing the agent's parameters with their ranges) or a bad value.
 pub fn from_spec(spec: &str) -> Result<Box<dyn Agent>, SpecError> {
     let parsed = Spec::parse(spec)?;
-    match parsed.name {
-        "random" => {
-            parsed.check_known(&["meeple"])?;
-            let meeple: Option<f64> = parsed.get("meeple")?;
-            if let Some(p) = meeple {
-                if !(0.0..=1.0).contains(&p) {
-                    return Err(SpecError(format!(
-                        "agent \"random\": meeple must be a probability in 0..1, not {p}"
-                    )));
-                }
-            }
-            Ok(Box::new(RandomAgent::new(spec.trim().to_string(), meeple)))
-        }
-        "greedy" => {
-            parsed.check_known(&[])?;
-            Ok(Box::new(GreedyAgent::new(spec.trim().to_string())))
-        }
-        "mcts" => {
-            let config = MctsConfig::from_spec(&parsed)?;
-            Ok(Box::new(MctsAgent::new(spec.trim().to_string(), config)))
-        }
-        other => Err(SpecError(format!(
-            "unknown agent {other:?} (valid: {})",
-            AGENTS
-                .iter()
-                .map(|(n, _)| *n)
-                .collect::<Vec<_>>()
-                .join(", ")
-        ))),
-    }
+    let kind = AGENTS
+        .iter()
+        .find(|k| k.name == parsed.name)
+        .ok_or_else(|| {
+            SpecError(format!(
+                "unknown agent {:?} (valid: {})",
+                parsed.name,
+                AGENTS.iter().map(|k| k.name).collect::<Vec<_>>().join(", ")
+            ))
+        })?;
+    let params = Params::new(&parsed, kind.params)?;
+    (kind.build)(spec.trim().to_string(), &params)
 }
 
 #[cfg(test)]
@@ -130,32 +107,39 @@ mod tests {
         let s = Spec::parse("mcts:iterations=2000, c=0.7").unwrap();
         assert_eq!(s.name, "mcts");
         assert_eq!(s.params, vec![("iterations", "2000"), ("c", "0.7")]);
-        assert_eq!(s.get::<u32>("iterations").unwrap(), Some(2000));
-        assert!(s.get::<u32>("c").is_err());
         assert!(Spec::parse("mcts:iterations").is_err());
     }
 
     #[test]
     fn unknown_agents_and_parameters_list_the_valid_ones() {
         let e = from_spec("alphazero").err().unwrap();
-        assert!(e.0.contains("random"), "{e}");
-        let e = from_spec("random:speed=3").err().unwrap();
-        assert!(e.0.contains("meeple"), "{e}");
+        for kind in AGENTS {
+            assert!(e.0.contains(kind.name), "{e}");
+        }
+        for kind in AGENTS {
+            let e = from_spec(&format!("{}:nonsense=5", kind.name))
+                .err()
+                .unwrap();
+            for p in kind.params {
+                assert!(e.0.contains(p.name) && e.0.contains(p.valid), "{e}");
+            }
+        }
+        assert!(from_spec("greedy:depth=2")
+            .err()
+            .unwrap()
+            .0
+            .contains("none"));
         assert!(from_spec("random:meeple=2").is_err());
         assert_eq!(from_spec("random").unwrap().name(), "random");
-        let e = from_spec("greedy:depth=2").err().unwrap();
-        assert!(e.0.contains("none"), "{e}");
-        let e = from_spec("mcts:iters=5").err().unwrap();
-        for p in crate::mcts::PARAMS {
-            assert!(e.0.contains(p), "{e}");
+    }
+
+    #[test]
+    fn every_default_is_accepted_as_written() {
+        for kind in AGENTS {
+            for p in kind.params.iter().filter(|p| p.default != "none") {
+                let spec = format!("{}:{}={}", kind.name, p.name, p.default);
+                assert!(from_spec(&spec).is_ok(), "{spec}");
+            }
         }
-        assert!(from_spec("mcts:reward=points").is_err());
-        assert!(from_spec("mcts:rollout=smart").is_err());
-        assert!(from_spec("mcts:iterations=0").is_err());
-        assert!(from_spec("mcts:depth=deep").is_err());
-        assert!(from_spec("mcts:c=-1").is_err());
-        let ok = "mcts:iterations=50,c=1,reward=win,rollout=random,k=2,depth=all,widen=0";
-        assert_eq!(from_spec(ok).unwrap().name(), ok);
-        assert!(from_spec("mcts:time_ms=5").is_ok());
     }
 }

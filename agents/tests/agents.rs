@@ -11,11 +11,13 @@ use testkit::placed;
 const FARMERS_OFF: Rules = Rules {
     farmers: false,
     gifts: false,
+    ..Rules::STANDARD
 };
 
 const GIFTS: Rules = Rules {
     farmers: true,
     gifts: true,
+    ..Rules::STANDARD
 };
 
 /// Play `games` games per table size (2–6 seats) and rules (farmers on and
@@ -66,6 +68,23 @@ fn mcts_plays_only_legal_moves() {
     );
 }
 
+#[test]
+fn ismcts_plays_only_legal_moves() {
+    only_legal_moves("ismcts:iterations=12", 1);
+    only_legal_moves("ismcts:iterations=12,rollout=random,widen=0", 1);
+}
+
+#[test]
+fn solver_plays_only_legal_moves() {
+    only_legal_moves("solver:tiles=1", 1);
+    only_legal_moves("mcts:iterations=8,solver_tiles=1", 1);
+}
+
+#[test]
+fn star25_plays_only_legal_moves() {
+    only_legal_moves("star25:depth=2,width=1", 1);
+}
+
 /// Positions in the place phase from a game of random play.
 fn positions(players: usize, rules: Rules, seed: u64) -> Vec<State> {
     let mut rng = AgentRng::seed_from_u64(seed);
@@ -94,6 +113,9 @@ const SPECS: &[&str] = &[
     "greedy",
     "mcts:iterations=60",
     "mcts:iterations=60,reward=win,rollout=random,depth=all,widen=0",
+    "ismcts:iterations=60",
+    "solver:tiles=1",
+    "star25:depth=2,width=2",
 ];
 
 fn decide(spec: &str, state: &State, seed: u64) -> Action {
@@ -178,7 +200,14 @@ fn moves_until(
 
 #[test]
 fn decisions_do_not_depend_on_the_future_tile_order() {
-    for spec in ["random", "greedy", "mcts:iterations=40"] {
+    for spec in [
+        "random",
+        "greedy",
+        "mcts:iterations=40",
+        "ismcts:iterations=40",
+        "solver:tiles=1",
+        "star25:depth=2,width=2",
+    ] {
         for (players, k) in [(2, 6), (3, 11)] {
             // A game to turn k with deck seed 1: the tiles drawn so far
             // (any set aside included) ...
@@ -220,21 +249,15 @@ fn decisions_do_not_depend_on_other_seats_hidden_gifts() {
 }
 
 #[test]
-fn mcts_with_gifts_only_plays_legal_actions_at_a_real_budget() {
+fn searches_with_gifts_only_play_legal_actions_at_a_real_budget() {
     // Below the root, determinizations deal other seats different cards:
     // a stored gift opening may be illegal in another iteration's sample.
     // At a few hundred iterations per move that happens in most games.
     for g in 0..4u64 {
         let players = 2 + (g % 2) as usize;
+        let search = ["mcts:iterations=400", "ismcts:iterations=400"][(g / 2) as usize];
         let mut agents: Vec<Box<dyn Agent>> = (0..players)
-            .map(|s| {
-                from_spec(if s == 0 {
-                    "mcts:iterations=400"
-                } else {
-                    "greedy"
-                })
-                .unwrap()
-            })
+            .map(|s| from_spec(if s == 0 { search } else { "greedy" }).unwrap())
             .collect();
         let seeds: Vec<u64> = (0..players as u64).map(|s| 31 * g + s).collect();
         let out = play_game(&mut agents, GIFTS, 500 + g, &seeds);

@@ -51,6 +51,7 @@ mod geom;
 mod gifts;
 mod moves;
 mod notation;
+mod packed_rules;
 mod playout;
 mod record;
 mod rules;
@@ -78,7 +79,7 @@ pub use record::{
     apply_turn, replay, FinalRecord, GiftOpenRecord, Record, RecordBuilder, ReplayError,
     ReplayReason, TurnRecord, FORMAT,
 };
-pub use rules::Rules;
+pub use rules::{Rules, RulesError, Table, Unplaceable};
 pub use seat::{PerSeat, Score, Seat, MAX_PLAYERS, MEEPLES_PER_SEAT};
 pub use state::{Meeple, State, MAX_MEEPLES};
 pub use tiles::{

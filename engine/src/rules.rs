@@ -1,31 +1,419 @@
-//! The rules configuration: which options of RULES.md are switched on.
+//! The rules configuration: which options of RULES.md are switched on,
+//! including the house-rule variants of RULES.md §8, their validation, and
+//! the `KEY=VALUE,…` text form the command line takes.
 
-/// Options of the rules (RULES.md, marked **\[option\]**).
+use std::fmt;
+use std::str::FromStr;
+
+/// Options of the rules (RULES.md, marked **\[option\]**, and the variants
+/// of §8). Every option defaults to the standard rule.
 ///
 /// # Examples
 /// ```
-/// use engine::Rules;
+/// use engine::{Rules, Table};
 ///
 /// let base = Rules::default();
-/// assert!(base.farmers && !base.gifts);
+/// assert!(base.farmers && !base.gifts && base.final_incomplete);
 /// let gifts = Rules { gifts: true, ..Rules::default() };
 /// assert!(gifts.gifts);
+/// let house: Rules = "final_incomplete=false,hole_bonus=true".parse().unwrap();
+/// assert!(!house.final_incomplete && house.hole_bonus);
+/// assert!("hand=1,gifts=true".parse::<Rules>().is_err());
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[cfg_attr(feature = "serde", serde(default))]
+// Unknown keys are refused, so a record or run.json written for rules this
+// engine lacks is never replayed under the wrong ones; the accepted keys
+// are exactly the fields below.
+#[cfg_attr(feature = "serde", serde(default, deny_unknown_fields))]
 pub struct Rules {
     /// Farmers: meeples may lie in fields, and fields score at the end.
     pub farmers: bool,
     /// The Gifts mini-expansion (RULES.md §5).
     pub gifts: bool,
+    /// Tiles in each seat's hand (0 = draw at the start of the turn).
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "is_zero"))]
+    pub hand: u8,
+    /// Whether the other seats see the tiles in a hand.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "is_false"))]
+    pub hand_visible: bool,
+    /// The start tile is drawn from the bag at set-up.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "is_false"))]
+    pub start_in_bag: bool,
+    /// What happens to a drawn tile that fits nowhere.
+    #[cfg_attr(
+        feature = "serde",
+        serde(skip_serializing_if = "Unplaceable::is_aside")
+    )]
+    pub unplaceable: Unplaceable,
+    /// Filling a hole (tiles on all four sides) earns another turn.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "is_false"))]
+    pub hole_bonus: bool,
+    /// Unfinished roads, cities and monasteries score at the end.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "is_true"))]
+    pub final_incomplete: bool,
+    /// The table's size, limiting the play area (`None`: unbounded).
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub table: Option<Table>,
+    /// The table's border closes features (only with `table`).
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "is_false"))]
+    pub table_closes: bool,
+}
+
+#[cfg(feature = "serde")]
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
+#[cfg(feature = "serde")]
+fn is_true(b: &bool) -> bool {
+    *b
+}
+
+#[cfg(feature = "serde")]
+fn is_zero(n: &u8) -> bool {
+    *n == 0
 }
 
 impl Default for Rules {
     fn default() -> Rules {
-        Rules {
-            farmers: true,
-            gifts: false,
+        Rules::STANDARD
+    }
+}
+
+/// What happens to a drawn tile that cannot be placed (RULES.md §8).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
+pub enum Unplaceable {
+    /// Set aside for the rest of the game (standard).
+    #[default]
+    Aside,
+    /// Put back into the bag, and another tile drawn.
+    Return,
+}
+
+impl Unplaceable {
+    #[cfg(feature = "serde")]
+    fn is_aside(&self) -> bool {
+        *self == Unplaceable::Aside
+    }
+}
+
+/// The size of the table: `width` columns and `height` rows centred on the
+/// start tile, written `"WxH"`. Both odd and at least 3 (checked by
+/// [`Rules::validate`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(try_from = "String", into = "String"))]
+pub struct Table {
+    /// Columns: x runs from −(width−1)/2 to (width−1)/2.
+    pub width: u8,
+    /// Rows: y runs from −(height−1)/2 to (height−1)/2.
+    pub height: u8,
+}
+
+impl Table {
+    /// Whether `(x, y)` lies on the table.
+    #[inline]
+    pub fn contains(self, x: i32, y: i32) -> bool {
+        let (hw, hh) = (i32::from(self.width / 2), i32::from(self.height / 2));
+        x.abs() <= hw && y.abs() <= hh
+    }
+}
+
+impl fmt::Display for Table {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}x{}", self.width, self.height)
+    }
+}
+
+impl FromStr for Table {
+    type Err = RulesError;
+
+    /// Parse `"WxH"` (lowercase `x`), both odd and at least 3.
+    fn from_str(s: &str) -> Result<Table, RulesError> {
+        let bad = || RulesError::BadValue {
+            key: "table",
+            value: s.to_string(),
+            expected: "\"WxH\" with W and H odd and at least 3 (e.g. 11x11)",
+        };
+        let (w, h) = s.split_once('x').ok_or_else(bad)?;
+        let size = |t: &str| match t.parse::<u8>() {
+            Ok(n) if n >= 3 && n % 2 == 1 && t.bytes().all(|b| b.is_ascii_digit()) => Ok(n),
+            _ => Err(bad()),
+        };
+        Ok(Table {
+            width: size(w)?,
+            height: size(h)?,
+        })
+    }
+}
+
+impl TryFrom<String> for Table {
+    type Error = RulesError;
+
+    fn try_from(s: String) -> Result<Table, RulesError> {
+        s.parse()
+    }
+}
+
+impl From<Table> for String {
+    fn from(t: Table) -> String {
+        t.to_string()
+    }
+}
+
+/// Why a rules configuration is refused: one line naming the key and what
+/// is valid.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum RulesError {
+    /// A key that is not a rules option.
+    UnknownKey(String),
+    /// A value the key does not take.
+    BadValue {
+        /// The key.
+        key: &'static str,
+        /// The value given.
+        value: String,
+        /// The values the key takes.
+        expected: &'static str,
+    },
+    /// A `KEY=VALUE` item without `=`.
+    Syntax(String),
+    /// Options that cannot be combined (RULES.md §8).
+    Conflict(&'static str),
+    /// A variant the engine does not play yet.
+    NotImplemented(&'static str),
+}
+
+impl fmt::Display for RulesError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RulesError::UnknownKey(k) => write!(
+                f,
+                "unknown rules key `{k}` (valid keys: {})",
+                Rules::KEYS.join(", ")
+            ),
+            RulesError::BadValue {
+                key,
+                value,
+                expected,
+            } => write!(f, "rules key `{key}`: bad value `{value}` (expected {expected})"),
+            RulesError::Syntax(item) => {
+                write!(f, "rules item `{item}` is not KEY=VALUE (e.g. hole_bonus=true)")
+            }
+            RulesError::Conflict(why) => write!(f, "rules conflict: {why}"),
+            RulesError::NotImplemented(key) => write!(
+                f,
+                "rules key `{key}`: this variant is not implemented yet (only its default value is accepted)"
+            ),
         }
+    }
+}
+
+impl std::error::Error for RulesError {}
+
+impl Rules {
+    /// The standard rules (farmers on, every other option off), usable in
+    /// constants: `Rules { gifts: true, ..Rules::STANDARD }`.
+    pub const STANDARD: Rules = Rules {
+        farmers: true,
+        gifts: false,
+        hand: 0,
+        hand_visible: false,
+        start_in_bag: false,
+        unplaceable: Unplaceable::Aside,
+        hole_bonus: false,
+        final_incomplete: true,
+        table: None,
+        table_closes: false,
+    };
+
+    /// Every key of the rules object, in record order.
+    pub const KEYS: &'static [&'static str] = &[
+        "farmers",
+        "gifts",
+        "hand",
+        "hand_visible",
+        "start_in_bag",
+        "unplaceable",
+        "hole_bonus",
+        "final_incomplete",
+        "table",
+        "table_closes",
+    ];
+
+    /// Set one option from its text form (`key`, `value` as in a record or
+    /// on the command line). Combinations are checked by [`Rules::validate`].
+    ///
+    /// # Errors
+    /// An unknown key, or a value the key does not take.
+    pub fn set(&mut self, key: &str, value: &str) -> Result<(), RulesError> {
+        let flag = |key: &'static str| match value {
+            "true" => Ok(true),
+            "false" => Ok(false),
+            _ => Err(RulesError::BadValue {
+                key,
+                value: value.to_string(),
+                expected: "true or false",
+            }),
+        };
+        match key {
+            "farmers" => self.farmers = flag("farmers")?,
+            "gifts" => self.gifts = flag("gifts")?,
+            "hand" => {
+                self.hand = match value {
+                    "0" => 0,
+                    "1" => 1,
+                    "2" => 2,
+                    "3" => 3,
+                    _ => {
+                        return Err(RulesError::BadValue {
+                            key: "hand",
+                            value: value.to_string(),
+                            expected: "0, 1, 2 or 3",
+                        })
+                    }
+                }
+            }
+            "hand_visible" => self.hand_visible = flag("hand_visible")?,
+            "start_in_bag" => self.start_in_bag = flag("start_in_bag")?,
+            "unplaceable" => {
+                self.unplaceable = match value {
+                    "aside" => Unplaceable::Aside,
+                    "return" => Unplaceable::Return,
+                    _ => {
+                        return Err(RulesError::BadValue {
+                            key: "unplaceable",
+                            value: value.to_string(),
+                            expected: "aside or return",
+                        })
+                    }
+                }
+            }
+            "hole_bonus" => self.hole_bonus = flag("hole_bonus")?,
+            "final_incomplete" => self.final_incomplete = flag("final_incomplete")?,
+            "table" => self.table = Some(value.parse()?),
+            "table_closes" => self.table_closes = flag("table_closes")?,
+            _ => return Err(RulesError::UnknownKey(key.to_string())),
+        }
+        Ok(())
+    }
+
+    /// Check the combination: values in range, no impossible combination
+    /// (RULES.md §8), and only variants the engine plays.
+    ///
+    /// # Errors
+    /// The first problem found.
+    pub fn validate(&self) -> Result<(), RulesError> {
+        if self.hand > 3 {
+            return Err(RulesError::BadValue {
+                key: "hand",
+                value: self.hand.to_string(),
+                expected: "0, 1, 2 or 3",
+            });
+        }
+        if let Some(t) = self.table {
+            // Re-check the size: a struct literal bypasses the parser.
+            t.to_string().parse::<Table>()?;
+        }
+        if self.hand > 0 && self.gifts {
+            return Err(RulesError::Conflict(
+                "`hand` of 1 or more cannot be combined with The Gifts (`gifts=true`)",
+            ));
+        }
+        if self.table_closes && self.table.is_none() {
+            return Err(RulesError::Conflict(
+                "`table_closes=true` needs a `table` (e.g. table=11x11)",
+            ));
+        }
+        if self.hand > 0 {
+            return Err(RulesError::NotImplemented("hand"));
+        }
+        if self.start_in_bag {
+            return Err(RulesError::NotImplemented("start_in_bag"));
+        }
+        if self.unplaceable != Unplaceable::Aside {
+            return Err(RulesError::NotImplemented("unplaceable"));
+        }
+        if self.table.is_some() {
+            return Err(RulesError::NotImplemented("table"));
+        }
+        Ok(())
+    }
+}
+
+impl FromStr for Rules {
+    type Err = RulesError;
+
+    /// Parse `KEY=VALUE,…` onto the default rules, then validate. The
+    /// empty string is the standard rules.
+    fn from_str(s: &str) -> Result<Rules, RulesError> {
+        let mut rules = Rules::default();
+        for item in s.split(',').map(str::trim).filter(|i| !i.is_empty()) {
+            let (key, value) = item
+                .split_once('=')
+                .ok_or_else(|| RulesError::Syntax(item.to_string()))?;
+            rules.set(key.trim(), value.trim())?;
+        }
+        rules.validate()?;
+        Ok(rules)
+    }
+}
+
+impl fmt::Display for Rules {
+    /// The `KEY=VALUE,…` form of every option that differs from the
+    /// standard rules (empty for the standard rules); parses back.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let d = Rules::default();
+        let mut items: Vec<String> = Vec::new();
+        let mut push = |differs: bool, key: &str, value: &dyn fmt::Display| {
+            if differs {
+                items.push(format!("{key}={value}"));
+            }
+        };
+        push(self.farmers != d.farmers, "farmers", &self.farmers);
+        push(self.gifts != d.gifts, "gifts", &self.gifts);
+        push(self.hand != d.hand, "hand", &self.hand);
+        push(
+            self.hand_visible != d.hand_visible,
+            "hand_visible",
+            &self.hand_visible,
+        );
+        push(
+            self.start_in_bag != d.start_in_bag,
+            "start_in_bag",
+            &self.start_in_bag,
+        );
+        let unplaceable = match self.unplaceable {
+            Unplaceable::Aside => "aside",
+            Unplaceable::Return => "return",
+        };
+        push(
+            self.unplaceable != d.unplaceable,
+            "unplaceable",
+            &unplaceable,
+        );
+        push(
+            self.hole_bonus != d.hole_bonus,
+            "hole_bonus",
+            &self.hole_bonus,
+        );
+        push(
+            self.final_incomplete != d.final_incomplete,
+            "final_incomplete",
+            &self.final_incomplete,
+        );
+        if let Some(t) = self.table {
+            push(true, "table", &t);
+        }
+        push(
+            self.table_closes != d.table_closes,
+            "table_closes",
+            &self.table_closes,
+        );
+        f.write_str(&items.join(","))
     }
 }

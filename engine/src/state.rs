@@ -12,6 +12,7 @@ use crate::features::{segment_id, Features, SegmentId};
 use crate::geom::{Location, Pos, Rotation, Side};
 use crate::gifts::GiftState;
 use crate::moves::{IllegalMove, Move, Placement};
+use crate::packed_rules::PackedRules;
 use crate::rules::Rules;
 use crate::seat::{PerSeat, Score, Seat, MAX_PLAYERS, MEEPLES_PER_SEAT};
 use crate::tiles::{segment_at, Edge, FeatureKind, Tile, NO_SEGMENT};
@@ -23,6 +24,9 @@ mod check;
 mod gift_turn;
 mod movegen;
 mod scoring;
+
+#[cfg(test)]
+mod end_now_tests;
 
 /// A meeple on the board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -61,7 +65,7 @@ pub const MAX_MEEPLES: usize = MAX_PLAYERS * MEEPLES_PER_SEAT as usize;
 /// ```
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct State {
-    rules: Rules,
+    rules: PackedRules,
     players: u8,
     to_play: Seat,
     phase: Phase,
@@ -98,7 +102,8 @@ impl State {
     /// meeples, `first` to play, a tile to be drawn.
     ///
     /// # Panics
-    /// If `players` is not 2–6 or `first` is not a seat.
+    /// If `players` is not 2–6, `first` is not a seat, or
+    /// [`Rules::validate`] refuses `rules`.
     ///
     /// # Examples
     /// ```
@@ -112,12 +117,15 @@ impl State {
     pub fn new(rules: Rules, players: usize, first: Seat) -> State {
         assert!((2..=MAX_PLAYERS).contains(&players), "2 to 6 players");
         assert!(first.index() < players, "first seat out of range");
+        if let Err(e) = rules.validate() {
+            panic!("{e}");
+        }
         let mut supply = PerSeat::splat(0);
         for s in 0..players {
             supply.0[s] = MEEPLES_PER_SEAT;
         }
         let mut state = State {
-            rules,
+            rules: PackedRules::pack(rules),
             players: players as u8,
             to_play: first,
             phase: Phase::Draw,
@@ -145,7 +153,7 @@ impl State {
     /// The rules in force.
     #[inline]
     pub fn rules(&self) -> Rules {
-        self.rules
+        self.rules.unpack()
     }
 
     /// Number of seats.
@@ -323,7 +331,9 @@ impl State {
         };
         let Placement { pos, rot } = mv.placement;
         let (slot, touched) = self.put_tile(tile, rot, pos);
-        let gift_due = self.rules.gifts && self.extends_foreign_feature(slot);
+        let gift_due = self.rules().gifts && self.extends_foreign_feature(slot);
+        let hole = touched.sides.iter().all(|&n| n != NO_SLOT);
+        self.rules.set_bonus_turn(self.rules().hole_bonus && hole);
 
         if let Some(seg) = mv.meeple {
             self.add_meeple(self.to_play, segment_id(slot, seg));
@@ -341,14 +351,19 @@ impl State {
         }
     }
 
-    /// Pass the turn to the next seat, or end the game when the bag is
+    /// Pass the turn to the next seat (or to the same seat again after
+    /// filling a hole with `hole_bonus`), or end the game when the bag is
     /// empty.
     fn end_turn(&mut self) {
         if self.bag.is_empty() {
             self.finish();
         } else {
             self.phase = Phase::Draw;
-            self.to_play = Seat((self.to_play.0 + 1) % self.players);
+            let bonus = self.rules.bonus_turn();
+            self.rules.set_bonus_turn(false);
+            if !bonus {
+                self.to_play = Seat((self.to_play.0 + 1) % self.players);
+            }
         }
     }
 

@@ -13,13 +13,13 @@
 //!
 //! ```compile_fail
 //! use engine::{Rules, Seat, State};
-//! let state = State::new(Rules { farmers: true, gifts: true }, 2, Seat(0));
+//! let state = State::new(Rules { farmers: true, gifts: true, ..Rules::STANDARD }, 2, Seat(0));
 //! let _cards = state.hand(Seat(1));
 //! ```
 //!
 //! ```compile_fail
 //! use engine::{Rules, Seat, State};
-//! let state = State::new(Rules { farmers: true, gifts: true }, 2, Seat(0));
+//! let state = State::new(Rules { farmers: true, gifts: true, ..Rules::STANDARD }, 2, Seat(0));
 //! let _state: &State = state.view(Seat(0)).state();
 //! ```
 //!
@@ -27,7 +27,7 @@
 //!
 //! ```
 //! use engine::{Rules, Seat, State};
-//! let state = State::new(Rules { farmers: true, gifts: true }, 2, Seat(0));
+//! let state = State::new(Rules { farmers: true, gifts: true, ..Rules::STANDARD }, 2, Seat(0));
 //! let view = state.view(Seat(0));
 //! assert_eq!((view.own_hand().total(), view.hand_size(Seat(1))), (0, 0));
 //! ```
@@ -51,7 +51,7 @@ use rand::Rng;
 /// ```
 /// use engine::{Rules, Seat, State, Tile};
 ///
-/// let mut state = State::new(Rules { farmers: true, gifts: true }, 2, Seat(0));
+/// let mut state = State::new(Rules { farmers: true, gifts: true, ..Rules::STANDARD }, 2, Seat(0));
 /// state.draw(Tile::U).unwrap();
 /// let view = state.view(Seat(0));
 /// assert_eq!(view.seat(), Seat(0));
@@ -257,7 +257,7 @@ impl<'a> SeatView<'a> {
     /// use engine::{Rules, Seat, State};
     /// use rand::SeedableRng;
     ///
-    /// let state = State::new(Rules { farmers: true, gifts: true }, 3, Seat(0));
+    /// let state = State::new(Rules { farmers: true, gifts: true, ..Rules::STANDARD }, 3, Seat(0));
     /// let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(3);
     /// let sample = state.view(Seat(1)).determinize(&mut rng);
     /// assert_eq!(sample.board().len(), state.board().len()); // public facts kept

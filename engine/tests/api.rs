@@ -9,6 +9,7 @@ use std::collections::HashSet;
 const GIFTS: Rules = Rules {
     farmers: true,
     gifts: true,
+    ..Rules::STANDARD
 };
 
 /// Play `games` random games with The Gifts, calling `at_decision` at every

@@ -15,6 +15,7 @@ use testkit::placed;
 const GIFTS: Rules = Rules {
     farmers: true,
     gifts: true,
+    ..Rules::STANDARD
 };
 
 fn received(mut t: TurnRecord, gift: Gift) -> TurnRecord {
@@ -377,6 +378,7 @@ fn every_gift_opened_in_random_games_has_exactly_its_effect() {
         let rules = Rules {
             farmers: seed % 4 != 0,
             gifts: true,
+            ..Rules::STANDARD
         };
         let mut rng = Pcg64Mcg::seed_from_u64(seed);
         let mut state = State::new(rules, players, Seat(0));

@@ -11,6 +11,7 @@ fn play(seed: u64, players: usize, farmers: bool) -> (State, engine::Record) {
     let rules = Rules {
         farmers,
         gifts: true,
+        ..Rules::STANDARD
     };
     let mut rng = Pcg64Mcg::seed_from_u64(seed);
     let mut state = State::new(rules, players, Seat(0));

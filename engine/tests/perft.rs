@@ -148,6 +148,7 @@ fn check_sequence(players: usize, farmers: bool, rows: &[Row]) {
     let rules = Rules {
         farmers,
         gifts: false,
+        ..Rules::STANDARD
     };
     let mut state = State::new(rules, players, Seat(0));
     for (k, &(t, x, y, r, meeple, placements, moves)) in rows.iter().enumerate() {
@@ -229,6 +230,7 @@ fn differential_game(seed: u64) -> usize {
     let rules = Rules {
         farmers,
         gifts: false,
+        ..Rules::STANDARD
     };
     let mut rng = Pcg64Mcg::seed_from_u64(seed);
     let mut state = State::new(rules, players, Seat(0));

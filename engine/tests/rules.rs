@@ -27,8 +27,8 @@ mod naive;
 
 use engine::apply_turn;
 use engine::{
-    replay, Drawn, IllegalMove, Location, Move, Phase, Placement, Port, Pos, Record, ReplayReason,
-    Rotation, Rules, Seat, Side, State, Tile, TurnRecord,
+    replay, Drawn, IllegalMove, Location, Move, PerSeat, Phase, Placement, Port, Pos, Record,
+    ReplayReason, Rotation, Rules, Score, Seat, Side, State, Tile, TurnRecord,
 };
 use naive::NaiveGame;
 use rand::{Rng, SeedableRng};
@@ -43,6 +43,7 @@ fn record(players: usize, farmers: bool, turns: &[&str]) -> Record {
         Rules {
             farmers,
             gifts: false,
+            ..Rules::STANDARD
         },
     );
     r.turns = turns.iter().map(|t| turn(t)).collect();
@@ -50,6 +51,21 @@ fn record(players: usize, farmers: bool, turns: &[&str]) -> Record {
 }
 
 /// Every seat's score as `[road, city, monastery, farm]`.
+/// `[road, city, monastery, farm]` of the first `players` seats.
+fn parts(scores: &PerSeat<Score>, players: usize) -> Vec<[u32; 4]> {
+    scores.0[..players]
+        .iter()
+        .map(|sc| {
+            [
+                sc.road.into(),
+                sc.city.into(),
+                sc.monastery.into(),
+                sc.farm.into(),
+            ]
+        })
+        .collect()
+}
+
 fn scores(state: &State) -> Vec<[u32; 4]> {
     (0..state.players())
         .map(|s| {
@@ -105,12 +121,21 @@ fn run(players: usize, farmers: bool, turns: &[&str], end: bool) -> State {
         if !state.is_over() {
             assert_eq!(scores(&state), naive.scores(), "turn {}", i + 1);
         }
+        assert_eq!(
+            parts(&state.end_now_scores(), players),
+            naive.final_scores(),
+            "turn {}: end-now scores",
+            i + 1
+        );
         for s in 0..players {
             assert_eq!(state.supply(Seat(s as u8)) as u32, naive.supply(s));
         }
     }
     if end {
-        state.finish();
+        let end_now = state.end_now_scores();
+        state = replay(&rec, true).unwrap_or_else(|e| panic!("{e}"));
+        assert!(state.is_over());
+        assert_eq!(scores(&state), parts(&end_now, players), "replay --end");
     }
     if state.is_over() {
         assert_eq!(scores(&state), naive.final_scores(), "final scores");
@@ -648,6 +673,7 @@ fn farmers_off_takes_no_field_meeples_and_scores_no_farms() {
     let rules = Rules {
         farmers: false,
         gifts: false,
+        ..Rules::STANDARD
     };
     let mut state = State::new(rules, 2, Seat(0));
     state.draw(Tile::U).unwrap();
@@ -1135,10 +1161,9 @@ fn game_ends_after_the_71st_tile_and_final_scoring_runs_once() {
         assert_eq!(placed + set_aside, 71);
         // Scored exactly once: as the reference's final scores.
         assert_eq!(scores(&state), naive.final_scores(), "seed {seed}");
-        // finish() again changes nothing.
+        // The end-now scores of a finished game are its final scores.
+        assert!(again_scores_equal(&state));
         let mut again = state.clone();
-        again.finish();
-        assert!(again == state);
         // Nothing can be drawn or played any more.
         assert_eq!(again.draw(Tile::U), Err(IllegalMove::GameOver));
         let m = Move::place(Pos::new(0, 1), rot(0));
@@ -1262,9 +1287,15 @@ fn stack_running_out_while_discarding_ends_the_game() {
     }
 }
 
+/// The end-now scores of `state` are its scores.
+fn again_scores_equal(state: &State) -> bool {
+    parts(&state.end_now_scores(), state.players()) == scores(state)
+}
+
 #[test]
-fn finish_is_idempotent_on_a_position() {
-    // The taken-over road position: finish twice gives the same scores.
+fn ending_a_position_scores_it_once() {
+    // The taken-over road position: replay --end scores it as end-now
+    // says, and scoring the ended game again changes nothing.
     let rec = record(
         2,
         true,
@@ -1276,11 +1307,14 @@ fn finish_is_idempotent_on_a_position() {
             "0 V -1 1 0 S",
         ],
     );
-    let mut state = replay(&rec, false).unwrap();
-    state.finish();
-    let once = state.clone();
-    state.finish();
-    assert!(state == once);
+    let open = replay(&rec, false).unwrap();
+    let state = replay(&rec, true).unwrap();
+    assert_eq!(
+        parts(&open.end_now_scores(), 2),
+        scores(&state),
+        "end-now = ended"
+    );
+    assert!(again_scores_equal(&state));
     assert_eq!(state.phase(), Phase::Over);
     // Seat 0: road (-1,1) alone = 1; road D, U, V = 3. Seat 1: road U = 1.
     assert_eq!(scores(&state), vec![[4, 0, 0, 0], [1, 0, 0, 0]]);

@@ -84,6 +84,7 @@ fuzz_target!(|data: &[u8]| {
     let rules = Rules {
         farmers: flags & 1 != 0,
         gifts: flags & 2 != 0,
+        ..Rules::STANDARD
     };
     let mut state = State::new(rules, players, Seat(b.byte() % players as u8));
     let mut actions = Vec::new();

@@ -69,6 +69,8 @@ class ActionList(Sequence[Action]):
         """The actions' ids, in order."""
 
 ActionLike = Union[Action, int, str]
+RulesLike = Union[str, dict[str, Union[bool, int, str, None]], None]
+"""``"KEY=VALUE,..."`` as the command line's ``--rules``, or a dict of keys to values."""
 Score = dict[str, int]
 
 class View:
@@ -97,12 +99,17 @@ class View:
 class Game:
     """A game with explicit chance (see the package README)."""
 
-    def __init__(self, players: int = 2, farmers: bool = True, gifts: bool = False,
-                 seed: Optional[int] = None) -> None: ...
+    def __init__(self, players: int = 2, farmers: Optional[bool] = None,
+                 gifts: Optional[bool] = None, seed: Optional[int] = None,
+                 rules: RulesLike = None, **variants: Union[bool, int, str, None]) -> None:
+        """Standard rules, then ``rules``, then variant keywords
+        (``hole_bonus=True``, ``final_incomplete=False``, RULES.md §8), then
+        ``farmers``/``gifts``; ValueError with the engine's reason if refused."""
     @property
     def players(self) -> int: ...
     @property
-    def rules(self) -> dict[str, bool]: ...
+    def rules(self) -> dict[str, Any]:
+        """Every rules key (farmers, gifts, the §8 variants) and its value."""
     @property
     def turns(self) -> int: ...
     def is_chance(self) -> bool: ...
@@ -152,12 +159,14 @@ AgentLike = Union[str, Agent, PythonAgent]
 
 def agent(spec: str, seed: int = 0) -> Agent: ...
 def play_game(agents: Sequence[AgentLike], seed: int = 0,
-              agent_seeds: Optional[Sequence[int]] = None, farmers: bool = True,
-              gifts: bool = False) -> dict[str, Any]: ...
+              agent_seeds: Optional[Sequence[int]] = None, farmers: Optional[bool] = None,
+              gifts: Optional[bool] = None, rules: RulesLike = None,
+              **variants: Union[bool, int, str, None]) -> dict[str, Any]: ...
 def tournament(agents: Sequence[AgentLike], games: int = 10, players: int = 2, seed: int = 1,
-               out: Union[str, PathLike[str], None] = None, farmers: bool = True,
-               gifts: bool = False, threads: Optional[int] = None, records: bool = False,
-               name: str = "tournament") -> dict[str, Any]: ...
+               out: Union[str, PathLike[str], None] = None, farmers: Optional[bool] = None,
+               gifts: Optional[bool] = None, threads: Optional[int] = None,
+               records: bool = False, name: str = "tournament", rules: RulesLike = None,
+               **variants: Union[bool, int, str, None]) -> dict[str, Any]: ...
 def replay(path: Union[str, PathLike[str]]) -> list[Game]: ...
 def action_count(radius: int = ...) -> int: ...
 def decode_action(id: int, radius: int = ...) -> Optional[str]: ...

@@ -61,6 +61,12 @@ def _final_rewards(game: Game) -> list[float]:
     return [(1.0 if winners == 1 else 0.0) if t == best else -1.0 for t in totals]
 
 
+def _rules(players, farmers, gifts, rules, variants) -> dict:
+    """The rules of the arguments as Game takes them, as a full dict
+    (checked now, so a bad key fails when the environment is made)."""
+    return Game(players=players, farmers=farmers, gifts=gifts, rules=rules, **variants).rules
+
+
 class CarcassonneAEC(AECEnv):
     """PettingZoo AEC environment of Carcassonne.
 
@@ -73,14 +79,14 @@ class CarcassonneAEC(AECEnv):
 
     metadata = {"name": "carcassonne_v0", "render_modes": ["ansi"], "is_parallelizable": False}
 
-    def __init__(self, players: int = 2, farmers: bool = True, gifts: bool = False,
-                 radius: int = 10, render_mode: str | None = None):
+    def __init__(self, players: int = 2, farmers: bool | None = None,
+                 gifts: bool | None = None, radius: int = 10,
+                 render_mode: str | None = None, rules=None, **variants):
         super().__init__()
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode {render_mode!r}: only 'ansi' or None")
         self.players = players
-        self.farmers = farmers
-        self.gifts = gifts
+        self.rules = _rules(players, farmers, gifts, rules, variants)
         self.radius = radius
         self.render_mode = render_mode
         self.possible_agents = [f"player_{i}" for i in range(players)]
@@ -110,8 +116,7 @@ class CarcassonneAEC(AECEnv):
         if seed is not None:
             self._rng = np.random.default_rng(seed)
         game_seed = int(self._rng.integers(2**63))
-        self.game = Game(players=self.players, farmers=self.farmers, gifts=self.gifts,
-                         seed=game_seed)
+        self.game = Game(players=self.players, seed=game_seed, rules=self.rules)
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -170,11 +175,14 @@ class CarcassonneAEC(AECEnv):
         pass
 
 
-def aec_env(players: int = 2, farmers: bool = True, gifts: bool = False, radius: int = 10,
-            render_mode: str | None = None) -> CarcassonneAEC:
-    """A PettingZoo AEC environment (see :class:`CarcassonneAEC`)."""
+def aec_env(players: int = 2, farmers: bool | None = None, gifts: bool | None = None,
+            radius: int = 10, render_mode: str | None = None, rules=None,
+            **variants) -> CarcassonneAEC:
+    """A PettingZoo AEC environment (see :class:`CarcassonneAEC`). The
+    rules as for :class:`carcassonne.Game`: ``farmers``, ``gifts``,
+    ``rules`` (text or dict) and variant keywords (``hole_bonus=True``)."""
     return CarcassonneAEC(players=players, farmers=farmers, gifts=gifts, radius=radius,
-                          render_mode=render_mode)
+                          render_mode=render_mode, rules=rules, **variants)
 
 
 class CarcassonneGym(gymnasium.Env):
@@ -190,8 +198,9 @@ class CarcassonneGym(gymnasium.Env):
     metadata = {"render_modes": ["ansi"]}
 
     def __init__(self, opponent="random", players: int = 2, seat: int = 0,
-                 farmers: bool = True, gifts: bool = False, radius: int = 10,
-                 illegal_reward: float = -1.0, render_mode: str | None = None):
+                 farmers: bool | None = None, gifts: bool | None = None, radius: int = 10,
+                 illegal_reward: float = -1.0, render_mode: str | None = None,
+                 rules=None, **variants):
         super().__init__()
         if not 0 <= seat < players:
             raise ValueError(f"seat {seat} is not a seat of a {players}-player game")
@@ -203,8 +212,7 @@ class CarcassonneGym(gymnasium.Env):
         self.opponent_specs = specs
         self.players = players
         self.seat = seat
-        self.farmers = farmers
-        self.gifts = gifts
+        self.rules = _rules(players, farmers, gifts, rules, variants)
         self.radius = radius
         self.illegal_reward = illegal_reward
         self.render_mode = render_mode
@@ -237,8 +245,7 @@ class CarcassonneGym(gymnasium.Env):
     def reset(self, seed=None, options=None):
         super().reset(seed=seed)
         game_seed = int(self.np_random.integers(2**63))
-        self.game = Game(players=self.players, farmers=self.farmers, gifts=self.gifts,
-                         seed=game_seed)
+        self.game = Game(players=self.players, seed=game_seed, rules=self.rules)
         others = [s for s in range(self.players) if s != self.seat]
         self._opponents = {
             s: agent(spec, seed=int(self.np_random.integers(2**63)))

@@ -5,11 +5,14 @@
 use crate::action::Action;
 use crate::errors::{guard, illegal, panic_message};
 use crate::game::Game;
+use crate::rules::rules_from;
 use crate::view::View;
-use ::tournament::config::{Folder, Settings, TournamentConfig};
+use ::tournament::config::{Folder, TournamentConfig};
+use ::tournament::error::Error as RunError;
+use ::tournament::schema::Settings;
 use agents::{Agent, AgentRng, SpecError};
-use engine::{Action as EngineAction, Rules, SeatView};
-use pyo3::exceptions::{PyTypeError, PyValueError};
+use engine::{Action as EngineAction, SeatView};
+use pyo3::exceptions::{PyOSError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use rand::SeedableRng;
@@ -216,17 +219,23 @@ fn python_name(object: &Bound<'_, PyAny>) -> PyResult<String> {
 /// drawn from `seed` as in a tournament, agent `s` seeded with
 /// ``agent_seeds[s]`` (default ``s``), exactly as the Rust game runner
 /// does. Returns ``{"record": json, "scores": [...], "forfeit": None or
-/// (seat, reason)}``. Releases the GIL while built-in agents play.
+/// (seat, reason)}``. Releases the GIL while built-in agents play. The
+/// rules as for ``Game``: `rules` (text or dict), variant keywords,
+/// `farmers`, `gifts`.
 #[pyfunction]
-#[pyo3(signature = (agents, seed = 0, agent_seeds = None, farmers = true, gifts = false))]
+#[pyo3(signature = (agents, seed = 0, agent_seeds = None, farmers = None, gifts = None, rules = None, **variants))]
+#[allow(clippy::too_many_arguments)]
 pub fn play_game<'py>(
     py: Python<'py>,
     agents: &Bound<'py, PyAny>,
     seed: u64,
     agent_seeds: Option<Vec<u64>>,
-    farmers: bool,
-    gifts: bool,
+    farmers: Option<bool>,
+    gifts: Option<bool>,
+    rules: Option<&Bound<'py, PyAny>>,
+    variants: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Bound<'py, PyDict>> {
+    let rules = rules_from(farmers, gifts, rules, variants)?;
     let table = AgentTable::new(agents)?;
     let players = table.specs.len();
     if !(2..=engine::MAX_PLAYERS).contains(&players) {
@@ -241,7 +250,6 @@ pub fn play_game<'py>(
             agent_seeds.len()
         )));
     }
-    let rules = Rules { farmers, gifts };
     let outcome = py.detach(|| {
         let mut seats = table
             .specs
@@ -274,13 +282,15 @@ pub fn play_game<'py>(
 /// rotations, paired decks, on `threads` threads (default: all cores).
 /// Writes the same folder (`out`, or ``results/<time>-<name>``) and returns
 /// ``{"dir", "status", "games", "summary": [rows of summary.csv], "text"}``.
-/// A Python agent that raises forfeits that game. Releases the GIL while
-/// games are played and shows a progress bar on a terminal. Ctrl-C stops
-/// the run as if it were killed (no summaries; the folder can be resumed
-/// with ``carcassonne tournament --resume``) and raises KeyboardInterrupt.
+/// A Python agent that raises forfeits that game. The rules as for
+/// ``Game``. Releases the GIL while games are played and shows a progress
+/// bar on a terminal. Ctrl-C stops the run as it stops the command line:
+/// the games complete are written with their summaries, run.json says
+/// ``interrupted`` (``carcassonne tournament --resume DIR`` continues it),
+/// and KeyboardInterrupt is raised.
 #[allow(clippy::too_many_arguments)]
 #[pyfunction(name = "tournament")]
-#[pyo3(signature = (agents, games = 10, players = 2, seed = 1, out = None, farmers = true, gifts = false, threads = None, records = false, name = "tournament".to_string()))]
+#[pyo3(signature = (agents, games = 10, players = 2, seed = 1, out = None, farmers = None, gifts = None, threads = None, records = false, name = "tournament".to_string(), rules = None, **variants))]
 pub fn run_tournament<'py>(
     py: Python<'py>,
     agents: &Bound<'py, PyAny>,
@@ -288,11 +298,13 @@ pub fn run_tournament<'py>(
     players: usize,
     seed: u64,
     out: Option<PathBuf>,
-    farmers: bool,
-    gifts: bool,
+    farmers: Option<bool>,
+    gifts: Option<bool>,
     threads: Option<usize>,
     records: bool,
     name: String,
+    rules: Option<&Bound<'py, PyAny>>,
+    variants: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let table = AgentTable::new(agents)?;
     let settings = Settings {
@@ -301,15 +313,15 @@ pub fn run_tournament<'py>(
         players,
         games_per_pairing: games,
         seed,
-        rules: Rules { farmers, gifts },
+        rules: rules_from(farmers, gifts, rules, variants)?,
         records,
         shard: None,
         sprt: None,
     };
-    settings.validate().map_err(PyValueError::new_err)?;
+    settings.validate().map_err(run_error)?;
     let folder = match out {
         Some(dir) => {
-            ::tournament::config::check_new_folder(&dir, "out").map_err(PyValueError::new_err)?;
+            ::tournament::config::check_new_folder(&dir, "out").map_err(run_error)?;
             dir
         }
         None => ::tournament::config::default_folder(&settings),
@@ -329,15 +341,15 @@ pub fn run_tournament<'py>(
     let cancel = AtomicBool::new(false);
     let mut interrupt = None;
     // The run goes on a thread of its own; this one checks for Ctrl-C
-    // every 50 ms and, on one, stops the run as if it were killed (the
-    // folder can be resumed with `carcassonne tournament --resume`).
+    // every 50 ms and, on one, interrupts the run (it writes the games
+    // complete and marks run.json `interrupted`).
     let report = py.detach(|| {
         std::thread::scope(|scope| {
             let run = scope.spawn(|| {
                 std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                     ::tournament::tournament::run_with(&config, &make, &cancel)
                 }))
-                .unwrap_or_else(|p| Err(panic_message(&*p)))
+                .unwrap_or_else(|p| Err(RunError::Internal(panic_message(&*p))))
             });
             while !run.is_finished() {
                 std::thread::sleep(std::time::Duration::from_millis(50));
@@ -348,16 +360,17 @@ pub fn run_tournament<'py>(
                     }
                 }
             }
-            run.join().unwrap_or_else(|p| Err(panic_message(&*p)))
+            run.join()
+                .unwrap_or_else(|p| Err(RunError::Internal(panic_message(&*p))))
         })
     });
     if let Some(e) = interrupt {
         return Err(e);
     }
-    let report = report.map_err(crate::errors::EngineError::new_err)?;
+    let report = report.map_err(run_error)?;
     let d = PyDict::new(py);
     d.set_item("dir", report.dir.display().to_string())?;
-    d.set_item("status", &report.info.status)?;
+    d.set_item("status", report.info.status.to_string())?;
     d.set_item("games", report.info.games_finished)?;
     let summary =
         serde_json::to_string(&report.summary).map_err(|e| PyValueError::new_err(e.to_string()))?;
@@ -365,4 +378,14 @@ pub fn run_tournament<'py>(
     d.set_item("summary", json.call_method1("loads", (summary,))?)?;
     d.set_item("text", report.text())?;
     Ok(d)
+}
+
+/// A tournament's error as the Python exception of its kind: bad input
+/// ValueError, a file OSError, anything else EngineError.
+fn run_error(e: RunError) -> PyErr {
+    match e {
+        RunError::Invalid(_) | RunError::Folder(_) => PyValueError::new_err(e.to_string()),
+        RunError::Io { .. } => PyOSError::new_err(e.to_string()),
+        _ => crate::errors::EngineError::new_err(e.to_string()),
+    }
 }

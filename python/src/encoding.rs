@@ -1,36 +1,53 @@
 //! A fixed-size integer encoding of actions over a square window of cells
-//! around the start tile, for learning (masks, policy heads).
+//! around the start tile, for learning (masks, policy heads): the engine's
+//! stable action ids ([`engine::Action::to_index`], layout on
+//! [`engine::ACTION_SPACE`]) with every cell outside the window dropped.
 //!
-//! With `radius` R the window holds the cells with |x|, |y| ≤ R, numbered
-//! `cell = (y + R) * (2R + 1) + (x + R)`; C = (2R + 1)² cells. Segments
-//! are segment indices of the tile at the cell (0–7, as in the engine's
-//! moves). The blocks, in order:
-//!
-//! | block | size | index within the block |
-//! |---|---|---|
-//! | open a gift without effect | 5 | gift index |
-//! | open Take 2 | 1 | 0 |
-//! | keep a tile (Take 2) | 24 | tile index |
-//! | open Synod | C | `cell` |
-//! | open Road Sweeper | 8·C | `cell*8 + segment` |
-//! | open Cash Out | 8·C | `cell*8 + segment` |
-//! | open Change Position | 64·C | `(cell*8 + from)*8 + to` |
-//! | place the tile | 36·C | `(cell*4 + rotation)*9 + m`: m = 0 no meeple, 1 + segment |
-//!
-//! This is the layout of the engine's stable action ids
-//! ([`engine::Action::to_index`]) restricted to a window: with
-//! [`FULL_RADIUS`] (every cell a game can reach) an index is the action's
-//! id (the Python tests check it on every legal action of whole games). An action outside the window has no index in it.
+//! The engine numbers cells `(y + 71) * 143 + (x + 71)`, every cell a game
+//! can reach; with `radius` R the window keeps the cells with |x|, |y| ≤ R,
+//! numbered `(y + R) * (2R + 1) + (x + R)`, C = (2R + 1)² of them. The ids
+//! below the first per-cell block (a gift opened without effect, Take 2,
+//! keeping a tile) are the engine's; each per-cell block of the engine
+//! (Synod: 1 id per cell, Road Sweeper and Cash Out: 8, Change Position:
+//! 64, placements: 36) keeps its order and its ids within a cell, with C
+//! cells instead of 143². With [`FULL_RADIUS`] an index *is* the engine's
+//! id; this module only renumbers cells, so the layout has one
+//! definition, the engine's.
 
-use engine::{Action, Gift, GiftOpen, Move, Placement, Pos, Rotation, Tile};
+use engine::{Action, Pos, ACTION_SPACE, MAX_COORD};
 use pyo3::prelude::*;
 
 /// A radius that holds every reachable cell (72 tiles in a line): the
 /// window of the engine's action ids.
-pub const FULL_RADIUS: u32 = engine::MAX_COORD as u32;
+pub const FULL_RADIUS: u32 = MAX_COORD as u32;
 
-const SEGMENTS: u32 = 8;
-const PLACE: u32 = 4 * (1 + SEGMENTS);
+/// Cells of the engine's numbering.
+const FULL_CELLS: u32 = (2 * FULL_RADIUS + 1) * (2 * FULL_RADIUS + 1);
+
+/// The engine's per-cell blocks: (first id, ids per cell), in id order.
+const BLOCKS: [(u32, u32); 5] = {
+    let starts = [
+        engine::SYNOD_BASE,
+        engine::ROAD_SWEEPER_BASE,
+        engine::CASH_OUT_BASE,
+        engine::CHANGE_POSITION_BASE,
+        engine::PLACE_BASE,
+    ];
+    let ends = [
+        engine::ROAD_SWEEPER_BASE,
+        engine::CASH_OUT_BASE,
+        engine::CHANGE_POSITION_BASE,
+        engine::PLACE_BASE,
+        ACTION_SPACE,
+    ];
+    let mut blocks = [(0, 0); 5];
+    let mut i = 0;
+    while i < 5 {
+        blocks[i] = (starts[i], (ends[i] - starts[i]) / FULL_CELLS);
+        i += 1;
+    }
+    blocks
+};
 
 /// The encoding for one window radius.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -46,11 +63,6 @@ impl ActionSpace {
         }
     }
 
-    /// The radius.
-    pub fn radius(&self) -> u32 {
-        self.radius
-    }
-
     /// Cells on a side of the window.
     pub fn width(&self) -> u32 {
         2 * self.radius + 1
@@ -61,31 +73,21 @@ impl ActionSpace {
         self.width() * self.width()
     }
 
-    /// The first index of each block (see the module documentation).
-    fn starts(&self) -> [u32; 8] {
-        let c = self.cells();
-        let sizes = [
-            Gift::COUNT as u32,
-            1,
-            Tile::COUNT as u32,
-            c,
-            SEGMENTS * c,
-            SEGMENTS * c,
-            SEGMENTS * SEGMENTS * c,
-            PLACE * c,
-        ];
-        let mut starts = [0; 8];
-        let mut at = 0;
-        for (s, size) in starts.iter_mut().zip(sizes) {
+    /// The first index of each per-cell block in this window.
+    fn starts(&self) -> [u32; 5] {
+        let mut starts = [0; 5];
+        let mut at = engine::SYNOD_BASE;
+        for (s, (_, per_cell)) in starts.iter_mut().zip(BLOCKS) {
             *s = at;
-            at += size;
+            at += per_cell * self.cells();
         }
         starts
     }
 
     /// Number of indices.
     pub fn len(&self) -> u32 {
-        self.starts()[7] + PLACE * self.cells()
+        let (_, per_cell) = BLOCKS[4];
+        self.starts()[4] + per_cell * self.cells()
     }
 
     /// Never empty.
@@ -95,89 +97,52 @@ impl ActionSpace {
 
     /// The window cell of `pos`, if inside.
     pub fn cell(&self, pos: Pos) -> Option<u32> {
-        let r = self.radius as i32;
-        let (x, y) = (pos.x as i32, pos.y as i32);
-        if x.abs() > r || y.abs() > r {
-            return None;
-        }
-        Some(((y + r) * (2 * r + 1) + (x + r)) as u32)
-    }
-
-    /// The position of window cell `cell`.
-    pub fn pos(&self, cell: u32) -> Pos {
-        let w = self.width();
-        let r = self.radius as i32;
-        Pos::new(((cell % w) as i32 - r) as i8, ((cell / w) as i32 - r) as i8)
+        window_cell(self.radius, pos)
     }
 
     /// The index of `action`, if it lies inside the window.
     pub fn encode(&self, action: Action) -> Option<u32> {
-        let s = self.starts();
-        let seg = |k: u8| ((k as u32) < SEGMENTS).then_some(k as u32);
-        Some(match action {
-            Action::Open(GiftOpen::Wasted(g)) => s[0] + g.index() as u32,
-            Action::Open(GiftOpen::Take2) => s[1],
-            Action::Keep(t) => s[2] + t.index() as u32,
-            Action::Open(GiftOpen::Synod { at }) => s[3] + self.cell(at)?,
-            Action::Open(GiftOpen::RoadSweeper { at, segment }) => {
-                s[4] + self.cell(at)? * SEGMENTS + seg(segment)?
-            }
-            Action::Open(GiftOpen::CashOut { at, segment }) => {
-                s[5] + self.cell(at)? * SEGMENTS + seg(segment)?
-            }
-            Action::Open(GiftOpen::ChangePosition { at, from, to }) => {
-                s[6] + (self.cell(at)? * SEGMENTS + seg(from)?) * SEGMENTS + seg(to)?
-            }
-            Action::Place(Move { placement, meeple }) => {
-                let m = match meeple {
-                    None => 0,
-                    Some(k) => 1 + seg(k)?,
-                };
-                let cell_rot = self.cell(placement.pos)? * 4 + placement.rot.quarter_turns() as u32;
-                s[7] + cell_rot * (1 + SEGMENTS) + m
-            }
-        })
+        let id = action.to_index()?;
+        let Some(block) = BLOCKS.iter().rposition(|&(start, _)| id >= start) else {
+            return Some(id);
+        };
+        let (start, per_cell) = BLOCKS[block];
+        let (cell, within) = ((id - start) / per_cell, (id - start) % per_cell);
+        let pos = cell_pos(FULL_RADIUS, cell);
+        Some(self.starts()[block] + self.cell(pos)? * per_cell + within)
     }
 
-    /// The action of index `id`, if `id` is in range. Whether it is legal
-    /// is for the engine to say.
-    pub fn decode(&self, id: u32) -> Option<Action> {
-        if id >= self.len() {
+    /// The action of index `index`, if `index` is in range. Whether it is
+    /// legal is for the engine to say.
+    pub fn decode(&self, index: u32) -> Option<Action> {
+        if index >= self.len() {
             return None;
         }
-        let s = self.starts();
-        let block = s.iter().rposition(|&start| id >= start)?;
-        let k = id - s[block];
-        let seg = |v: u32| (v % SEGMENTS) as u8;
-        Some(match block {
-            0 => Action::Open(GiftOpen::Wasted(Gift::ALL[k as usize])),
-            1 => Action::Open(GiftOpen::Take2),
-            2 => Action::Keep(Tile::from_index(k as usize)),
-            3 => Action::Open(GiftOpen::Synod { at: self.pos(k) }),
-            4 => Action::Open(GiftOpen::RoadSweeper {
-                at: self.pos(k / SEGMENTS),
-                segment: seg(k),
-            }),
-            5 => Action::Open(GiftOpen::CashOut {
-                at: self.pos(k / SEGMENTS),
-                segment: seg(k),
-            }),
-            6 => Action::Open(GiftOpen::ChangePosition {
-                at: self.pos(k / (SEGMENTS * SEGMENTS)),
-                from: seg(k / SEGMENTS),
-                to: seg(k),
-            }),
-            _ => {
-                let (cell_rot, m) = (k / (1 + SEGMENTS), k % (1 + SEGMENTS));
-                let placement = Placement {
-                    pos: self.pos(cell_rot / 4),
-                    rot: Rotation::new((cell_rot % 4) as u8)?,
-                };
-                let meeple = m.checked_sub(1).map(|v| v as u8);
-                Action::Place(Move { placement, meeple })
+        let starts = self.starts();
+        let id = match starts.iter().rposition(|&start| index >= start) {
+            None => index,
+            Some(block) => {
+                let (start, per_cell) = BLOCKS[block];
+                let k = index - starts[block];
+                let pos = cell_pos(self.radius, k / per_cell);
+                start + window_cell(FULL_RADIUS, pos)? * per_cell + k % per_cell
             }
-        })
+        };
+        Action::from_index(id)
     }
+}
+
+/// The cell number of `pos` in the window of radius `radius`, if inside.
+fn window_cell(radius: u32, pos: Pos) -> Option<u32> {
+    let r = radius as i32;
+    let (x, y) = (pos.x as i32, pos.y as i32);
+    (x.abs() <= r && y.abs() <= r).then(|| ((y + r) * (2 * r + 1) + (x + r)) as u32)
+}
+
+/// The position of cell `cell` of the window of radius `radius`.
+fn cell_pos(radius: u32, cell: u32) -> Pos {
+    let (w, r) = (2 * radius + 1, radius as i32);
+    Pos::new(((cell % w) as i32 - r) as i8, ((cell / w) as i32 - r) as i8)
 }
 
 /// The number of action indices of window radius `radius`.
@@ -197,4 +162,35 @@ pub fn decode_action(id: u32, radius: u32) -> Option<String> {
     ActionSpace::new(radius)
         .decode(id)
         .map(|a| format!("{a:?}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_full_window_is_the_engines_numbering() {
+        let full = ActionSpace::new(FULL_RADIUS);
+        assert_eq!(full.len(), ACTION_SPACE);
+        for id in (0..300).chain((300..ACTION_SPACE).step_by(7919)) {
+            let action = Action::from_index(id).unwrap();
+            assert_eq!(full.encode(action), Some(id));
+            assert_eq!(full.decode(id), Some(action));
+        }
+    }
+
+    #[test]
+    fn a_small_window_round_trips_and_drops_far_cells() {
+        let space = ActionSpace::new(2);
+        assert_eq!(space.len(), engine::SYNOD_BASE + 25 * (1 + 8 + 8 + 64 + 36));
+        for index in 0..space.len() {
+            let action = space.decode(index).unwrap();
+            assert_eq!(space.encode(action), Some(index));
+        }
+        let far = Action::Place(engine::Move::place(
+            Pos::new(3, 0),
+            engine::Rotation::new(0).unwrap(),
+        ));
+        assert_eq!(space.encode(far), None);
+    }
 }

@@ -5,10 +5,11 @@ use crate::action::{Action, ActionList};
 use crate::encoding::ActionSpace;
 use crate::errors::{guard, illegal};
 use crate::observation::Observation;
+use crate::rules::{rules_dict, rules_from};
 use crate::view::View;
 use agents::game::{deck_rng, gift_rng};
 use engine::{
-    Action as EngineAction, Chance, ChanceOutcome, Phase, Record, RecordBuilder, Rules, Seat, State,
+    Action as EngineAction, Chance, ChanceOutcome, Phase, Record, RecordBuilder, Seat, State,
 };
 use pyo3::exceptions::{PyOSError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -101,15 +102,29 @@ impl Game {
     /// A new game: `players` seats (2–6), seat 0 first. `seed` seeds the
     /// tile draws and the gift draws of ``draw_random()`` exactly as the
     /// Rust tournament seeds a deck; None picks one at random.
+    ///
+    /// The rules: standard (farmers on, The Gifts off), then `rules` (the
+    /// command line's ``--rules`` text ``"hole_bonus=true,…"`` or a dict),
+    /// then variant keywords (``hole_bonus=True``,
+    /// ``final_incomplete=False``: the keys of RULES.md §8), then
+    /// `farmers` / `gifts` when given. A bad key, value or combination
+    /// (or a variant the engine does not play yet) raises ValueError.
     #[new]
-    #[pyo3(signature = (players = 2, farmers = true, gifts = false, seed = None))]
-    fn py_new(players: usize, farmers: bool, gifts: bool, seed: Option<u64>) -> PyResult<Game> {
+    #[pyo3(signature = (players = 2, farmers = None, gifts = None, seed = None, rules = None, **variants))]
+    fn py_new(
+        players: usize,
+        farmers: Option<bool>,
+        gifts: Option<bool>,
+        seed: Option<u64>,
+        rules: Option<&Bound<'_, PyAny>>,
+        variants: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<Game> {
         if !(2..=engine::MAX_PLAYERS).contains(&players) {
             return Err(PyValueError::new_err(format!(
                 "players must be 2 to 6, not {players}"
             )));
         }
-        let rules = Rules { farmers, gifts };
+        let rules = rules_from(farmers, gifts, rules, variants)?;
         let mut record = RecordBuilder::new(players, rules);
         record.record_mut().seed = seed;
         let seed = seed.unwrap_or_else(rand::random);
@@ -126,13 +141,11 @@ impl Game {
         self.state.players()
     }
 
-    /// The rules: ``{"farmers": bool, "gifts": bool}``.
+    /// The rules: a dict of every rules key (``farmers``, ``gifts``, the
+    /// RULES.md §8 variants) to its value.
     #[getter]
     fn rules<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let d = PyDict::new(py);
-        d.set_item("farmers", self.state.rules().farmers)?;
-        d.set_item("gifts", self.state.rules().gifts)?;
-        Ok(d)
+        rules_dict(py, &self.state.rules())
     }
 
     /// Turns completed so far.

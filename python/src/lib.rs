@@ -6,6 +6,7 @@
 //! - [`view`]: `View`, what one seat may see, and determinization.
 //! - [`encoding`]: the fixed-size action encoding of a board window.
 //! - [`observation`]: numeric observations for learning.
+//! - [`rules`]: the engine's rules (with RULES.md §8 variants) from arguments.
 //! - [`agents`]: built-in agents, Python agents, `play_game`, tournaments.
 //! - [`errors`]: the exceptions, and turning panics into them.
 
@@ -17,6 +18,7 @@ pub mod encoding;
 pub mod errors;
 pub mod game;
 pub mod observation;
+pub mod rules;
 pub mod view;
 
 /// The extension module.

@@ -110,7 +110,7 @@ def test_other_seats_views_list_no_actions():
     assert isinstance(game.legal_actions(), collections.abc.Sequence)
 
 
-def test_ctrl_c_stops_a_tournament_as_if_killed(tmp_path):
+def test_ctrl_c_interrupts_a_tournament_as_it_does_the_command_line(tmp_path):
     import signal
     import threading
 
@@ -121,8 +121,17 @@ def test_ctrl_c_stops_a_tournament_as_if_killed(tmp_path):
         carcassonne.tournament(["mcts:iterations=200", "greedy"], games=400, seed=2,
                                out=str(out), threads=1)
     timer.cancel()
+    # The games complete are written with their summaries; run.json says
+    # interrupted, so `carcassonne tournament --resume` continues it.
     run = json.loads((out / "run.json").read_text())
-    assert run["status"] == "running"
-    assert not (out / "summary.csv").exists()
+    assert run["status"] == "interrupted"
     with open(out / "games.csv") as f:
-        assert len(list(csv.DictReader(f))) < 800
+        rows = list(csv.DictReader(f))
+    assert 0 < len(rows) < 800
+    assert run["games_finished"] == len(rows) // 2
+    with open(out / "summary.csv") as f:
+        assert sum(int(r["games"]) for r in csv.DictReader(f)) == len(rows)
+    # A later tournament in the same process is not interrupted.
+    again = carcassonne.tournament(["random", "greedy"], games=2, seed=2,
+                                   out=str(tmp_path / "again"), threads=1)
+    assert again["status"] == "finished"

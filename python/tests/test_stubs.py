@@ -7,7 +7,7 @@ import carcassonne
 from carcassonne import _carcassonne
 
 STUB = pathlib.Path(carcassonne.__file__).with_name("_carcassonne.pyi")
-HELPERS = {"ActionLike", "Score", "PythonAgent", "AgentLike", "_SelectingAgent"}
+HELPERS = {"ActionLike", "RulesLike", "Score", "PythonAgent", "AgentLike", "_SelectingAgent"}
 
 
 def stubbed():

@@ -1,10 +1,13 @@
 //! `carcassonne bench`: engine speed on complete random games, with a
 //! deterministic signature that changes whenever behaviour changes.
 
+use crate::error::{Error, Result};
 use crate::runner::{Flow, Runner};
 use crate::schedule::Schedule;
-use engine::random_playout;
-use engine::{Rules, Seat, State};
+use agents::mcts::{MctsAgent, MctsConfig};
+use agents::AgentRng;
+use engine::{random_move, random_playout};
+use engine::{Phase, Rules, Seat, State};
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 use serde::Serialize;
@@ -19,6 +22,32 @@ pub struct BenchConfig {
     pub rounds: usize,
     /// Games per timed tournament (random vs random); 0 skips them.
     pub tournament_games: u64,
+    /// Rules of the random games (standard by default; The Gifts are
+    /// added on top for the gifts measurement when they combine).
+    pub rules: Rules,
+}
+
+impl BenchConfig {
+    /// Check the counts: at least one game per round and one round (a
+    /// rate of zero games is not a measurement).
+    pub fn new(games: u64, rounds: usize, tournament_games: u64) -> Result<BenchConfig> {
+        if games == 0 {
+            return Err(Error::Invalid(
+                "bench --games must be at least 1".to_string(),
+            ));
+        }
+        if rounds == 0 {
+            return Err(Error::Invalid(
+                "bench --rounds must be at least 1".to_string(),
+            ));
+        }
+        Ok(BenchConfig {
+            games,
+            rounds,
+            tournament_games,
+            rules: Rules::default(),
+        })
+    }
 }
 
 impl Default for BenchConfig {
@@ -27,6 +56,7 @@ impl Default for BenchConfig {
             games: 20_000,
             rounds: 5,
             tournament_games: 20_000,
+            rules: Rules::default(),
         }
     }
 }
@@ -83,13 +113,19 @@ pub fn random_games(games: u64, rules: Rules) -> u64 {
 
 /// Run the benchmark: `rounds` timed rounds of `games` games each.
 pub fn run(config: &BenchConfig) -> BenchReport {
-    let (median, rounds, signature) = random_games_per_s(config, Rules::default());
-    let gifts = Rules {
+    let (median, rounds, signature) = random_games_per_s(config, config.rules);
+    let with_gifts = Rules {
         gifts: true,
-        ..Rules::default()
+        ..config.rules
+    };
+    // A variant The Gifts cannot join (a hand) measures its own rules twice.
+    let gifts = if with_gifts.validate().is_ok() {
+        with_gifts
+    } else {
+        config.rules
     };
     let (median_gifts, _, signature_gifts) = random_games_per_s(config, gifts);
-    let mcts = agents::mcts::mcts_iterations_per_s(&agents::mcts::MctsConfig::default(), 1);
+    let mcts = mcts_iterations_per_s(&MctsConfig::default(), 1);
     BenchReport {
         random_games_per_s: median,
         us_per_game: 1e6 / median,
@@ -144,14 +180,15 @@ pub fn tournament_games_per_s(games: u64, threads: usize, rounds: usize) -> f64 
         rules: Rules::default(),
         records: false,
         make_agent: &agents::from_spec,
+        cancel: &std::sync::atomic::AtomicBool::new(false),
     };
-    let indices: Vec<u64> = schedule.indices().collect();
+
     let mut rates: Vec<f64> = (0..rounds.clamp(1, 3))
         .map(|_| {
             let start = Instant::now();
             let mut played = 0u64;
             runner
-                .run(&indices, threads, |_| {
+                .run(schedule.planned(), threads, |_| {
                     played += 1;
                     Ok(Flow::Continue)
                 })
@@ -161,6 +198,53 @@ pub fn tournament_games_per_s(games: u64, threads: usize, rounds: usize) -> f64 
         .collect();
     rates.sort_by(f64::total_cmp);
     rates[rates.len() / 2]
+}
+
+/// MCTS speed on one thread.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MctsSpeed {
+    /// Iterations per second from the first move of a 2-seat game.
+    pub opening: f64,
+    /// Iterations per second from a 2-seat position after 30 turns.
+    pub midgame: f64,
+}
+
+/// Measure the iterations per second of an MCTS search with `config`
+/// (its time budget is ignored: each search runs `config.iterations`) on
+/// one thread, from the opening and from a mid-game position (30 turns of
+/// random play with deck and moves from `seed`), 2 seats, default rules.
+pub fn mcts_iterations_per_s(config: &MctsConfig, seed: u64) -> MctsSpeed {
+    let agent = MctsAgent::new(
+        "mcts".into(),
+        MctsConfig {
+            time_ms: None,
+            game_ms: None,
+            ..*config
+        },
+    );
+    let mut rng = AgentRng::seed_from_u64(seed);
+    let mut state = State::new(Rules::default(), 2, Seat(0));
+    state.draw_random(&mut rng);
+    let rate = |state: &State, rng: &mut AgentRng| {
+        let start = Instant::now();
+        let result = agent.search(&state.view(state.to_play()), rng);
+        result.iterations as f64 / start.elapsed().as_secs_f64().max(1e-9)
+    };
+    let opening = rate(&state, &mut rng);
+    while state.turns() < 30 || !matches!(state.phase(), Phase::Place(_)) {
+        match state.phase() {
+            Phase::Place(_) => {
+                let mv = random_move(&state, &mut rng).expect("placeable");
+                state.play_unchecked(mv);
+            }
+            Phase::Over => unreachable!("a game lasts more than 30 turns"),
+            _ => {
+                state.apply_chance(&mut rng);
+            }
+        }
+    }
+    let midgame = rate(&state, &mut rng);
+    MctsSpeed { opening, midgame }
 }
 
 impl BenchReport {

@@ -5,6 +5,7 @@
 //! input gets the same one-line error.
 
 use clap::{Args as ClapArgs, Parser, Subcommand};
+use engine::Rules;
 use std::path::PathBuf;
 
 /// The research toolkit for Carcassonne AI.
@@ -47,6 +48,46 @@ pub enum Command {
         /// Games per timed tournament (random vs random, 1 and 2 threads).
         #[arg(long, default_value_t = 20_000)]
         tournament_games: u64,
+        /// Rule variants for the random games, as `KEY=VALUE,…` (RULES.md §8).
+        #[arg(long, value_name = "KEY=VALUE,...", value_parser = parse_rules)]
+        rules: Option<Rules>,
+    },
+    /// Draw the board of a game record after a turn, as SVG or PNG.
+    Render {
+        /// A record file (`play`'s output, or records.jsonl with --game).
+        record: PathBuf,
+        /// The board after this many turns (default: the end).
+        #[arg(long)]
+        turn: Option<usize>,
+        /// Which record of a JSON Lines file, 1-based (default: 1).
+        #[arg(long)]
+        game: Option<usize>,
+        /// The picture: FILE.svg or FILE.png (default: RECORD with .svg).
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// PNG pixels per tile (default 75).
+        #[arg(long, value_name = "PIXELS")]
+        tile_pixels: Option<u32>,
+    },
+    /// Write a game record as one self-contained HTML page that steps
+    /// through the game turn by turn.
+    View {
+        /// A record file (`play`'s output, or records.jsonl with --game).
+        record: PathBuf,
+        /// Which record of a JSON Lines file, 1-based (default: 1).
+        #[arg(long)]
+        game: Option<usize>,
+        /// The page, FILE.html (default: RECORD with .html).
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
+    /// Write the HTML report of a results folder (tables and charts).
+    Report {
+        /// The results folder (run.json, summary.csv, pairwise.csv, games.csv).
+        dir: PathBuf,
+        /// The page (default: DIR/report.html).
+        #[arg(long)]
+        out: Option<PathBuf>,
     },
     /// Check game records and print their scores as JSON.
     Replay {
@@ -87,6 +128,11 @@ pub struct TournamentArgs {
     /// Play without farmers.
     #[arg(long)]
     pub no_farmers: bool,
+    /// Rule variants of RULES.md §8 as `KEY=VALUE,…` (e.g.
+    /// `final_incomplete=false,hole_bonus=true`); `--gifts` and
+    /// `--no-farmers` apply on top.
+    #[arg(long, value_name = "KEY=VALUE,...", value_parser = parse_rules)]
+    pub rules: Option<Rules>,
     /// Also write every game's record to records.jsonl.
     #[arg(long)]
     pub records: bool,
@@ -129,7 +175,41 @@ pub struct PlayArgs {
     /// Play with the mini-expansion The Gifts.
     #[arg(long)]
     pub gifts: bool,
+    /// Rule variants of RULES.md §8 as `KEY=VALUE,…` (e.g.
+    /// `final_incomplete=false,hole_bonus=true`); `--gifts` and
+    /// `--no-farmers` apply on top.
+    #[arg(long, value_name = "KEY=VALUE,...", value_parser = parse_rules)]
+    pub rules: Option<Rules>,
     /// Where to write the record (default: results/play-SEED.json).
     #[arg(long)]
     pub out: Option<PathBuf>,
+    /// Also write one SVG picture of the board per turn into this folder
+    /// (`carcassonne view` shows the whole game in one page).
+    #[arg(long, value_name = "DIR")]
+    pub svg: Option<PathBuf>,
+}
+
+/// Parse `--rules KEY=VALUE,…` (validated: unknown keys and values,
+/// impossible combinations and unimplemented variants are refused).
+fn parse_rules(s: &str) -> Result<Rules, String> {
+    s.parse::<Rules>().map_err(|e| e.to_string())
+}
+
+/// The rules of a command: `--rules`, then `--gifts` and `--no-farmers`
+/// on top, validated again (`--gifts` may conflict with `hand`).
+///
+/// # Errors
+/// The one-line reason the combination is refused.
+pub fn combine_rules(
+    rules: Option<Rules>,
+    gifts: bool,
+    no_farmers: bool,
+) -> crate::error::Result<Rules> {
+    let mut rules = rules.unwrap_or_default();
+    rules.gifts |= gifts;
+    rules.farmers &= !no_farmers;
+    rules
+        .validate()
+        .map_err(|e| crate::error::Error::Invalid(format!("--rules: {e}")))?;
+    Ok(rules)
 }

@@ -5,10 +5,10 @@
 
 use crate::agent_list::split_agents;
 use crate::cli::TournamentArgs;
-use crate::output::{read_run_info, RunInfo, GAMES_CSV};
+use crate::error::{Error, Result};
+use crate::output::read_run_info;
 use crate::schedule::Shard;
-use engine::Rules;
-use serde::{Deserialize, Serialize};
+use crate::schema::{RunInfo, Settings, SprtSettings, GAMES_CSV};
 use std::path::{Path, PathBuf};
 
 /// The agents of the default tournament (`carcassonne` with no arguments,
@@ -26,43 +26,6 @@ pub const SPRT_ALPHA: f64 = 0.05;
 /// See [`SPRT_ALPHA`].
 pub const SPRT_BETA: f64 = 0.05;
 
-/// The SPRT hypotheses: H0 elo ≤ `elo0` against H1 elo ≥ `elo1`, first
-/// agent against the second.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-pub struct SprtSettings {
-    /// Elo of H0.
-    pub elo0: f64,
-    /// Elo of H1.
-    pub elo1: f64,
-    /// False positive rate.
-    pub alpha: f64,
-    /// False negative rate.
-    pub beta: f64,
-}
-
-/// Everything that determines a tournament's results (written to run.json).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Settings {
-    /// Used in the default folder name.
-    pub name: String,
-    /// Agent specs, in order.
-    pub agents: Vec<String>,
-    /// Seats per game.
-    pub players: usize,
-    /// Games per pairing as requested (see the plan for the rounded value).
-    pub games_per_pairing: u64,
-    /// Master seed.
-    pub seed: u64,
-    /// Rules options.
-    pub rules: Rules,
-    /// Write records.jsonl.
-    pub records: bool,
-    /// The shard this run plays.
-    pub shard: Option<Shard>,
-    /// Stop when the SPRT decides.
-    pub sprt: Option<SprtSettings>,
-}
-
 /// Most games one run may plan (all shards): far beyond any real run,
 /// and small enough that game indices and seeds never overflow.
 pub const MAX_GAMES: u64 = 1 << 40;
@@ -74,15 +37,21 @@ impl Settings {
     /// Check settings that came from the command line or from a folder's
     /// `run.json` (which may have been edited): one line says what is
     /// wrong.
-    pub fn validate(&self) -> Result<(), String> {
+    pub fn validate(&self) -> Result<()> {
         if !(2..=6).contains(&self.players) {
-            return Err(format!("players must be 2 to 6, not {}", self.players));
+            return Err(Error::Invalid(format!(
+                "players must be 2 to 6, not {}",
+                self.players
+            )));
         }
         if self.agents.len() < 2 {
-            return Err(format!("at least 2 agents, not {}", self.agents.len()));
+            return Err(Error::Invalid(format!(
+                "at least 2 agents, not {}",
+                self.agents.len()
+            )));
         }
         if self.games_per_pairing == 0 {
-            return Err("games must be at least 1".to_string());
+            return Err(Error::Invalid("games must be at least 1".to_string()));
         }
         let pairings = crate::schedule::pairings(self.agents.len(), self.players).len() as u64;
         let total = self
@@ -92,21 +61,23 @@ impl Settings {
             .and_then(|g| g.checked_mul(pairings))
             .filter(|&t| t <= MAX_GAMES);
         if total.is_none() {
-            return Err(format!(
+            return Err(Error::Invalid(format!(
                 "{} games per pairing × {pairings} pairings is more than {MAX_GAMES} games",
                 self.games_per_pairing
-            ));
+            )));
         }
         if let Some(shard) = self.shard {
             if shard.count == 0 || shard.index == 0 || shard.index > shard.count {
-                return Err(format!(
+                return Err(Error::Invalid(format!(
                     "shard {}/{} is not K/N with 1 <= K <= N",
                     shard.index, shard.count
-                ));
+                )));
             }
         }
         if self.sprt.is_some() && (self.agents.len() != 2 || self.players != 2) {
-            return Err("--sprt compares exactly 2 agents in 2-player games".to_string());
+            return Err(Error::Invalid(
+                "--sprt compares exactly 2 agents in 2-player games".to_string(),
+            ));
         }
         Ok(())
     }
@@ -137,11 +108,13 @@ pub struct TournamentConfig {
 impl TournamentConfig {
     /// Validate `args`. Without `--agents`, the agents of
     /// [`DEFAULT_AGENTS`] that this build knows are used.
-    pub fn from_args(args: &TournamentArgs) -> Result<TournamentConfig, String> {
+    pub fn from_args(args: &TournamentArgs) -> Result<TournamentConfig> {
         let threads = match args.threads {
-            Some(0) => return Err("--threads must be at least 1".to_string()),
+            Some(0) => return Err(Error::Invalid("--threads must be at least 1".to_string())),
             Some(n) if n > MAX_THREADS => {
-                return Err(format!("--threads must be at most {MAX_THREADS}, not {n}"))
+                return Err(Error::Invalid(format!(
+                    "--threads must be at most {MAX_THREADS}, not {n}"
+                )))
             }
             Some(n) => n,
             None => std::thread::available_parallelism().map_or(1, |n| n.get()),
@@ -158,11 +131,11 @@ impl TournamentConfig {
         let players = match args.players {
             None => 2,
             Some(p @ 2..=6) => p as usize,
-            Some(p) => return Err(format!("--players must be 2 to 6, not {p}")),
+            Some(p) => return Err(Error::Invalid(format!("--players must be 2 to 6, not {p}"))),
         };
         let games = match args.games {
             None => DEFAULT_GAMES,
-            Some(0) => return Err("--games must be at least 1".to_string()),
+            Some(0) => return Err(Error::Invalid("--games must be at least 1".to_string())),
             Some(g) => g,
         };
         let name = args
@@ -175,21 +148,23 @@ impl TournamentConfig {
                 .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c))
             || name.starts_with('.')
         {
-            return Err(format!(
+            return Err(Error::Invalid(format!(
                 "--name {name:?}: use letters, digits, '-', '_' and '.' only"
-            ));
+            )));
         }
         let shard = args.shard.as_deref().map(Shard::parse).transpose()?;
         let sprt = args.sprt.as_deref().map(parse_sprt).transpose()?;
         if sprt.is_some() {
             if agents.len() != 2 {
-                return Err(format!(
+                return Err(Error::Invalid(format!(
                     "--sprt compares exactly 2 agents, not {}",
                     agents.len()
-                ));
+                )));
             }
             if shard.is_some() {
-                return Err("--sprt cannot be combined with --shard".to_string());
+                return Err(Error::Invalid(
+                    "--sprt cannot be combined with --shard".to_string(),
+                ));
             }
         }
         let settings = Settings {
@@ -198,10 +173,7 @@ impl TournamentConfig {
             players,
             games_per_pairing: games,
             seed: args.seed.unwrap_or(DEFAULT_SEED),
-            rules: Rules {
-                farmers: !args.no_farmers,
-                gifts: args.gifts,
-            },
+            rules: crate::cli::combine_rules(args.rules, args.gifts, args.no_farmers)?,
             records: args.records,
             shard,
             sprt,
@@ -239,22 +211,26 @@ fn default_agents() -> Vec<String> {
 }
 
 /// Every spec builds an agent, and there are at least two.
-pub fn check_agents(agents: &[String]) -> Result<(), String> {
+pub fn check_agents(agents: &[String]) -> Result<()> {
     for spec in agents {
-        agents::from_spec(spec).map_err(|e| format!("--agents: {e}"))?;
+        agents::from_spec(spec).map_err(|e| Error::Invalid(format!("--agents: {e}")))?;
     }
     if agents.len() < 2 {
-        return Err(format!(
+        return Err(Error::Invalid(format!(
             "--agents: a tournament needs at least 2 agents, got {}",
             agents.len()
-        ));
+        )));
     }
     Ok(())
 }
 
 /// Parse `elo0,elo1`.
-fn parse_sprt(text: &str) -> Result<SprtSettings, String> {
-    let bad = || format!("--sprt {text:?}: expected ELO0,ELO1 with ELO0 < ELO1, e.g. 0,10");
+fn parse_sprt(text: &str) -> Result<SprtSettings> {
+    let bad = || {
+        Error::Invalid(format!(
+            "--sprt {text:?}: expected ELO0,ELO1 with ELO0 < ELO1, e.g. 0,10"
+        ))
+    };
     let (a, b) = text.split_once(',').ok_or_else(bad)?;
     let elo0: f64 = a.trim().parse().map_err(|_| bad())?;
     let elo1: f64 = b.trim().parse().map_err(|_| bad())?;
@@ -271,36 +247,36 @@ fn parse_sprt(text: &str) -> Result<SprtSettings, String> {
 
 /// A folder we may create: absent, or an empty directory, and not under a
 /// file.
-pub fn check_new_folder(dir: &Path, what: &str) -> Result<(), String> {
+pub fn check_new_folder(dir: &Path, what: &str) -> Result<()> {
     if dir.exists() {
         let empty = std::fs::read_dir(dir)
-            .map_err(|e| format!("{what} {}: {e}", dir.display()))?
+            .map_err(|e| Error::Invalid(format!("{what} {}: {e}", dir.display())))?
             .next()
             .is_none();
         if !dir.is_dir() || !empty {
-            return Err(format!(
+            return Err(Error::Invalid(format!(
                 "{what} {}: already exists and is not an empty folder",
                 dir.display()
-            ));
+            )));
         }
         return Ok(());
     }
     // The nearest existing ancestor must be a folder.
     if let Some(existing) = dir.ancestors().skip(1).find(|a| a.exists()) {
         if !existing.is_dir() {
-            return Err(format!(
+            return Err(Error::Invalid(format!(
                 "{what} {}: cannot create, {} is not a folder",
                 dir.display(),
                 existing.display()
-            ));
+            )));
         }
         let readonly = std::fs::metadata(existing).is_ok_and(|m| m.permissions().readonly());
         if readonly {
-            return Err(format!(
+            return Err(Error::Invalid(format!(
                 "{what} {}: cannot create, {} is read-only",
                 dir.display(),
                 existing.display()
-            ));
+            )));
         }
     }
     Ok(())
@@ -326,11 +302,7 @@ pub fn default_folder(settings: &Settings) -> PathBuf {
     dir
 }
 
-fn resume_config(
-    args: &TournamentArgs,
-    dir: &Path,
-    threads: usize,
-) -> Result<TournamentConfig, String> {
+fn resume_config(args: &TournamentArgs, dir: &Path, threads: usize) -> Result<TournamentConfig> {
     let others = !args.agents.is_empty()
         || args.games.is_some()
         || args.players.is_some()
@@ -338,26 +310,27 @@ fn resume_config(
         || args.out.is_some()
         || args.gifts
         || args.no_farmers
+        || args.rules.is_some()
         || args.records
         || args.name.is_some()
         || args.shard.is_some()
         || args.sprt.is_some();
     if others {
-        return Err(
+        return Err(Error::Invalid(
             "--resume takes every setting from the folder's run.json; only --threads may be added"
                 .to_string(),
-        );
+        ));
     }
     let info = read_run_info(dir)?;
     if !dir.join(GAMES_CSV).is_file() {
-        return Err(format!(
+        return Err(Error::Invalid(format!(
             "{} is not a tournament folder (no games.csv)",
             dir.display()
-        ));
+        )));
     }
     info.settings
         .validate()
-        .map_err(|e| format!("{}: run.json: {e}", dir.display()))?;
+        .map_err(|e| Error::Folder(format!("{}: run.json: {e}", dir.display())))?;
     check_agents(&info.settings.agents)?;
     Ok(TournamentConfig {
         settings: info.settings.clone(),
@@ -415,7 +388,7 @@ mod tests {
             ),
         ];
         for (a, needle) in cases {
-            let e = TournamentConfig::from_args(&a).unwrap_err();
+            let e = TournamentConfig::from_args(&a).unwrap_err().to_string();
             assert!(e.contains(needle), "{e:?} should mention {needle:?}");
             assert!(!e.contains('\n'), "{e:?}");
         }

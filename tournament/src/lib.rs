@@ -5,24 +5,38 @@
 //! - [`schedule`]: which games, seat rotations, seeds and shards.
 //! - [`runner`]: playing games on a rayon pool, delivered in game order.
 //! - [`tournament`]: a run (and its resumption) from start to finish.
-//! - [`output`]: the files of a results folder; [`summary`]: the
+//! - [`schema`]: the rows and run.json of a results folder, as types;
+//!   [`output`]: writing and reading those files; [`summary`]: the
 //!   statistics written to them; [`merge`]: combining shard folders.
+//! - [`sprt_run`]: the `--sprt` test over a running match.
 //! - [`progress`], [`meta`]: progress bar; timestamps and code revision.
+//! - [`interrupt`]: Ctrl-C and SIGTERM stop a run cleanly.
+//! - [`error`]: the one error type.
 //! - [`play`], [`replay`], [`bench`](mod@bench): the other subcommands.
 //! - [`stats`]: Wilson intervals, Elo, SPRT.
+//! - [`render`]: pictures of a game's board (SVG, PNG); [`viewer`]: a
+//!   game as an HTML page to step through; [`report`](mod@report): a
+//!   results folder as an HTML report with charts.
 
 pub mod agent_list;
 pub mod bench;
 pub mod cli;
 pub mod config;
+pub mod error;
+pub mod interrupt;
 pub mod merge;
 pub mod meta;
 pub mod output;
 pub mod play;
 pub mod progress;
+pub mod render;
 pub mod replay;
+pub mod report;
 pub mod runner;
 pub mod schedule;
+pub mod schema;
+pub mod sprt_run;
 pub mod stats;
 pub mod summary;
 pub mod tournament;
+pub mod viewer;

@@ -1,18 +1,19 @@
 //! The `carcassonne` command line: parse, validate, run, map errors to
-//! exit codes. Every failure is one line on stderr and exit code 1 (2 for
-//! arguments clap cannot parse).
+//! exit codes. Every failure is one line on stderr and exit code 1, except
+//! arguments clap cannot parse (clap's full message with its usage and
+//! hints, exit code 2) and `replay`, which reports every bad record.
 
 use clap::Parser;
 use std::process::ExitCode;
 use tournament::cli::{Args, Command, TournamentArgs};
+use tournament::error::{Error, Result};
 
 fn main() -> ExitCode {
     let args = match Args::try_parse() {
         Ok(args) => args,
         Err(e) if e.use_stderr() => {
-            let text = e.to_string();
-            let line = text.lines().next().unwrap_or("bad arguments");
-            eprintln!("carcassonne: {}", line.trim_start_matches("error: "));
+            // clap's whole message: the error, the usage and its hints.
+            let _ = e.print();
             return ExitCode::from(2);
         }
         Err(e) => {
@@ -22,7 +23,7 @@ fn main() -> ExitCode {
         }
     };
     match run(args) {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(code) => code,
         Err(message) => {
             eprintln!("carcassonne: {message}");
             ExitCode::FAILURE
@@ -30,19 +31,23 @@ fn main() -> ExitCode {
     }
 }
 
-fn run(args: Args) -> Result<(), String> {
+fn run(args: Args) -> Result<ExitCode> {
     match args
         .command
         .unwrap_or(Command::Tournament(TournamentArgs::default()))
     {
         Command::Tournament(t) => {
             let config = tournament::config::TournamentConfig::from_args(&t)?;
+            tournament::interrupt::install()?;
             let report = tournament::tournament::run(&config)?;
             print!("{}", report.text());
+            if report.info.status == tournament::schema::RunStatus::Interrupted {
+                return Ok(ExitCode::from(tournament::interrupt::EXIT_CODE));
+            }
         }
         Command::Play(p) => {
             let config = tournament::play::PlayConfig::from_args(&p)?;
-            print!("{}", tournament::play::play(&config)?);
+            tournament::play::play(&config, &mut std::io::stdout().lock())?;
         }
         Command::Merge { dirs, out } => {
             print!("{}", tournament::merge::merge(&dirs, &out)?.text());
@@ -52,28 +57,61 @@ fn run(args: Args) -> Result<(), String> {
             games,
             rounds,
             tournament_games,
+            rules,
         } => {
             let config = tournament::bench::BenchConfig {
-                games,
-                rounds,
-                tournament_games,
+                rules: rules.unwrap_or_default(),
+                ..tournament::bench::BenchConfig::new(games, rounds, tournament_games)?
             };
             let report = tournament::bench::run(&config);
             if json {
                 println!(
                     "{}",
-                    serde_json::to_string(&report).map_err(|e| e.to_string())?
+                    serde_json::to_string(&report).map_err(|e| Error::Internal(e.to_string()))?
                 );
             } else {
                 print!("{}", report.text());
             }
         }
+        Command::Render {
+            record,
+            turn,
+            game,
+            out,
+            tile_pixels,
+        } => {
+            let out = tournament::render::render(&record, game, turn, out, tile_pixels)
+                .map_err(Error::Invalid)?;
+            println!("wrote {}", out.display());
+        }
+        Command::View { record, game, out } => {
+            let out = tournament::viewer::view(&record, game, out).map_err(Error::Invalid)?;
+            println!("wrote {}", out.display());
+        }
+        Command::Report { dir, out } => {
+            let out = tournament::report::report(&dir, out).map_err(Error::Invalid)?;
+            println!("wrote {}", out.display());
+        }
         Command::Replay { file, end } => {
-            let reports = tournament::replay::replay_file(&file, end).map_err(|e| e.to_string())?;
-            for r in reports {
-                println!("{}", serde_json::to_string(&r).map_err(|e| e.to_string())?);
+            let mut failed = 0;
+            let results = tournament::replay::replay_file(&file, end);
+            let total = results.len();
+            for result in results {
+                match result {
+                    Ok(r) => println!(
+                        "{}",
+                        serde_json::to_string(&r).map_err(|e| Error::Internal(e.to_string()))?
+                    ),
+                    Err(e) => {
+                        eprintln!("carcassonne: {e}");
+                        failed += 1;
+                    }
+                }
+            }
+            if failed > 0 {
+                return Err(Error::Replay { failed, total });
             }
         }
     }
-    Ok(())
+    Ok(ExitCode::SUCCESS)
 }

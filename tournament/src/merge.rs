@@ -8,7 +8,9 @@
 //! from those rows exactly as a single run computes them.
 
 use crate::config::check_new_folder;
-use crate::output::{write_run_info, write_summaries, GameRow, GamesWriter, RunInfo};
+use crate::error::{Error, Result};
+use crate::output::{write_run_info, write_summaries, GamesWriter};
+use crate::schema::{GameRow, RunInfo, RunStatus};
 use crate::summary::{games, summarize};
 use crate::tournament::{load_games, new_run_info, schedule_of, RunReport};
 use std::path::{Path, PathBuf};
@@ -22,31 +24,31 @@ struct ShardFolder {
 }
 
 /// Merge the shard folders `dirs` into the new folder `out`.
-pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<RunReport, String> {
+pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<RunReport> {
     check_new_folder(out, "--out")?;
     let mut shards: Vec<ShardFolder> = Vec::new();
     for dir in dirs {
         let info = crate::output::read_run_info(dir)?;
         info.settings
             .validate()
-            .map_err(|e| format!("{}: run.json: {e}", dir.display()))?;
+            .map_err(|e| Error::Folder(format!("{}: run.json: {e}", dir.display())))?;
         let Some(shard) = info.settings.shard else {
-            return Err(format!(
+            return Err(Error::Folder(format!(
                 "{} is not a shard (no --shard in its run.json)",
                 dir.display()
-            ));
+            )));
         };
         let (schedule, labels) = schedule_of(&info.settings);
         let (rows, records) = load_games(dir, &info.settings, &schedule, &labels)?;
         let finished = rows.len() as u64 / info.settings.players as u64;
         if finished != schedule.planned_games() {
-            return Err(format!(
+            return Err(Error::Folder(format!(
                 "{}: shard {}/{} has {finished} of its {} games (resume it first)",
                 dir.display(),
                 shard.index,
                 shard.count,
                 schedule.planned_games()
-            ));
+            )));
         }
         shards.push(ShardFolder {
             dir: dir.clone(),
@@ -64,25 +66,25 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<RunReport, String> {
         let mut other = s.info.settings.clone();
         let shard = other.shard.take().expect("checked above");
         if other != settings || shard.count != count {
-            return Err(format!(
+            return Err(Error::Folder(format!(
                 "{} is a shard of a different tournament than {}",
                 s.dir.display(),
                 first.dir.display()
-            ));
+            )));
         }
         let slot = &mut by_index[(shard.index - 1) as usize];
         if let Some(j) = slot {
-            return Err(format!(
+            return Err(Error::Folder(format!(
                 "shard {}/{count} given twice ({} and {})",
                 shard.index,
                 shards[*j].dir.display(),
                 s.dir.display()
-            ));
+            )));
         }
         *slot = Some(i);
     }
     if let Some(k) = by_index.iter().position(Option::is_none) {
-        return Err(format!("shard {}/{count} is missing", k + 1));
+        return Err(Error::Folder(format!("shard {}/{count} is missing", k + 1)));
     }
 
     let (schedule, labels) = schedule_of(&settings);
@@ -97,7 +99,7 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<RunReport, String> {
             )
         })
         .collect();
-    std::fs::create_dir_all(out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
+    std::fs::create_dir_all(out).map_err(|e| Error::io("create", out, e))?;
     let mut writer = GamesWriter::create(out, settings.records)?;
     let mut rows = Vec::with_capacity(schedule.total_games() as usize * p);
     for g in schedule.indices() {
@@ -118,7 +120,7 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<RunReport, String> {
     revisions.sort_unstable();
     revisions.dedup();
     let mut info = new_run_info(&settings, shards.iter().map(|s| s.info.threads).sum());
-    info.status = "finished".to_string();
+    info.status = RunStatus::Finished;
     info.games_finished = schedule.total_games();
     info.code_revision = revisions.join(",");
     info.versions = first.info.versions.clone();
@@ -132,6 +134,7 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<RunReport, String> {
     info.elapsed_s = None;
     info.merged_from = shards.iter().map(|s| s.dir.display().to_string()).collect();
     write_run_info(out, &info)?;
+    crate::report::report(out, None).map_err(Error::Internal)?;
     Ok(RunReport {
         dir: out.to_path_buf(),
         info,

@@ -1,18 +1,22 @@
 //! `carcassonne play`: one game between agents, printed move by move, and
 //! its record written to a file.
 //!
-//! The game is played by [`agents::game::play_game`] exactly as in a
-//! tournament (deck seed = `--seed`, agent seed of seat `s` =
-//! [`crate::schedule::agent_seed`]`(seed, 0, s)`), then its record is
-//! replayed turn by turn to print the tile, placement, meeple and scores.
+//! The game is played by [`agents::game::play_game_watched`] exactly as in
+//! a tournament (deck seed = `--seed`, agent seed of seat `s` =
+//! [`crate::schedule::agent_seed`]`(seed, 0, s)`); each turn is printed as
+//! soon as it is complete (its record replayed through the engine for the
+//! scores). `--out` is checked before the game starts and never
+//! overwritten.
 
 use crate::agent_list::split_agents;
 use crate::cli::PlayArgs;
+use crate::error::{Error, Result};
 use crate::schedule::agent_seed;
 use engine::apply_turn;
 use engine::{Record, Rules, Seat, State};
 use std::fmt::Write as _;
-use std::path::PathBuf;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
 
 /// A validated `play` command.
 #[derive(Clone, Debug)]
@@ -25,21 +29,27 @@ pub struct PlayConfig {
     pub rules: Rules,
     /// Where the record goes.
     pub out: PathBuf,
+    /// A folder for one picture of the board per turn (`--svg`).
+    pub svg: Option<PathBuf>,
 }
 
 impl PlayConfig {
     /// Check `args`: every spec builds an agent, 2–6 seats.
-    pub fn from_args(args: &PlayArgs) -> Result<PlayConfig, String> {
+    pub fn from_args(args: &PlayArgs) -> Result<PlayConfig> {
         let specs = split_agents(&args.agents);
         for spec in &specs {
-            agents::from_spec(spec).map_err(|e| format!("--agents: {e}"))?;
+            agents::from_spec(spec).map_err(|e| Error::Invalid(format!("--agents: {e}")))?;
         }
         if specs.is_empty() {
-            return Err("--agents: give at least one agent".to_string());
+            return Err(Error::Invalid(
+                "--agents: give at least one agent".to_string(),
+            ));
         }
         let players = args.players.unwrap_or(specs.len() as u64);
         if !(2..=6).contains(&players) {
-            return Err(format!("--players must be 2 to 6, not {players}"));
+            return Err(Error::Invalid(format!(
+                "--players must be 2 to 6, not {players}"
+            )));
         }
         let seats = (0..players as usize)
             .map(|s| specs[s % specs.len()].clone())
@@ -48,30 +58,83 @@ impl PlayConfig {
             .out
             .clone()
             .unwrap_or_else(|| PathBuf::from(format!("results/play-{}.json", args.seed)));
+        check_new_file(&out)?;
         Ok(PlayConfig {
             seats,
             seed: args.seed,
-            rules: Rules {
-                farmers: !args.no_farmers,
-                gifts: args.gifts,
-            },
+            rules: crate::cli::combine_rules(args.rules, args.gifts, args.no_farmers)?,
             out,
+            svg: args.svg.clone(),
         })
     }
 }
 
-/// Play the game, print it, write its record; returns the printed text.
-pub fn play(config: &PlayConfig) -> Result<String, String> {
-    let mut seats: Vec<Box<dyn agents::Agent>> = config
+/// `--out` must not exist (a record is never overwritten) and its folder
+/// must be a folder or creatable.
+fn check_new_file(path: &Path) -> Result<()> {
+    if path.exists() {
+        return Err(Error::Invalid(format!(
+            "--out {}: already exists (give another --out or remove it)",
+            path.display()
+        )));
+    }
+    if let Some(existing) = path.ancestors().skip(1).find(|a| a.exists()) {
+        if !existing.is_dir() {
+            return Err(Error::Invalid(format!(
+                "--out {}: cannot create, {} is not a folder",
+                path.display(),
+                existing.display()
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// One agent per seat.
+type Seats = Vec<Box<dyn agents::Agent>>;
+
+/// The agents of `config`'s seats and their seeds.
+fn seats_and_seeds(config: &PlayConfig) -> Result<(Seats, Vec<u64>)> {
+    let seats: Vec<Box<dyn agents::Agent>> = config
         .seats
         .iter()
-        .map(|s| agents::from_spec(s).map_err(|e| e.to_string()))
-        .collect::<Result<_, _>>()?;
+        .map(|s| agents::from_spec(s).map_err(|e| Error::Invalid(e.to_string())))
+        .collect::<Result<_>>()?;
     let seeds: Vec<u64> = (0..seats.len())
         .map(|s| agent_seed(config.seed, 0, s))
         .collect();
-    let outcome = agents::game::play_game(&mut seats, config.rules, config.seed, &seeds);
-    let mut text = describe(&outcome.record)?;
+    Ok((seats, seeds))
+}
+
+/// The record of the game of `config` (nothing printed or written).
+pub fn play_record(config: &PlayConfig) -> Result<Record> {
+    let (mut seats, seeds) = seats_and_seeds(config)?;
+    Ok(agents::game::play_game(&mut seats, config.rules, config.seed, &seeds).record)
+}
+
+/// Play the game, printing each turn to `out` as it completes, then the
+/// final scores; write its record to the config's `out` file (and with
+/// `--svg` one picture per turn).
+pub fn play(config: &PlayConfig, out: &mut dyn std::io::Write) -> Result<()> {
+    let (mut seats, seeds) = seats_and_seeds(config)?;
+    let mut printer = TurnPrinter::default();
+    let mut failure = Ok(());
+    let outcome = agents::game::play_game_watched(
+        &mut seats,
+        config.rules,
+        config.seed,
+        &seeds,
+        &mut |record| {
+            if failure.is_ok() {
+                // A turn is complete once the next one has begun (a gift
+                // received after placing is recorded with the turn).
+                failure = printer.print(record, false, out);
+            }
+        },
+    );
+    failure?;
+    printer.print(&outcome.record, true, out)?;
+    let mut text = String::new();
     if let Some(f) = &outcome.forfeit {
         let _ = writeln!(text, "{} forfeits: {}", f.seat, f.reason);
     }
@@ -90,73 +153,207 @@ pub fn play(config: &PlayConfig) -> Result<String, String> {
         );
     }
     if let Some(dir) = config.out.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir)
-            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+        std::fs::create_dir_all(dir).map_err(|e| Error::io("create", dir, e))?;
     }
-    let mut json = serde_json::to_string(&outcome.record).map_err(|e| e.to_string())?;
+    let mut json =
+        serde_json::to_string(&outcome.record).map_err(|e| Error::Internal(e.to_string()))?;
     json.push('\n');
-    std::fs::write(&config.out, json)
-        .map_err(|e| format!("cannot write {}: {e}", config.out.display()))?;
+    let cannot = |e: std::io::Error| Error::io("write", &config.out, e);
+    // create_new: a file that appeared while the game was played is kept.
+    std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&config.out)
+        .and_then(|mut f| f.write_all(json.as_bytes()))
+        .map_err(cannot)?;
     let _ = writeln!(text, "record written to {}", config.out.display());
-    Ok(text)
+    if let Some(dir) = &config.svg {
+        let pictures = write_pictures(&outcome.record, dir)?;
+        let _ = writeln!(text, "{pictures} pictures written to {}", dir.display());
+    }
+    let _ = writeln!(
+        text,
+        "step through it: carcassonne view {}",
+        config.out.display()
+    );
+    write_out(out, &text)
 }
 
-/// One line per turn: seat, agent, set-aside tiles, tile, cell, rotation,
-/// meeple, gifts opened and received, and every seat's score after the
-/// turn.
-pub fn describe(record: &Record) -> Result<String, String> {
-    let mut out = String::new();
-    let _ = writeln!(
-        out,
-        "seed {}: {}",
-        record.seed.map_or("?".to_string(), |s| s.to_string()),
-        record
-            .agents
-            .iter()
-            .enumerate()
-            .map(|(s, a)| format!("seat {s} {a}"))
-            .collect::<Vec<_>>()
-            .join(", ")
-    );
-    let first = record.turns.first().map_or(0, |t| t.player);
-    let mut state = State::new(record.rules, record.players, Seat(first));
-    for (i, turn) in record.turns.iter().enumerate() {
-        apply_turn(&mut state, turn).map_err(|reason| {
-            engine::ReplayError {
-                turn: i + 1,
-                reason,
-            }
-            .to_string()
-        })?;
-        let mut line = format!("{:>3}  seat {}", i + 1, turn.player);
-        if !turn.discarded.is_empty() {
-            let tiles: Vec<String> = turn.discarded.iter().map(|t| t.to_string()).collect();
-            let _ = write!(line, "  set aside {}", tiles.join(" "));
-        }
-        if let (Some(tile), Some(x), Some(y), Some(rot)) = (turn.tile, turn.x, turn.y, turn.rot) {
-            let _ = write!(line, "  {tile} ({x}, {y}) r{rot}");
-            match turn.meeple {
-                Some(loc) => {
-                    let _ = write!(line, " meeple {loc}");
-                }
-                None => line.push_str("         "),
-            }
-        }
-        if let Some(g) = &turn.gift_open {
-            let _ = write!(line, "  opened {}", g);
-        }
-        if let Some(g) = turn.gift_received {
-            let _ = write!(line, "  received {g}");
-        }
-        let scores: Vec<String> = (0..state.players())
-            .map(|s| state.score(Seat(s as u8)).total().to_string())
-            .collect();
-        let end = if state.is_over() {
-            "  (after final scoring)"
-        } else {
-            ""
-        };
-        let _ = writeln!(out, "{line:<44} scores {}{end}", scores.join(" "));
+/// One SVG picture of the board per turn, `turn-000.svg` (the start
+/// tile) to the last turn, in `dir`; returns how many.
+fn write_pictures(record: &Record, dir: &Path) -> Result<usize> {
+    std::fs::create_dir_all(dir).map_err(|e| Error::io("create", dir, e))?;
+    let history = crate::render::history::History::new(record).map_err(Error::Internal)?;
+    for n in 0..history.frames.len() {
+        let svg = crate::render::picture(&history, n);
+        crate::output::write_atomic(&dir.join(format!("turn-{n:03}.svg")), svg.as_bytes())?;
     }
-    Ok(out)
+    Ok(history.frames.len())
+}
+
+fn write_out(out: &mut dyn std::io::Write, text: &str) -> Result<()> {
+    out.write_all(text.as_bytes())
+        .and_then(|()| out.flush())
+        .map_err(|e| Error::Internal(format!("cannot print: {e}")))
+}
+
+/// Prints a record's turns one line each as they complete: seat,
+/// set-aside tiles, tile, cell, rotation, meeple, gifts opened and
+/// received, and every seat's score after the turn (the record replayed
+/// through the engine).
+#[derive(Default)]
+struct TurnPrinter {
+    state: Option<State>,
+    printed: usize,
+}
+
+impl TurnPrinter {
+    /// Print the turns of `record` not printed yet; the last one only when
+    /// `finished` (until then it may still change).
+    fn print(
+        &mut self,
+        record: &Record,
+        finished: bool,
+        out: &mut dyn std::io::Write,
+    ) -> Result<()> {
+        let complete = if finished {
+            record.turns.len()
+        } else {
+            record.turns.len().saturating_sub(1)
+        };
+        let mut text = String::new();
+        if self.state.is_none() && (complete > 0 || finished) {
+            let _ = writeln!(
+                text,
+                "seed {}: {}",
+                record.seed.map_or("?".to_string(), |s| s.to_string()),
+                record
+                    .agents
+                    .iter()
+                    .enumerate()
+                    .map(|(s, a)| format!("seat {s} {a}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            );
+            let first = record.turns.first().map_or(0, |t| t.player);
+            self.state = Some(State::new(record.rules, record.players, Seat(first)));
+        }
+        let Some(state) = self.state.as_mut() else {
+            return Ok(());
+        };
+        while self.printed < complete {
+            let turn = &record.turns[self.printed];
+            self.printed += 1;
+            apply_turn(state, turn).map_err(|reason| {
+                Error::Internal(
+                    engine::ReplayError {
+                        turn: self.printed,
+                        reason,
+                    }
+                    .to_string(),
+                )
+            })?;
+            let _ = writeln!(text, "{}", turn_line(self.printed, turn, state));
+        }
+        write_out(out, &text)
+    }
+}
+
+/// The line of turn `number` (1-based), `state` being after it.
+fn turn_line(number: usize, turn: &engine::TurnRecord, state: &State) -> String {
+    let mut line = format!("{number:>3}  seat {}", turn.player);
+    if !turn.discarded.is_empty() {
+        let tiles: Vec<String> = turn.discarded.iter().map(|t| t.to_string()).collect();
+        let _ = write!(line, "  set aside {}", tiles.join(" "));
+    }
+    if let (Some(tile), Some(x), Some(y), Some(rot)) = (turn.tile, turn.x, turn.y, turn.rot) {
+        let _ = write!(line, "  {tile} ({x}, {y}) r{rot}");
+        match turn.meeple {
+            Some(loc) => {
+                let _ = write!(line, " meeple {loc}");
+            }
+            None => line.push_str("         "),
+        }
+    }
+    if let Some(g) = &turn.gift_open {
+        let _ = write!(line, "  opened {g}");
+    }
+    if let Some(g) = turn.gift_received {
+        let _ = write!(line, "  received {g}");
+    }
+    let scores: Vec<String> = (0..state.players())
+        .map(|s| state.score(Seat(s as u8)).total().to_string())
+        .collect();
+    let end = if state.is_over() {
+        "  (after final scoring)"
+    } else {
+        ""
+    };
+    format!("{line:<44} scores {}{end}", scores.join(" "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Collects what is written, one entry per flush.
+    #[derive(Default)]
+    struct Flushes {
+        pending: Vec<u8>,
+        flushed: Vec<String>,
+    }
+
+    impl std::io::Write for Flushes {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.pending.extend_from_slice(buf);
+            Ok(buf.len())
+        }
+
+        fn flush(&mut self) -> std::io::Result<()> {
+            let text = String::from_utf8(std::mem::take(&mut self.pending)).unwrap();
+            if !text.is_empty() {
+                self.flushed.push(text);
+            }
+            Ok(())
+        }
+    }
+
+    /// Issue 8: every line arrived when the game ended. Now each turn is
+    /// flushed on its own while the game goes on.
+    #[test]
+    fn turns_are_printed_as_they_are_played() {
+        let dir = std::env::temp_dir().join(format!("play-unit-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let config = PlayConfig {
+            seats: vec!["random".to_string(), "random".to_string()],
+            seed: 3,
+            rules: Rules::default(),
+            out: dir.join("game.json"),
+            svg: None,
+        };
+        let mut sink = Flushes::default();
+        play(&config, &mut sink).unwrap();
+        let turn_flushes = sink
+            .flushed
+            .iter()
+            .filter(|f| f.contains("seat") && f.contains("scores"))
+            .count();
+        assert!(turn_flushes > 60, "{turn_flushes} flushes");
+        assert!(sink.flushed.last().unwrap().contains("record written"));
+        // A second game never overwrites the record.
+        let before = std::fs::read_to_string(&config.out).unwrap();
+        let err = PlayConfig::from_args(&crate::cli::PlayArgs {
+            agents: vec!["random".to_string()],
+            seed: 4,
+            players: Some(2),
+            no_farmers: false,
+            gifts: false,
+            rules: None,
+            out: Some(config.out.clone()),
+            svg: None,
+        })
+        .unwrap_err();
+        assert!(err.to_string().contains("already exists"), "{err}");
+        assert_eq!(std::fs::read_to_string(&config.out).unwrap(), before);
+    }
 }

@@ -9,13 +9,14 @@
 //! game and every seed comes from the schedule, so what the sink sees is
 //! the same whatever the number of threads (except the think times).
 
-use crate::output::GameRow;
-use crate::schedule::{GameSpec, Schedule};
+use crate::error::{Error, Result};
+use crate::schedule::{GameIndices, GameSpec, Schedule};
+use crate::schema::GameRow;
 use crate::summary::rank_seats;
 use agents::game::play_game;
 use engine::Rules;
 use std::collections::BTreeMap;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
@@ -46,7 +47,7 @@ pub enum Flow {
 /// [`agents::from_spec`]; an embedding (the Python package) may add agents
 /// of its own and pass every other spec on to it.
 pub type AgentFactory<'f> =
-    dyn Fn(&str) -> Result<Box<dyn agents::Agent>, agents::SpecError> + Sync + 'f;
+    dyn Fn(&str) -> std::result::Result<Box<dyn agents::Agent>, agents::SpecError> + Sync + 'f;
 
 /// What the workers need to play a game.
 #[derive(Clone, Copy)]
@@ -63,9 +64,17 @@ pub struct Runner<'a> {
     pub records: bool,
     /// Builds each seat's agent from its spec.
     pub make_agent: &'a AgentFactory<'a>,
+    /// Set by an embedding to stop the run as an interrupt would.
+    pub cancel: &'a AtomicBool,
 }
 
 impl Runner<'_> {
+    /// Whether the run was asked to stop: Ctrl-C ([`crate::interrupt`]) or
+    /// [`Runner::cancel`].
+    pub fn interrupted(&self) -> bool {
+        crate::interrupt::requested() || self.cancel.load(Ordering::Relaxed)
+    }
+
     /// Play game `index` on this thread.
     pub fn play(&self, index: u64) -> Finished {
         let spec = self.schedule.game(index);
@@ -120,18 +129,21 @@ impl Runner<'_> {
     /// Play the games `indices` (ascending) on `threads` threads, calling
     /// `sink` with each in the order of `indices`, until all are done, the
     /// sink returns [`Flow::Stop`], or it fails (its error is returned).
+    /// After an interrupt ([`Runner::interrupted`]) no new game is started and
+    /// the games already complete are passed on as far as they are in
+    /// order.
     pub fn run(
         &self,
-        indices: &[u64],
+        indices: GameIndices,
         threads: usize,
-        mut sink: impl FnMut(Finished) -> Result<Flow, String>,
-    ) -> Result<(), String> {
+        mut sink: impl FnMut(Finished) -> Result<Flow>,
+    ) -> Result<()> {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads.max(1))
             .thread_name(|i| format!("tournament-{i}"))
             .build()
-            .map_err(|e| format!("cannot start {threads} threads: {e}"))?;
-        let next = &AtomicUsize::new(0);
+            .map_err(|e| Error::Internal(format!("cannot start {threads} threads: {e}")))?;
+        let next = &AtomicU64::new(0);
         let stop = &AtomicBool::new(false);
         let (tx, rx) = mpsc::channel::<Vec<Finished>>();
         let mut result = Ok(());
@@ -144,11 +156,11 @@ impl Runner<'_> {
                     let mut batch = Vec::new();
                     let mut last_send = Instant::now();
                     loop {
-                        if stop.load(Ordering::Relaxed) {
+                        if stop.load(Ordering::Relaxed) || self.interrupted() {
                             break;
                         }
                         let i = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(&index) = indices.get(i) else { break };
+                        let Some(index) = indices.get(i) else { break };
                         batch.push(self.play(index));
                         if last_send.elapsed() >= BATCH_TIME {
                             if tx.send(std::mem::take(&mut batch)).is_err() {
@@ -169,7 +181,7 @@ impl Runner<'_> {
                 for finished in batch {
                     pending.insert(finished.index, finished);
                 }
-                while let Some(game) = indices.get(position).and_then(|i| pending.remove(i)) {
+                while let Some(game) = indices.get(position).and_then(|i| pending.remove(&i)) {
                     position += 1;
                     match sink(game) {
                         Ok(Flow::Continue) => {}
@@ -190,7 +202,7 @@ impl Runner<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::output::Outcome;
+    use crate::schema::Outcome;
     use agents::game::{Forfeit, GameOutcome};
     use engine::{Record, Score, Seat};
     use std::time::Duration;
@@ -206,6 +218,7 @@ mod tests {
             rules: Rules::default(),
             records: false,
             make_agent: &agents::from_spec,
+            cancel: &AtomicBool::new(false),
         };
         let outcome = GameOutcome {
             scores: vec![

@@ -22,6 +22,7 @@
 //! - **Shards.** Shard `K/N` (1-based `K`) plays the games with
 //!   `g % N == K − 1`.
 
+use crate::error::{Error, Result};
 use serde::{Deserialize, Serialize};
 
 /// One step of splitmix64 (Steele, Lea & Flood): a fixed, well-mixed
@@ -69,8 +70,12 @@ pub struct Shard {
 
 impl Shard {
     /// Parse `K/N` with 1 ≤ K ≤ N.
-    pub fn parse(text: &str) -> Result<Shard, String> {
-        let bad = || format!("--shard {text:?}: expected K/N with 1 <= K <= N, e.g. 1/4");
+    pub fn parse(text: &str) -> Result<Shard> {
+        let bad = || {
+            Error::Invalid(format!(
+                "--shard {text:?}: expected K/N with 1 <= K <= N, e.g. 1/4"
+            ))
+        };
         let (k, n) = text.split_once('/').ok_or_else(bad)?;
         let index: u64 = k.trim().parse().map_err(|_| bad())?;
         let count: u64 = n.trim().parse().map_err(|_| bad())?;
@@ -83,6 +88,59 @@ impl Shard {
     /// Whether game `game` belongs to this shard.
     pub fn contains(&self, game: u64) -> bool {
         game % self.count == self.index - 1
+    }
+}
+
+/// An arithmetic run of game indices, `first, first + step, …` (`len` of
+/// them): the games of a run or of what is left of it, held in constant
+/// memory whatever its size.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GameIndices {
+    first: u64,
+    step: u64,
+    len: u64,
+}
+
+impl GameIndices {
+    /// The indices below `end` from `first` on, `step` apart (`step` ≥ 1).
+    pub fn new(first: u64, step: u64, end: u64) -> GameIndices {
+        let len = if first >= end {
+            0
+        } else {
+            (end - first - 1) / step + 1
+        };
+        GameIndices { first, step, len }
+    }
+
+    /// How many indices.
+    pub fn len(&self) -> u64 {
+        self.len
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The `i`-th index (0-based), if there is one.
+    pub fn get(&self, i: u64) -> Option<u64> {
+        (i < self.len).then(|| self.first + i * self.step)
+    }
+
+    /// All but the first `n`.
+    pub fn skip(&self, n: u64) -> GameIndices {
+        let n = n.min(self.len);
+        GameIndices {
+            first: self.first + n * self.step,
+            step: self.step,
+            len: self.len - n,
+        }
+    }
+
+    /// The indices in order.
+    pub fn iter(&self) -> impl Iterator<Item = u64> {
+        let this = *self;
+        (0..this.len).map(move |i| this.first + i * this.step)
     }
 }
 
@@ -143,18 +201,24 @@ impl Schedule {
         self.games_per_pairing() * self.pairings.len() as u64
     }
 
-    /// The game indices this run plays (its shard), in order.
-    pub fn indices(&self) -> impl Iterator<Item = u64> + '_ {
+    /// The game indices this run plays (its shard), in order, without
+    /// materialising them.
+    pub fn planned(&self) -> GameIndices {
         let (start, step) = match self.shard {
             Some(s) => (s.index - 1, s.count),
             None => (0, 1),
         };
-        (start..self.total_games()).step_by(step as usize)
+        GameIndices::new(start, step, self.total_games())
+    }
+
+    /// The game indices this run plays (its shard), in order.
+    pub fn indices(&self) -> impl Iterator<Item = u64> {
+        self.planned().iter()
     }
 
     /// Games this run plays.
     pub fn planned_games(&self) -> u64 {
-        self.indices().count() as u64
+        self.planned().len()
     }
 
     /// Whether game `index` closes a whole set of seat rotations.
@@ -269,7 +333,30 @@ mod tests {
         assert_eq!(all, s.indices().collect::<Vec<_>>());
         assert!(Shard::parse("0/2").is_err());
         assert!(Shard::parse("3/2").is_err());
-        assert_eq!(Shard::parse("2/2"), Ok(Shard { index: 2, count: 2 }));
+        assert_eq!(Shard::parse("2/2").unwrap(), Shard { index: 2, count: 2 });
+    }
+
+    /// Issue 8: `--games 1000000000` materialised every game index (6.3 GB
+    /// before the first game). The largest accepted run is planned in
+    /// constant memory and time.
+    #[test]
+    fn the_largest_run_is_planned_lazily() {
+        let max = crate::config::MAX_GAMES;
+        let s = Schedule::new(2, 2, max, 1, None);
+        assert_eq!(s.planned_games(), max);
+        let planned = s.planned();
+        assert_eq!(std::mem::size_of_val(&planned), 24);
+        assert_eq!(planned.get(max - 1), Some(max - 1));
+        assert_eq!(planned.get(max), None);
+        let rest = planned.skip(max - 2);
+        assert_eq!(rest.iter().collect::<Vec<_>>(), vec![max - 2, max - 1]);
+        let mut sharded = s.clone();
+        sharded.shard = Some(Shard { index: 3, count: 7 });
+        let p = sharded.planned();
+        assert_eq!(p.len(), (max - 3) / 7 + 1);
+        assert_eq!(p.get(1), Some(9));
+        assert_eq!(p.skip(u64::MAX).len(), 0);
+        assert!(GameIndices::new(5, 2, 5).is_empty());
     }
 
     #[test]

@@ -1,5 +1,5 @@
 //! From the rows of `games.csv` to `summary.csv`, `pairwise.csv`, the
-//! progress leader, the SPRT and the table printed at the end.
+//! progress leader and the table printed at the end.
 //!
 //! Everything here reads only the rows (never timing), so the summaries
 //! can be recomputed from `games.csv` and are identical for a run, its
@@ -14,8 +14,8 @@
 //! - Win rates count a draw as half a win (Wilson 95% intervals); Elo is
 //!   the Bradley–Terry fit of all comparisons ([`stats::fit_elo`]).
 
-use crate::output::{GameRow, Outcome, PairwiseRow, SummaryRow};
-use crate::stats::{self, fit_elo, mean_se, wilson_interval, Z95};
+use crate::schema::{GameRow, Outcome, PairwiseRow, SummaryRow};
+use crate::stats::{self, fit_elo, mean_interval, mean_se, wilson_interval, Z95};
 use std::fmt::Write as _;
 
 /// Rank and result of every seat, from the totals and the forfeiting seat.
@@ -144,14 +144,11 @@ impl Wdl {
     }
 }
 
-/// Running counts while games arrive: the leader for the progress bar and
-/// the first agent's record against the second for the SPRT.
+/// Running counts while games arrive: the leader for the progress bar.
 #[derive(Clone, Debug)]
 pub struct Tally {
     labels: Vec<String>,
     per_agent: Vec<Wdl>,
-    /// Agent 0 against agent 1, from the comparisons.
-    pub first_vs_second: Wdl,
     /// Games added.
     pub games: u64,
 }
@@ -162,7 +159,6 @@ impl Tally {
         Tally {
             labels: labels.to_vec(),
             per_agent: vec![Wdl::default(); labels.len()],
-            first_vs_second: Wdl::default(),
             games: 0,
         }
     }
@@ -172,13 +168,6 @@ impl Tally {
         for row in game {
             let i = agent_index(&self.labels, &row.agent);
             self.per_agent[i].add_outcome(row.result);
-        }
-        for c in comparisons(&self.labels, game) {
-            match (c.a, c.b) {
-                (0, 1) => self.first_vs_second.add_score(c.score_a),
-                (1, 0) => self.first_vs_second.add_score(1.0 - c.score_a),
-                _ => {}
-            }
         }
         self.games += 1;
     }
@@ -217,7 +206,9 @@ pub fn summarize(labels: &[String], rows: &[GameRow]) -> (Vec<SummaryRow>, Vec<P
     let mut pair_wdl = vec![Wdl::default(); k * k];
     let mut pair_diffs: Vec<Vec<f64>> = vec![Vec::new(); k * k];
     let mut fit_games = Vec::new();
+    let mut decks = DeckScores::new(k);
     for game in games(rows) {
+        decks.start_game(game);
         for row in game {
             let i = agent_index(labels, &row.agent);
             wdl[i].add_outcome(row.result);
@@ -228,6 +219,7 @@ pub fn summarize(labels: &[String], rows: &[GameRow]) -> (Vec<SummaryRow>, Vec<P
             pair_wdl[c.b * k + c.a].add_score(1.0 - c.score_a);
             pair_diffs[c.a * k + c.b].push(c.diff);
             pair_diffs[c.b * k + c.a].push(-c.diff);
+            decks.add(&c);
             fit_games.push(stats::Game {
                 a: c.a,
                 b: c.b,
@@ -235,6 +227,7 @@ pub fn summarize(labels: &[String], rows: &[GameRow]) -> (Vec<SummaryRow>, Vec<P
             });
         }
     }
+    let pair_decks = decks.finish();
     let elo = fit_elo(k, &fit_games);
     let rate = |w: &Wdl| {
         let n = w.games() as f64;
@@ -272,6 +265,7 @@ pub fn summarize(labels: &[String], rows: &[GameRow]) -> (Vec<SummaryRow>, Vec<P
             }
             let (win_rate, lo, hi) = rate(w);
             let d = mean_se(&pair_diffs[a * k + b]);
+            let (paired_low, paired_high) = paired_interval(&pair_decks[a * k + b]);
             pairwise.push(PairwiseRow {
                 agent: labels[a].clone(),
                 opponent: labels[b].clone(),
@@ -282,12 +276,79 @@ pub fn summarize(labels: &[String], rows: &[GameRow]) -> (Vec<SummaryRow>, Vec<P
                 win_rate,
                 win_rate_ci_low: lo,
                 win_rate_ci_high: hi,
+                paired_ci_low: round(paired_low, 4),
+                paired_ci_high: round(paired_high, 4),
                 mean_score_diff: round(d.mean, 3),
                 mean_score_diff_se: round(d.se, 3),
             });
         }
     }
     (summary, pairwise)
+}
+
+/// Per ordered pair of agents, the mean comparison score of each deck
+/// (the games of one seat-rotation unit: for 2 players a pair of games
+/// with the seats swapped).
+struct DeckScores {
+    k: usize,
+    unit: Option<u64>,
+    /// Score sum and comparisons of the current unit, per ordered pair.
+    current: Vec<(f64, u32)>,
+    /// Finished units' mean scores, per ordered pair.
+    means: Vec<Vec<f64>>,
+}
+
+impl DeckScores {
+    fn new(k: usize) -> DeckScores {
+        DeckScores {
+            k,
+            unit: None,
+            current: vec![(0.0, 0); k * k],
+            means: vec![Vec::new(); k * k],
+        }
+    }
+
+    /// Open the unit of `game` (closing the previous one if it differs).
+    fn start_game(&mut self, game: &[GameRow]) {
+        let unit = game[0].game / game.len() as u64;
+        if self.unit != Some(unit) {
+            self.close_unit();
+            self.unit = Some(unit);
+        }
+    }
+
+    fn add(&mut self, c: &Comparison) {
+        let k = self.k;
+        for (i, score) in [(c.a * k + c.b, c.score_a), (c.b * k + c.a, 1.0 - c.score_a)] {
+            self.current[i].0 += score;
+            self.current[i].1 += 1;
+        }
+    }
+
+    fn close_unit(&mut self) {
+        for (i, (sum, n)) in self.current.iter_mut().enumerate() {
+            if *n > 0 {
+                self.means[i].push(*sum / f64::from(*n));
+            }
+            (*sum, *n) = (0.0, 0);
+        }
+    }
+
+    fn finish(mut self) -> Vec<Vec<f64>> {
+        self.close_unit();
+        self.means
+    }
+}
+
+/// The 95% interval of a win rate from its per-deck mean scores (the
+/// pentanomial interval for 2 players, [`stats::pentanomial_interval`]),
+/// clamped to `[0, 1]`; `(0, 1)` with fewer than 2 decks.
+fn paired_interval(deck_means: &[f64]) -> (f64, f64) {
+    if deck_means.len() < 2 {
+        return (0.0, 1.0);
+    }
+    let (_, low, high) = mean_interval(deck_means);
+    (low.max(0.0), high.min(1.0))
 }
 
 /// The table printed at the end of a run, best Elo first.
@@ -394,14 +455,6 @@ mod tests {
         for g in games(&rows) {
             t.add_game(g);
         }
-        assert_eq!(
-            t.first_vs_second,
-            Wdl {
-                wins: 1,
-                draws: 1,
-                losses: 0
-            }
-        );
         assert_eq!(t.leader(), Some(("a", 0.75)));
     }
 }

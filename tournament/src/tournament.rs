@@ -8,19 +8,20 @@
 //! with the next game, so the folder ends as an uninterrupted run's would.
 
 use crate::agent_list::labels;
-use crate::config::{Folder, Settings, TournamentConfig};
+use crate::config::{Folder, TournamentConfig};
+use crate::error::{Error, Result};
 use crate::meta;
-use crate::output::{
-    parse_games, write_run_info, write_summaries, GameRow, GamesWriter, Plan, RunInfo, SprtResult,
-    SummaryRow, GAMES_CSV, RECORDS_JSONL, RUN_FORMAT,
-};
+use crate::output::{parse_games, write_run_info, write_summaries, GamesWriter};
 use crate::progress::Progress;
 use crate::runner::{AgentFactory, Flow, Runner};
-use crate::schedule::Schedule;
-use crate::stats::{sprt_bounds, sprt_decide, sprt_llr, SprtDecision};
+use crate::schedule::{GameIndices, Schedule};
+use crate::schema::{
+    GameRow, Plan, RunInfo, RunStatus, Settings, SummaryRow, GAMES_CSV, RECORDS_JSONL, RUN_FORMAT,
+};
+use crate::sprt_run::SprtRun;
 use crate::summary::{games, summarize, table, Tally};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::time::{Instant, SystemTime};
 
 /// What a finished (or stopped) run reports.
@@ -43,8 +44,8 @@ impl RunReport {
         }
         if let Some(s) = &self.info.sprt {
             out.push_str(&format!(
-                "SPRT: {} after {} games (LLR {:.3}, bounds [{:.3}, {:.3}], W/D/L {}/{}/{})\n",
-                s.decision, s.games, s.llr, s.lower, s.upper, s.wins, s.draws, s.losses
+                "SPRT: {} after {} games (LLR {:.3}, bounds [{:.3}, {:.3}], W/D/L {}/{}/{}, pairs {:?})\n",
+                s.decision, s.games, s.llr, s.lower, s.upper, s.wins, s.draws, s.losses, s.pentanomial.0
             ));
         }
         let rate = match self.info.elapsed_s {
@@ -58,6 +59,12 @@ impl RunReport {
             self.info.status,
             self.dir.display()
         ));
+        if self.info.status == RunStatus::Interrupted {
+            out.push_str(&format!(
+                "continue it with: carcassonne tournament --resume {}\n",
+                self.dir.display()
+            ));
+        }
         out
     }
 }
@@ -106,7 +113,7 @@ pub fn new_run_info(settings: &Settings, threads: usize) -> RunInfo {
         format: RUN_FORMAT.to_string(),
         settings: settings.clone(),
         plan: plan(&schedule, &labels),
-        status: "running".to_string(),
+        status: RunStatus::Running,
         games_finished: 0,
         code_revision: meta::code_revision(),
         versions: meta::versions(),
@@ -135,13 +142,16 @@ pub fn load_games(
     settings: &Settings,
     schedule: &Schedule,
     labels: &[String],
-) -> Result<(Vec<GameRow>, Vec<String>), String> {
+) -> Result<(Vec<GameRow>, Vec<String>)> {
     let path = dir.join(GAMES_CSV);
-    let text = std::fs::read_to_string(&path)
-        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    let rows = parse_games(&text).map_err(|e| format!("{}: {e}", dir.display()))?;
-    let mismatch =
-        |what: String| format!("{} does not match its run.json ({what})", path.display());
+    let text = std::fs::read_to_string(&path).map_err(|e| Error::io("read", &path, e))?;
+    let rows = parse_games(&text).map_err(|e| Error::Folder(format!("{}: {e}", dir.display())))?;
+    let mismatch = |what: String| {
+        Error::Folder(format!(
+            "{} does not match its run.json ({what})",
+            path.display()
+        ))
+    };
     let p = settings.players;
     let mut kept = 0;
     let mut expected = schedule.indices();
@@ -179,25 +189,54 @@ pub fn load_games(
         records = complete_lines(&text);
         kept = kept.min(records.len());
         records.truncate(kept);
+        for (i, line) in records.iter().enumerate() {
+            check_record_line(line, &schedule.game(schedule.planned().get(i as u64).unwrap_or(0)), p)
+                .map_err(|what| {
+                    Error::Folder(format!(
+                        "{}:{}: {what}; the run cannot be resumed (move the folder aside and start again)",
+                        path.display(),
+                        i + 1
+                    ))
+                })?;
+        }
     }
     let rows = rows.into_iter().take(kept * p).collect();
     Ok((rows, records))
 }
 
-/// Run (or resume) the tournament of `config`.
-pub fn run(config: &TournamentConfig) -> Result<RunReport, String> {
+/// Check that a line of records.jsonl is the record of game `spec`.
+fn check_record_line(
+    line: &str,
+    spec: &crate::schedule::GameSpec,
+    players: usize,
+) -> std::result::Result<(), String> {
+    let record: engine::Record =
+        serde_json::from_str(line).map_err(|e| format!("not a game record ({e})"))?;
+    if record.seed != Some(spec.deck_seed) || record.players != players {
+        return Err(format!(
+            "the record of another game than game {} (deck seed {:?}, {} players)",
+            spec.index, record.seed, record.players
+        ));
+    }
+    Ok(())
+}
+
+/// Run (or resume) the tournament of `config`. After an interrupt
+/// ([`crate::interrupt`]) the games already complete are written, with
+/// summaries of them, and run.json says `interrupted`.
+pub fn run(config: &TournamentConfig) -> Result<RunReport> {
     run_with(config, &agents::from_spec, &AtomicBool::new(false))
 }
 
 /// Run (or resume) the tournament of `config`, building agents with
 /// `make_agent` (which must accept every spec of the settings). Setting
-/// `cancel` stops the run after the games being written, as if it were
-/// killed: no summaries, run.json left as it was, `--resume` continues it.
+/// `cancel` has the effect of an interrupt for this run only (an
+/// embedding's own Ctrl-C, e.g. Python's KeyboardInterrupt).
 pub fn run_with(
     config: &TournamentConfig,
     make_agent: &AgentFactory<'_>,
     cancel: &AtomicBool,
-) -> Result<RunReport, String> {
+) -> Result<RunReport> {
     let started = Instant::now();
     let settings = &config.settings;
     let (schedule, labels) = schedule_of(settings);
@@ -210,8 +249,7 @@ pub fn run_with(
                     schedule.games_per_pairing()
                 );
             }
-            std::fs::create_dir_all(dir)
-                .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+            std::fs::create_dir_all(dir).map_err(|e| Error::io("create", dir, e))?;
             let info = new_run_info(settings, config.threads);
             write_run_info(dir, &info)?;
             (dir.clone(), info, Vec::new(), Vec::new())
@@ -221,7 +259,7 @@ pub fn run_with(
             let mut info = (**info).clone();
             info.resumed_at.push(meta::rfc3339(SystemTime::now()));
             info.threads = config.threads;
-            info.status = "running".to_string();
+            info.status = RunStatus::Running;
             info.end_time = None;
             (dir.clone(), info, rows, records)
         }
@@ -237,17 +275,21 @@ pub fn run_with(
     };
     let mut rows: Vec<GameRow> = Vec::new();
     let mut tally = Tally::new(&labels);
-    let mut sprt = SprtState::new(settings);
+    let mut sprt = settings.sprt.map(|s| SprtRun::new(s, &schedule, &labels));
+    let after_game = |sprt: &mut Option<SprtRun>, game: &[GameRow]| {
+        sprt.as_mut().is_some_and(|s| s.after_game(&schedule, game))
+    };
     for game in games(&old_rows) {
         tally.add_game(game);
         rows.extend_from_slice(game);
-        sprt.after_game(&schedule, game[0].game, &tally);
+        after_game(&mut sprt, game);
     }
+    let decided = |sprt: &Option<SprtRun>| sprt.as_ref().is_some_and(SprtRun::decided);
     let done = tally.games;
-    let remaining: Vec<u64> = if sprt.decided() {
-        Vec::new()
+    let remaining = if decided(&sprt) {
+        GameIndices::new(0, 1, 0)
     } else {
-        schedule.indices().skip(done as usize).collect()
+        schedule.planned().skip(done)
     };
 
     let progress = Progress::new(schedule.planned_games(), done);
@@ -260,22 +302,20 @@ pub fn run_with(
         rules: settings.rules,
         records: settings.records,
         make_agent,
+        cancel,
     };
-    let played = runner.run(&remaining, config.threads, |finished| {
+    let played = runner.run(remaining, config.threads, |finished| {
         writer.append(&finished.rows, finished.record.as_deref())?;
         tally.add_game(&finished.rows);
-        rows.extend(finished.rows);
         progress.game_done(&tally);
         written += 1;
-        if config.stop_after.is_some_and(|k| written >= k) || cancel.load(Ordering::Relaxed) {
+        let decided = after_game(&mut sprt, &finished.rows);
+        rows.extend(finished.rows);
+        if config.stop_after.is_some_and(|k| written >= k) {
             hook_stopped = true;
             return Ok(Flow::Stop);
         }
-        Ok(if sprt.after_game(&schedule, finished.index, &tally) {
-            Flow::Stop
-        } else {
-            Flow::Continue
-        })
+        Ok(if decided { Flow::Stop } else { Flow::Continue })
     });
     progress.finish();
     played?;
@@ -293,78 +333,18 @@ pub fn run_with(
     }
     let (summary, pairwise) = summarize(&labels, &rows);
     write_summaries(&dir, &summary, &pairwise)?;
-    info.sprt = sprt.result();
-    info.status = if sprt.decided() { "sprt" } else { "finished" }.to_string();
-    info.end_time = Some(meta::rfc3339(SystemTime::now()));
+    info.status = if decided(&sprt) {
+        RunStatus::Sprt
+    } else if tally.games < schedule.planned_games() && runner.interrupted() {
+        RunStatus::Interrupted
+    } else {
+        RunStatus::Finished
+    };
+    info.sprt = sprt.as_mut().map(SprtRun::result);
+    if info.status != RunStatus::Interrupted {
+        info.end_time = Some(meta::rfc3339(SystemTime::now()));
+    }
     write_run_info(&dir, &info)?;
+    crate::report::report(&dir, None).map_err(Error::Internal)?;
     Ok(RunReport { dir, info, summary })
-}
-
-/// The SPRT of a 2-agent run, checked after every whole set of seat
-/// rotations, in game order (so the stopping point does not depend on
-/// threads).
-struct SprtState {
-    settings: Option<crate::config::SprtSettings>,
-    decision: SprtDecision,
-    llr: f64,
-    games: u64,
-    wdl: crate::summary::Wdl,
-}
-
-impl SprtState {
-    fn new(settings: &Settings) -> SprtState {
-        SprtState {
-            settings: settings.sprt,
-            decision: SprtDecision::Continue,
-            llr: 0.0,
-            games: 0,
-            wdl: Default::default(),
-        }
-    }
-
-    fn decided(&self) -> bool {
-        self.decision != SprtDecision::Continue
-    }
-
-    /// Update after game `index`; true when the test has decided.
-    fn after_game(&mut self, schedule: &Schedule, index: u64, tally: &Tally) -> bool {
-        let Some(s) = self.settings else {
-            return false;
-        };
-        if self.decided() || !schedule.ends_unit(index) {
-            return self.decided();
-        }
-        let w = tally.first_vs_second;
-        self.wdl = w;
-        self.games = tally.games;
-        self.llr = sprt_llr(
-            w.wins as f64,
-            w.draws as f64,
-            w.losses as f64,
-            s.elo0,
-            s.elo1,
-        );
-        self.decision = sprt_decide(self.llr, sprt_bounds(s.alpha, s.beta));
-        self.decided()
-    }
-
-    fn result(&self) -> Option<SprtResult> {
-        let s = self.settings?;
-        let (lower, upper) = sprt_bounds(s.alpha, s.beta);
-        Some(SprtResult {
-            decision: match self.decision {
-                SprtDecision::AcceptH0 => "H0",
-                SprtDecision::AcceptH1 => "H1",
-                SprtDecision::Continue => "none",
-            }
-            .to_string(),
-            llr: (self.llr * 1e6).round() / 1e6,
-            lower,
-            upper,
-            games: self.games,
-            wins: self.wdl.wins,
-            draws: self.wdl.draws,
-            losses: self.wdl.losses,
-        })
-    }
 }

@@ -1,97 +1,10 @@
 //! End-to-end tests of `carcassonne tournament`, `merge`, `play` and their
 //! error handling, through the built binary.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
 
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_carcassonne"))
-}
-
-/// A fresh, empty scratch folder for one test.
-fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("tournament-{name}"));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn run(args: &[&str]) -> Output {
-    let out = bin().args(args).output().expect("the binary runs");
-    assert!(
-        out.status.success(),
-        "carcassonne {args:?} failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out
-}
-
-fn tournament(out: &Path, extra: &[&str]) -> Output {
-    let mut args = vec!["tournament", "--out", out.to_str().unwrap()];
-    args.extend_from_slice(extra);
-    run(&args)
-}
-
-const SMALL: &[&str] = &[
-    "--agents",
-    "random,random:meeple=0.3,greedy",
-    "--games",
-    "6",
-    "--seed",
-    "7",
-    "--records",
-];
-
-fn read(path: &Path) -> String {
-    std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-}
-
-/// games.csv without its think_ms column (the only timing column).
-fn games_without_think_ms(dir: &Path) -> Vec<Vec<String>> {
-    let mut reader = csv::ReaderBuilder::new()
-        .has_headers(false)
-        .from_path(dir.join("games.csv"))
-        .unwrap();
-    reader
-        .records()
-        .map(|r| {
-            let r = r.unwrap();
-            r.iter()
-                .enumerate()
-                .filter(|(i, _)| *i != 14)
-                .map(|(_, f)| f.to_string())
-                .collect()
-        })
-        .collect()
-}
-
-fn json(path: &Path) -> serde_json::Value {
-    serde_json::from_str(&read(path)).unwrap()
-}
-
-/// Two folders hold the same results: games (but think_ms), summaries,
-/// records and settings.
-fn assert_same_results(a: &Path, b: &Path) {
-    let games = games_without_think_ms(a);
-    assert!(games.len() > 1, "{} has no games", a.display());
-    assert_eq!(games, games_without_think_ms(b), "games.csv differs");
-    for file in ["summary.csv", "pairwise.csv"] {
-        assert_eq!(read(&a.join(file)), read(&b.join(file)), "{file} differs");
-    }
-    let records = a.join("records.jsonl");
-    if records.exists() {
-        assert_eq!(read(&records), read(&b.join("records.jsonl")));
-    }
-    let (ra, rb) = (json(&a.join("run.json")), json(&b.join("run.json")));
-    for key in ["plan", "games_finished", "status"] {
-        assert_eq!(ra[key], rb[key], "run.json {key} differs");
-    }
-    let mut sa = ra["settings"].clone();
-    let mut sb = rb["settings"].clone();
-    sa["shard"] = serde_json::Value::Null;
-    sb["shard"] = serde_json::Value::Null;
-    assert_eq!(sa, sb);
-}
+use common::*;
+use std::path::PathBuf;
 
 #[test]
 fn results_do_not_depend_on_the_thread_count() {
@@ -312,6 +225,18 @@ fn sprt_stops_early_and_records_its_decision() {
     assert!(games < 400 && games % 2 == 0, "{games}");
     assert_eq!(info["sprt"]["games"], games);
     assert_eq!(games_without_think_ms(&one).len() as u64, 1 + 2 * games);
+    // Game pairs (one deck, seats swapped) are the observations.
+    assert_eq!(info["sprt"]["model"], "pentanomial");
+    let pairs: u64 = info["sprt"]["pentanomial"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c.as_u64().unwrap())
+        .sum();
+    assert_eq!(2 * pairs, games);
+    let trace = info["sprt"]["trace"].as_array().unwrap();
+    assert_eq!(trace.last().unwrap()["games"], games);
+    assert_eq!(trace.last().unwrap()["llr"], info["sprt"]["llr"]);
 }
 
 #[test]
@@ -479,7 +404,8 @@ fn bad_input_exits_non_zero_with_one_line_and_writes_nothing() {
             vec!["tournament", "--resume", a_file.to_str().unwrap()],
             "not a tournament",
         ),
-        (vec!["tournament", "--games", "many"], "invalid value"),
+        (vec!["bench", "--games", "0"], "--games"),
+        (vec!["bench", "--rounds", "0"], "--rounds"),
         (
             vec!["play", "--agents", "random,nobody", "--out", o],
             "unknown agent",
@@ -487,6 +413,10 @@ fn bad_input_exits_non_zero_with_one_line_and_writes_nothing() {
         (
             vec!["play", "--agents", "random", "--players", "1", "--out", o],
             "--players",
+        ),
+        (
+            vec!["play", "--out", a_file.to_str().unwrap()],
+            "already exists",
         ),
         (
             vec!["merge", not_a_run.to_str().unwrap(), "--out", o],

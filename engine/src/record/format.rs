@@ -24,7 +24,8 @@ pub const FORMAT: &str = "carcassonne-record/1";
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Record {
-    /// Always [`FORMAT`] when written; not checked when read.
+    /// Always [`FORMAT`]; [`replay`](crate::replay) refuses any other (a missing tag reads
+    /// as [`FORMAT`]).
     #[cfg_attr(feature = "serde", serde(default = "format_tag"))]
     pub format: String,
     /// Number of seats, 2–6.

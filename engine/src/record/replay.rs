@@ -1,7 +1,7 @@
 //! Replay: applying a record's turns with the checked engine calls, and
 //! why a record does not replay.
 
-use super::{GiftOpenRecord, Record, TurnRecord};
+use super::{GiftOpenRecord, Record, TurnRecord, FORMAT};
 use crate::geom::{Location, Pos};
 use crate::gifts::{Gift, GiftOpen};
 use crate::moves::{IllegalMove, Move, Placement};
@@ -105,12 +105,19 @@ pub fn replay(record: &Record, end: bool) -> Result<State, ReplayError> {
         turn: 0,
         reason: ReplayReason::BadHeader(s),
     };
+    if record.format != FORMAT {
+        return Err(header(format!(
+            "format {:?} is not {FORMAT:?}",
+            record.format
+        )));
+    }
     if !(2..=MAX_PLAYERS).contains(&record.players) {
         return Err(header(format!(
             "players must be 2 to 6, not {}",
             record.players
         )));
     }
+    record.rules.validate().map_err(|e| header(e.to_string()))?;
     let first = record.turns.first().map_or(0, |t| t.player);
     if first as usize >= record.players {
         return Err(ReplayError {

@@ -76,7 +76,8 @@ impl State {
             if self.supply[self.to_play] == 0 {
                 return Err(IllegalMove::NoMeepleLeft);
             }
-            if !self.rules.farmers && tile.def().segments[seg as usize].kind == FeatureKind::Field {
+            if !self.rules().farmers && tile.def().segments[seg as usize].kind == FeatureKind::Field
+            {
                 return Err(IllegalMove::FarmersOff);
             }
             if self.free_segments(mv.placement) & (1 << seg) == 0 {

@@ -105,7 +105,7 @@ impl State {
     /// ```
     /// use engine::{Gift, Rules, Seat, State};
     ///
-    /// let mut state = State::new(Rules { farmers: true, gifts: true }, 2, Seat(0));
+    /// let mut state = State::new(Rules { farmers: true, gifts: true, ..Rules::STANDARD }, 2, Seat(0));
     /// assert!(state.receive_gift(Gift::Synod).is_err()); // a tile draw is due
     /// ```
     pub fn receive_gift(&mut self, gift: Gift) -> Result<(), IllegalMove> {
@@ -146,7 +146,7 @@ impl State {
     /// drawn, no gift was opened this turn, and the seat holds one.
     #[inline]
     pub fn may_open_gift(&self) -> bool {
-        self.rules.gifts
+        self.rules().gifts
             && matches!(self.phase, Phase::Place(_))
             && !self.gifts.opened
             && !self.hand(self.to_play).is_empty()
@@ -228,7 +228,7 @@ impl State {
             return Err("a meeple moves between a field and a road, city or monastery");
         }
         if lying(b.kind) {
-            if !self.rules.farmers {
+            if !self.rules().farmers {
                 return Err("farmers are off");
             }
         } else if self.is_complete(segment_id(slot, to)) {
@@ -259,7 +259,7 @@ impl State {
     /// assert_eq!(state.check_open(GiftOpen::Take2), Err(IllegalMove::GiftsOff));
     /// ```
     pub fn check_open(&self, open: GiftOpen) -> Result<(), IllegalMove> {
-        if !self.rules.gifts {
+        if !self.rules().gifts {
             return Err(IllegalMove::GiftsOff);
         }
         if !matches!(self.phase, Phase::Place(_)) {

@@ -67,7 +67,7 @@ impl State {
         let o = tile.oriented(placement.rot);
         let mut free: u8 = (1u16 << tile.segment_count()) as u8;
         free = free.wrapping_sub(1);
-        if !self.rules.farmers {
+        if !self.rules().farmers {
             for (i, seg) in tile.def().segments.iter().enumerate() {
                 if seg.kind == FeatureKind::Field {
                     free &= !(1 << i);

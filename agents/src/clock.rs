@@ -1,0 +1,163 @@
+//! Time budgets for searching agents, read from an injectable clock.
+//!
+//! A search asks its [`Budget`] before every iteration whether it may run
+//! one more; an iteration is short (tens of microseconds to a millisecond),
+//! so a per-move time is kept to within one iteration. The clock is a
+//! trait so that tests drive a search with a [`TickClock`], which moves on
+//! a fixed step at every reading, and can check how often it is read
+//! without timing anything.
+
+use std::fmt;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// A monotonic clock: the time since some fixed origin.
+pub trait Clock: Send + Sync + fmt::Debug {
+    /// The time now, since the clock's origin.
+    fn now(&self) -> Duration;
+}
+
+/// The machine's monotonic clock.
+#[derive(Clone, Copy, Debug)]
+pub struct WallClock {
+    origin: Instant,
+}
+
+impl WallClock {
+    /// A wall clock starting at zero now.
+    pub fn new() -> WallClock {
+        WallClock {
+            origin: Instant::now(),
+        }
+    }
+
+    /// A shared wall clock, the default of every agent.
+    pub fn shared() -> Arc<dyn Clock> {
+        Arc::new(WallClock::new())
+    }
+}
+
+impl Default for WallClock {
+    fn default() -> WallClock {
+        WallClock::new()
+    }
+}
+
+impl Clock for WallClock {
+    fn now(&self) -> Duration {
+        self.origin.elapsed()
+    }
+}
+
+/// A clock for tests: every reading returns the previous one plus `step`.
+#[derive(Debug)]
+pub struct TickClock {
+    step: Duration,
+    readings: AtomicU64,
+}
+
+impl TickClock {
+    /// A clock at zero that moves on by `step` at each reading.
+    pub fn new(step: Duration) -> TickClock {
+        TickClock {
+            step,
+            readings: AtomicU64::new(0),
+        }
+    }
+
+    /// How many times it was read.
+    pub fn readings(&self) -> u64 {
+        self.readings.load(Ordering::Relaxed)
+    }
+}
+
+impl Clock for TickClock {
+    fn now(&self) -> Duration {
+        let n = self.readings.fetch_add(1, Ordering::Relaxed);
+        self.step * u32::try_from(n).unwrap_or(u32::MAX)
+    }
+}
+
+/// How long one search may run: a number of iterations, or until a time
+/// on a clock (then the iteration count is ignored).
+#[derive(Clone, Debug)]
+pub enum Budget {
+    /// Exactly this many iterations (reproducible).
+    Iterations(u32),
+    /// Iterations until `clock` reads `deadline` or later (at least one).
+    Until {
+        /// The clock to read.
+        clock: Arc<dyn Clock>,
+        /// When to stop.
+        deadline: Duration,
+    },
+}
+
+impl Budget {
+    /// Whether the search may start another iteration after `done`.
+    pub fn allows(&self, done: u32) -> bool {
+        match self {
+            Budget::Iterations(n) => done < *n,
+            Budget::Until { clock, deadline } => done == 0 || clock.now() < *deadline,
+        }
+    }
+}
+
+/// The time one move may take under a per-move limit and a per-game
+/// limit: the per-move limit, or the game time left shared evenly over the
+/// seat's turns still to come (this one included), whichever is smaller.
+/// `None` when neither limit is set.
+pub fn move_time(
+    per_move: Option<Duration>,
+    game_left: Option<Duration>,
+    tiles_left: usize,
+    players: usize,
+) -> Option<Duration> {
+    let own_turns = (tiles_left + 1).div_ceil(players.max(1)).max(1);
+    let share = game_left.map(|g| g / u32::try_from(own_turns).unwrap_or(u32::MAX));
+    match (per_move, share) {
+        (Some(m), Some(s)) => Some(m.min(s)),
+        (m, s) => m.or(s),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_tick_clock_moves_on_at_every_reading() {
+        let clock = TickClock::new(Duration::from_millis(2));
+        assert_eq!(clock.now(), Duration::ZERO);
+        assert_eq!(clock.now(), Duration::from_millis(2));
+        assert_eq!(clock.readings(), 2);
+    }
+
+    #[test]
+    fn a_time_budget_runs_until_its_deadline_and_at_least_once() {
+        let clock: Arc<dyn Clock> = Arc::new(TickClock::new(Duration::from_millis(1)));
+        let budget = Budget::Until {
+            clock,
+            deadline: Duration::from_millis(5),
+        };
+        let mut done = 0;
+        while budget.allows(done) {
+            done += 1;
+        }
+        // Readings 0..4 ms allow an iteration; the first is free.
+        assert_eq!(done, 6);
+        assert!(Budget::Iterations(3).allows(2) && !Budget::Iterations(3).allows(3));
+    }
+
+    #[test]
+    fn a_game_budget_is_shared_over_the_seats_turns_left() {
+        let s = Duration::from_secs;
+        // 2 seats, 9 tiles left after this one: 5 own turns (this one too).
+        assert_eq!(move_time(None, Some(s(10)), 9, 2), Some(s(2)));
+        assert_eq!(move_time(Some(s(1)), Some(s(10)), 9, 2), Some(s(1)));
+        assert_eq!(move_time(Some(s(3)), None, 9, 2), Some(s(3)));
+        assert_eq!(move_time(None, Some(s(10)), 0, 4), Some(s(10)));
+        assert_eq!(move_time(None, None, 5, 2), None);
+    }
+}

@@ -1,0 +1,207 @@
+//! The settings of the `mcts` search and how a spec string sets them.
+
+use crate::params::{Param, Params};
+use crate::spec::SpecError;
+
+/// The parameters of the `mcts` spec, in the order of [`MctsConfig`].
+pub const PARAMS: &[Param] = &[
+    Param::new("iterations", "integer >= 1", "3000"),
+    Param::new("time_ms", "integer >= 1", "none"),
+    Param::new("game_ms", "integer >= 1", "none"),
+    Param::new("c", "number >= 0", "0.7"),
+    Param::new("reward", "score|win", "score"),
+    Param::new("scale", "number > 0", "20"),
+    Param::new("rollout", "greedy|random", "greedy"),
+    Param::new("k", "integer >= 1", "4"),
+    Param::new("depth", "integer >= 0 or all", "4"),
+    Param::new("widen", "number >= 0", "2"),
+    Param::new("meeple", "number", "3"),
+    Param::new("pick", "integer >= 0", "8"),
+    Param::new("solver_tiles", "integer in 0..3", "0"),
+    Param::new("threads", "integer in 1..64", "1"),
+];
+
+/// What a finished rollout is worth to each seat.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reward {
+    /// 1 ahead, ½ level, 0 behind the best other seat (end-now scores).
+    Win,
+    /// `0.5 + 0.5·tanh(d / scale)` of the end-now advantage `d`.
+    Score,
+}
+
+/// How rollouts choose moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rollout {
+    /// A uniformly random legal move ([`engine::random_move`]).
+    Random,
+    /// The best of `k` random legal moves by the greedy evaluation.
+    Greedy,
+}
+
+/// The settings of the search.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MctsConfig {
+    /// Iterations per move (`iterations=`, default 3000). Ignored when
+    /// `time_ms` or `game_ms` is set.
+    pub iterations: u32,
+    /// Wall-clock budget per move in milliseconds (`time_ms=`); not
+    /// reproducible.
+    pub time_ms: Option<u64>,
+    /// Wall-clock budget per game in milliseconds (`game_ms=`): each move
+    /// gets the time left shared evenly over the seat's turns still to
+    /// come (capped by `time_ms` if set); not reproducible.
+    pub game_ms: Option<u64>,
+    /// UCB1 exploration constant (`c=`, default 0.7); rewards are in 0..1.
+    pub c: f64,
+    /// The reward (`reward=win|score`, default `score`).
+    pub reward: Reward,
+    /// Points of advantage for a reward of about 0.88 (`scale=`, default
+    /// 20); only for `reward=score`.
+    pub scale: f64,
+    /// The rollout policy (`rollout=greedy|random`, default `greedy`).
+    pub rollout: Rollout,
+    /// Sampled moves per greedy rollout step (`k=`, default 4).
+    pub k: u32,
+    /// Rollout turns before the end-now evaluation (`depth=`, default 4;
+    /// `depth=all` plays to the end; `None` here).
+    pub depth: Option<u32>,
+    /// Progressive widening coefficient (`widen=`, default 2; 0 turns it
+    /// off: every legal move is a child at once).
+    pub widen: f64,
+    /// Points each meeple in a seat's supply is worth at the evaluation of
+    /// a rollout, times the fraction of the 71 tiles still in the bag
+    /// (`meeple=`, default 3; 0 gives plain end-now scores). A meeple kept
+    /// back can still score; the end-now score alone values it at nothing,
+    /// and without this term the search spends meeples as freely as the
+    /// greedy agent (measured: 74.5% → 86.5% against greedy at 1500
+    /// iterations, 100 paired games).
+    pub meeple: f64,
+    /// How inner decision nodes choose their next child (`pick=`, default
+    /// 8): the best by the greedy evaluation of `pick` legal moves drawn at
+    /// random from those not yet children. With `pick=0` they sort all
+    /// their moves by the greedy evaluation when first expanded, as the
+    /// root always does (stronger ordering, but it evaluates every move).
+    pub pick: u32,
+    /// Solve the rest of the game exactly ([`crate::solver`]) once the bag
+    /// holds at most this many tiles at a decision (`solver_tiles=`,
+    /// default 0: never).
+    pub solver_tiles: u32,
+    /// Root parallelism (`threads=`, default 1): that many independent
+    /// searches, each with the full budget and its own generator seeded
+    /// from the agent's, whose root visits are summed before the choice.
+    /// Deterministic for a seed and thread count.
+    pub threads: u32,
+    /// Single-observer information-set MCTS (the `ismcts` agent; not a
+    /// spec parameter): availability counts in UCB, and no branching on
+    /// the gift cards other seats receive.
+    pub info_sets: bool,
+}
+
+impl Default for MctsConfig {
+    fn default() -> MctsConfig {
+        MctsConfig {
+            iterations: 3000,
+            time_ms: None,
+            game_ms: None,
+            c: 0.7,
+            reward: Reward::Score,
+            scale: 20.0,
+            rollout: Rollout::Greedy,
+            k: 4,
+            depth: Some(4),
+            widen: 2.0,
+            meeple: 3.0,
+            pick: 8,
+            solver_tiles: 0,
+            threads: 1,
+            info_sets: false,
+        }
+    }
+}
+
+impl MctsConfig {
+    /// The configuration of the parameters of an `mcts:...` spec.
+    ///
+    /// # Errors
+    ///
+    /// A value out of its range (see [`PARAMS`]).
+    pub fn from_params(params: &Params<'_, '_>) -> Result<MctsConfig, SpecError> {
+        let d = MctsConfig::default();
+        Ok(MctsConfig {
+            iterations: params.at_least("iterations", 1, d.iterations)?,
+            time_ms: params.get("time_ms", |&t: &u64| t >= 1)?,
+            game_ms: params.get("game_ms", |&t: &u64| t >= 1)?,
+            c: params.number_in("c", 0.0, f64::MAX, d.c)?,
+            reward: [Reward::Score, Reward::Win][params.choice("reward", &["score", "win"], 0)?],
+            scale: params
+                .get("scale", |s: &f64| *s > 0.0 && s.is_finite())?
+                .unwrap_or(d.scale),
+            rollout: [Rollout::Greedy, Rollout::Random]
+                [params.choice("rollout", &["greedy", "random"], 0)?],
+            k: params.at_least("k", 1, d.k)?,
+            depth: match params.raw("depth") {
+                None => d.depth,
+                Some("all") => None,
+                Some(v) => Some(v.parse().map_err(|_| params.invalid("depth", v))?),
+            },
+            widen: params.number_in("widen", 0.0, f64::MAX, d.widen)?,
+            meeple: params.number_in("meeple", f64::MIN, f64::MAX, d.meeple)?,
+            pick: params.at_least("pick", 0, d.pick)?,
+            solver_tiles: {
+                let tiles = params.at_least("solver_tiles", 0, d.solver_tiles)?;
+                crate::solver::check_tiles(params, tiles)?;
+                tiles
+            },
+            threads: params
+                .get("threads", |t: &u32| (1..=64).contains(t))?
+                .unwrap_or(d.threads),
+            info_sets: false,
+        })
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use crate::spec::Spec;
+
+    /// The configuration of `spec`, which must be valid.
+    pub(crate) fn config(spec: &str) -> MctsConfig {
+        let spec = Spec::parse(spec).unwrap();
+        MctsConfig::from_params(&Params::new(&spec, PARAMS).unwrap()).unwrap()
+    }
+
+    fn error(spec: &str) -> String {
+        let spec = Spec::parse(spec).unwrap();
+        Params::new(&spec, PARAMS)
+            .and_then(|p| MctsConfig::from_params(&p))
+            .unwrap_err()
+            .0
+    }
+
+    #[test]
+    fn specs_set_the_config() {
+        assert_eq!(config("mcts"), MctsConfig::default());
+        let c = config("mcts:iterations=10,c=1.5,reward=win,rollout=random,depth=all,widen=0");
+        assert_eq!(c.iterations, 10);
+        assert_eq!(c.c, 1.5);
+        assert_eq!(c.reward, Reward::Win);
+        assert_eq!(c.rollout, Rollout::Random);
+        assert_eq!(c.depth, None);
+        assert_eq!(c.widen, 0.0);
+        assert_eq!(config("mcts:time_ms=20").time_ms, Some(20));
+        assert_eq!(config("mcts:depth=3,k=2").depth, Some(3));
+    }
+
+    #[test]
+    fn bad_values_name_the_valid_range() {
+        assert!(error("mcts:iterations=0").contains("integer >= 1"));
+        assert!(error("mcts:reward=points").contains("score|win"));
+        assert!(error("mcts:rollout=smart").contains("greedy|random"));
+        assert!(error("mcts:depth=deep").contains("all"));
+        assert!(error("mcts:c=-1").contains(">= 0"));
+        assert!(error("mcts:scale=0").contains("> 0"));
+        assert!(error("mcts:time_ms=0").contains("integer >= 1"));
+    }
+}

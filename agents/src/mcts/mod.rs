@@ -1,0 +1,305 @@
+//! `mcts`: Monte Carlo tree search (UCT) for a game with chance and honest
+//! information.
+//!
+//! Spec: `mcts:iterations=2000,c=0.7` and the other parameters of
+//! [`MctsConfig`]. The budget is counted in iterations by default, so a
+//! seed gives the same move on any machine; `time_ms=` searches for a
+//! wall-clock time per move instead (not reproducible).
+//!
+//! # Design
+//!
+//! The search is *open-loop, chance-sampled*. Every iteration starts from
+//! a fresh [`SeatView::determinize`] of the seat's view (in the base game
+//! the position itself: the future tile order is not in the state, only the
+//! counts left in the bag) and walks down the tree, playing the moves of
+//! the nodes it passes on its own copy of the state. At a tile draw it
+//! samples a tile with [`engine::State::draw_random`] (unplaceable tiles are set
+//! aside as in the rules) and follows the child for that tile. So the tree
+//! alternates:
+//!
+//! - *decision* nodes (the root, and one per drawn tile), whose children are
+//!   keyed by the move of the seat to play;
+//! - *move* nodes, whose children are keyed by the next tile drawn.
+//!
+//! Nodes live in one `Vec` indexed by [`NodeId`]. A move node keeps the sum
+//! of the rewards of the seat that made its move, so 2–6 seats work the
+//! same way: each seat picks what is best for itself.
+//!
+//! - **Selection**: UCB1 (`mean + c·sqrt(ln N / n)`) among the children of
+//!   a decision node.
+//! - **Progressive widening** (`widen=`): a decision node visited `n` times
+//!   has at most `ceil(widen·sqrt(n))` children. New children are added in
+//!   the order of the greedy evaluation of their move (the end-now score
+//!   advantage right after it, see [`crate::greedy`]), so the search
+//!   spends its iterations on plausible moves — typically dozens of
+//!   meeple placements exist per tile, most of them bad.
+//! - **Rollout** (`rollout=`, `k=`, `depth=`): from the new leaf, play
+//!   `depth` more turns (`depth=all`: to the end) with random draws and a
+//!   cheap policy: `greedy` takes the best of `k` uniformly sampled legal
+//!   moves by the greedy evaluation, `random` takes a uniform random move.
+//!   Then the position is scored as if the game ended now
+//!   ([`crate::eval`]), plus `meeple=` points per meeple in supply scaled
+//!   by the share of tiles left (a meeple kept back can still score).
+//!   Inner decision nodes add as their next child the best of `pick=`
+//!   random untried moves by the greedy evaluation.
+//! - **Reward** (`reward=`): `score` (default) gives each seat
+//!   `0.5 + 0.5·tanh(d / scale)` where `d` is its value minus the best
+//!   other seat's; `win` gives 1, ½ or 0 for being ahead, level or
+//!   behind.
+//! - **Endgame** (`solver_tiles=`): once the bag holds at most that many
+//!   tiles at a decision, the move comes from the exact expectimax of
+//!   [`crate::solver`] instead of the search.
+//! - **Threads** (`threads=`): root parallelism — independent searches
+//!   on rayon threads, each with its own generator seeded from the
+//!   agent's and the full budget, their root visits summed.
+//! - **Move choice**: the most visited child of the root (ties: the higher
+//!   mean reward).
+//!
+//! The agent reads nothing but the [`SeatView`] it is given and draws all
+//! randomness from its own generator.
+
+mod config;
+mod rollout;
+mod search;
+
+pub use config::{MctsConfig, Reward, Rollout, PARAMS};
+pub use rollout::sampled_greedy_move;
+pub use search::{NodeId, RootStats, SearchResult};
+
+use crate::clock::{move_time, Budget, Clock, WallClock};
+use crate::solver;
+use crate::spec::AgentKind;
+use crate::{Agent, AgentRng};
+use engine::{Action, SeatView};
+use rand::{Rng, SeedableRng};
+use rayon::prelude::*;
+use search::Search;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// The `mcts` agent in the spec registry.
+pub const KIND: AgentKind = AgentKind {
+    name: "mcts",
+    params: PARAMS,
+    build: |name, params| {
+        Ok(Box::new(MctsAgent::new(
+            name,
+            MctsConfig::from_params(params)?,
+        )))
+    },
+};
+
+/// The MCTS agent.
+#[derive(Clone, Debug)]
+pub struct MctsAgent {
+    name: String,
+    config: MctsConfig,
+    clock: Arc<dyn Clock>,
+    /// Time spent on moves of this game (for `game_ms`).
+    game_spent: Duration,
+}
+
+impl MctsAgent {
+    /// An MCTS agent with `config`, reporting itself as `name`, timed by
+    /// the wall clock.
+    pub fn new(name: String, config: MctsConfig) -> MctsAgent {
+        MctsAgent {
+            name,
+            config,
+            clock: WallClock::shared(),
+            game_spent: Duration::ZERO,
+        }
+    }
+
+    /// The same agent timed by `clock` (for tests).
+    pub fn with_clock(self, clock: Arc<dyn Clock>) -> MctsAgent {
+        MctsAgent { clock, ..self }
+    }
+
+    /// Its settings.
+    pub fn config(&self) -> &MctsConfig {
+        &self.config
+    }
+
+    /// The budget of a search of `view` starting at `start` on the clock:
+    /// a time if `time_ms` or `game_ms` is set, else the iterations.
+    fn budget(&self, view: &SeatView<'_>, start: Duration) -> Budget {
+        let cfg = &self.config;
+        let game_left = cfg
+            .game_ms
+            .map(|g| Duration::from_millis(g).saturating_sub(self.game_spent));
+        match move_time(
+            cfg.time_ms.map(Duration::from_millis),
+            game_left,
+            usize::from(view.bag().total()),
+            view.players(),
+        ) {
+            Some(t) => Budget::Until {
+                clock: Arc::clone(&self.clock),
+                deadline: start + t,
+            },
+            None => Budget::Iterations(cfg.iterations),
+        }
+    }
+
+    /// Search the position of `view` (a decision of its seat) within the
+    /// per-move budget (the game budget is not charged).
+    pub fn search(&self, view: &SeatView<'_>, rng: &mut AgentRng) -> SearchResult {
+        let budget = self.budget(view, self.clock.now());
+        self.run(view, rng, &budget)
+    }
+
+    /// One search on this thread, or `threads` searches in parallel with
+    /// generators seeded from `rng`, their root statistics merged in
+    /// thread order.
+    fn run(&self, view: &SeatView<'_>, rng: &mut AgentRng, budget: &Budget) -> SearchResult {
+        let cfg = &self.config;
+        if cfg.threads <= 1 {
+            return Search::new(cfg).run(view, rng, budget).choose();
+        }
+        let seeds: Vec<u64> = (0..cfg.threads).map(|_| rng.gen()).collect();
+        let stats: Vec<RootStats> = seeds
+            .par_iter()
+            .map(|&seed| {
+                let mut rng = AgentRng::seed_from_u64(seed);
+                Search::new(cfg).run(view, &mut rng, budget)
+            })
+            .collect();
+        let mut merged = RootStats::default();
+        for s in &stats {
+            merged.merge(s);
+        }
+        merged.choose()
+    }
+}
+
+impl Agent for MctsAgent {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn select(&mut self, view: &SeatView<'_>, rng: &mut AgentRng) -> Action {
+        if self.config.solver_tiles > 0 {
+            let state = view.determinize(rng);
+            if solver::in_reach(&state, self.config.solver_tiles) {
+                return solver::solve(&state).1;
+            }
+        }
+        let start = self.clock.now();
+        let budget = self.budget(view, start);
+        let action = self.run(view, rng, &budget).action;
+        self.game_spent += self.clock.now().saturating_sub(start);
+        action
+    }
+
+    fn reset(&mut self) {
+        self.game_spent = Duration::ZERO;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::config::tests::config;
+    use super::*;
+    use crate::clock::TickClock;
+    use engine::{Rules, Seat, State, Tile};
+    use rand::SeedableRng;
+
+    #[test]
+    fn a_search_runs_its_iterations_and_returns_a_legal_move() {
+        let mut state = State::new(Rules::default(), 3, Seat(0));
+        state.draw(Tile::D).unwrap();
+        for spec in ["mcts:iterations=77", "mcts:iterations=77,pick=0,meeple=2"] {
+            let agent = MctsAgent::new(spec.into(), config(spec));
+            let mut rng = AgentRng::seed_from_u64(1);
+            let r = agent.search(&state.view(Seat(0)), &mut rng);
+            assert_eq!(r.iterations, 77);
+            assert!(r.visits > 0 && r.nodes > 1);
+            assert!((0.0..=1.0).contains(&r.value));
+            assert_eq!(state.check_action(r.action), Ok(()));
+        }
+    }
+
+    #[test]
+    fn a_time_budget_reads_the_clock_before_every_iteration() {
+        // The clock moves 1 ms per reading: 50 ms allow the free first
+        // iteration and 49 more, whatever the machine's speed.
+        let mut state = State::new(Rules::default(), 2, Seat(0));
+        state.draw(Tile::D).unwrap();
+        let clock = Arc::new(TickClock::new(Duration::from_millis(1)));
+        let agent = MctsAgent::new("mcts".into(), config("mcts:time_ms=50,iterations=7"))
+            .with_clock(clock.clone());
+        let r = agent.search(&state.view(Seat(0)), &mut AgentRng::seed_from_u64(1));
+        assert_eq!(r.iterations, 50);
+        assert_eq!(clock.readings(), 51);
+    }
+
+    #[test]
+    fn a_game_budget_is_kept_over_the_whole_game() {
+        let game_ms = 600;
+        let clock = Arc::new(TickClock::new(Duration::from_millis(1)));
+        let mut agent =
+            MctsAgent::new("mcts".into(), config("mcts:game_ms=600,depth=1")).with_clock(clock);
+        let mut rng = AgentRng::seed_from_u64(4);
+        let mut state = State::new(Rules::default(), 2, Seat(0));
+        let mut moves = 0;
+        while !state.is_over() {
+            if state.is_chance() {
+                state.apply_chance(&mut rng);
+            } else if state.to_play() == Seat(0) {
+                let a = agent.select(&state.view(Seat(0)), &mut rng);
+                state.try_action(a).unwrap();
+                moves += 1;
+            } else {
+                let mv = engine::random_move(&state, &mut rng).unwrap();
+                state.play_unchecked(mv);
+            }
+        }
+        // Each move may overrun its share by one reading (1 ms).
+        assert!(
+            agent.game_spent <= Duration::from_millis(game_ms + moves),
+            "{:?} over {moves} moves",
+            agent.game_spent
+        );
+        // ... and the budget is used, not hoarded: most of it is spent.
+        assert!(agent.game_spent >= Duration::from_millis(game_ms / 2));
+        agent.reset();
+        assert_eq!(agent.game_spent, Duration::ZERO);
+    }
+
+    #[test]
+    fn threads_merge_their_root_visits_and_repeat_for_a_seed() {
+        let mut state = State::new(Rules::default(), 2, Seat(0));
+        state.draw(Tile::D).unwrap();
+        let spec = "mcts:iterations=40,threads=3";
+        let agent = MctsAgent::new(spec.into(), config(spec));
+        let run = || agent.search(&state.view(Seat(0)), &mut AgentRng::seed_from_u64(9));
+        let r = run();
+        assert_eq!(r.iterations, 120);
+        assert_eq!(r, run());
+        assert_eq!(state.check_action(r.action), Ok(()));
+    }
+
+    #[test]
+    fn merged_root_statistics_sum_per_action() {
+        let a = Action::Keep(Tile::A);
+        let b = Action::Keep(Tile::B);
+        let mut x = RootStats {
+            children: vec![(a, 3, 1.5), (b, 2, 2.0)],
+            first_untried: None,
+            iterations: 5,
+            nodes: 9,
+        };
+        let y = RootStats {
+            children: vec![(b, 2, 1.0)],
+            first_untried: Some(a),
+            iterations: 2,
+            nodes: 4,
+        };
+        x.merge(&y);
+        assert_eq!(x.children, vec![(a, 3, 1.5), (b, 4, 3.0)]);
+        assert_eq!((x.iterations, x.nodes), (7, 13));
+        // b has more visits now; alone, a led.
+        assert_eq!(x.choose().action, b);
+    }
+}

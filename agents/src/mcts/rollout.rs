@@ -1,0 +1,131 @@
+//! Rollouts and leaf evaluation of the `mcts` search: a few turns of cheap
+//! play with random draws, then the end-now scores turned into rewards.
+
+use super::config::{MctsConfig, Reward, Rollout};
+use crate::eval::{advantage, end_now_scores, end_now_scores_after_action};
+use crate::greedy::move_value;
+use engine::random_move;
+use engine::{Action, Move, Phase, Seat, State, MAX_PLAYERS};
+use rand::Rng;
+
+/// The value of `state` to each seat: its end-now score plus `cfg.meeple`
+/// per meeple in supply, times the fraction of tiles left in the bag.
+pub(crate) fn evaluate(cfg: &MctsConfig, state: &State) -> [f64; MAX_PLAYERS] {
+    let end_now = end_now_scores(state);
+    let mut scores = [0.0; MAX_PLAYERS];
+    let left = if state.is_over() {
+        0.0
+    } else {
+        cfg.meeple * state.bag().total() as f64 / 71.0
+    };
+    for (s, v) in scores.iter_mut().enumerate().take(state.players()) {
+        *v = end_now[s] as f64 + left * state.supply(Seat(s as u8)) as f64;
+    }
+    scores
+}
+
+/// The reward of each seat for `scores`.
+pub(crate) fn rewards(
+    cfg: &MctsConfig,
+    scores: &[f64; MAX_PLAYERS],
+    players: usize,
+) -> [f64; MAX_PLAYERS] {
+    let mut out = [0.0; MAX_PLAYERS];
+    for (s, r) in out.iter_mut().enumerate().take(players) {
+        let best_other = (0..players)
+            .filter(|&o| o != s)
+            .map(|o| scores[o])
+            .fold(f64::NEG_INFINITY, f64::max);
+        let d = scores[s] - best_other;
+        *r = match cfg.reward {
+            Reward::Win => {
+                if d > 0.0 {
+                    1.0
+                } else if d == 0.0 {
+                    0.5
+                } else {
+                    0.0
+                }
+            }
+            Reward::Score => 0.5 + 0.5 * (d / cfg.scale).tanh(),
+        };
+    }
+    out
+}
+
+/// Play `cfg.depth` turns (or to the end) of `state` with random draws and
+/// the rollout policy.
+pub(crate) fn rollout<R: Rng + ?Sized>(cfg: &MctsConfig, state: &mut State, rng: &mut R) {
+    let mut turns = 0u32;
+    loop {
+        match state.phase() {
+            Phase::Over => return,
+            Phase::Draw => {
+                if cfg.depth.is_some_and(|d| turns >= d) {
+                    return;
+                }
+                state.apply_chance(rng);
+            }
+            Phase::DrawSecond(_) | Phase::DrawGift => {
+                state.apply_chance(rng);
+            }
+            Phase::Choose(a, b) => {
+                let keep = if rng.gen_bool(0.5) { a } else { b };
+                state.play_action_unchecked(Action::Keep(keep));
+            }
+            Phase::Place(_) => {
+                let mv = match cfg.rollout {
+                    Rollout::Random => random_move(state, rng),
+                    Rollout::Greedy => sampled_greedy_move(state, cfg.k, rng),
+                }
+                .expect("a drawn tile is placeable");
+                state.play_unchecked(mv);
+                turns += 1;
+            }
+        }
+    }
+}
+
+/// A one-ply value of `action` for the seat to play: [`move_value`] for a
+/// placement, else the end-now advantage right after the action.
+pub(crate) fn quick_value(state: &State, action: Action) -> i32 {
+    match action {
+        Action::Place(m) => move_value(state, m),
+        _ => advantage(
+            &end_now_scores_after_action(state, action),
+            state.players(),
+            state.to_play(),
+        ),
+    }
+}
+
+/// The best of `k` uniformly random legal moves by the greedy evaluation
+/// (the first sampled among equals); `None` outside the place phase.
+pub fn sampled_greedy_move<R: Rng + ?Sized>(state: &State, k: u32, rng: &mut R) -> Option<Move> {
+    let mut best: Option<(i32, Move)> = None;
+    for _ in 0..k {
+        let mv = random_move(state, rng)?;
+        let v = move_value(state, mv);
+        if best.map_or(true, |(b, _)| v > b) {
+            best = Some((v, mv));
+        }
+    }
+    best.map(|(_, m)| m)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mcts::config::tests::config;
+
+    #[test]
+    fn rewards_rank_each_seat_against_the_best_other() {
+        let win = config("mcts:reward=win");
+        let scores = [10.0, 20.0, 20.0, 5.0, 0.0, 0.0];
+        assert_eq!(rewards(&win, &scores, 4)[..4], [0.0, 0.5, 0.5, 0.0]);
+        let score = config("mcts:reward=score,scale=10");
+        let r = rewards(&score, &[30.0, 20.0, 0.0, 0.0, 0.0, 0.0], 2);
+        assert!((r[0] - (0.5 + 0.5 * 1f64.tanh())).abs() < 1e-12);
+        assert!((r[0] + r[1] - 1.0).abs() < 1e-12);
+    }
+}

@@ -1,0 +1,128 @@
+//! The end-now scoring against the final scoring it replaced: the old
+//! `finish` (award every meeple's feature through `meeples_on`, farms from
+//! every occupied field's completed cities) run on a copy, kept here as the
+//! reference.
+
+use super::State;
+use crate::features::SegmentId;
+use crate::playout::random_action;
+use crate::rules::Rules;
+use crate::seat::{PerSeat, Score, Seat};
+use crate::tiles::FeatureKind;
+use crate::turn::Phase;
+use rand::{Rng, SeedableRng};
+use rand_pcg::Pcg64Mcg;
+
+/// The pre-end-now `finish`, on a copy: the scores it leaves.
+fn reference_finish(state: &State) -> PerSeat<Score> {
+    let mut s = state.clone();
+    if s.phase == Phase::Over {
+        return s.scores;
+    }
+    let mut roots: Vec<SegmentId> = Vec::new();
+    for i in 0..s.meeple_len as usize {
+        let root = s.features.find(s.meeples[i].segment);
+        if !roots.contains(&root) {
+            roots.push(root);
+        }
+    }
+    for root in roots {
+        let kind = s.segment_kind(root);
+        let points = match kind {
+            FeatureKind::Field if !s.rules().farmers => continue,
+            FeatureKind::Field => 3 * s.completed_cities_touching(root) as u16,
+            _ => s.feature_value(root) as u16,
+        };
+        s.award(root, points, kind);
+    }
+    for seat in 0..s.players as usize {
+        let unopened = s.gifts.hands[seat].total() as u16;
+        s.scores[Seat(seat as u8)].gifts += 2 * unopened;
+    }
+    s.scores
+}
+
+/// Plays `games` random games under `rules` and checks at every decision,
+/// and for a random action from it, that the end-now scores equal the
+/// reference's. Returns the number of positions checked.
+fn check_random_games(rules: Rules, games: u64) -> usize {
+    let mut checked = 0;
+    for seed in 0..games {
+        let mut rng = Pcg64Mcg::seed_from_u64(seed);
+        let players = rng.gen_range(2..=5);
+        let mut state = State::new(rules, players, Seat(0));
+        while !state.is_over() {
+            if state.is_chance() {
+                state.apply_chance(&mut rng);
+                continue;
+            }
+            assert_eq!(
+                state.end_now_scores(),
+                reference_finish(&state),
+                "seed {seed}, turn {}",
+                state.turns()
+            );
+            let action = random_action(&state, &mut rng).expect("a legal action");
+            let mut after = state.clone();
+            after.play_action_unchecked(action);
+            assert_eq!(
+                state.end_now_scores_after(action),
+                reference_finish(&after),
+                "seed {seed}, turn {}, after {action:?}",
+                state.turns()
+            );
+            state = after;
+            checked += 1;
+        }
+        // At the end, the end-now scores are the final scores.
+        assert_eq!(state.end_now_scores(), state.scores, "seed {seed}");
+    }
+    checked
+}
+
+#[test]
+fn end_now_scores_equal_the_old_finish_with_farmers() {
+    let rules = Rules {
+        farmers: true,
+        ..Rules::default()
+    };
+    assert!(check_random_games(rules, 60) > 3000);
+}
+
+#[test]
+fn end_now_scores_equal_the_old_finish_without_farmers() {
+    let rules = Rules {
+        farmers: false,
+        ..Rules::default()
+    };
+    assert!(check_random_games(rules, 40) > 2000);
+}
+
+#[test]
+fn end_now_scores_equal_the_old_finish_with_gifts_and_farmers() {
+    #[allow(clippy::needless_update)] // more rules come with RULES.md §8
+    let rules = Rules {
+        farmers: true,
+        gifts: true,
+        ..Rules::default()
+    };
+    assert!(check_random_games(rules, 60) > 3000);
+}
+
+#[test]
+fn end_now_scores_leave_the_state_unchanged() {
+    let mut rng = Pcg64Mcg::seed_from_u64(7);
+    let mut state = State::new(Rules::default(), 3, Seat(0));
+    while !state.is_over() {
+        if state.is_chance() {
+            state.apply_chance(&mut rng);
+            continue;
+        }
+        let before = state.clone();
+        let _ = state.end_now_scores();
+        let action = random_action(&state, &mut rng).expect("a legal action");
+        let _ = state.end_now_scores_after(action);
+        assert!(state == before);
+        state.play_action_unchecked(action);
+    }
+}

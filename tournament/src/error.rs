@@ -1,0 +1,101 @@
+//! The one error type of the tournament crate: every failure of the
+//! command line is one of these, printed as one line.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+/// What went wrong, with what and where.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum Error {
+    /// Bad input: an option, a setting or an agent spec (the message says
+    /// which, and why).
+    Invalid(String),
+    /// A file or folder could not be created, opened, read or written.
+    Io {
+        /// What was being done: "create", "open", "read", "write".
+        action: &'static str,
+        /// The file or folder.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// A results folder or file is not what it should be (not a
+    /// tournament, corrupt, or not matching its run.json).
+    Folder(String),
+    /// Records that failed to replay (each reported on its own line).
+    Replay {
+        /// Records that failed.
+        failed: usize,
+        /// Records in the file.
+        total: usize,
+    },
+    /// Something that cannot fail in practice did (serializing our own
+    /// types, starting threads, printing).
+    Internal(String),
+}
+
+impl Error {
+    /// An I/O failure of `action` on `path`.
+    pub fn io(action: &'static str, path: &Path, source: std::io::Error) -> Error {
+        Error::Io {
+            action,
+            path: path.to_path_buf(),
+            source,
+        }
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::Invalid(what) | Error::Folder(what) => f.write_str(what),
+            Error::Io {
+                action,
+                path,
+                source,
+            } => write!(f, "cannot {action} {}: {source}", path.display()),
+            Error::Replay { failed, total } => write!(f, "{failed} of {total} records failed"),
+            Error::Internal(what) => write!(f, "internal error: {what}"),
+        }
+    }
+}
+
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Error::Io { source, .. } => Some(source),
+            _ => None,
+        }
+    }
+}
+
+/// `Result` with [`Error`].
+pub type Result<T> = std::result::Result<T, Error>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_error_is_one_line() {
+        let errors = [
+            Error::Invalid("--games must be at least 1".to_string()),
+            Error::io(
+                "write",
+                Path::new("x/games.csv"),
+                std::io::Error::other("disk full"),
+            ),
+            Error::Folder("x is not a tournament folder".to_string()),
+            Error::Replay {
+                failed: 2,
+                total: 4,
+            },
+            Error::Internal("oops".to_string()),
+        ];
+        let texts: Vec<String> = errors.iter().map(Error::to_string).collect();
+        assert_eq!(texts[1], "cannot write x/games.csv: disk full");
+        assert_eq!(texts[3], "2 of 4 records failed");
+        assert!(texts.iter().all(|t| !t.contains('\n') && !t.is_empty()));
+    }
+}

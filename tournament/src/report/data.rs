@@ -1,0 +1,143 @@
+//! A results folder read back from its files: `summary.csv`,
+//! `pairwise.csv` and `games.csv` by column name (so added columns do
+//! not break the report) and `run.json` as plain JSON.
+
+use crate::schema::{GAMES_CSV, PAIRWISE_CSV, RUN_JSON, SUMMARY_CSV};
+use serde::Deserialize;
+use std::path::Path;
+
+/// A CSV file as text cells: its header and rows, shown as they are.
+#[derive(Clone, Debug, Default)]
+pub struct Table {
+    /// Column names.
+    pub header: Vec<String>,
+    /// Rows of cells.
+    pub rows: Vec<Vec<String>>,
+}
+
+/// The columns of `summary.csv` the charts use.
+#[derive(Clone, Debug, Deserialize)]
+pub struct AgentSummary {
+    /// Agent label.
+    pub agent: String,
+    /// Bradley–Terry Elo and its interval.
+    pub elo: f64,
+    /// Lower end.
+    pub elo_ci_low: f64,
+    /// Upper end.
+    pub elo_ci_high: f64,
+}
+
+/// The columns of `pairwise.csv` the heat map uses.
+#[derive(Clone, Debug, Deserialize)]
+pub struct Pairing {
+    /// Agent label.
+    pub agent: String,
+    /// Opponent label.
+    pub opponent: String,
+    /// Comparisons between them.
+    pub games: u64,
+    /// Agent's win rate against the opponent, and its interval.
+    pub win_rate: f64,
+    /// Lower end.
+    pub win_rate_ci_low: f64,
+    /// Upper end.
+    pub win_rate_ci_high: f64,
+}
+
+/// The columns of `games.csv` the charts use: one seat of one game.
+#[derive(Clone, Debug, Deserialize)]
+pub struct SeatResult {
+    /// Game index.
+    pub game: u64,
+    /// Seat, 0 first.
+    pub seat: usize,
+    /// Agent label.
+    pub agent: String,
+    /// Total points.
+    pub score: f64,
+    /// Points by category.
+    pub road: f64,
+    /// Cities.
+    pub city: f64,
+    /// Monasteries.
+    pub monastery: f64,
+    /// Farms.
+    pub farm: f64,
+    /// Unopened gifts.
+    pub gifts: f64,
+    /// win, draw or loss.
+    pub result: String,
+}
+
+/// Everything the report shows.
+#[derive(Clone, Debug)]
+pub struct Results {
+    /// summary.csv as text.
+    pub summary_table: Table,
+    /// pairwise.csv as text.
+    pub pairwise_table: Table,
+    /// summary.csv rows.
+    pub agents: Vec<AgentSummary>,
+    /// pairwise.csv rows.
+    pub pairings: Vec<Pairing>,
+    /// games.csv rows.
+    pub seats: Vec<SeatResult>,
+    /// run.json.
+    pub run: serde_json::Value,
+}
+
+fn open(dir: &Path, name: &str) -> Result<csv::Reader<std::fs::File>, String> {
+    let path = dir.join(name);
+    csv::Reader::from_path(&path).map_err(|e| format!("{}: cannot read: {e}", path.display()))
+}
+
+fn table(dir: &Path, name: &str) -> Result<Table, String> {
+    let path = dir.join(name);
+    let mut reader = open(dir, name)?;
+    let bad = |e: csv::Error| format!("{}: {e}", path.display());
+    let header = reader
+        .headers()
+        .map_err(bad)?
+        .iter()
+        .map(String::from)
+        .collect();
+    let rows = reader
+        .records()
+        .map(|r| r.map(|r| r.iter().map(String::from).collect()))
+        .collect::<Result<_, _>>()
+        .map_err(bad)?;
+    Ok(Table { header, rows })
+}
+
+fn rows<T: serde::de::DeserializeOwned>(dir: &Path, name: &str) -> Result<Vec<T>, String> {
+    let path = dir.join(name);
+    open(dir, name)?
+        .deserialize()
+        .collect::<Result<_, _>>()
+        .map_err(|e| format!("{}: {e}", path.display()))
+}
+
+impl Results {
+    /// Read the results folder `dir`.
+    pub fn read(dir: &Path) -> Result<Results, String> {
+        let run_path = dir.join(RUN_JSON);
+        let run_text = std::fs::read_to_string(&run_path)
+            .map_err(|e| format!("{}: cannot read: {e}", run_path.display()))?;
+        let run = serde_json::from_str(&run_text)
+            .map_err(|e| format!("{}: bad JSON: {e}", run_path.display()))?;
+        Ok(Results {
+            summary_table: table(dir, SUMMARY_CSV)?,
+            pairwise_table: table(dir, PAIRWISE_CSV)?,
+            agents: rows(dir, SUMMARY_CSV)?,
+            pairings: rows(dir, PAIRWISE_CSV)?,
+            seats: rows(dir, GAMES_CSV)?,
+            run,
+        })
+    }
+
+    /// Seats per game.
+    pub fn players(&self) -> usize {
+        self.seats.iter().map(|s| s.seat + 1).max().unwrap_or(0)
+    }
+}

@@ -1,0 +1,250 @@
+//! `carcassonne report`: one self-contained HTML page for a results
+//! folder — the summary table, the pairwise win-rate heat map, Elo with
+//! error bars, score distributions, points by category, win rate by seat,
+//! the SPRT trace when there is one, and the run's settings. Also written
+//! as `report.html` at the end of every tournament.
+//!
+//! - [`data`]: reading the folder's CSV files and run.json.
+//! - [`charts`]: the charts (plotters' SVG backend).
+
+pub mod charts;
+pub mod data;
+
+use crate::render::xml_escape;
+use data::{Results, Table};
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+/// The report's file name inside a results folder.
+pub const REPORT_HTML: &str = "report.html";
+
+const STYLE: &str = "
+body { font-family: 'DejaVu Sans', Arial, sans-serif; margin: 1.5em auto; max-width: 1000px; color: #222; }
+h1 { font-size: 1.4em; } h2 { font-size: 1.15em; margin-top: 1.6em; border-bottom: 1px solid #ccc; }
+table { border-collapse: collapse; font-size: 0.85em; margin: 0.5em 0; }
+th, td { padding: 0.2em 0.5em; border-bottom: 1px solid #e4e4e4; }
+th { background: #f3f3f3; text-align: left; } td.num { text-align: right; font-variant-numeric: tabular-nums; }
+figure { margin: 0.5em 0; break-inside: avoid; } figcaption { font-size: 0.85em; color: #555; }
+svg { max-width: 100%; height: auto; }
+pre { font-size: 0.75em; background: #f7f7f7; padding: 0.6em; overflow: auto; white-space: pre-wrap; }
+@media print { body { margin: 0; max-width: none; } h2 { break-after: avoid; } table, figure { break-inside: avoid; } }
+";
+
+fn html_table(table: &Table) -> String {
+    let mut out = String::from("<table><tr>");
+    for h in &table.header {
+        // Long column names may wrap after an underscore.
+        let _ = write!(out, "<th>{}</th>", xml_escape(h).replace('_', "_<wbr>"));
+    }
+    out.push_str("</tr>");
+    for row in &table.rows {
+        out.push_str("<tr>");
+        for cell in row {
+            let class = if cell.parse::<f64>().is_ok() {
+                " class=\"num\""
+            } else {
+                ""
+            };
+            let _ = write!(out, "<td{class}>{}</td>", xml_escape(cell));
+        }
+        out.push_str("</tr>");
+    }
+    out.push_str("</table>");
+    out
+}
+
+fn figure(svg: &str, caption: &str) -> String {
+    format!("<figure>{svg}<figcaption>{caption}</figcaption></figure>")
+}
+
+/// Wins, draws, losses and win rate of each agent in each seat.
+fn seat_table(results: &Results, names: &[String]) -> Table {
+    let players = results.players();
+    let mut header = vec!["agent".to_string()];
+    header.extend((0..players).map(|s| format!("seat {s}")));
+    let rows = names
+        .iter()
+        .map(|name| {
+            let mut row = vec![name.clone()];
+            for seat in 0..players {
+                let mut count = BTreeMap::new();
+                for r in results
+                    .seats
+                    .iter()
+                    .filter(|r| &r.agent == name && r.seat == seat)
+                {
+                    *count.entry(r.result.as_str()).or_insert(0u64) += 1;
+                }
+                let (w, d, l) = (
+                    count.get("win").copied().unwrap_or(0),
+                    count.get("draw").copied().unwrap_or(0),
+                    count.get("loss").copied().unwrap_or(0),
+                );
+                let n = w + d + l;
+                row.push(if n == 0 {
+                    "—".to_string()
+                } else {
+                    format!(
+                        "{:.3} ({w}/{d}/{l})",
+                        (w as f64 + d as f64 / 2.0) / n as f64
+                    )
+                });
+            }
+            row
+        })
+        .collect();
+    Table { header, rows }
+}
+
+/// An SPRT's log-likelihood ratio after each game, and its bounds.
+struct SprtTrace {
+    llr: Vec<(u64, f64)>,
+    bounds: (f64, f64),
+}
+
+/// The SPRT's log-likelihood ratio as the run recorded it in run.json
+/// (`sprt.trace`, one point per `trace_every` pairs or games, and the end),
+/// and its stopping bounds; `None` without `--sprt`.
+fn sprt_trace(results: &Results) -> Option<SprtTrace> {
+    let sprt = results.run.get("sprt").filter(|v| !v.is_null())?;
+    let get = |k: &str| sprt.get(k).and_then(Value::as_f64);
+    let bounds = (get("lower")?, get("upper")?);
+    let mut llr: Vec<(u64, f64)> = vec![(0, 0.0)];
+    if let Some(Value::Array(points)) = sprt.get("trace") {
+        llr.extend(
+            points
+                .iter()
+                .filter_map(|p| Some((p.get("games")?.as_u64()?, p.get("llr")?.as_f64()?))),
+        );
+    }
+    Some(SprtTrace { llr, bounds })
+}
+
+/// The settings and provenance of run.json as a two-column table.
+fn settings_table(run: &Value) -> Table {
+    let mut rows = Vec::new();
+    let mut add = |key: &str, value: Option<&Value>| {
+        if let Some(v) = value.filter(|v| !v.is_null()) {
+            let text = match v {
+                Value::String(s) => s.clone(),
+                other => other.to_string(),
+            };
+            rows.push(vec![key.to_string(), text]);
+        }
+    };
+    if let Some(Value::Object(settings)) = run.get("settings") {
+        for (k, v) in settings {
+            add(k, Some(v));
+        }
+    }
+    for key in [
+        "games_per_pairing",
+        "decks_per_pairing",
+        "games_total",
+        "games_planned",
+    ] {
+        add(&format!("plan.{key}"), run.pointer(&format!("/plan/{key}")));
+    }
+    for key in [
+        "status",
+        "games_finished",
+        "code_revision",
+        "command",
+        "threads",
+        "start_time",
+        "end_time",
+        "elapsed_s",
+        "sprt",
+    ] {
+        add(key, run.get(key));
+    }
+    Table {
+        header: vec!["setting".to_string(), "value".to_string()],
+        rows,
+    }
+}
+
+/// The report page of `results`.
+pub fn page(results: &Results) -> Result<String, String> {
+    let names: Vec<String> = results.agents.iter().map(|a| a.agent.clone()).collect();
+    let name = results
+        .run
+        .pointer("/settings/name")
+        .and_then(Value::as_str)
+        .unwrap_or("tournament");
+    let status = results
+        .run
+        .get("status")
+        .and_then(Value::as_str)
+        .unwrap_or("unknown");
+    let games = results
+        .seats
+        .iter()
+        .map(|s| s.game)
+        .collect::<std::collections::BTreeSet<_>>()
+        .len();
+    let title = format!("Tournament report: {name}");
+    let mut body = format!(
+        "<h1>{}</h1><p>{games} games of {} players, status <b>{}</b>.</p>",
+        xml_escape(&title),
+        results.players(),
+        xml_escape(status)
+    );
+    body.push_str("<h2>Summary</h2>");
+    body.push_str(&html_table(&results.summary_table));
+    body.push_str("<p>Intervals are 95%: Wilson for win rates, Bradley–Terry for Elo (ratings average 0). See results/README.md for every column.</p>");
+    let elo: Vec<(f64, f64, f64)> = results
+        .agents
+        .iter()
+        .map(|a| (a.elo, a.elo_ci_low, a.elo_ci_high))
+        .collect();
+    body.push_str("<h2>Elo</h2>");
+    body.push_str(&figure(
+        &charts::elo(&names, &elo)?,
+        "Bradley–Terry Elo with 95% intervals.",
+    ));
+    body.push_str("<h2>Pairwise win rates</h2>");
+    body.push_str(&figure(&charts::heat_map(&names, &results.pairings)?, "Each cell: the row agent's win rate against the column agent (draws count half) over the games they met in."));
+    body.push_str(&html_table(&results.pairwise_table));
+    body.push_str("<h2>Score distributions</h2>");
+    body.push_str(&figure(
+        &charts::scores(&names, &results.seats)?,
+        "Total score per game and seat.",
+    ));
+    body.push_str("<h2>Points by category</h2>");
+    body.push_str(&figure(
+        &charts::categories(&names, &results.seats)?,
+        "Mean points per game from roads, cities, monasteries, farms and unopened gifts.",
+    ));
+    body.push_str("<h2>Win rate by seat</h2>");
+    body.push_str(&figure(&charts::seats(&results.seats, results.players())?, "All agents together: seat 0 plays first. Seat rotation gives every agent every seat equally often, so a seat's advantage does not favour an agent."));
+    body.push_str(&html_table(&seat_table(results, &names)));
+    body.push_str("<p>Cells: win rate (wins/draws/losses) of the agent in that seat.</p>");
+    if let Some(SprtTrace { llr: trace, bounds }) = sprt_trace(results) {
+        body.push_str("<h2>SPRT</h2>");
+        body.push_str(&figure(
+            &charts::sprt(&trace, bounds)?,
+            &format!("Log-likelihood ratio of the first agent against the second after each game; it stops at the bounds {:.3} and {:.3}.", bounds.0, bounds.1),
+        ));
+    }
+    body.push_str("<h2>Settings</h2>");
+    body.push_str(&html_table(&settings_table(&results.run)));
+    Ok(format!(
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{}</title><style>{STYLE}</style></head>\n<body>\n{body}\n</body></html>\n",
+        xml_escape(&title)
+    ))
+}
+
+/// Write the report of the results folder `dir` to `out` (default:
+/// `dir/report.html`); returns the file written.
+pub fn report(dir: &Path, out: Option<PathBuf>) -> Result<PathBuf, String> {
+    let out = out.unwrap_or_else(|| dir.join(REPORT_HTML));
+    let html = page(&Results::read(dir)?)?;
+    crate::output::write_atomic(&out, html.as_bytes()).map_err(|e| e.to_string())?;
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,84 @@
+//! The report of small results folders written by real runs.
+
+use super::REPORT_HTML;
+use crate::cli::TournamentArgs;
+use crate::config::TournamentConfig;
+
+fn run(
+    name: &str,
+    agents: &str,
+    players: u64,
+    games: u64,
+    sprt: Option<&str>,
+) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("report-unit-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let args = TournamentArgs {
+        agents: vec![agents.to_string()],
+        games: Some(games),
+        players: Some(players),
+        seed: Some(4),
+        threads: Some(1),
+        out: Some(dir.clone()),
+        sprt: sprt.map(String::from),
+        ..TournamentArgs::default()
+    };
+    crate::tournament::run(&TournamentConfig::from_args(&args).unwrap()).unwrap();
+    dir
+}
+
+/// Every `<svg>…</svg>` block of `html`.
+fn svgs(html: &str) -> Vec<&str> {
+    html.match_indices("<svg")
+        .map(|(start, _)| {
+            let end = start + html[start..].find("</svg>").unwrap() + "</svg>".len();
+            &html[start..end]
+        })
+        .collect()
+}
+
+#[test]
+fn a_tournament_writes_a_report_holding_its_summary_values() {
+    let dir = run("three", "random,greedy,random:meeple=0.3", 3, 6, None);
+    let html = std::fs::read_to_string(dir.join(REPORT_HTML)).unwrap();
+    assert!(!html.contains("http"), "the report names an address");
+    let summary = std::fs::read_to_string(dir.join("summary.csv")).unwrap();
+    let mut reader = csv::Reader::from_reader(summary.as_bytes());
+    let mut cells = 0;
+    for row in reader.records() {
+        for cell in row.unwrap().iter() {
+            let shown = format!(">{}</td>", super::xml_escape(cell));
+            assert!(html.contains(&shown), "summary value {cell:?} missing");
+            cells += 1;
+        }
+    }
+    assert_eq!(cells, 3 * 13);
+    // Five charts, each well-formed XML; no SPRT without --sprt.
+    let charts = svgs(&html);
+    assert_eq!(charts.len(), 5, "elo, heat map, scores, categories, seats");
+    for svg in charts {
+        roxmltree::Document::parse(svg).unwrap();
+    }
+    assert!(!html.contains("<h2>SPRT</h2>"));
+    assert!(html.contains("seat 2"));
+}
+
+#[test]
+fn an_sprt_run_reports_its_trace() {
+    let dir = run("sprt", "greedy,random", 2, 40, Some("0,150"));
+    let html = std::fs::read_to_string(dir.join(REPORT_HTML)).unwrap();
+    assert!(html.contains("<h2>SPRT</h2>"));
+    assert_eq!(svgs(&html).len(), 6);
+    // Rewriting it on demand gives the same page.
+    let again = super::report(&dir, Some(dir.join("again.html"))).unwrap();
+    assert_eq!(std::fs::read_to_string(again).unwrap(), html);
+}
+
+#[test]
+fn a_folder_without_results_is_a_one_line_error() {
+    let dir = std::env::temp_dir().join(format!("report-unit-{}-empty", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let err = super::report(&dir, None).unwrap_err();
+    assert!(err.contains("run.json: cannot read"), "{err}");
+    assert!(!dir.join(REPORT_HTML).exists());
+}

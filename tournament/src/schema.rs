@@ -1,0 +1,328 @@
+//! The data a results folder holds, as types: the rows of `games.csv`,
+//! `summary.csv` and `pairwise.csv`, and `run.json` (settings, plan,
+//! status, SPRT outcome). Every column is documented in
+//! `results/README.md`.
+//!
+//! Only types live here: [`crate::output`] writes and reads them,
+//! [`crate::summary`] computes the summary rows, [`crate::config`] checks
+//! the settings.
+
+use crate::schedule::Shard;
+use crate::stats::{Pentanomial, SprtDecision, SprtModel};
+use engine::Rules;
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// The SPRT hypotheses: H0 elo ≤ `elo0` against H1 elo ≥ `elo1`, first
+/// agent against the second.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SprtSettings {
+    /// Elo of H0.
+    pub elo0: f64,
+    /// Elo of H1.
+    pub elo1: f64,
+    /// False positive rate.
+    pub alpha: f64,
+    /// False negative rate.
+    pub beta: f64,
+}
+
+/// Everything that determines a tournament's results (written to run.json).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Settings {
+    /// Used in the default folder name.
+    pub name: String,
+    /// Agent specs, in order.
+    pub agents: Vec<String>,
+    /// Seats per game.
+    pub players: usize,
+    /// Games per pairing as requested (see the plan for the rounded value).
+    pub games_per_pairing: u64,
+    /// Master seed.
+    pub seed: u64,
+    /// Rules options.
+    pub rules: Rules,
+    /// Write records.jsonl.
+    pub records: bool,
+    /// The shard this run plays.
+    pub shard: Option<Shard>,
+    /// Stop when the SPRT decides.
+    pub sprt: Option<SprtSettings>,
+}
+
+/// The format tag of `run.json`.
+pub const RUN_FORMAT: &str = "carcassonne-tournament/1";
+/// File names inside a results folder.
+pub const GAMES_CSV: &str = "games.csv";
+/// Per-agent summary.
+pub const SUMMARY_CSV: &str = "summary.csv";
+/// Per ordered pair of agents.
+pub const PAIRWISE_CSV: &str = "pairwise.csv";
+/// Configuration and provenance.
+pub const RUN_JSON: &str = "run.json";
+/// Game records, one JSON object per line.
+pub const RECORDS_JSONL: &str = "records.jsonl";
+
+/// How a seat's game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Outcome {
+    /// Alone in first place.
+    Win,
+    /// First place shared.
+    Draw,
+    /// Anything else, and any forfeit.
+    Loss,
+}
+
+/// One row of `games.csv`: one seat of one game.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GameRow {
+    /// Game index over the whole tournament (0-based).
+    pub game: u64,
+    /// Seed of the tile draws.
+    pub deck_seed: u64,
+    /// Seat, 0-based; seat 0 plays first.
+    pub seat: usize,
+    /// Agent label.
+    pub agent: String,
+    /// Total points.
+    pub score: u32,
+    /// Points from roads.
+    pub road: u16,
+    /// Points from cities.
+    pub city: u16,
+    /// Points from monasteries.
+    pub monastery: u16,
+    /// Points from farms.
+    pub farm: u16,
+    /// Points from gifts.
+    pub gifts: u16,
+    /// 1 = first; ties share a rank; a forfeiting seat is last.
+    pub rank: usize,
+    /// win, draw or loss.
+    pub result: Outcome,
+    /// Turns in the game (all seats).
+    pub turns: usize,
+    /// Meeples this seat placed.
+    pub meeples_placed: u32,
+    /// Milliseconds this seat spent choosing moves (not reproducible).
+    pub think_ms: f64,
+    /// Why this seat forfeited; empty if it did not.
+    pub forfeit: String,
+}
+
+/// One row of `summary.csv`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SummaryRow {
+    /// Agent label.
+    pub agent: String,
+    /// Seats played (games × seats taken in them).
+    pub games: u64,
+    /// Wins.
+    pub wins: u64,
+    /// Draws (shared first place).
+    pub draws: u64,
+    /// Losses.
+    pub losses: u64,
+    /// (wins + draws / 2) / games.
+    pub win_rate: f64,
+    /// Wilson 95% interval, lower end.
+    pub win_rate_ci_low: f64,
+    /// Wilson 95% interval, upper end.
+    pub win_rate_ci_high: f64,
+    /// Mean total score.
+    pub mean_score: f64,
+    /// Its standard error.
+    pub mean_score_se: f64,
+    /// Bradley–Terry Elo, mean 0 over the agents.
+    pub elo: f64,
+    /// 95% interval, lower end.
+    pub elo_ci_low: f64,
+    /// 95% interval, upper end.
+    pub elo_ci_high: f64,
+}
+
+/// One row of `pairwise.csv`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PairwiseRow {
+    /// Agent label.
+    pub agent: String,
+    /// Opponent label.
+    pub opponent: String,
+    /// Games in which they met (each pair of their seats counts once).
+    pub games: u64,
+    /// Games the agent finished ahead.
+    pub wins: u64,
+    /// Games they finished level.
+    pub draws: u64,
+    /// Games the opponent finished ahead.
+    pub losses: u64,
+    /// (wins + draws / 2) / games.
+    pub win_rate: f64,
+    /// Wilson 95% interval, lower end.
+    pub win_rate_ci_low: f64,
+    /// Wilson 95% interval, upper end.
+    pub win_rate_ci_high: f64,
+    /// The win rate measured over decks: 95% interval, lower end (see
+    /// `results/README.md`; for 2 players the pentanomial interval).
+    pub paired_ci_low: f64,
+    /// Upper end of that interval.
+    pub paired_ci_high: f64,
+    /// Mean of agent's score − opponent's score.
+    pub mean_score_diff: f64,
+    /// Its standard error.
+    pub mean_score_diff_se: f64,
+}
+
+/// One point of the SPRT's log-likelihood ratio over a run.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LlrPoint {
+    /// Games played when it was computed.
+    pub games: u64,
+    /// The log-likelihood ratio then.
+    pub llr: f64,
+}
+
+/// The SPRT outcome written to `run.json`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SprtResult {
+    /// `"H0"`, `"H1"` or `"none"` (ran out of games first).
+    pub decision: SprtDecision,
+    /// The observations counted: `"pentanomial"` (game pairs, the two
+    /// games of one deck) or `"trinomial"` (single games).
+    #[serde(default = "default_model")]
+    pub model: SprtModel,
+    /// Log-likelihood ratio at the end.
+    pub llr: f64,
+    /// Lower stopping bound.
+    pub lower: f64,
+    /// Upper stopping bound.
+    pub upper: f64,
+    /// Games played when it stopped.
+    pub games: u64,
+    /// First agent's wins against the second.
+    pub wins: u64,
+    /// Draws.
+    pub draws: u64,
+    /// First agent's losses.
+    pub losses: u64,
+    /// Game pairs by the first agent's half-points in them (0 to 4).
+    #[serde(default)]
+    pub pentanomial: Pentanomial,
+    /// The LLR after every `trace_every` pairs (games for the trinomial
+    /// model), and at the end.
+    #[serde(default)]
+    pub trace: Vec<LlrPoint>,
+    /// Observations between points of `trace`.
+    #[serde(default)]
+    pub trace_every: u64,
+}
+
+fn default_model() -> SprtModel {
+    SprtModel::Trinomial
+}
+
+/// Where a run stands (`run.json`'s `status`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RunStatus {
+    /// Playing, or killed while playing (a crash or `kill -9`).
+    Running,
+    /// Stopped by Ctrl-C (SIGINT) or SIGTERM after writing every complete
+    /// game; `--resume` continues it.
+    Interrupted,
+    /// Every planned game played.
+    Finished,
+    /// Stopped early because the SPRT decided.
+    Sprt,
+}
+
+impl fmt::Display for RunStatus {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            RunStatus::Running => "running",
+            RunStatus::Interrupted => "interrupted",
+            RunStatus::Finished => "finished",
+            RunStatus::Sprt => "sprt",
+        })
+    }
+}
+
+/// The plan of a run, derived from its settings (for readers of run.json).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Plan {
+    /// Agent labels (spec, `#k` on repeats), indexed as in `pairings`.
+    pub agents: Vec<String>,
+    /// The agents of each pairing.
+    pub pairings: Vec<Vec<String>>,
+    /// Games per pairing after rounding up to whole seat rotations.
+    pub games_per_pairing: u64,
+    /// Decks (tile orders) per pairing.
+    pub decks_per_pairing: u64,
+    /// Games of the whole tournament.
+    pub games_total: u64,
+    /// Games of this run (its shard).
+    pub games_planned: u64,
+    /// How game indices map to pairings, decks and seats.
+    pub game_order: String,
+    /// How seeds are derived.
+    pub seeds: String,
+}
+
+/// `run.json`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RunInfo {
+    /// Always [`RUN_FORMAT`].
+    pub format: String,
+    /// Everything that determines the results.
+    pub settings: Settings,
+    /// What the settings imply.
+    pub plan: Plan,
+    /// See [`RunStatus`].
+    pub status: RunStatus,
+    /// Games written to games.csv.
+    pub games_finished: u64,
+    /// The git commit of the source tree, or "unknown".
+    pub code_revision: String,
+    /// Crate versions.
+    pub versions: std::collections::BTreeMap<String, String>,
+    /// The command line that started the run.
+    pub command: Vec<String>,
+    /// Worker threads of the last invocation.
+    pub threads: usize,
+    /// UTC start time (RFC 3339).
+    pub start_time: String,
+    /// UTC end time, once finished.
+    pub end_time: Option<String>,
+    /// UTC times at which the run was resumed.
+    #[serde(default)]
+    pub resumed_at: Vec<String>,
+    /// Wall-clock seconds of the last invocation.
+    pub elapsed_s: Option<f64>,
+    /// SPRT outcome, with --sprt.
+    pub sprt: Option<SprtResult>,
+    /// Shard folders this folder was merged from.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub merged_from: Vec<String>,
+}
+
+/// The columns of `games.csv`, in order (the fields of [`GameRow`]).
+pub const GAME_COLUMNS: [&str; 16] = [
+    "game",
+    "deck_seed",
+    "seat",
+    "agent",
+    "score",
+    "road",
+    "city",
+    "monastery",
+    "farm",
+    "gifts",
+    "rank",
+    "result",
+    "turns",
+    "meeples_placed",
+    "think_ms",
+    "forfeit",
+];

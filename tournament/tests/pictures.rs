@@ -1,0 +1,149 @@
+//! End-to-end tests of `carcassonne render`, `view`, `report` and
+//! `play --svg`, through the built binary.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn carcassonne(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_carcassonne"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+fn ok(args: &[&str]) -> String {
+    let out = carcassonne(args);
+    assert!(
+        out.status.success(),
+        "carcassonne {args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// A one-line error on stderr and exit code 1.
+fn fails(args: &[&str]) -> String {
+    let out = carcassonne(args);
+    assert_eq!(out.status.code(), Some(1), "carcassonne {args:?}");
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(err.lines().count(), 1, "{err}");
+    err
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("pictures-{name}"));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn s(path: &Path) -> &str {
+    path.to_str().unwrap()
+}
+
+#[test]
+fn play_writes_a_picture_per_turn_and_render_and_view_read_its_record() {
+    let dir = scratch("play");
+    let record = dir.join("game.json");
+    let turns = dir.join("turns");
+    let text = ok(&[
+        "play",
+        "--agents",
+        "greedy,random",
+        "--seed",
+        "2",
+        "--gifts",
+        "--out",
+        s(&record),
+        "--svg",
+        s(&turns),
+    ]);
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&record).unwrap()).unwrap();
+    let n = json["turns"].as_array().unwrap().len();
+    assert!(
+        text.contains(&format!("{} pictures written", n + 1)),
+        "{text}"
+    );
+    assert!(turns.join("turn-000.svg").exists());
+    assert!(turns.join(format!("turn-{n:03}.svg")).exists());
+    assert!(!turns.join(format!("turn-{:03}.svg", n + 1)).exists());
+
+    // A single-record file is record 1.
+    let one = dir.join("one.svg");
+    ok(&["render", s(&record), "--game", "1", "--out", s(&one)]);
+    assert!(one.exists());
+
+    let png = dir.join("end.png");
+    ok(&["render", s(&record), "--out", s(&png)]);
+    let bytes = std::fs::read(&png).unwrap();
+    assert_eq!(&bytes[1..4], b"PNG");
+
+    let svg = dir.join("turn5.svg");
+    ok(&["render", s(&record), "--turn", "5", "--out", s(&svg)]);
+    let text = std::fs::read_to_string(&svg).unwrap();
+    assert!(text.contains("Turn 5 of"), "the legend names the turn");
+
+    let html = dir.join("game.html");
+    ok(&["view", s(&record), "--out", s(&html)]);
+    let page = std::fs::read_to_string(&html).unwrap();
+    assert!(!page.contains("http"));
+    assert!(page.contains(&format!(r#"max="{n}""#)));
+}
+
+#[test]
+fn bad_render_and_view_arguments_are_one_line_errors_writing_nothing() {
+    let dir = scratch("errors");
+    let record = dir.join("game.json");
+    ok(&["play", "--seed", "1", "--out", s(&record)]);
+    let out = dir.join("x.svg");
+    let err = fails(&["render", s(&record), "--turn", "999", "--out", s(&out)]);
+    assert!(err.contains("--turn 999: the record has only"), "{err}");
+    let err = fails(&["render", s(&record), "--out", s(&dir.join("x.jpg"))]);
+    assert!(err.contains(".svg or .png"), "{err}");
+    let err = fails(&["view", s(&record), "--out", s(&dir.join("x.svg"))]);
+    assert!(err.contains(".html"), "{err}");
+    let err = fails(&["render", s(&dir.join("missing.json"))]);
+    assert!(err.contains("missing.json: cannot read"), "{err}");
+    let bad = dir.join("bad.json");
+    std::fs::write(
+        &bad,
+        r#"{"players": 2, "turns": [{"player": 0, "tile": "U", "x": 5, "y": 5, "rot": 0}]}"#,
+    )
+    .unwrap();
+    let err = fails(&["render", s(&bad), "--out", s(&out)]);
+    assert!(err.contains("turn 1"), "{err}");
+    let err = fails(&["report", s(&dir)]);
+    assert!(err.contains("run.json"), "{err}");
+    let names: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    assert_eq!(names.len(), 2, "only the two records: {names:?}");
+}
+
+#[test]
+fn render_picks_a_record_of_a_records_file() {
+    let dir = scratch("records");
+    let results = dir.join("run");
+    ok(&[
+        "tournament",
+        "--agents",
+        "random,greedy",
+        "--games",
+        "2",
+        "--records",
+        "--out",
+        s(&results),
+    ]);
+    assert!(
+        results.join("report.html").exists(),
+        "every run writes its report"
+    );
+    let records = results.join("records.jsonl");
+    let out = dir.join("second.svg");
+    ok(&["render", s(&records), "--game", "2", "--out", s(&out)]);
+    assert!(std::fs::read_to_string(&out).unwrap().contains("<svg"));
+    let err = fails(&["render", s(&records), "--game", "3", "--out", s(&out)]);
+    assert!(err.contains("no record 3 (the file holds 2)"), "{err}");
+}
