@@ -164,33 +164,3 @@ pub fn decode_action(id: u32, radius: u32) -> Option<String> {
         .map(|a| format!("{a:?}"))
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_full_window_is_the_engines_numbering() {
-        let full = ActionSpace::new(FULL_RADIUS);
-        assert_eq!(full.len(), ACTION_SPACE);
-        for id in (0..300).chain((300..ACTION_SPACE).step_by(7919)) {
-            let action = Action::from_index(id).unwrap();
-            assert_eq!(full.encode(action), Some(id));
-            assert_eq!(full.decode(id), Some(action));
-        }
-    }
-
-    #[test]
-    fn a_small_window_round_trips_and_drops_far_cells() {
-        let space = ActionSpace::new(2);
-        assert_eq!(space.len(), engine::SYNOD_BASE + 25 * (1 + 8 + 8 + 64 + 36));
-        for index in 0..space.len() {
-            let action = space.decode(index).unwrap();
-            assert_eq!(space.encode(action), Some(index));
-        }
-        let far = Action::Place(engine::Move::place(
-            Pos::new(3, 0),
-            engine::Rotation::new(0).unwrap(),
-        ));
-        assert_eq!(space.encode(far), None);
-    }
-}

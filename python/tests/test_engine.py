@@ -203,3 +203,32 @@ def test_clone_is_independent():
     copy.apply(copy.legal_actions()[0])
     assert game.board() != copy.board()
     assert len(game.board()) == 1
+
+
+def test_a_window_index_applies_the_action_it_was_taken_from():
+    # Window indices are the engine's ids with cells renumbered: in a small
+    # window each legal action inside it maps to one index, applying that
+    # index does what applying the action does, and outside actions have none.
+    assert carcassonne.action_count(2) == 30 + 25 * (1 + 8 + 8 + 64 + 36)
+    game = Game(players=2, gifts=True, seed=12)
+    outside = 0
+    while not game.is_over():
+        if game.is_chance():
+            game.draw_random()
+            continue
+        actions = game.legal_actions()
+        indices = [a.index(2) for a in actions]
+        inside = [i for i in indices if i is not None]
+        assert len(set(inside)) == len(inside)
+        outside += len(indices) - len(inside)
+        for a, i in list(zip(actions, indices))[:4]:
+            if i is None:
+                if a.placement is not None:
+                    assert max(abs(a.placement[0]), abs(a.placement[1])) > 2
+                continue
+            by_index, by_action = game.clone(), game.clone()
+            by_index.apply_index(i, 2)
+            by_action.apply(a)
+            assert by_index.to_record() == by_action.to_record()
+        game.apply(actions[game.turns % len(actions)])
+    assert outside > 0
