@@ -6,19 +6,7 @@ import pytest
 
 import carcassonne
 from carcassonne import Game
-
-
-def play(game, seed):
-    """Step `game` to the end choosing actions from `seed` alone."""
-    k = seed
-    while not game.is_over():
-        if game.is_chance():
-            game.draw_random()
-        else:
-            actions = game.legal_actions()
-            k = (k * 6364136223846793005 + 1442695040888963407) % 2**64
-            game.apply(actions[(k >> 33) % len(actions)])
-    return game
+from test_engine import play_random as play
 
 
 def test_rules_by_text_dict_and_keyword_are_the_same():
