@@ -163,4 +163,3 @@ pub fn decode_action(id: u32, radius: u32) -> Option<String> {
         .decode(id)
         .map(|a| format!("{a:?}"))
 }
-
