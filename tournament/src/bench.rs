@@ -127,6 +127,7 @@ struct Duel {
     schedule: Schedule,
     roster: Roster,
     labels: Vec<String>,
+    cancel: std::sync::atomic::AtomicBool,
 }
 
 impl Duel {
@@ -135,6 +136,7 @@ impl Duel {
             schedule: Schedule::new(2, 2, games, 1, None),
             roster: Roster::new(specs, None)?,
             labels: crate::agent_list::labels(specs),
+            cancel: std::sync::atomic::AtomicBool::new(false),
         })
     }
 
@@ -146,6 +148,8 @@ impl Duel {
             rules: Rules::default(),
             records: false,
             positions: false,
+            make_agent: None,
+            cancel: &self.cancel,
         }
     }
 }

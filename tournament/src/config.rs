@@ -305,7 +305,7 @@ pub fn check_new_folder(dir: &Path, what: &str) -> Result<()> {
 }
 
 /// `results/<UTC time>-<name>[-shard-K-of-N]`, numbered if it exists.
-fn default_folder(settings: &Settings) -> PathBuf {
+pub fn default_folder(settings: &Settings) -> PathBuf {
     let mut base = format!(
         "{}-{}",
         crate::meta::compact(std::time::SystemTime::now()),

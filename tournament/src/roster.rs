@@ -17,6 +17,8 @@ pub const BOT_LOGS: &str = "bots";
 #[derive(Clone, Debug)]
 enum Entry {
     Builtin(String),
+    /// Built by the embedding's factory ([`Roster::with_custom`]).
+    Custom(String),
     External(Arc<BotDef>),
 }
 
@@ -52,10 +54,23 @@ fn builtin(spec: &str) -> std::result::Result<(), String> {
 impl Roster {
     /// Check `specs`; bots will write their stderr to `log_dir`.
     pub fn new(specs: &[String], log_dir: Option<PathBuf>) -> Result<Roster> {
+        Roster::with_custom(specs, log_dir, &|_| false)
+    }
+
+    /// As [`Roster::new`], with the specs `custom` accepts left to the
+    /// embedding's own agent factory (e.g. Python callables): the runner
+    /// builds those, see [`Roster::custom_spec`].
+    pub fn with_custom(
+        specs: &[String],
+        log_dir: Option<PathBuf>,
+        custom: &dyn Fn(&str) -> bool,
+    ) -> Result<Roster> {
         let entries = specs
             .iter()
             .map(|spec| {
-                if ext_spec::is_external(spec) {
+                if custom(spec) {
+                    Ok(Entry::Custom(spec.clone()))
+                } else if ext_spec::is_external(spec) {
                     ext_spec::parse(spec).map(|d| Entry::External(Arc::new(d)))
                 } else {
                     builtin(spec).map(|()| Entry::Builtin(spec.clone()))
@@ -74,6 +89,15 @@ impl Roster {
         match &self.entries[i] {
             Entry::Builtin(spec) => agents::from_spec(spec).expect("specs are checked"),
             Entry::External(def) => Box::new(ExtAgent::new(def.clone(), self.pool.clone())),
+            Entry::Custom(spec) => panic!("{spec:?} is built by the embedding's factory"),
+        }
+    }
+
+    /// The spec of entry `i` when the embedding's factory builds it.
+    pub fn custom_spec(&self, i: usize) -> Option<&str> {
+        match &self.entries[i] {
+            Entry::Custom(spec) => Some(spec),
+            _ => None,
         }
     }
 

@@ -47,8 +47,14 @@ pub enum Flow {
     Stop,
 }
 
+/// Builds the agent of a spec string for one game. The command line uses
+/// [`agents::from_spec`]; an embedding (the Python package) may add agents
+/// of its own and pass every other spec on to it.
+pub type AgentFactory<'f> =
+    dyn Fn(&str) -> std::result::Result<Box<dyn agents::Agent>, agents::SpecError> + Sync + 'f;
+
 /// What the workers need to play a game.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy)]
 pub struct Runner<'a> {
     /// The tournament's games and seeds.
     pub schedule: &'a Schedule,
@@ -62,9 +68,20 @@ pub struct Runner<'a> {
     pub records: bool,
     /// Log every decision's features for positions.csv (self-play).
     pub positions: bool,
+    /// Builds the agents of the roster's custom specs (an embedding's own
+    /// agents, e.g. Python callables); None when there are none.
+    pub make_agent: Option<&'a AgentFactory<'a>>,
+    /// Set by an embedding to stop the run as an interrupt would.
+    pub cancel: &'a AtomicBool,
 }
 
 impl Runner<'_> {
+    /// Whether the run was asked to stop: Ctrl-C ([`crate::interrupt`]) or
+    /// [`Runner::cancel`].
+    pub fn interrupted(&self) -> bool {
+        crate::interrupt::requested() || self.cancel.load(Ordering::Relaxed)
+    }
+
     /// Play game `index` on this thread.
     pub fn play(&self, index: u64) -> Finished {
         let spec = self.schedule.game(index);
@@ -73,7 +90,10 @@ impl Runner<'_> {
             .seats
             .iter()
             .map(|&a| {
-                let agent = self.roster.build(a);
+                let agent = match (self.roster.custom_spec(a), self.make_agent) {
+                    (Some(spec), Some(make)) => make(spec).expect("custom specs are checked"),
+                    _ => self.roster.build(a),
+                };
                 if self.positions {
                     Box::new(positions::Recorder::new(agent, log.clone()))
                 } else {
@@ -133,7 +153,7 @@ impl Runner<'_> {
     /// Play the games `indices` (ascending) on `threads` threads, calling
     /// `sink` with each in the order of `indices`, until all are done, the
     /// sink returns [`Flow::Stop`], or it fails (its error is returned).
-    /// After an interrupt ([`crate::interrupt`]) no new game is started and
+    /// After an interrupt ([`Runner::interrupted`]) no new game is started and
     /// the games already complete are passed on as far as they are in
     /// order.
     pub fn run(
@@ -160,7 +180,7 @@ impl Runner<'_> {
                     let mut batch = Vec::new();
                     let mut last_send = Instant::now();
                     loop {
-                        if stop.load(Ordering::Relaxed) || crate::interrupt::requested() {
+                        if stop.load(Ordering::Relaxed) || self.interrupted() {
                             break;
                         }
                         let i = next.fetch_add(1, Ordering::Relaxed);
@@ -223,6 +243,8 @@ mod tests {
             rules: Rules::default(),
             records: false,
             positions: false,
+            make_agent: None,
+            cancel: &AtomicBool::new(false),
         };
         let outcome = GameOutcome {
             scores: vec![

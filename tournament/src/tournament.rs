@@ -14,7 +14,7 @@ use crate::meta;
 use crate::output::{parse_games, write_run_info, write_summaries, GamesWriter};
 use crate::progress::Progress;
 use crate::roster::Roster;
-use crate::runner::{Flow, Runner};
+use crate::runner::{AgentFactory, Flow, Runner};
 use crate::schedule::{GameIndices, Schedule};
 use crate::schema::{
     GameRow, Plan, RunInfo, RunStatus, Settings, SummaryRow, GAMES_CSV, RECORDS_JSONL, RUN_FORMAT,
@@ -22,6 +22,7 @@ use crate::schema::{
 use crate::sprt_run::SprtRun;
 use crate::summary::{games, summarize, table, Tally};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
 use std::time::{Instant, SystemTime};
 
 /// What a finished (or stopped) run reports.
@@ -239,6 +240,19 @@ fn check_record_line(
 /// ([`crate::interrupt`]) the games already complete are written, with
 /// summaries of them, and run.json says `interrupted`.
 pub fn run(config: &TournamentConfig) -> Result<RunReport> {
+    run_with(config, None, &AtomicBool::new(false))
+}
+
+/// Run (or resume) the tournament of `config`, building agents with
+/// `make_agent` for the specs it accepts (the others as [`run`] does:
+/// built-in agents and external bots). Setting
+/// `cancel` has the effect of an interrupt for this run only (an
+/// embedding's own Ctrl-C, e.g. Python's KeyboardInterrupt).
+pub fn run_with(
+    config: &TournamentConfig,
+    make_agent: Option<&AgentFactory<'_>>,
+    cancel: &AtomicBool,
+) -> Result<RunReport> {
     let started = Instant::now();
     let settings = &config.settings;
     let (schedule, labels) = schedule_of(settings);
@@ -306,7 +320,11 @@ pub fn run(config: &TournamentConfig) -> Result<RunReport> {
     let progress = Progress::new(schedule.planned_games(), done);
     let mut written = 0u64;
     let mut hook_stopped = false;
-    let roster = Roster::new(&settings.agents, Some(dir.join(crate::roster::BOT_LOGS)))?;
+    let log_dir = Some(dir.join(crate::roster::BOT_LOGS));
+    let roster = match make_agent {
+        Some(make) => Roster::with_custom(&settings.agents, log_dir, &|spec| make(spec).is_ok())?,
+        None => Roster::new(&settings.agents, log_dir)?,
+    };
     let runner = Runner {
         schedule: &schedule,
         roster: &roster,
@@ -314,6 +332,8 @@ pub fn run(config: &TournamentConfig) -> Result<RunReport> {
         rules: settings.rules,
         records: settings.records,
         positions: settings.selfplay,
+        make_agent,
+        cancel,
     };
     let played = runner.run(remaining, config.threads, |finished| {
         if let Some(lines) = &finished.positions {
@@ -350,7 +370,7 @@ pub fn run(config: &TournamentConfig) -> Result<RunReport> {
     write_summaries(&dir, &summary, &pairwise)?;
     info.status = if decided(&sprt) {
         RunStatus::Sprt
-    } else if tally.games < schedule.planned_games() && crate::interrupt::requested() {
+    } else if tally.games < schedule.planned_games() && runner.interrupted() {
         RunStatus::Interrupted
     } else {
         RunStatus::Finished
