@@ -317,6 +317,7 @@ pub fn run_tournament<'py>(
         records,
         shard: None,
         sprt: None,
+        selfplay: false,
     };
     settings.validate().map_err(run_error)?;
     let folder = match out {

@@ -176,7 +176,7 @@ impl Game {
     }
 
     /// ``"draw"``, ``"place"``, ``"draw_second"``, ``"choose"``,
-    /// ``"draw_gift"`` or ``"over"``.
+    /// ``"draw_gift"``, ``"draw_hand"``, ``"place_hand"`` or ``"over"``.
     fn phase(&self) -> &'static str {
         match self.state.phase() {
             Phase::Draw => "draw",
@@ -184,6 +184,8 @@ impl Game {
             Phase::DrawSecond(_) => "draw_second",
             Phase::Choose(..) => "choose",
             Phase::DrawGift => "draw_gift",
+            Phase::DrawHand => "draw_hand",
+            Phase::PlaceHand => "place_hand",
             Phase::Over => "over",
         }
     }

@@ -3,7 +3,7 @@
 //! string or dict, and variant keywords, checked by the engine; and back
 //! to a dict.
 
-use engine::{Rules, Unplaceable};
+use engine::Rules;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyString};
@@ -95,13 +95,7 @@ pub fn rules_dict<'py>(py: Python<'py>, rules: &Rules) -> PyResult<Bound<'py, Py
     d.set_item("hand", rules.hand)?;
     d.set_item("hand_visible", rules.hand_visible)?;
     d.set_item("start_in_bag", rules.start_in_bag)?;
-    d.set_item(
-        "unplaceable",
-        match rules.unplaceable {
-            Unplaceable::Aside => "aside",
-            Unplaceable::Return => "return",
-        },
-    )?;
+    d.set_item("unplaceable", rules.unplaceable.to_string())?;
     d.set_item("hole_bonus", rules.hole_bonus)?;
     d.set_item("final_incomplete", rules.final_incomplete)?;
     d.set_item("table", rules.table.map(|t| t.to_string()))?;

@@ -107,7 +107,11 @@ impl Agent for Recorder {
         Ok(action)
     }
 
-    fn game_over(&mut self, history: &agents::history::History<'_>, end: &agents::history::GameEnd<'_>) {
+    fn game_over(
+        &mut self,
+        history: &agents::history::History<'_>,
+        end: &agents::history::GameEnd<'_>,
+    ) {
         self.inner.game_over(history, end);
     }
 }

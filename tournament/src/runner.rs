@@ -10,8 +10,8 @@
 //! the same whatever the number of threads (except the think times).
 
 use crate::error::{Error, Result};
-use crate::roster::Roster;
 use crate::positions;
+use crate::roster::Roster;
 use crate::schedule::{GameIndices, GameSpec, Schedule};
 use crate::schema::GameRow;
 use crate::summary::rank_seats;
