@@ -473,6 +473,9 @@ impl<'a> SeatView<'a> {
         /// An action in record notation ([`State::describe`]).
         fn describe(&self, action: Action) -> String;
         /// An action read from record notation (see [`State::parse_action`]).
+        ///
+        /// # Errors
+        /// When `text` is not an action of this position in record notation.
         fn parse_action(&self, text: &str) -> Result<Action, crate::ParseActionError>;
     }
 
