@@ -9,6 +9,7 @@
 //! returns an illegal move forfeits: the game stops there and the reason
 //! is kept.
 
+use crate::history::{GameEnd, GameStart, History};
 use crate::{Agent, AgentRng};
 use engine::{
     Action, ChanceOutcome, Move, Phase, Record, RecordBuilder, Rules, Score, Seat, State,
@@ -86,8 +87,15 @@ pub fn play_game_watched(
         .iter()
         .map(|&s| AgentRng::seed_from_u64(s))
         .collect();
-    for agent in agents.iter_mut() {
+    for (s, agent) in agents.iter_mut().enumerate() {
         agent.reset();
+        agent.new_game(&GameStart {
+            rules,
+            players,
+            seat: Seat(s as u8),
+            first: Seat(0),
+            seed: agent_seeds[s],
+        });
     }
     let mut state = State::new(rules, players, Seat(0));
     let mut record = RecordBuilder::new(players, rules);
@@ -112,10 +120,17 @@ pub fn play_game_watched(
         let s = seat.index();
         let view = state.view(seat);
         let start = Instant::now();
-        let chosen = catch_unwind(AssertUnwindSafe(|| agents[s].select(&view, &mut rngs[s])));
+        let history = History::new(&record, seat);
+        let chosen = catch_unwind(AssertUnwindSafe(|| {
+            agents[s].decide(&view, &history, &mut rngs[s])
+        }));
         think_time[s] += start.elapsed();
         let action = match chosen {
-            Ok(action) => action,
+            Ok(Ok(action)) => action,
+            Ok(Err(reason)) => {
+                forfeit = Some(Forfeit { seat, reason });
+                break;
+            }
             Err(panic) => {
                 let msg = panic
                     .downcast_ref::<&str>()
@@ -147,6 +162,14 @@ pub fn play_game_watched(
         watch(record.record_mut());
     }
     let scores: Vec<Score> = (0..players).map(|s| state.score(Seat(s as u8))).collect();
+    let end = GameEnd {
+        scores: &scores,
+        forfeit: forfeit.as_ref(),
+    };
+    record.close_turn();
+    for (s, agent) in agents.iter_mut().enumerate() {
+        agent.game_over(&History::new(&record, Seat(s as u8)), &end);
+    }
     let mut record = record.finish(&state);
     if forfeit.is_some() {
         record.final_scores = None;

@@ -23,31 +23,55 @@
 //! second tile is chance, not looked at), and Take 2's choice by the best
 //! move with each tile. Hidden cards of other seats count 2 each whatever
 //! they are, so the agent works on any determinization of its view.
+//!
+//! `greedy:eval=MODEL.json` values each action instead by a value model
+//! fitted on self-play ([`crate::learn`]): the mover's predicted final
+//! lead right after it (the exact lead when it ends the game).
 
 use crate::eval::{advantage, end_now_scores, end_now_scores_after};
+use crate::learn::{self, ValueModel};
 use crate::spec::AgentKind;
 use crate::{Agent, AgentRng};
 use engine::{Action, Move, Phase, SeatView, State};
 use rand::Rng;
+use std::sync::Arc;
 
-/// The `greedy` agent in the spec registry (no parameters).
+/// The `greedy` agent in the spec registry (`eval=` optional).
 pub const KIND: AgentKind = AgentKind {
     name: "greedy",
-    params: &[],
-    build: |name, _| Ok(Box::new(GreedyAgent::new(name))),
+    params: &[learn::EVAL_PARAM],
+    build: |name, params| {
+        let mut agent = GreedyAgent::new(name);
+        agent.model = learn::eval_param(params)?;
+        Ok(Box::new(agent))
+    },
 };
 
 /// The greedy agent.
 #[derive(Clone, Debug)]
 pub struct GreedyAgent {
     name: String,
+    /// The value model of `eval=`, if any.
+    model: Option<Arc<ValueModel>>,
 }
 
 impl GreedyAgent {
     /// A greedy agent reporting itself as `name`.
     pub fn new(name: String) -> GreedyAgent {
-        GreedyAgent { name }
+        GreedyAgent { name, model: None }
     }
+}
+
+/// The legal action of highest value by `model` ([`learn::action_value`]),
+/// ties broken uniformly with `rng`.
+pub fn model_action<R: Rng + ?Sized>(model: &ValueModel, state: &State, rng: &mut R) -> Action {
+    // Values in thousandths of a point: equal up to rounding is a tie.
+    let milli = |v: f64| (v * 1000.0).round().clamp(-1e9, 1e9) as i32;
+    best_of(rng, |f| {
+        state.for_each_action(|a| f(milli(learn::action_value(model, state, a)), a))
+    })
+    .expect("the seat has a legal action")
+    .1
 }
 
 /// The value the greedy agent gives `mv` in `state`: the mover's end-now
@@ -75,7 +99,7 @@ pub fn action_value(state: &State, action: Action) -> i32 {
             let seat = state.to_play();
             let mut after = state.clone();
             after.play_action_unchecked(action);
-            if matches!(after.phase(), Phase::Place(_)) {
+            if matches!(after.phase(), Phase::Place(_) | Phase::PlaceHand) {
                 let mut best = i32::MIN;
                 after.for_each_move(|m| best = best.max(move_value(&after, m)));
                 best
@@ -126,6 +150,9 @@ impl Agent for GreedyAgent {
 
     fn select(&mut self, view: &SeatView<'_>, rng: &mut AgentRng) -> Action {
         let state = view.determinize(rng);
-        greedy_action(&state, rng)
+        match &self.model {
+            Some(model) => model_action(model, &state, rng),
+            None => greedy_action(&state, rng),
+        }
     }
 }

@@ -11,14 +11,20 @@
 //! - [`solver`]: exact expectimax over the last tiles.
 //! - [`star25`]: expectimax with Star2.5 pruning over the tile draws.
 //! - [`eval`]: the end-now evaluation the greedy and MCTS agents share.
+//! - [`learn`]: position features and value models fitted on self-play
+//!   (`eval=` of `greedy`, `mcts` and `ismcts`).
 //! - [`game`]: plays one game between agents, with separate randomness
 //!   for the tile draws and for each agent, and returns its record.
+//! - [`history`]: the game's start and turns as a seat may see them, for
+//!   agents that follow the game themselves (external bots).
 
 pub mod clock;
 pub mod eval;
 pub mod game;
 pub mod greedy;
+pub mod history;
 pub mod ismcts;
+pub mod learn;
 pub mod mcts;
 pub mod params;
 pub mod random;
@@ -29,6 +35,7 @@ pub mod star25;
 mod test_support;
 
 use engine::{Action, SeatView};
+use history::{GameEnd, GameStart, History};
 
 /// The random generator every agent gets: one per seat and game, seeded
 /// by the caller, separate from the tile draws.
@@ -48,6 +55,33 @@ pub trait Agent: Send {
 
     /// Forget anything kept from an earlier game.
     fn reset(&mut self) {}
+
+    /// A game begins (after [`Agent::reset`]). The default does nothing.
+    fn new_game(&mut self, _start: &GameStart) {}
+
+    /// Choose an action as [`Agent::select`] does, also given the turns
+    /// played so far; an `Err` forfeits the game with that reason (an
+    /// external bot that times out or breaks the protocol). The default
+    /// calls [`Agent::select`].
+    fn decide(
+        &mut self,
+        view: &SeatView<'_>,
+        _history: &History<'_>,
+        rng: &mut AgentRng,
+    ) -> Result<Action, String> {
+        Ok(self.select(view, rng))
+    }
+
+    /// The game is over (or stopped at a forfeit); `history` holds every
+    /// turn. The default does nothing.
+    fn game_over(&mut self, _history: &History<'_>, _end: &GameEnd<'_>) {}
+
+    /// For search agents: the visits of each action at the root of the
+    /// search behind the last [`Agent::select`] (self-play data records
+    /// them); `None` for agents that do not search or did not this time.
+    fn root_visits(&self) -> Option<Vec<(Action, u32)>> {
+        None
+    }
 }
 
 pub use spec::{from_spec, SpecError};

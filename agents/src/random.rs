@@ -57,7 +57,7 @@ impl Agent for RandomAgent {
         let Some(p) = self.meeple else {
             return view.random_action(rng).expect("the seat is to play");
         };
-        if !matches!(view.phase(), Phase::Place(_)) {
+        if !matches!(view.phase(), Phase::Place(_) | Phase::PlaceHand) {
             return view.random_action(rng).expect("the seat is to play");
         }
         // Gifts as in the uniform policy: open one with probability 1/2.

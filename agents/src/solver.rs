@@ -1,7 +1,8 @@
 //! `solver`: exact expectimax over the tiles left, for the last turns.
 //!
 //! Spec: `solver:tiles=1`. When the bag holds at most `tiles` tiles at a
-//! decision (so this move and at most `tiles` more remain), the agent
+//! decision (so this move and at most `tiles` more remain; with a hand,
+//! the tiles of the bag and of the hands but the one placed now), the agent
 //! searches the whole rest of the game: every legal action at decisions,
 //! every tile kind left at draws weighted by its count (an unplaceable
 //! tile is set aside and the draw repeated, as the engine does), and with
@@ -88,9 +89,14 @@ impl Agent for SolverAgent {
 }
 
 /// Whether the rest of the game from the decision in `state` is within
-/// `tiles` tiles of the bag (and `tiles` is not 0).
+/// `tiles` tiles (and `tiles` is not 0): the tiles of the bag and, with a
+/// hand (RULES.md §8), of every hand but the one placed now.
 pub fn in_reach(state: &State, tiles: u32) -> bool {
-    tiles > 0 && u32::from(state.bag().total()) <= tiles
+    let held: usize = (0..state.players())
+        .map(|s| state.tiles_held(engine::Seat(s as u8)))
+        .sum();
+    let left = usize::from(state.bag().total()) + held.saturating_sub(1);
+    tiles > 0 && left <= tiles as usize
 }
 
 /// The expectimax values of a decision of the seat to play and its best
@@ -118,8 +124,8 @@ pub fn solve(state: &State) -> (Values, Action) {
 pub fn value(state: &State) -> Values {
     match state.phase() {
         Phase::Over => final_advantages(state),
-        Phase::Place(_) | Phase::Choose(..) => solve(state).0,
-        Phase::Draw | Phase::DrawSecond(_) | Phase::DrawGift => {
+        Phase::Place(_) | Phase::Choose(..) | Phase::PlaceHand => solve(state).0,
+        Phase::Draw | Phase::DrawSecond(_) | Phase::DrawGift | Phase::DrawHand => {
             let mut out = [0.0; MAX_PLAYERS];
             for (chance, p) in state.chance_outcomes() {
                 let mut child = state.clone();

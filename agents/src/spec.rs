@@ -128,7 +128,7 @@ mod tests {
             .err()
             .unwrap()
             .0
-            .contains("none"));
+            .contains("eval"));
         assert!(from_spec("random:meeple=2").is_err());
         assert_eq!(from_spec("random").unwrap().name(), "random");
     }

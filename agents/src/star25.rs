@@ -29,7 +29,9 @@
 //! draw repeated) is left in the bag of the searched positions. Following
 //! every order in which unplaceable tiles could be set aside first would
 //! multiply the chance nodes by the orders of those tiles, which late in a
-//! game with many unplaceable kinds never finishes.
+//! game with many unplaceable kinds never finishes. When no tile left can
+//! be placed (a bounded `table` fills up), every order of the set-asides
+//! ends in the same position, so the draw is one certain outcome.
 //!
 //! The search runs on one [`SeatView::determinize`] of the view (in the
 //! base game the position itself). It uses no randomness but for ties at
@@ -175,10 +177,10 @@ impl Star25 {
         match state.phase() {
             Phase::Over => self.eval(state),
             _ if depth == 0 => self.eval(state),
-            Phase::Draw | Phase::DrawSecond(_) | Phase::DrawGift => {
+            Phase::Draw | Phase::DrawSecond(_) | Phase::DrawGift | Phase::DrawHand => {
                 self.chance(state, depth, alpha, beta)
             }
-            Phase::Place(_) | Phase::Choose(..) => {
+            Phase::Place(_) | Phase::Choose(..) | Phase::PlaceHand => {
                 let ordered = self.order(state);
                 self.decision(state, &ordered, depth, alpha, beta, self.width())
             }
@@ -280,15 +282,27 @@ impl Star25 {
             .map(|(_, p)| p)
             .sum();
         let mut out = Vec::new();
+        if placeable == 0.0 {
+            // Nothing left fits: whichever tile comes, the draws go on to
+            // the same position (see the module docs).
+            if let Some(&(chance, _)) = outcomes.first() {
+                let mut child = state.clone();
+                child
+                    .apply_chance_outcome(chance)
+                    .expect("a possible outcome");
+                out.push((child, 1.0));
+            }
+            return out;
+        }
         for &(chance, p) in &outcomes {
-            if placeable > 0.0 && stuck(&chance) {
+            if stuck(&chance) {
                 continue;
             }
             let mut child = state.clone();
             child
                 .apply_chance_outcome(chance)
                 .expect("a possible outcome");
-            out.push((child, if placeable > 0.0 { p / placeable } else { p }));
+            out.push((child, p / placeable));
         }
         out
     }
@@ -304,7 +318,10 @@ impl Star25 {
         let mut ordered: Vec<Option<Vec<(f64, Action)>>> = vec![None; n];
         if self.cfg.probe > 0 {
             for (j, (child, _)) in outcomes.iter().enumerate() {
-                if !matches!(child.phase(), Phase::Place(_) | Phase::Choose(..)) {
+                if !matches!(
+                    child.phase(),
+                    Phase::Place(_) | Phase::Choose(..) | Phase::PlaceHand
+                ) {
                     continue;
                 }
                 let order = self.order(child);

@@ -59,36 +59,48 @@ fn greedy_plays_only_legal_moves() {
     only_legal_moves("greedy", 100);
 }
 
+// The search agents at tiny budgets (a move still expands the root and
+// rolls out): 3 games per table size and rules, 45 per spec, plus a few
+// games at other settings. `cargo test -p carcassonne-agents --test agents
+// -- --ignored` plays 1,500 per spec.
+
+/// The search agents at tiny budgets.
+const TINY: &[&str] = &[
+    "mcts:iterations=2,depth=1",
+    "ismcts:iterations=2,depth=1",
+    "solver:tiles=1",
+    "star25:depth=1,width=1",
+];
+
 #[test]
-fn mcts_plays_only_legal_moves() {
-    only_legal_moves("mcts:iterations=12", 1);
+fn search_agents_play_only_legal_moves() {
+    for spec in TINY {
+        only_legal_moves(spec, 3);
+    }
     only_legal_moves(
         "mcts:iterations=12,reward=win,rollout=random,depth=all,widen=0",
         1,
     );
-}
-
-#[test]
-fn ismcts_plays_only_legal_moves() {
-    only_legal_moves("ismcts:iterations=12", 1);
+    only_legal_moves("mcts:iterations=12,bias=1,pick=0,threads=2", 1);
     only_legal_moves("ismcts:iterations=12,rollout=random,widen=0", 1);
-}
-
-#[test]
-fn solver_plays_only_legal_moves() {
-    only_legal_moves("solver:tiles=1", 1);
     only_legal_moves("mcts:iterations=8,solver_tiles=1", 1);
+    only_legal_moves("star25:depth=2,width=1", 1);
 }
 
 #[test]
-fn star25_plays_only_legal_moves() {
-    only_legal_moves("star25:depth=2,width=1", 1);
+#[ignore = "minutes: run with --ignored"]
+fn search_agents_play_only_legal_moves_over_thousands_of_games() {
+    for spec in TINY {
+        only_legal_moves(spec, 100);
+    }
 }
 
 /// Variants of RULES.md §8, alone and together (small tables fill up, so
 /// unplaceable tiles, returns and early ends come up).
-const VARIANTS: [&str; 6] = [
+const VARIANTS: [&str; 8] = [
     "table=5x5,table_closes=true",
+    "hand=3,table=5x5,table_closes=true,unplaceable=return,start_in_bag=true",
+    "hand=2,hand_visible=true,table=7x7,unplaceable=return,hole_bonus=true",
     "table=3x3,unplaceable=return",
     "start_in_bag=true,hole_bonus=true",
     "table=7x5,unplaceable=return,final_incomplete=false",
@@ -157,6 +169,7 @@ const SPECS: &[&str] = &[
     "greedy",
     "mcts:iterations=60",
     "mcts:iterations=60,reward=win,rollout=random,depth=all,widen=0",
+    "mcts:iterations=30,threads=3,bias=1",
     "ismcts:iterations=60",
     "solver:tiles=1",
     "star25:depth=2,width=2",

@@ -3,6 +3,18 @@
 use crate::tiles::Tile;
 
 /// The tiles left to draw, as counts per kind (never an order).
+///
+/// # Examples
+/// ```
+/// use engine::{Bag, Tile};
+///
+/// let bag = Bag::full();
+/// assert_eq!(bag.total(), 71);
+/// assert_eq!(bag.count(Tile::START), 3); // four D tiles, one is the start tile
+/// assert_eq!(bag.iter().map(|(_, n)| n as usize).sum::<usize>(), 71);
+/// assert_eq!(bag.nth(0), bag.iter().next().unwrap().0);
+/// assert!(!bag.is_empty());
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Bag {
     counts: [u8; Tile::COUNT],
@@ -11,6 +23,13 @@ pub struct Bag {
 
 impl Bag {
     /// The 71 tiles left after the start tile.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{Bag, Rules, Seat, State};
+    ///
+    /// assert_eq!(*State::new(Rules::default(), 2, Seat(0)).bag(), Bag::full());
+    /// ```
     pub fn full() -> Bag {
         let mut bag = Bag::every_tile();
         bag.take(Tile::START);
@@ -26,25 +45,65 @@ impl Bag {
         Bag { counts, total: 72 }
     }
 
+    /// No tiles at all.
+    pub(crate) fn empty() -> Bag {
+        Bag {
+            counts: [0; Tile::COUNT],
+            total: 0,
+        }
+    }
+
     /// Copies of `tile` left.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{Bag, Tile};
+    ///
+    /// assert_eq!(Bag::full().count(Tile::A), 2);
+    /// ```
     #[inline]
     pub fn count(&self, tile: Tile) -> u8 {
         self.counts[tile.index()]
     }
 
     /// Tiles left in all.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{Rules, Seat, State, Tile};
+    ///
+    /// let mut state = State::new(Rules::default(), 2, Seat(0));
+    /// state.draw(Tile::U).unwrap();
+    /// assert_eq!(state.bag().total(), 70);
+    /// ```
     #[inline]
     pub fn total(&self) -> u8 {
         self.total
     }
 
     /// No tile left.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::Bag;
+    ///
+    /// assert!(!Bag::full().is_empty());
+    /// ```
     #[inline]
     pub fn is_empty(&self) -> bool {
         self.total == 0
     }
 
     /// The kinds left with their counts.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{Bag, Tile};
+    ///
+    /// let (first, copies) = Bag::full().iter().next().unwrap();
+    /// assert_eq!((first, copies), (Tile::A, 2));
+    /// assert_eq!(Bag::full().iter().count(), Tile::COUNT);
+    /// ```
     pub fn iter(&self) -> impl Iterator<Item = (Tile, u8)> + '_ {
         Tile::ALL
             .into_iter()
@@ -53,6 +112,20 @@ impl Bag {
     }
 
     /// The `k`-th tile (0-based) if the tiles were laid out by kind.
+    ///
+    /// Draw a uniformly random tile with `bag.nth(rng.gen_range(0..bag.total()))`.
+    ///
+    /// # Panics
+    /// If `k` is not below [`Bag::total`].
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{Bag, Tile};
+    ///
+    /// let bag = Bag::full();
+    /// assert_eq!((bag.nth(0), bag.nth(1), bag.nth(2)), (Tile::A, Tile::A, Tile::B));
+    /// assert_eq!(bag.nth(70), Tile::X);
+    /// ```
     #[inline]
     pub fn nth(&self, mut k: u8) -> Tile {
         for (i, &c) in self.counts.iter().enumerate() {

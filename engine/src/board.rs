@@ -32,6 +32,16 @@ const CELLS: usize = Pos::TORUS * Pos::TORUS;
 pub(crate) const MAX_FRONTIER: usize = 2 * MAX_TILES + 2;
 
 /// A tile on the board.
+///
+/// # Examples
+/// ```
+/// use engine::{Pos, Rotation, Rules, Seat, State, Tile};
+///
+/// let state = State::new(Rules::default(), 2, Seat(0));
+/// let start = state.board().placed(0);
+/// assert_eq!((start.tile, start.rot, start.pos), (Tile::START, Rotation::default(), Pos::ORIGIN));
+/// assert_eq!(start.surrounded, 0);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Placed {
     /// Its kind.
@@ -107,7 +117,7 @@ impl Bounds {
 
 /// The eight cells around a tile, clockwise from north: even indices are
 /// the edge neighbours N, E, S, W.
-const AROUND: [(i8, i8); 8] = [
+pub(crate) const AROUND: [(i8, i8); 8] = [
     (0, 1),
     (1, 1),
     (1, 0),
@@ -137,24 +147,58 @@ impl Board {
     }
 
     /// Tiles placed so far, in placement order (slot order).
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{Pos, Rules, Seat, State, Tile};
+    ///
+    /// let mut state = State::new(Rules::default(), 2, Seat(0));
+    /// state.draw(Tile::U).unwrap();
+    /// state.try_action(state.parse_action("U (1, 0) r1").unwrap()).unwrap();
+    /// let cells: Vec<Pos> = state.board().tiles().iter().map(|p| p.pos).collect();
+    /// assert_eq!(cells, [Pos::ORIGIN, Pos::new(1, 0)]);
+    /// ```
     #[inline]
     pub fn tiles(&self) -> &[Placed] {
         &self.placed[..self.len as usize]
     }
 
     /// Number of tiles placed.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{Rules, Seat, State};
+    ///
+    /// assert_eq!(State::new(Rules::default(), 2, Seat(0)).board().len(), 1);
+    /// ```
     #[inline]
     pub fn len(&self) -> usize {
         self.len as usize
     }
 
     /// No tile placed yet.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{Rules, Seat, State};
+    ///
+    /// assert!(!State::new(Rules::default(), 2, Seat(0)).board().is_empty()); // the start tile
+    /// ```
     #[inline]
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }
 
     /// The slot of the tile at `pos`, if any.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{Pos, Rules, Seat, State};
+    ///
+    /// let state = State::new(Rules::default(), 2, Seat(0));
+    /// assert_eq!(state.board().slot_at(Pos::ORIGIN), Some(0));
+    /// assert_eq!(state.board().slot_at(Pos::new(80, 0)), None); // not folded onto the origin
+    /// ```
     #[inline]
     pub fn slot_at(&self, pos: Pos) -> Option<usize> {
         match self.grid[pos.cell() as usize] {
@@ -165,24 +209,66 @@ impl Board {
     }
 
     /// The tile at `pos`, if any.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{Pos, Rules, Seat, State, Tile};
+    ///
+    /// let state = State::new(Rules::default(), 2, Seat(0));
+    /// assert_eq!(state.board().at(Pos::ORIGIN).map(|p| p.tile), Some(Tile::START));
+    /// assert!(state.board().at(Pos::new(0, 1)).is_none());
+    /// ```
     #[inline]
     pub fn at(&self, pos: Pos) -> Option<&Placed> {
         self.slot_at(pos).map(|s| &self.placed[s])
     }
 
     /// The tile in `slot`.
+    ///
+    /// Only slots below [`Board::len`] hold a tile.
+    ///
+    /// # Panics
+    /// If `slot` is not below [`crate::MAX_TILES`].
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{Pos, Rules, Seat, State};
+    ///
+    /// let state = State::new(Rules::default(), 2, Seat(0));
+    /// assert_eq!(state.board().placed(0).pos, Pos::ORIGIN);
+    /// ```
     #[inline]
     pub fn placed(&self, slot: usize) -> &Placed {
         &self.placed[slot]
     }
 
     /// `pos` is empty and touches a placed tile along an edge.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{Pos, Rules, Seat, State};
+    ///
+    /// let state = State::new(Rules::default(), 2, Seat(0));
+    /// assert!(state.board().is_open(Pos::new(-1, 0)));
+    /// assert!(!state.board().is_open(Pos::new(1, 1))); // touches only a corner
+    /// assert!(!state.board().is_open(Pos::ORIGIN)); // taken
+    /// ```
     #[inline]
     pub fn is_open(&self, pos: Pos) -> bool {
         self.frontier_index(pos).is_some()
     }
 
     /// The open cells and their demands.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{Pos, Rules, Seat, State};
+    ///
+    /// let state = State::new(Rules::default(), 2, Seat(0));
+    /// let mut open: Vec<Pos> = state.board().frontier().map(|(pos, _)| pos).collect();
+    /// open.sort();
+    /// assert_eq!(open, [Pos::new(-1, 0), Pos::new(0, -1), Pos::new(0, 1), Pos::new(1, 0)]);
+    /// ```
     #[inline]
     pub fn frontier(&self) -> impl Iterator<Item = (Pos, Demand)> + '_ {
         self.frontier[..self.frontier_len as usize]
@@ -192,17 +278,44 @@ impl Board {
     }
 
     /// Number of open cells.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{Rules, Seat, State};
+    ///
+    /// assert_eq!(State::new(Rules::default(), 2, Seat(0)).board().frontier_len(), 4);
+    /// ```
     #[inline]
     pub fn frontier_len(&self) -> usize {
         self.frontier_len as usize
     }
 
     /// The demand of the open cell `pos` (0 when it is not open).
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{Edge, Pos, Rules, Seat, Side, State};
+    ///
+    /// let board = State::new(Rules::default(), 2, Seat(0)).board().clone();
+    /// // East of the start tile: a road on the new tile's west side.
+    /// assert_eq!(board.demand_at(Pos::new(1, 0)), (Edge::Road as u8) << (2 * Side::W.index()));
+    /// assert_eq!(board.demand_at(Pos::new(5, 5)), 0);
+    /// ```
     pub fn demand_at(&self, pos: Pos) -> Demand {
         self.frontier_index(pos).map_or(0, |i| self.demand[i])
     }
 
     /// Bit `r` set for each rotation in which `tile` fits at `pos`.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{Pos, Rules, Seat, State, Tile};
+    ///
+    /// let state = State::new(Rules::default(), 2, Seat(0));
+    /// // A straight road east of the start tile: turned a quarter either way.
+    /// assert_eq!(state.board().fitting_rotations_at(Tile::U, Pos::new(1, 0)), 0b1010);
+    /// assert_eq!(state.board().fitting_rotations_at(Tile::U, Pos::new(0, 1)), 0); // city there
+    /// ```
     pub fn fitting_rotations_at(&self, tile: Tile, pos: Pos) -> u8 {
         if !self.is_open(pos) {
             return 0;
@@ -212,6 +325,16 @@ impl Board {
 
     /// Calls `f(pos, rotation mask)` for every open cell where `tile` fits
     /// in at least one rotation.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{Rules, Seat, State, Tile};
+    ///
+    /// let state = State::new(Rules::default(), 2, Seat(0));
+    /// let mut pairs = 0;
+    /// state.board().for_each_fit(Tile::U, |_, mask| pairs += mask.count_ones() as usize);
+    /// assert_eq!(pairs, state.board().fit_count(Tile::U));
+    /// ```
     #[inline]
     pub fn for_each_fit(&self, tile: Tile, mut f: impl FnMut(Pos, u8)) {
         let row = fit_row(tile);
@@ -225,6 +348,14 @@ impl Board {
     }
 
     /// Number of (cell, rotation) pairs where `tile` fits.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{Rules, Seat, State, Tile};
+    ///
+    /// let state = State::new(Rules::default(), 2, Seat(0));
+    /// assert_eq!(state.board().fit_count(Tile::U), 6); // east, west and south, two rotations each
+    /// ```
     #[inline]
     pub fn fit_count(&self, tile: Tile) -> usize {
         let row = fit_row(tile);
@@ -237,7 +368,19 @@ impl Board {
 
     /// The `k`-th (cell, rotation) pair where `tile` fits, in
     /// [`Board::for_each_fit`] order, rotations ascending within a cell.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{Rules, Seat, State, Tile};
+    ///
+    /// let board = State::new(Rules::default(), 2, Seat(0)).board().clone();
+    /// let n = board.fit_count(Tile::U);
+    /// let (pos, rot) = board.nth_fit(Tile::U, n - 1).unwrap();
+    /// assert_ne!(board.fitting_rotations_at(Tile::U, pos) & (1 << rot.quarter_turns()), 0);
+    /// assert_eq!(board.nth_fit(Tile::U, n), None);
+    /// ```
     #[inline]
+    #[allow(clippy::missing_panics_doc)] // its `expect` is on a set bit of a 4-bit mask
     pub fn nth_fit(&self, tile: Tile, mut k: usize) -> Option<(Pos, Rotation)> {
         let row = fit_row(tile);
         let n = self.frontier_len as usize;
@@ -258,6 +401,14 @@ impl Board {
     }
 
     /// `tile` has at least one legal placement.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{Rules, Seat, State, Tile};
+    ///
+    /// let state = State::new(Rules::default(), 2, Seat(0));
+    /// assert!(Tile::ALL.iter().all(|&t| state.board().has_fit(t)));
+    /// ```
     #[inline]
     pub fn has_fit(&self, tile: Tile) -> bool {
         let row = fit_row(tile);

@@ -9,37 +9,123 @@
 use crate::tiles::MAX_SEGMENTS;
 
 /// Most tiles on the board: the start tile and the 71 others.
+///
+/// # Examples
+/// ```
+/// use engine::{Tile, MAX_TILES};
+///
+/// let tiles: usize = Tile::ALL.iter().map(|t| t.def().count as usize).sum();
+/// assert_eq!(tiles, MAX_TILES);
+/// ```
 pub const MAX_TILES: usize = 72;
 /// Number of segment ids.
+///
+/// # Examples
+/// ```
+/// use engine::{segment_id, MAX_SEGMENTS, MAX_SEGMENT_IDS, MAX_TILES};
+///
+/// assert!((segment_id(MAX_TILES - 1, MAX_SEGMENTS as u8 - 1) as usize) < MAX_SEGMENT_IDS);
+/// ```
 pub const MAX_SEGMENT_IDS: usize = MAX_TILES * MAX_SEGMENTS;
 
 /// A segment id: `slot * MAX_SEGMENTS + index`.
+///
+/// # Examples
+/// ```
+/// use engine::{segment_id, SegmentId, MAX_SEGMENTS};
+///
+/// let id: SegmentId = segment_id(2, 3);
+/// assert_eq!((id as usize / MAX_SEGMENTS, id as usize % MAX_SEGMENTS), (2, 3));
+/// ```
 pub type SegmentId = u16;
 
 /// The id of segment `index` of the tile in `slot`.
+///
+/// # Examples
+/// ```
+/// use engine::{segment_id, Rules, Seat, State};
+///
+/// let state = State::new(Rules::default(), 2, Seat(0));
+/// let city = segment_id(0, 0); // the start tile's city
+/// assert_eq!(state.features().open(state.features().root(city)), 1);
+/// ```
 #[inline]
 pub const fn segment_id(slot: usize, index: u8) -> SegmentId {
     (slot * MAX_SEGMENTS + index as usize) as SegmentId
 }
 
-/// One union-find node: the parent link and, valid at roots, the
-/// counters of the feature.
+/// What scoring needs of a feature, kept at its root.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub(crate) struct Counters {
+    /// One bit per multi-piece tile (H, I, L, W, X) with a piece here, so a
+    /// union that joins two pieces of one tile counts that tile once.
+    pub pieces: u16,
+    /// Road ends or city edges not yet closed.
+    pub open: u8,
+    /// Distinct tiles.
+    pub tiles: u8,
+    /// Shields (cities).
+    pub shields: u8,
+    /// Meeples on the feature.
+    pub meeples: u8,
+}
+
+impl Counters {
+    /// A feature of one segment on one tile.
+    #[inline]
+    pub(crate) const fn one(open: u8, shield: bool, piece_bit: u16) -> Counters {
+        Counters {
+            pieces: piece_bit,
+            open,
+            tiles: 1,
+            shields: shield as u8,
+            meeples: 0,
+        }
+    }
+
+    /// The counters of the union of two distinct features.
+    #[inline]
+    pub(crate) fn joined(self, other: Counters) -> Counters {
+        let shared = (self.pieces & other.pieces).count_ones() as u8;
+        Counters {
+            pieces: self.pieces | other.pieces,
+            open: self.open + other.open,
+            tiles: self.tiles + other.tiles - shared,
+            shields: self.shields + other.shields,
+            meeples: self.meeples + other.meeples,
+        }
+    }
+}
+
+/// One union-find node: the parent link and, valid at roots, the size
+/// of the set and the counters of the feature.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
 struct Node {
     parent: u16,
-    /// One bit per multi-piece tile (H, I, L, W, X) with a piece here, so a
-    /// union that joins two pieces of one tile counts that tile once.
-    pieces: u16,
     size: u8,
-    /// Road ends or city edges not yet closed.
-    open: u8,
-    /// Distinct tiles.
-    tiles: u8,
-    shields: u8,
-    meeples: u8,
+    c: Counters,
 }
 
-/// Union-find with per-root counters. Fields use only `meeples`.
+/// The board's roads, cities, monasteries and fields: a union-find over
+/// tile segments whose roots count open edges, tiles, shields and
+/// meeples (fields count only meeples).
+///
+/// Read it through [`crate::State::features`]: the state changes it as tiles
+/// and meeples are placed; callers cannot.
+///
+/// # Examples
+/// ```
+/// use engine::{segment_id, Rules, Seat, State, Tile};
+///
+/// let mut state = State::new(Rules::default(), 2, Seat(0));
+/// state.draw(Tile::E).unwrap(); // a city on one edge
+/// state.try_action(state.parse_action("E (0, 1) r2").unwrap()).unwrap();
+/// let f = state.features();
+/// let root = f.root(segment_id(0, 0)); // the start tile's city, now closed
+/// assert_eq!(root, f.root(segment_id(1, 0)));
+/// assert_eq!((f.open(root), f.tiles(root), f.shields(root), f.meeples(root)), (0, 2, 0, 0));
+/// assert!(state.is_complete(segment_id(0, 0)));
+/// ```
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct Features {
     nodes: [Node; MAX_SEGMENT_IDS],
@@ -51,12 +137,14 @@ impl Features {
         Features {
             nodes: [Node {
                 parent: 0,
-                pieces: 0,
                 size: 0,
-                open: 0,
-                tiles: 0,
-                shields: 0,
-                meeples: 0,
+                c: Counters {
+                    pieces: 0,
+                    open: 0,
+                    tiles: 0,
+                    shields: 0,
+                    meeples: 0,
+                },
             }; MAX_SEGMENT_IDS],
         }
     }
@@ -66,12 +154,8 @@ impl Features {
     pub(crate) fn init(&mut self, id: SegmentId, open: u8, shield: bool, piece_bit: u16) {
         self.nodes[id as usize] = Node {
             parent: id,
-            pieces: piece_bit,
             size: 1,
-            open,
-            tiles: 1,
-            shields: shield as u8,
-            meeples: 0,
+            c: Counters::one(open, shield, piece_bit),
         };
     }
 
@@ -90,6 +174,15 @@ impl Features {
     }
 
     /// The root of `id`'s feature, without touching the structure.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{segment_id, Rules, Seat, State};
+    ///
+    /// let state = State::new(Rules::default(), 2, Seat(0));
+    /// let road = segment_id(0, 1);
+    /// assert_eq!(state.features().root(road), road); // alone on the start tile
+    /// ```
     #[inline]
     pub fn root(&self, mut id: SegmentId) -> SegmentId {
         loop {
@@ -106,7 +199,7 @@ impl Features {
     #[inline]
     pub(crate) fn join_edge(&mut self, a: SegmentId, b: SegmentId) -> SegmentId {
         let root = self.union(a, b);
-        self.nodes[root as usize].open -= 2;
+        self.nodes[root as usize].c.open -= 2;
         root
     }
 
@@ -115,7 +208,7 @@ impl Features {
     #[inline]
     pub(crate) fn close_edge(&mut self, id: SegmentId) {
         let root = self.find(id);
-        self.nodes[root as usize].open -= 1;
+        self.nodes[root as usize].c.open -= 1;
     }
 
     /// Join the features of `a` and `b` (fields: no counters but meeples).
@@ -131,48 +224,84 @@ impl Features {
         } else {
             (rb, ra)
         };
-        let shared = (na.pieces & nb.pieces).count_ones() as u8;
         self.nodes[small as usize].parent = big;
         self.nodes[big as usize] = Node {
             parent: big,
-            pieces: na.pieces | nb.pieces,
             size: na.size.saturating_add(nb.size),
-            open: na.open + nb.open,
-            tiles: na.tiles + nb.tiles - shared,
-            shields: na.shields + nb.shields,
-            meeples: na.meeples + nb.meeples,
+            c: na.c.joined(nb.c),
         };
         big
     }
 
+    /// The counters of the feature with root `r`.
+    #[inline]
+    pub(crate) fn counters(&self, r: SegmentId) -> Counters {
+        self.nodes[r as usize].c
+    }
+
     /// Open edges (cities) or open ends (roads) of the feature with root `r`.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{segment_id, Rules, Seat, State};
+    ///
+    /// let state = State::new(Rules::default(), 2, Seat(0));
+    /// assert_eq!(state.features().open(segment_id(0, 1)), 2); // the road's two ends
+    /// ```
     #[inline]
     pub fn open(&self, r: SegmentId) -> u8 {
-        self.nodes[r as usize].open
+        self.nodes[r as usize].c.open
     }
 
     /// Distinct tiles of the feature with root `r`.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{segment_id, Rules, Seat, State};
+    ///
+    /// let state = State::new(Rules::default(), 2, Seat(0));
+    /// assert_eq!(state.features().tiles(segment_id(0, 0)), 1);
+    /// ```
     #[inline]
     pub fn tiles(&self, r: SegmentId) -> u8 {
-        self.nodes[r as usize].tiles
+        self.nodes[r as usize].c.tiles
     }
 
     /// Shields of the feature with root `r`.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{segment_id, Rules, Seat, State};
+    ///
+    /// let state = State::new(Rules::default(), 2, Seat(0));
+    /// assert_eq!(state.features().shields(segment_id(0, 0)), 0); // D's city has none
+    /// ```
     #[inline]
     pub fn shields(&self, r: SegmentId) -> u8 {
-        self.nodes[r as usize].shields
+        self.nodes[r as usize].c.shields
     }
 
     /// Meeples on the feature with root `r`.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{segment_id, Rules, Seat, State, Tile};
+    ///
+    /// let mut state = State::new(Rules::default(), 2, Seat(0));
+    /// state.draw(Tile::U).unwrap();
+    /// state.try_action(state.parse_action("U (1, 0) r1 E").unwrap()).unwrap(); // a highwayman
+    /// let f = state.features();
+    /// assert_eq!(f.meeples(f.root(segment_id(0, 1))), 1); // the start tile's road is his
+    /// ```
     #[inline]
     pub fn meeples(&self, r: SegmentId) -> u8 {
-        self.nodes[r as usize].meeples
+        self.nodes[r as usize].c.meeples
     }
 
     /// Add (or with a negative `delta`, remove) meeples on root `r`.
     #[inline]
     pub(crate) fn add_meeples(&mut self, r: SegmentId, delta: i8) {
-        let m = &mut self.nodes[r as usize].meeples;
+        let m = &mut self.nodes[r as usize].c.meeples;
         *m = m.wrapping_add_signed(delta);
     }
 }

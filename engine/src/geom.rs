@@ -26,14 +26,38 @@ pub struct Pos {
 
 impl Pos {
     /// The origin, where the start tile lies.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{Pos, Rules, Seat, State, Tile};
+    ///
+    /// let state = State::new(Rules::default(), 2, Seat(0));
+    /// assert_eq!(state.board().at(Pos::ORIGIN).unwrap().tile, Tile::START);
+    /// ```
     pub const ORIGIN: Pos = Pos { x: 0, y: 0 };
 
     /// A position from coordinates.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::Pos;
+    ///
+    /// let p = Pos::new(-2, 3);
+    /// assert_eq!((p.x, p.y), (-2, 3));
+    /// ```
     pub const fn new(x: i8, y: i8) -> Pos {
         Pos { x, y }
     }
 
     /// The neighbouring cell across `side`.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{Pos, Side};
+    ///
+    /// assert_eq!(Pos::ORIGIN.step(Side::N), Pos::new(0, 1));
+    /// assert_eq!(Pos::ORIGIN.step(Side::W), Pos::new(-1, 0));
+    /// ```
     #[inline]
     pub const fn step(self, side: Side) -> Pos {
         let (dx, dy) = side.delta();
@@ -66,6 +90,16 @@ impl fmt::Display for Pos {
 }
 
 /// One of the four edges of a tile, in board orientation.
+///
+/// # Examples
+/// ```
+/// use engine::{Rotation, Side};
+///
+/// assert_eq!(Side::E.opposite(), Side::W);
+/// assert_eq!(Side::E.delta(), (1, 0));
+/// assert_eq!(Side::N.rotated(Rotation::new(3).unwrap()), Side::W);
+/// assert_eq!(Side::ALL.map(|s| s.to_string()).concat(), "NESW");
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[repr(u8)]
 pub enum Side {
@@ -81,27 +115,64 @@ pub enum Side {
 
 impl Side {
     /// All sides, in the canonical order N, E, S, W.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::Side;
+    ///
+    /// assert!(Side::ALL.iter().enumerate().all(|(i, s)| s.index() == i));
+    /// ```
     pub const ALL: [Side; 4] = [Side::N, Side::E, Side::S, Side::W];
 
     /// A side from its index 0–3 (N, E, S, W); the index is taken modulo 4.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::Side;
+    ///
+    /// assert_eq!(Side::from_index(1), Side::E);
+    /// assert_eq!(Side::from_index(5), Side::E);
+    /// ```
     #[inline]
     pub const fn from_index(i: usize) -> Side {
         Side::ALL[i & 3]
     }
 
     /// The index 0–3 of this side.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::Side;
+    ///
+    /// assert_eq!(Side::S.index(), 2);
+    /// ```
     #[inline]
     pub const fn index(self) -> usize {
         self as usize
     }
 
     /// The facing side of the neighbour across this side.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::Side;
+    ///
+    /// assert_eq!(Side::N.opposite(), Side::S);
+    /// assert!(Side::ALL.iter().all(|s| s.opposite().opposite() == *s));
+    /// ```
     #[inline]
     pub const fn opposite(self) -> Side {
         Side::from_index(self as usize + 2)
     }
 
     /// Coordinate change to the neighbour across this side.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::Side;
+    ///
+    /// assert_eq!(Side::S.delta(), (0, -1));
+    /// ```
     #[inline]
     pub const fn delta(self) -> (i8, i8) {
         match self {
@@ -113,6 +184,14 @@ impl Side {
     }
 
     /// This side after `rot` clockwise quarter turns of the tile.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{Rotation, Side};
+    ///
+    /// let half = Rotation::new(2).unwrap();
+    /// assert_eq!(Side::E.rotated(half), Side::W);
+    /// ```
     #[inline]
     pub const fn rotated(self, rot: Rotation) -> Side {
         Side::from_index(self as usize + rot.0 as usize)
@@ -120,6 +199,14 @@ impl Side {
 
     /// The two field ports on this side (west/north half first, as in the
     /// clockwise port order).
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{Port, Side};
+    ///
+    /// assert_eq!(Side::N.ports(), [Port::Nnw, Port::Nne]);
+    /// assert_eq!(Side::W.ports(), [Port::Wsw, Port::Wnw]);
+    /// ```
     #[inline]
     pub const fn ports(self) -> [Port; 2] {
         [
@@ -137,6 +224,16 @@ impl fmt::Display for Side {
 
 /// A half-edge a field can touch: the eight ports of RULES.md §6, in
 /// clockwise order starting at the west half of the north edge.
+///
+/// # Examples
+/// ```
+/// use engine::{Port, Rotation, Side};
+///
+/// assert_eq!(Port::Nne.to_string(), "NNE");
+/// assert_eq!(Port::Nne.side(), Side::N);
+/// assert_eq!(Port::Nne.facing(), Port::Sse); // the tile to the north
+/// assert_eq!(Port::Nne.rotated(Rotation::new(1).unwrap()), Port::Ese);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[repr(u8)]
 pub enum Port {
@@ -160,6 +257,13 @@ pub enum Port {
 
 impl Port {
     /// All ports in canonical order.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::Port;
+    ///
+    /// assert!(Port::ALL.iter().enumerate().all(|(i, p)| p.index() == i));
+    /// ```
     pub const ALL: [Port; 8] = [
         Port::Nnw,
         Port::Nne,
@@ -172,21 +276,50 @@ impl Port {
     ];
 
     /// The names of the ports, in canonical order.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::Port;
+    ///
+    /// assert!(Port::ALL.iter().all(|p| p.to_string() == Port::NAMES[p.index()]));
+    /// ```
     pub const NAMES: [&'static str; 8] = ["NNW", "NNE", "ENE", "ESE", "SSE", "SSW", "WSW", "WNW"];
 
     /// A port from its index 0–7 (taken modulo 8).
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::Port;
+    ///
+    /// assert_eq!(Port::from_index(7), Port::Wnw);
+    /// assert_eq!(Port::from_index(8), Port::Nnw);
+    /// ```
     #[inline]
     pub const fn from_index(i: usize) -> Port {
         Port::ALL[i & 7]
     }
 
     /// The index 0–7 of this port.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::Port;
+    ///
+    /// assert_eq!(Port::Ese.index(), 3);
+    /// ```
     #[inline]
     pub const fn index(self) -> usize {
         self as usize
     }
 
     /// The side this port lies on.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{Port, Side};
+    ///
+    /// assert_eq!(Port::Wsw.side(), Side::W);
+    /// ```
     #[inline]
     pub const fn side(self) -> Side {
         Side::from_index(self as usize / 2)
@@ -194,6 +327,14 @@ impl Port {
 
     /// The port of the neighbouring tile that this port meets: NNW meets
     /// the SSW port of the tile to the north, ENE meets WNW, and so on.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::Port;
+    ///
+    /// assert_eq!(Port::Ene.facing(), Port::Wnw);
+    /// assert!(Port::ALL.iter().all(|p| p.facing().facing() == *p));
+    /// ```
     #[inline]
     pub const fn facing(self) -> Port {
         let side = self as usize / 2;
@@ -202,6 +343,13 @@ impl Port {
     }
 
     /// This port after `rot` clockwise quarter turns of the tile.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{Port, Rotation};
+    ///
+    /// assert_eq!(Port::Nnw.rotated(Rotation::new(2).unwrap()), Port::Sse);
+    /// ```
     #[inline]
     pub const fn rotated(self, rot: Rotation) -> Port {
         Port::from_index(self as usize + 2 * rot.0 as usize)
@@ -230,9 +378,25 @@ pub struct Rotation(u8);
 
 impl Rotation {
     /// All four rotations.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::Rotation;
+    ///
+    /// let turns: Vec<u8> = Rotation::ALL.iter().map(|r| r.quarter_turns()).collect();
+    /// assert_eq!(turns, [0, 1, 2, 3]);
+    /// ```
     pub const ALL: [Rotation; 4] = [Rotation(0), Rotation(1), Rotation(2), Rotation(3)];
 
     /// A rotation from a number of quarter turns, if it is 0–3.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::Rotation;
+    ///
+    /// assert_eq!(Rotation::new(0), Some(Rotation::default()));
+    /// assert!(Rotation::new(4).is_none());
+    /// ```
     pub const fn new(quarter_turns: u8) -> Option<Rotation> {
         if quarter_turns < 4 {
             Some(Rotation(quarter_turns))
@@ -242,12 +406,28 @@ impl Rotation {
     }
 
     /// The number of clockwise quarter turns, 0–3.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::Rotation;
+    ///
+    /// assert_eq!(Rotation::new(3).unwrap().quarter_turns(), 3);
+    /// ```
     #[inline]
     pub const fn quarter_turns(self) -> u8 {
         self.0
     }
 
     /// The rotation that undoes this one.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{Rotation, Side};
+    ///
+    /// let r = Rotation::new(1).unwrap();
+    /// assert_eq!(r.inverse(), Rotation::new(3).unwrap());
+    /// assert_eq!(Side::N.rotated(r).rotated(r.inverse()), Side::N);
+    /// ```
     #[inline]
     pub const fn inverse(self) -> Rotation {
         Rotation((4 - self.0) & 3)
@@ -285,6 +465,15 @@ pub enum Location {
 
 impl Location {
     /// Every location name, in canonical order (edges, monastery, ports).
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::Location;
+    ///
+    /// for loc in Location::ALL {
+    ///     assert_eq!(loc.to_string().parse::<Location>(), Ok(loc));
+    /// }
+    /// ```
     pub const ALL: [Location; 13] = [
         Location::Edge(Side::N),
         Location::Edge(Side::E),
@@ -313,6 +502,15 @@ impl fmt::Display for Location {
 }
 
 /// A location name that is not one of `N E S W C` or the eight ports.
+///
+/// # Examples
+/// ```
+/// use engine::Location;
+///
+/// let err = "north".parse::<Location>().unwrap_err();
+/// assert_eq!(err.0, "north");
+/// assert!(err.to_string().starts_with("unknown location \"north\""));
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ParseLocationError(pub String);
 

@@ -6,13 +6,34 @@ use crate::tiles::Tile;
 use crate::turn::Phase;
 use std::fmt;
 
-/// Where the drawn tile goes.
+/// Where the drawn tile goes (and, with a hand, which tile of the hand).
+///
+/// # Examples
+/// ```
+/// use engine::{Rules, Seat, State, Tile};
+///
+/// let mut state = State::new(Rules::default(), 2, Seat(0));
+/// state.draw(Tile::U).unwrap();
+/// let p = state.nth_placement(0).unwrap();
+/// assert!(state.board().is_open(p.pos));
+/// assert_ne!(state.board().fitting_rotations_at(Tile::U, p.pos) & (1 << p.rot.quarter_turns()), 0);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Placement {
     /// The cell.
     pub pos: Pos,
     /// The rotation.
     pub rot: Rotation,
+    /// The hand slot of the tile placed ([`crate::Hand`], sorted by kind):
+    /// always 0 without a hand (the drawn tile).
+    pub slot: u8,
+}
+
+impl Placement {
+    /// The drawn tile (hand slot 0) at `pos` in rotation `rot`.
+    pub const fn new(pos: Pos, rot: Rotation) -> Placement {
+        Placement { pos, rot, slot: 0 }
+    }
 }
 
 /// A seat's move: the placement of the drawn tile and an optional meeple on
@@ -36,14 +57,44 @@ pub struct Move {
 
 impl Move {
     /// Place a tile without a meeple.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{Move, Pos, Rotation};
+    ///
+    /// let mv = Move::place(Pos::new(0, -1), Rotation::default());
+    /// assert_eq!((mv.placement.pos, mv.meeple), (Pos::new(0, -1), None));
+    /// ```
     pub const fn place(pos: Pos, rot: Rotation) -> Move {
         Move {
-            placement: Placement { pos, rot },
+            placement: Placement::new(pos, rot),
             meeple: None,
         }
     }
 
+    /// This move with the tile of hand slot `slot`.
+    pub const fn from_slot(self, slot: u8) -> Move {
+        Move {
+            placement: Placement {
+                pos: self.placement.pos,
+                rot: self.placement.rot,
+                slot,
+            },
+            meeple: self.meeple,
+        }
+    }
+
     /// This move with a meeple on segment `segment`.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{segment_at, Location, Move, Pos, Rotation, Side, Tile};
+    ///
+    /// let rot = Rotation::new(1).unwrap();
+    /// let road = segment_at(Tile::U, rot, Location::Edge(Side::E)).unwrap();
+    /// let mv = Move::place(Pos::new(1, 0), rot).with_meeple(road);
+    /// assert_eq!(mv.meeple, Some(road));
+    /// ```
     pub const fn with_meeple(self, segment: u8) -> Move {
         Move {
             placement: self.placement,
@@ -52,8 +103,17 @@ impl Move {
     }
 
     /// The move in record notation for `tile`, e.g. `U (1, 0) r1 NNE`.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{Move, Pos, Rotation, Tile};
+    ///
+    /// let mv = Move::place(Pos::new(1, 0), Rotation::new(1).unwrap());
+    /// assert_eq!(mv.display(Tile::U).to_string(), "U (1, 0) r1");
+    /// assert_eq!(mv.with_meeple(9).display(Tile::U).to_string(), "U (1, 0) r1 segment 9");
+    /// ```
     pub fn display(&self, tile: Tile) -> impl fmt::Display {
-        let Placement { pos, rot } = self.placement;
+        let Placement { pos, rot, .. } = self.placement;
         // A segment the tile does not have (from a faulty agent) is shown
         // by its number.
         let meeple = self.meeple.map(|s| {
@@ -91,11 +151,37 @@ impl fmt::Display for DisplayMove {
 }
 
 /// The most moves one position can have: at most 146 open cells × 4
-/// rotations = 584 placements, each with no meeple or a meeple on one of at
-/// most 8 segments (tile X). No real position comes near it.
-pub const MAX_MOVES: usize = 584 * 9;
+/// rotations = 584 placements per tile, for each of up to 3 tiles of a
+/// hand, each with no meeple or a meeple on one of at most 8 segments
+/// (tile X). No real position comes near it.
+///
+/// # Examples
+/// ```
+/// use engine::{MoveList, Rules, Seat, State, Tile, MAX_MOVES};
+///
+/// let mut state = State::new(Rules::default(), 2, Seat(0));
+/// state.draw(Tile::X).unwrap();
+/// let mut moves = MoveList::new();
+/// state.legal_moves(&mut moves);
+/// assert!(moves.len() <= MAX_MOVES);
+/// ```
+pub const MAX_MOVES: usize = 3 * 584 * 9;
 
 /// A list of moves on the stack, with room for [`MAX_MOVES`].
+///
+/// It dereferences to a slice of the moves.
+///
+/// # Examples
+/// ```
+/// use engine::{Move, MoveList, Pos, Rotation};
+///
+/// let mut list = MoveList::new();
+/// list.push(Move::place(Pos::new(1, 0), Rotation::default()));
+/// assert_eq!(list.len(), 1);
+/// assert_eq!(list[0].placement.pos, Pos::new(1, 0));
+/// list.clear();
+/// assert!(list.is_empty());
+/// ```
 #[derive(Clone)]
 pub struct MoveList {
     moves: [Move; MAX_MOVES],
@@ -104,6 +190,13 @@ pub struct MoveList {
 
 impl MoveList {
     /// An empty list.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::MoveList;
+    ///
+    /// assert!(MoveList::new().is_empty());
+    /// ```
     pub fn new() -> MoveList {
         MoveList {
             moves: [Move::place(Pos::ORIGIN, Rotation::default()); MAX_MOVES],
@@ -112,6 +205,18 @@ impl MoveList {
     }
 
     /// Append a move.
+    ///
+    /// # Panics
+    /// If the list already holds [`MAX_MOVES`] moves.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{Move, MoveList, Pos, Rotation};
+    ///
+    /// let mut list = MoveList::default();
+    /// list.push(Move::place(Pos::ORIGIN, Rotation::default()));
+    /// assert_eq!(list.len(), 1);
+    /// ```
     #[inline]
     pub fn push(&mut self, m: Move) {
         self.moves[self.len] = m;
@@ -119,6 +224,16 @@ impl MoveList {
     }
 
     /// Remove every move.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{Move, MoveList, Pos, Rotation};
+    ///
+    /// let mut list = MoveList::new();
+    /// list.push(Move::place(Pos::ORIGIN, Rotation::default()));
+    /// list.clear();
+    /// assert_eq!(list.len(), 0);
+    /// ```
     #[inline]
     pub fn clear(&mut self) {
         self.len = 0;
@@ -145,6 +260,19 @@ impl fmt::Debug for MoveList {
 }
 
 /// Why a move, draw or record step was refused. Each prints one line.
+///
+/// # Examples
+/// ```
+/// use engine::{IllegalMove, Move, Pos, Rotation, Rules, Seat, Side, State, Tile};
+///
+/// let mut state = State::new(Rules::default(), 2, Seat(0));
+/// assert_eq!(state.draw(Tile::X), Ok(engine::Drawn::Placeable));
+/// assert_eq!(state.draw(Tile::X), Err(IllegalMove::TileAlreadyDrawn));
+/// let bad = Move::place(Pos::new(0, 1), Rotation::default()); // a road against the city
+/// let err = state.try_play(bad).unwrap_err();
+/// assert_eq!(err, IllegalMove::EdgeMismatch(Pos::new(0, 1), Side::S));
+/// assert_eq!(err.to_string(), "the S edge at (0, 1) does not match its neighbour");
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum IllegalMove {
@@ -193,6 +321,13 @@ pub enum IllegalMove {
     GiftNotInDeck(Gift),
     /// Take 2: the tile to keep is not one of the two drawn.
     NotDrawn(Tile),
+    /// Hand: no tile in that hand slot, or that tile is not in the hand.
+    NotInHand(Tile),
+    /// Hand: an empty hand slot.
+    EmptySlot(u8),
+    /// Hand: a tile of the hand has no legal placement and must be set
+    /// aside first.
+    MustSetAside(Tile),
 }
 
 impl fmt::Display for IllegalMove {
@@ -224,6 +359,12 @@ impl fmt::Display for IllegalMove {
             GiftTarget(g, why) => write!(f, "{g}: {why}"),
             GiftNotInDeck(g) => write!(f, "no {g} gift is left in the deck"),
             NotDrawn(t) => write!(f, "tile {t} is not one of the two tiles drawn"),
+            NotInHand(t) => write!(f, "tile {t} is not in the seat's hand"),
+            EmptySlot(s) => write!(f, "hand slot {s} holds no tile"),
+            MustSetAside(t) => write!(
+                f,
+                "tile {t} in the hand has no legal placement and must be set aside first"
+            ),
         }
     }
 }
@@ -237,6 +378,8 @@ fn phase_name(phase: Phase) -> String {
         Phase::DrawSecond(_) => "Take 2's second draw".to_string(),
         Phase::Choose(a, b) => format!("choosing tile {a} or {b}"),
         Phase::DrawGift => "a gift draw".to_string(),
+        Phase::DrawHand => "a draw into the hand".to_string(),
+        Phase::PlaceHand => "placing a tile of the hand".to_string(),
         Phase::Over => "the end".to_string(),
     }
 }

@@ -85,6 +85,17 @@ impl fmt::Display for GiftOpenRecord {
 }
 
 /// Text that is not an action in record notation, and why.
+///
+/// # Examples
+/// ```
+/// use engine::{Rules, Seat, State, Tile};
+///
+/// let mut state = State::new(Rules::default(), 2, Seat(0));
+/// state.draw(Tile::U).unwrap();
+/// let err = state.parse_action("U (1, 0) r9").unwrap_err();
+/// assert_eq!(err.text, "U (1, 0) r9");
+/// assert!(err.to_string().starts_with("bad action \"U (1, 0) r9\": "));
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct ParseActionError {
@@ -119,7 +130,7 @@ impl State {
     /// ```
     pub fn describe(&self, action: Action) -> String {
         match action {
-            Action::Place(m) => match self.drawn_tile() {
+            Action::Place(m) => match self.placing_tile(m.placement.slot) {
                 Some(t) => m.display(t).to_string(),
                 None => format!("{m:?}"),
             },
@@ -137,8 +148,10 @@ impl State {
     ///
     /// # Errors
     /// A [`ParseActionError`] if the text is not an action in record
-    /// notation, names a tile other than the drawn one, or a location that
-    /// the tile (in that rotation, or at that cell) does not have.
+    /// notation, names a tile other than the drawn one (with a hand: a tile
+    /// not in the seat's hand; the action takes the first slot holding
+    /// it), or a location that the tile (in that rotation, or at that
+    /// cell) does not have.
     ///
     /// # Examples
     /// ```
@@ -175,15 +188,20 @@ impl State {
             }
             [t, x, y, r, rest @ ..] if rest.len() <= 1 => {
                 let t = tile(t)?;
-                if self.drawn_tile() != Some(t) {
-                    return Err(fail("that is not the drawn tile"));
-                }
+                let slot = match self.phase() {
+                    crate::Phase::PlaceHand => self
+                        .held(self.to_play())
+                        .slot_of(t)
+                        .ok_or_else(|| fail("that tile is not in the hand"))?,
+                    _ if self.drawn_tile() == Some(t) => 0,
+                    _ => return Err(fail("that is not the drawn tile")),
+                };
                 let rot = r
                     .strip_prefix('r')
                     .and_then(|r| r.parse::<u8>().ok())
                     .and_then(Rotation::new)
                     .ok_or_else(|| fail("a rotation is written r0 to r3"))?;
-                let mut mv = crate::Move::place(pos(x, y)?, rot);
+                let mut mv = crate::Move::place(pos(x, y)?, rot).from_slot(slot);
                 if let [l] = rest {
                     let seg = segment_at(t, rot, loc(l)?)
                         .ok_or_else(|| fail("the tile has no segment there"))?;

@@ -59,6 +59,12 @@ impl PackedRules {
         Bounds::table(self.table[0], self.table[1], self.flags & TABLE_CLOSES != 0)
     }
 
+    /// Tiles in each hand (0 without the variant).
+    #[inline]
+    pub(crate) fn hand(self) -> u8 {
+        self.hand & HAND_MASK
+    }
+
     /// Whether the seat to play filled a hole this turn and plays again.
     #[inline]
     pub(crate) fn bonus_turn(self) -> bool {

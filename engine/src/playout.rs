@@ -3,7 +3,8 @@
 //!
 //! A random move picks the placement uniformly over the legal (cell,
 //! rotation) pairs, then the meeple uniformly over "none" and the free
-//! segments of the placed tile. With The Gifts, a seat that may open a
+//! segments of the placed tile. With a hand (RULES.md §8), the placement
+//! is uniform over every (tile of the hand, cell, rotation). With The Gifts, a seat that may open a
 //! gift does so with probability 1/2, uniformly over every opening (card
 //! and target); after Take 2 it keeps either tile with probability 1/2.
 
@@ -13,7 +14,8 @@ use crate::state::State;
 use crate::turn::{Action, Phase};
 use rand::Rng;
 
-/// A uniformly random legal move, or `None` outside [`Phase::Place`].
+/// A uniformly random legal move, or `None` outside [`Phase::Place`] and
+/// [`Phase::PlaceHand`].
 ///
 /// # Examples
 /// ```
@@ -46,10 +48,40 @@ pub fn random_move<R: Rng + ?Sized>(state: &State, rng: &mut R) -> Option<Move> 
 
 /// Most gift openings at once: 6 monasteries + 62 roads + 7 Cash Outs +
 /// 7 × 7 Change Positions + Take 2 + 5 wasted cards (RULES.md tile counts).
+///
+/// # Examples
+/// ```
+/// use engine::{random_action, Rules, Seat, State, MAX_GIFT_OPENINGS};
+/// use rand::SeedableRng;
+///
+/// let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(9);
+/// let mut state = State::new(Rules { gifts: true, ..Rules::STANDARD }, 4, Seat(0));
+/// while !state.is_over() {
+///     let mut openings = 0;
+///     state.for_each_gift_open(|_| openings += 1);
+///     assert!(openings <= MAX_GIFT_OPENINGS);
+///     if state.is_chance() {
+///         state.apply_chance(&mut rng);
+///     } else {
+///         state.try_action(random_action(&state, &mut rng).unwrap()).unwrap();
+///     }
+/// }
+/// ```
 pub const MAX_GIFT_OPENINGS: usize = 130;
 
 /// A gift opening of the seat to play, uniform over every card and target
 /// (see [`State::for_each_gift_open`]), or `None` when it may open none.
+///
+/// # Examples
+/// ```
+/// use engine::{random_gift_open, Rules, Seat, State, Tile};
+/// use rand::SeedableRng;
+///
+/// let mut state = State::new(Rules { gifts: true, ..Rules::STANDARD }, 2, Seat(0));
+/// state.draw(Tile::U).unwrap();
+/// let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(1);
+/// assert_eq!(random_gift_open(&state, &mut rng), None); // no card in hand
+/// ```
 pub fn random_gift_open<R: Rng + ?Sized>(state: &State, rng: &mut R) -> Option<GiftOpen> {
     let mut opens = [GiftOpen::Take2; MAX_GIFT_OPENINGS];
     let mut n = 0;
@@ -60,8 +92,11 @@ pub fn random_gift_open<R: Rng + ?Sized>(state: &State, rng: &mut R) -> Option<G
     (n > 0).then(|| opens[rng.gen_range(0..n)])
 }
 
-/// A random action of the seat to play (see the module docs), or `None`
-/// when no seat is to act.
+/// A random action of the seat to play, or `None` when no seat is to act:
+/// the reference playout policy. A seat that may open a gift does so with
+/// probability ½, uniformly over every opening (card and target), else it
+/// plays [`random_move`]; after Take 2 it keeps either tile with
+/// probability ½.
 ///
 /// # Examples
 /// ```
@@ -85,6 +120,7 @@ pub fn random_action<R: Rng + ?Sized>(state: &State, rng: &mut R) -> Option<Acti
             random_move(state, rng).map(Action::Place)
         }
         Phase::Choose(a, b) => Some(Action::Keep(if rng.gen_bool(0.5) { a } else { b })),
+        Phase::PlaceHand => random_move(state, rng).map(Action::Place),
         _ => None,
     }
 }

@@ -20,8 +20,9 @@
 
 mod builder;
 mod format;
+mod hand_replay;
 mod replay;
 
 pub use builder::RecordBuilder;
 pub use format::{FinalRecord, GiftOpenRecord, Record, TurnRecord, FORMAT};
-pub use replay::{apply_turn, initial_state, replay, ReplayError, ReplayReason};
+pub use replay::{apply_turn, apply_turn_start, initial_state, replay, ReplayError, ReplayReason};

@@ -19,6 +19,8 @@ use std::str::FromStr;
 /// let house: Rules = "final_incomplete=false,hole_bonus=true".parse().unwrap();
 /// assert!(!house.final_incomplete && house.hole_bonus);
 /// assert!("hand=1,gifts=true".parse::<Rules>().is_err());
+/// let hands: Rules = "hand=3,hand_visible=true".parse().unwrap();
+/// assert_eq!((hands.hand, hands.hand_visible), (3, true));
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -82,9 +84,20 @@ impl Default for Rules {
 }
 
 /// What happens to a drawn tile that cannot be placed (RULES.md §8).
+///
+/// # Examples
+/// ```
+/// use engine::{Rules, Unplaceable};
+///
+/// assert_eq!(Rules::default().unplaceable, Unplaceable::Aside);
+/// let mut rules = Rules::default();
+/// rules.set("unplaceable", "return").unwrap();
+/// assert_eq!(rules.unplaceable, Unplaceable::Return);
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
+#[non_exhaustive]
 pub enum Unplaceable {
     /// Set aside for the rest of the game (standard).
     #[default]
@@ -94,15 +107,46 @@ pub enum Unplaceable {
 }
 
 impl Unplaceable {
+    /// Each way with its name in the rules text (`unplaceable=return`).
+    const NAMES: [(&'static str, Unplaceable); 2] = [
+        ("aside", Unplaceable::Aside),
+        ("return", Unplaceable::Return),
+    ];
+
     #[cfg(feature = "serde")]
     fn is_aside(&self) -> bool {
         *self == Unplaceable::Aside
     }
 }
 
+impl fmt::Display for Unplaceable {
+    /// Its name in the rules text: `aside` or `return`.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::Unplaceable;
+    ///
+    /// assert_eq!(Unplaceable::Return.to_string(), "return");
+    /// ```
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let named = Unplaceable::NAMES.iter().find(|(_, u)| u == self);
+        f.write_str(named.map_or("?", |(name, _)| name))
+    }
+}
+
 /// The size of the table: `width` columns and `height` rows centred on the
 /// start tile, written `"WxH"`. Both odd and at least 3 (checked by
 /// [`Rules::validate`]).
+///
+/// # Examples
+/// ```
+/// use engine::Table;
+///
+/// let table: Table = "11x7".parse().unwrap();
+/// assert_eq!((table.width, table.height), (11, 7));
+/// assert_eq!(table.to_string(), "11x7");
+/// assert!("10x10".parse::<Table>().is_err()); // even sizes have no centre
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(try_from = "String", into = "String"))]
@@ -115,6 +159,16 @@ pub struct Table {
 
 impl Table {
     /// Whether `(x, y)` lies on the table.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::Table;
+    ///
+    /// let table = Table { width: 5, height: 3 };
+    /// assert!(table.contains(2, -1));
+    /// assert!(!table.contains(3, 0));
+    /// assert!(!table.contains(0, 2));
+    /// ```
     #[inline]
     pub fn contains(self, x: i32, y: i32) -> bool {
         let (hw, hh) = (i32::from(self.width / 2), i32::from(self.height / 2));
@@ -166,6 +220,16 @@ impl From<Table> for String {
 
 /// Why a rules configuration is refused: one line naming the key and what
 /// is valid.
+///
+/// # Examples
+/// ```
+/// use engine::{Rules, RulesError};
+///
+/// let err = "gifts=maybe".parse::<Rules>().unwrap_err();
+/// assert!(matches!(err, RulesError::BadValue { key: "gifts", .. }));
+/// assert_eq!(err.to_string(), "rules key `gifts`: bad value `maybe` (expected true or false)");
+/// assert!(matches!("farmers".parse::<Rules>(), Err(RulesError::Syntax(_))));
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum RulesError {
@@ -184,8 +248,6 @@ pub enum RulesError {
     Syntax(String),
     /// Options that cannot be combined (RULES.md §8).
     Conflict(&'static str),
-    /// A variant the engine does not play yet.
-    NotImplemented(&'static str),
 }
 
 impl fmt::Display for RulesError {
@@ -200,15 +262,17 @@ impl fmt::Display for RulesError {
                 key,
                 value,
                 expected,
-            } => write!(f, "rules key `{key}`: bad value `{value}` (expected {expected})"),
+            } => write!(
+                f,
+                "rules key `{key}`: bad value `{value}` (expected {expected})"
+            ),
             RulesError::Syntax(item) => {
-                write!(f, "rules item `{item}` is not KEY=VALUE (e.g. hole_bonus=true)")
+                write!(
+                    f,
+                    "rules item `{item}` is not KEY=VALUE (e.g. hole_bonus=true)"
+                )
             }
             RulesError::Conflict(why) => write!(f, "rules conflict: {why}"),
-            RulesError::NotImplemented(key) => write!(
-                f,
-                "rules key `{key}`: this variant is not implemented yet (only its default value is accepted)"
-            ),
         }
     }
 }
@@ -218,6 +282,15 @@ impl std::error::Error for RulesError {}
 impl Rules {
     /// The standard rules (farmers on, every other option off), usable in
     /// constants: `Rules { gifts: true, ..Rules::STANDARD }`.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::Rules;
+    ///
+    /// const GIFTS: Rules = Rules { gifts: true, ..Rules::STANDARD };
+    /// assert_eq!(Rules::default(), Rules::STANDARD);
+    /// assert!(GIFTS.farmers && GIFTS.gifts);
+    /// ```
     pub const STANDARD: Rules = Rules {
         farmers: true,
         gifts: false,
@@ -232,6 +305,14 @@ impl Rules {
     };
 
     /// Every key of the rules object, in record order.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::Rules;
+    ///
+    /// assert_eq!(Rules::KEYS[0], "farmers");
+    /// assert!(Rules::KEYS.contains(&"hole_bonus"));
+    /// ```
     pub const KEYS: &'static [&'static str] = &[
         "farmers",
         "gifts",
@@ -250,48 +331,31 @@ impl Rules {
     ///
     /// # Errors
     /// An unknown key, or a value the key does not take.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{Rules, RulesError};
+    ///
+    /// let mut rules = Rules::default();
+    /// rules.set("farmers", "false").unwrap();
+    /// assert!(!rules.farmers);
+    /// assert!(matches!(rules.set("dragons", "true"), Err(RulesError::UnknownKey(_))));
+    /// ```
     pub fn set(&mut self, key: &str, value: &str) -> Result<(), RulesError> {
-        let flag = |key: &'static str| match value {
-            "true" => Ok(true),
-            "false" => Ok(false),
-            _ => Err(RulesError::BadValue {
-                key,
-                value: value.to_string(),
-                expected: "true or false",
-            }),
-        };
+        const FLAG: &[(&str, bool)] = &[("true", true), ("false", false)];
+        let flag = |key: &'static str| one_of(key, value, FLAG, "true or false");
         match key {
             "farmers" => self.farmers = flag("farmers")?,
             "gifts" => self.gifts = flag("gifts")?,
             "hand" => {
-                self.hand = match value {
-                    "0" => 0,
-                    "1" => 1,
-                    "2" => 2,
-                    "3" => 3,
-                    _ => {
-                        return Err(RulesError::BadValue {
-                            key: "hand",
-                            value: value.to_string(),
-                            expected: "0, 1, 2 or 3",
-                        })
-                    }
-                }
+                let sizes = [("0", 0), ("1", 1), ("2", 2), ("3", 3)];
+                self.hand = one_of("hand", value, &sizes, "0, 1, 2 or 3")?;
             }
             "hand_visible" => self.hand_visible = flag("hand_visible")?,
             "start_in_bag" => self.start_in_bag = flag("start_in_bag")?,
             "unplaceable" => {
-                self.unplaceable = match value {
-                    "aside" => Unplaceable::Aside,
-                    "return" => Unplaceable::Return,
-                    _ => {
-                        return Err(RulesError::BadValue {
-                            key: "unplaceable",
-                            value: value.to_string(),
-                            expected: "aside or return",
-                        })
-                    }
-                }
+                self.unplaceable =
+                    one_of("unplaceable", value, &Unplaceable::NAMES, "aside or return")?;
             }
             "hole_bonus" => self.hole_bonus = flag("hole_bonus")?,
             "final_incomplete" => self.final_incomplete = flag("final_incomplete")?,
@@ -307,6 +371,15 @@ impl Rules {
     ///
     /// # Errors
     /// The first problem found.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{Rules, RulesError};
+    ///
+    /// assert_eq!(Rules::STANDARD.validate(), Ok(()));
+    /// let clash = Rules { table_closes: true, ..Rules::STANDARD };
+    /// assert!(matches!(clash.validate(), Err(RulesError::Conflict(_))));
+    /// ```
     pub fn validate(&self) -> Result<(), RulesError> {
         if self.hand > 3 {
             return Err(RulesError::BadValue {
@@ -329,11 +402,27 @@ impl Rules {
                 "`table_closes=true` needs a `table` (e.g. table=11x11)",
             ));
         }
-        if self.hand > 0 {
-            return Err(RulesError::NotImplemented("hand"));
-        }
         Ok(())
     }
+}
+
+/// The value named `value` among `names` for rules key `key`, or the
+/// error saying what `expected` values the key takes.
+fn one_of<T: Copy>(
+    key: &'static str,
+    value: &str,
+    names: &[(&str, T)],
+    expected: &'static str,
+) -> Result<T, RulesError> {
+    names
+        .iter()
+        .find(|(name, _)| *name == value)
+        .map(|&(_, v)| v)
+        .ok_or_else(|| RulesError::BadValue {
+            key,
+            value: value.to_string(),
+            expected,
+        })
 }
 
 impl FromStr for Rules {
@@ -356,55 +445,31 @@ impl FromStr for Rules {
 
 impl fmt::Display for Rules {
     /// The `KEY=VALUE,…` form of every option that differs from the
-    /// standard rules (empty for the standard rules); parses back.
+    /// standard rules (empty for the standard rules), in [`Rules::KEYS`]
+    /// order; parses back.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let d = Rules::default();
+        let d = Rules::STANDARD;
         let mut items: Vec<String> = Vec::new();
-        let mut push = |differs: bool, key: &str, value: &dyn fmt::Display| {
-            if differs {
-                items.push(format!("{key}={value}"));
-            }
-        };
-        push(self.farmers != d.farmers, "farmers", &self.farmers);
-        push(self.gifts != d.gifts, "gifts", &self.gifts);
-        push(self.hand != d.hand, "hand", &self.hand);
-        push(
-            self.hand_visible != d.hand_visible,
-            "hand_visible",
-            &self.hand_visible,
-        );
-        push(
-            self.start_in_bag != d.start_in_bag,
-            "start_in_bag",
-            &self.start_in_bag,
-        );
-        let unplaceable = match self.unplaceable {
-            Unplaceable::Aside => "aside",
-            Unplaceable::Return => "return",
-        };
-        push(
-            self.unplaceable != d.unplaceable,
-            "unplaceable",
-            &unplaceable,
-        );
-        push(
-            self.hole_bonus != d.hole_bonus,
-            "hole_bonus",
-            &self.hole_bonus,
-        );
-        push(
-            self.final_incomplete != d.final_incomplete,
-            "final_incomplete",
-            &self.final_incomplete,
-        );
-        if let Some(t) = self.table {
-            push(true, "table", &t);
+        macro_rules! changed {
+            ($($key:ident),*) => {$(
+                if self.$key != d.$key {
+                    items.push(format!("{}={}", stringify!($key), self.$key));
+                }
+            )*};
         }
-        push(
-            self.table_closes != d.table_closes,
-            "table_closes",
-            &self.table_closes,
+        changed!(
+            farmers,
+            gifts,
+            hand,
+            hand_visible,
+            start_in_bag,
+            unplaceable
         );
+        changed!(hole_bonus, final_incomplete);
+        if let Some(t) = self.table {
+            items.push(format!("table={t}"));
+        }
+        changed!(table_closes);
         f.write_str(&items.join(","))
     }
 }

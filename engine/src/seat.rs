@@ -4,16 +4,50 @@ use std::fmt;
 use std::ops::{Index, IndexMut};
 
 /// Most seats at one table.
+///
+/// # Examples
+/// ```
+/// use engine::{Rules, Seat, State, MAX_PLAYERS};
+///
+/// let state = State::new(Rules::default(), MAX_PLAYERS, Seat(5));
+/// assert_eq!(state.players(), 6);
+/// ```
 pub const MAX_PLAYERS: usize = 6;
 /// Meeples each seat starts with.
+///
+/// # Examples
+/// ```
+/// use engine::{Rules, Seat, State, MEEPLES_PER_SEAT};
+///
+/// let state = State::new(Rules::default(), 3, Seat(0));
+/// assert_eq!(state.supply(Seat(2)), MEEPLES_PER_SEAT);
+/// ```
 pub const MEEPLES_PER_SEAT: u8 = 7;
 
 /// A seat at the table, 0-based, in turn order.
+///
+/// # Examples
+/// ```
+/// use engine::Seat;
+///
+/// let seat = Seat(2);
+/// assert_eq!(seat.index(), 2);
+/// assert_eq!(seat.to_string(), "seat 2");
+/// assert!(Seat(0) < seat);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub struct Seat(pub u8);
 
 impl Seat {
     /// The seat's index.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::Seat;
+    ///
+    /// let names = ["north", "south"];
+    /// assert_eq!(names[Seat(1).index()], "south");
+    /// ```
     #[inline]
     pub const fn index(self) -> usize {
         self.0 as usize
@@ -28,11 +62,27 @@ impl fmt::Display for Seat {
 
 /// One value per seat (up to [`MAX_PLAYERS`]); seats beyond the table's
 /// player count hold the default value.
+///
+/// # Examples
+/// ```
+/// use engine::{PerSeat, Seat};
+///
+/// let mut wins = PerSeat::splat(0u32);
+/// wins[Seat(1)] += 1;
+/// assert_eq!((wins[Seat(0)], wins[Seat(1)]), (0, 1));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub struct PerSeat<T>(pub [T; MAX_PLAYERS]);
 
 impl<T: Copy> PerSeat<T> {
     /// Every seat holding `value`.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{PerSeat, Seat};
+    ///
+    /// assert_eq!(PerSeat::splat(7u8)[Seat(5)], 7);
+    /// ```
     pub const fn splat(value: T) -> PerSeat<T> {
         PerSeat([value; MAX_PLAYERS])
     }
@@ -54,6 +104,14 @@ impl<T> IndexMut<Seat> for PerSeat<T> {
 }
 
 /// Points of one seat, by where they came from.
+///
+/// # Examples
+/// ```
+/// use engine::Score;
+///
+/// let score = Score { road: 3, city: 8, farm: 6, ..Score::default() };
+/// assert_eq!(score.total(), 17);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Score {
@@ -71,6 +129,14 @@ pub struct Score {
 
 impl Score {
     /// The sum of all parts.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{Rules, Seat, State};
+    ///
+    /// let state = State::new(Rules::default(), 2, Seat(0));
+    /// assert_eq!(state.score(Seat(0)).total(), 0);
+    /// ```
     #[inline]
     pub const fn total(&self) -> u32 {
         self.road as u32

@@ -11,6 +11,7 @@ use crate::board::{Board, Touched, NO_SLOT};
 use crate::features::{segment_id, Features, SegmentId};
 use crate::geom::{Location, Pos, Rotation, Side};
 use crate::gifts::GiftState;
+use crate::hand::Hand;
 use crate::moves::{IllegalMove, Move, Placement};
 use crate::packed_rules::PackedRules;
 use crate::rules::Rules;
@@ -21,15 +22,37 @@ use crate::turn::Phase;
 mod actions;
 mod chance;
 mod check;
+mod end_now;
+mod follow;
 mod gift_turn;
+mod hand_turn;
 mod movegen;
+pub use follow::{follow_turn, CardHolder};
 mod scoring;
 
 #[cfg(test)]
 mod end_now_tests;
 
 /// A meeple on the board.
+///
+/// Packed into 3 bytes (no padding byte after the seat): the state holds
+/// 42 of them, and the bytes saved pay for the hands of RULES.md §8.
+///
+/// # Examples
+/// ```
+/// use engine::{segment_at, Location, Port, Rules, Seat, State, Tile};
+///
+/// let mut state = State::new(Rules::default(), 2, Seat(0));
+/// state.draw(Tile::U).unwrap();
+/// state.try_action(state.parse_action("U (1, 0) r1 NNE").unwrap()).unwrap(); // a farmer
+/// let m = state.meeples()[0];
+/// assert_eq!((m.seat, m.slot()), (Seat(0), 1));
+/// let placed = state.board().placed(m.slot());
+/// let nne = segment_at(placed.tile, placed.rot, Location::Field(Port::Nne));
+/// assert_eq!(nne, Some(m.segment_index()));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(C, packed)]
 pub struct Meeple {
     /// Its owner.
     pub seat: Seat,
@@ -39,17 +62,38 @@ pub struct Meeple {
 
 impl Meeple {
     /// The slot of the tile it is on.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{segment_id, Meeple, Seat};
+    ///
+    /// assert_eq!(Meeple { seat: Seat(1), segment: segment_id(4, 2) }.slot(), 4);
+    /// ```
     pub fn slot(&self) -> usize {
         self.segment as usize / crate::tiles::MAX_SEGMENTS
     }
 
     /// The segment index on its tile.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{segment_id, Meeple, Seat};
+    ///
+    /// assert_eq!(Meeple { seat: Seat(1), segment: segment_id(4, 2) }.segment_index(), 2);
+    /// ```
     pub fn segment_index(&self) -> u8 {
         (self.segment as usize % crate::tiles::MAX_SEGMENTS) as u8
     }
 }
 
 /// Most meeples on the board at once.
+///
+/// # Examples
+/// ```
+/// use engine::{MAX_MEEPLES, MAX_PLAYERS, MEEPLES_PER_SEAT};
+///
+/// assert_eq!(MAX_MEEPLES, MAX_PLAYERS * MEEPLES_PER_SEAT as usize);
+/// ```
 pub const MAX_MEEPLES: usize = MAX_PLAYERS * MEEPLES_PER_SEAT as usize;
 
 /// A complete game position.
@@ -79,6 +123,8 @@ pub struct State {
     meeple_len: u8,
     meeples: [Meeple; MAX_MEEPLES],
     gifts: GiftState,
+    /// Each seat's tiles in hand (RULES.md §8 `hand`; empty without).
+    hands: PerSeat<Hand>,
     board: Board,
     features: Features,
 }
@@ -143,14 +189,19 @@ impl State {
                 segment: 0,
             }; MAX_MEEPLES],
             gifts: GiftState::new(),
+            hands: PerSeat::default(),
             board: Board::new(),
             features: Features::new(),
         };
         // With `start_in_bag` the start tile is the first chance outcome
-        // (see [`State::draw`]); otherwise it is D, taken out of the bag.
+        // (see [`State::draw`]) and a hand is dealt after it; otherwise it
+        // is D, taken out of the bag.
         if !rules.start_in_bag {
             state.bag.take(Tile::START);
             state.put_tile(Tile::START, Rotation::default(), Pos::ORIGIN);
+            if rules.hand > 0 {
+                state.start_deal();
+            }
         }
         state
     }
@@ -158,12 +209,27 @@ impl State {
     // ----- Observers -------------------------------------------------------
 
     /// The rules in force.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{Rules, Seat, State};
+    ///
+    /// let rules = Rules { gifts: true, ..Rules::STANDARD };
+    /// assert_eq!(State::new(rules, 2, Seat(0)).rules(), rules);
+    /// ```
     #[inline]
     pub fn rules(&self) -> Rules {
         self.rules.unpack()
     }
 
     /// Number of seats.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{Rules, Seat, State};
+    ///
+    /// assert_eq!(State::new(Rules::default(), 5, Seat(0)).players(), 5);
+    /// ```
     #[inline]
     pub fn players(&self) -> usize {
         self.players as usize
@@ -171,66 +237,183 @@ impl State {
 
     /// The seat whose turn it is (during [`Phase::Draw`], the seat the
     /// tile is drawn for).
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{Rules, Seat, State, Tile};
+    ///
+    /// let mut state = State::new(Rules::default(), 2, Seat(1));
+    /// assert_eq!(state.to_play(), Seat(1));
+    /// state.draw(Tile::U).unwrap();
+    /// state.try_action(state.parse_action("U (1, 0) r1").unwrap()).unwrap();
+    /// assert_eq!(state.to_play(), Seat(0)); // the turn passed
+    /// ```
     #[inline]
     pub fn to_play(&self) -> Seat {
         self.to_play
     }
 
     /// Whose decision it is.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{Phase, Rules, Seat, State, Tile};
+    ///
+    /// let mut state = State::new(Rules::default(), 2, Seat(0));
+    /// assert_eq!(state.phase(), Phase::Draw);
+    /// state.draw(Tile::V).unwrap();
+    /// assert_eq!(state.phase(), Phase::Place(Tile::V));
+    /// ```
     #[inline]
     pub fn phase(&self) -> Phase {
         self.phase
     }
 
     /// The game is over.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{random_playout, Rules, Seat, State};
+    /// use rand::SeedableRng;
+    ///
+    /// let mut state = State::new(Rules::default(), 2, Seat(0));
+    /// assert!(!state.is_over());
+    /// random_playout(&mut state, &mut rand_pcg::Pcg64Mcg::seed_from_u64(3));
+    /// assert!(state.is_over());
+    /// ```
     #[inline]
     pub fn is_over(&self) -> bool {
         self.phase == Phase::Over
     }
 
     /// The tiles left to draw.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{Rules, Seat, State, Tile};
+    ///
+    /// let mut state = State::new(Rules::default(), 2, Seat(0));
+    /// state.draw(Tile::X).unwrap(); // the only crossroads
+    /// assert_eq!(state.bag().count(Tile::X), 0);
+    /// assert_eq!(state.bag().total(), 70);
+    /// ```
     #[inline]
     pub fn bag(&self) -> &Bag {
         &self.bag
     }
 
     /// Turns played (tiles placed after the start tile).
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{Rules, Seat, State, Tile};
+    ///
+    /// let mut state = State::new(Rules::default(), 2, Seat(0));
+    /// assert_eq!(state.turns(), 0);
+    /// state.draw(Tile::U).unwrap();
+    /// state.try_action(state.parse_action("U (1, 0) r1").unwrap()).unwrap();
+    /// assert_eq!(state.turns(), 1);
+    /// ```
     #[inline]
     pub fn turns(&self) -> usize {
         self.turns as usize
     }
 
     /// A seat's score.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{Rules, Seat, State, Tile};
+    ///
+    /// let mut state = State::new(Rules::default(), 2, Seat(0));
+    /// state.draw(Tile::E).unwrap();
+    /// // Close the start tile's city with a knight: 2 tiles × 2 points.
+    /// state.try_action(state.parse_action("E (0, 1) r2 S").unwrap()).unwrap();
+    /// assert_eq!(state.score(Seat(0)).city, 4);
+    /// assert_eq!(state.score(Seat(1)).total(), 0);
+    /// ```
     #[inline]
     pub fn score(&self, seat: Seat) -> Score {
         self.scores[seat]
     }
 
     /// Meeples in a seat's supply.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{Rules, Seat, State, Tile};
+    ///
+    /// let mut state = State::new(Rules::default(), 2, Seat(0));
+    /// state.draw(Tile::U).unwrap();
+    /// state.try_action(state.parse_action("U (1, 0) r1 E").unwrap()).unwrap();
+    /// assert_eq!((state.supply(Seat(0)), state.supply(Seat(1))), (6, 7));
+    /// ```
     #[inline]
     pub fn supply(&self, seat: Seat) -> u8 {
         self.supply[seat]
     }
 
     /// The meeples on the board.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{Rules, Seat, State, Tile};
+    ///
+    /// let mut state = State::new(Rules::default(), 2, Seat(0));
+    /// assert!(state.meeples().is_empty());
+    /// state.draw(Tile::U).unwrap();
+    /// state.try_action(state.parse_action("U (1, 0) r1 E").unwrap()).unwrap();
+    /// assert_eq!(state.meeples().len(), 1);
+    /// assert_eq!(state.meeples()[0].seat, Seat(0));
+    /// ```
     #[inline]
     pub fn meeples(&self) -> &[Meeple] {
         &self.meeples[..self.meeple_len as usize]
     }
 
     /// The board.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{Pos, Rules, Seat, State, Tile};
+    ///
+    /// let state = State::new(Rules::default(), 2, Seat(0));
+    /// assert_eq!(state.board().at(Pos::ORIGIN).map(|p| p.tile), Some(Tile::START));
+    /// ```
     #[inline]
     pub fn board(&self) -> &Board {
         &self.board
     }
 
     /// The feature union-find (read-only).
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{segment_id, Rules, Seat, State};
+    ///
+    /// let state = State::new(Rules::default(), 2, Seat(0));
+    /// let road = state.features().root(segment_id(0, 1));
+    /// assert_eq!(state.features().open(road), 2);
+    /// ```
     #[inline]
     pub fn features(&self) -> &Features {
         &self.features
     }
 
     /// The kind of feature that segment `id` belongs to.
+    ///
+    /// # Panics
+    /// If `id` names no segment of a placed tile (it may also return the kind
+    /// of a stale slot's segment; take ids from this state).
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{segment_id, FeatureKind, Rules, Seat, State};
+    ///
+    /// let state = State::new(Rules::default(), 2, Seat(0));
+    /// assert_eq!(state.segment_kind(segment_id(0, 0)), FeatureKind::City);
+    /// assert_eq!(state.segment_kind(segment_id(0, 3)), FeatureKind::Field);
+    /// ```
     #[inline]
     pub fn segment_kind(&self, id: SegmentId) -> FeatureKind {
         let p = self.board.placed(id as usize / crate::tiles::MAX_SEGMENTS);
@@ -238,6 +421,17 @@ impl State {
     }
 
     /// The segment at `loc` of the tile at `pos`, if there is one.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{segment_id, Location, Pos, Rules, Seat, Side, State};
+    ///
+    /// let state = State::new(Rules::default(), 2, Seat(0));
+    /// let road = state.segment_at(Pos::ORIGIN, Location::Edge(Side::W));
+    /// assert_eq!(road, Some(segment_id(0, 1)));
+    /// assert_eq!(state.segment_at(Pos::ORIGIN, Location::Edge(Side::S)), None); // a field edge
+    /// assert_eq!(state.segment_at(Pos::new(0, 1), Location::Monastery), None); // no tile
+    /// ```
     pub fn segment_at(&self, pos: Pos, loc: Location) -> Option<SegmentId> {
         let slot = self.board.slot_at(pos)?;
         let p = self.board.placed(slot);
@@ -246,6 +440,19 @@ impl State {
 
     /// A feature (given by any of its segments) is complete: a closed road
     /// or city, or a monastery with all eight neighbours. Fields never are.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{segment_id, Rules, Seat, State, Tile};
+    ///
+    /// let mut state = State::new(Rules::default(), 2, Seat(0));
+    /// let city = segment_id(0, 0);
+    /// assert!(!state.is_complete(city));
+    /// state.draw(Tile::E).unwrap();
+    /// state.try_action(state.parse_action("E (0, 1) r2").unwrap()).unwrap();
+    /// assert!(state.is_complete(city));
+    /// assert!(!state.is_complete(segment_id(0, 2))); // fields never are
+    /// ```
     pub fn is_complete(&self, id: SegmentId) -> bool {
         match self.segment_kind(id) {
             FeatureKind::Road | FeatureKind::City => {
@@ -264,6 +471,19 @@ impl State {
     /// Points the feature of segment `id` is worth now: as scored on
     /// completion if it is complete, else as in final scoring (farms: 3
     /// per completed city touching it, whether or not farmers are on).
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{segment_id, Rules, Seat, State, Tile};
+    ///
+    /// let mut state = State::new(Rules::default(), 2, Seat(0));
+    /// let (city, field) = (segment_id(0, 0), segment_id(0, 2));
+    /// assert_eq!((state.feature_value(city), state.feature_value(field)), (1, 0));
+    /// state.draw(Tile::E).unwrap();
+    /// state.try_action(state.parse_action("E (0, 1) r2").unwrap()).unwrap();
+    /// assert_eq!(state.feature_value(city), 4); // complete: 2 tiles × 2
+    /// assert_eq!(state.feature_value(field), 3); // a farm touching one complete city
+    /// ```
     pub fn feature_value(&self, id: SegmentId) -> u32 {
         let root = self.features.root(id);
         match self.segment_kind(id) {
@@ -289,6 +509,18 @@ impl State {
     }
 
     /// Meeples of each seat on the feature with root `root`.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{segment_id, Rules, Seat, State, Tile};
+    ///
+    /// let mut state = State::new(Rules::default(), 2, Seat(0));
+    /// state.draw(Tile::U).unwrap();
+    /// state.try_action(state.parse_action("U (1, 0) r1 E").unwrap()).unwrap();
+    /// let road = state.features().root(segment_id(0, 1));
+    /// let on_road = state.meeples_on(road);
+    /// assert_eq!((on_road[Seat(0)], on_road[Seat(1)]), (1, 0));
+    /// ```
     pub fn meeples_on(&self, root: SegmentId) -> PerSeat<u8> {
         let mut counts = PerSeat::splat(0u8);
         if self.features.meeples(root) == 0 {
@@ -331,12 +563,34 @@ impl State {
     /// Play a legal move: place the tile, put the meeple, score what the
     /// tile completed, pass the turn (or end the game when the bag is
     /// empty). The move must be legal (checked only by `debug_assert!`).
+    ///
+    /// The twin of [`State::try_play`] for search, which only plays moves it
+    /// generated: a move that is not legal corrupts the state in release builds.
+    ///
+    /// # Panics
+    /// Outside [`Phase::Place`]; with debug assertions, if `mv` is not legal.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{MoveList, Rules, Seat, State, Tile};
+    ///
+    /// let mut state = State::new(Rules::default(), 2, Seat(0));
+    /// state.draw(Tile::U).unwrap();
+    /// let mut moves = MoveList::new();
+    /// state.legal_moves(&mut moves);
+    /// state.play_unchecked(moves[0]); // generated, so legal
+    /// assert_eq!(state.turns(), 1);
+    /// ```
     pub fn play_unchecked(&mut self, mv: Move) {
         debug_assert_eq!(self.check(mv), Ok(()));
-        let Phase::Place(tile) = self.phase else {
-            unreachable!("play_unchecked outside the place phase");
+        let tile = match self.phase {
+            Phase::Place(tile) => tile,
+            Phase::PlaceHand => self.hands[self.to_play]
+                .remove(mv.placement.slot)
+                .expect("a tile in the slot"),
+            _ => unreachable!("play_unchecked outside the place phase"),
         };
-        let Placement { pos, rot } = mv.placement;
+        let Placement { pos, rot, .. } = mv.placement;
         let (slot, touched) = self.put_tile(tile, rot, pos);
         let gift_due = self.rules().gifts && self.extends_foreign_feature(slot);
         let hole = touched.sides.iter().all(|&n| n != NO_SLOT);
@@ -353,6 +607,8 @@ impl State {
         if gift_due && self.gifts.can_give() {
             self.gifts.refill();
             self.phase = Phase::DrawGift;
+        } else if self.rules.hand() > 0 {
+            self.after_hand_placement();
         } else {
             self.end_turn();
         }
@@ -362,6 +618,9 @@ impl State {
     /// filling a hole with `hole_bonus`), or end the game when the bag is
     /// empty.
     fn end_turn(&mut self) {
+        if self.rules.hand() > 0 {
+            return self.end_hand_turn();
+        }
         if !self.tile_draw_due() {
             self.finish();
         } else {

@@ -11,6 +11,16 @@ use std::fmt;
 use std::str::FromStr;
 
 /// What a tile edge shows; neighbours must show the same thing.
+///
+/// # Examples
+/// ```
+/// use engine::{Edge, Side, Tile};
+///
+/// let d = Tile::START.def(); // city north, road west–east
+/// assert_eq!(d.edges[Side::N.index()], Edge::City);
+/// assert_eq!(d.edges[Side::E.index()], Edge::Road);
+/// assert_eq!(d.edges[Side::S.index()], Edge::Field);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[repr(u8)]
 pub enum Edge {
@@ -23,6 +33,14 @@ pub enum Edge {
 }
 
 /// The kind of a feature (and of the segments it is made of).
+///
+/// # Examples
+/// ```
+/// use engine::{FeatureKind, Tile};
+///
+/// let kinds: Vec<FeatureKind> = Tile::A.def().segments.iter().map(|s| s.kind).collect();
+/// assert_eq!(kinds, [FeatureKind::Monastery, FeatureKind::Road, FeatureKind::Field]);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum FeatureKind {
     /// A road (highwaymen).
@@ -36,6 +54,16 @@ pub enum FeatureKind {
 }
 
 /// One segment of a tile in canonical orientation.
+///
+/// # Examples
+/// ```
+/// use engine::{FeatureKind, Tile};
+///
+/// let city = &Tile::C.def().segments[0]; // the four-sided city
+/// assert_eq!(city.kind, FeatureKind::City);
+/// assert_eq!((city.edges, city.open), (0b1111, 4));
+/// assert!(city.shield);
+/// ```
 #[derive(Clone, Copy, Debug)]
 pub struct SegmentDef {
     /// What the segment is.
@@ -54,9 +82,25 @@ pub struct SegmentDef {
 }
 
 /// Most segments on one tile (tile X: four roads and four fields).
+///
+/// # Examples
+/// ```
+/// use engine::{Tile, MAX_SEGMENTS};
+///
+/// assert_eq!(Tile::ALL.iter().map(|t| t.segment_count()).max(), Some(MAX_SEGMENTS));
+/// ```
 pub const MAX_SEGMENTS: usize = 8;
 
 /// The constant description of a tile kind.
+///
+/// # Examples
+/// ```
+/// use engine::Tile;
+///
+/// let total: u32 = Tile::ALL.iter().map(|t| t.def().count as u32).sum();
+/// assert_eq!(total, 72);
+/// assert_eq!(Tile::X.def().segments.len(), 8);
+/// ```
 #[derive(Clone, Copy, Debug)]
 pub struct TileDef {
     /// Copies in the game, the start tile included.
@@ -112,8 +156,23 @@ pub enum Tile {
 
 impl Tile {
     /// Number of tile kinds.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::Tile;
+    ///
+    /// assert_eq!(Tile::ALL.len(), Tile::COUNT);
+    /// ```
     pub const COUNT: usize = 24;
     /// Every kind, A to X.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::Tile;
+    ///
+    /// let letters: String = Tile::ALL.iter().map(|t| t.letter()).collect();
+    /// assert_eq!(letters, "ABCDEFGHIJKLMNOPQRSTUVWX");
+    /// ```
     pub const ALL: [Tile; 24] = [
         Tile::A,
         Tile::B,
@@ -141,38 +200,96 @@ impl Tile {
         Tile::X,
     ];
     /// The start tile's kind.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{Pos, Rules, Seat, State, Tile};
+    ///
+    /// let state = State::new(Rules::default(), 2, Seat(0));
+    /// assert_eq!(state.board().at(Pos::ORIGIN).unwrap().tile, Tile::START);
+    /// ```
     pub const START: Tile = Tile::D;
 
     /// The kind with index 0–23.
+    ///
+    /// # Panics
+    /// If `i` is not below [`Tile::COUNT`].
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::Tile;
+    ///
+    /// assert_eq!(Tile::from_index(3), Tile::D);
+    /// assert!(Tile::ALL.iter().all(|t| Tile::from_index(t.index()) == *t));
+    /// ```
     #[inline]
     pub const fn from_index(i: usize) -> Tile {
         Tile::ALL[i]
     }
 
     /// Index 0–23.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::Tile;
+    ///
+    /// assert_eq!(Tile::X.index(), 23);
+    /// ```
     #[inline]
     pub const fn index(self) -> usize {
         self as usize
     }
 
     /// The letter of this kind.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::Tile;
+    ///
+    /// assert_eq!(Tile::V.letter(), 'V');
+    /// assert_eq!(Tile::V.to_string(), "V");
+    /// ```
     pub const fn letter(self) -> char {
         (b'A' + self as u8) as char
     }
 
     /// The constant description.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{Edge, Tile};
+    ///
+    /// assert_eq!(Tile::U.def().count, 8);
+    /// assert_eq!(Tile::U.def().edges, [Edge::Road, Edge::Field, Edge::Road, Edge::Field]);
+    /// ```
     #[inline]
     pub const fn def(self) -> &'static TileDef {
         &TILE_DEFS[self as usize]
     }
 
     /// The tile's geometry in rotation `rot`, in board orientation.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{Edge, Location, Rotation, Side, Tile};
+    ///
+    /// let u = Tile::U.oriented(Rotation::new(1).unwrap()); // the road now runs west–east
+    /// assert_eq!(u.edges[Side::W.index()], Edge::Road);
+    /// assert_eq!(u.canonical[0], Location::Edge(Side::E));
+    /// ```
     #[inline]
     pub const fn oriented(self, rot: Rotation) -> &'static Oriented {
         &ORIENTED[self as usize][rot.quarter_turns() as usize]
     }
 
     /// Number of segments.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::Tile;
+    ///
+    /// assert_eq!((Tile::B.segment_count(), Tile::X.segment_count()), (2, 8));
+    /// ```
     #[inline]
     pub const fn segment_count(self) -> usize {
         self.def().segments.len()
@@ -186,6 +303,15 @@ impl fmt::Display for Tile {
 }
 
 /// A tile name that is not a letter A–X.
+///
+/// # Examples
+/// ```
+/// use engine::Tile;
+///
+/// let err = "Y".parse::<Tile>().unwrap_err();
+/// assert_eq!(err.0, "Y");
+/// assert_eq!(err.to_string(), "unknown tile \"Y\" (expected a letter A to X)");
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ParseTileError(pub String);
 
@@ -511,9 +637,31 @@ const TILE_DEFS: [TileDef; 24] = [
 // Rotated geometry.
 
 /// "No segment here."
+///
+/// # Examples
+/// ```
+/// use engine::{Rotation, Tile, NO_SEGMENT};
+///
+/// let b = Tile::B.oriented(Rotation::default()); // a monastery in a field
+/// assert_eq!(b.edge_segment, [NO_SEGMENT; 4]);
+/// assert_ne!(b.monastery, NO_SEGMENT);
+/// ```
 pub const NO_SEGMENT: u8 = u8::MAX;
 
 /// A tile kind in one rotation, in board orientation.
+///
+/// # Examples
+/// ```
+/// use engine::{Edge, Location, Port, Rotation, Side, Tile, NO_SEGMENT};
+///
+/// let d = Tile::D.oriented(Rotation::new(2).unwrap()); // the start tile upside down
+/// assert_eq!(d.edges, [Edge::Field, Edge::Road, Edge::City, Edge::Road]);
+/// assert_eq!(d.edge_segment[Side::S.index()], 0); // the city
+/// assert_eq!(d.port_segment[Port::Nnw.index()], 3); // the field away from the city
+/// assert_eq!(d.monastery, NO_SEGMENT);
+/// assert_eq!(d.canonical[0], Location::Edge(Side::S));
+/// assert!(!d.multi_piece);
+/// ```
 #[derive(Clone, Copy, Debug)]
 pub struct Oriented {
     /// Edge shown on each side N, E, S, W.
@@ -624,6 +772,16 @@ static ORIENTED: [[Oriented; 4]; 24] = build_oriented();
 /// What an empty cell's neighbours demand: two bits per side (bits `2s`,
 /// `2s+1` for side `s`), 0 = no neighbour, else the [`Edge`] the tile
 /// placed here must show on that side.
+///
+/// # Examples
+/// ```
+/// use engine::{Edge, Pos, Rules, Seat, Side, State};
+///
+/// let state = State::new(Rules::default(), 2, Seat(0));
+/// // North of the start tile, the new tile must show a city on its south side.
+/// let demand = state.board().demand_at(Pos::new(0, 1));
+/// assert_eq!(demand, (Edge::City as u8) << (2 * Side::S.index()));
+/// ```
 pub type Demand = u8;
 
 const fn build_fits() -> [[u8; 256]; 24] {
@@ -665,6 +823,16 @@ static FITS: [[u8; 256]; 24] = build_fits();
 
 /// The rotations (bit `r` for rotation `r`) in which `tile` meets every
 /// neighbour's demand.
+///
+/// # Examples
+/// ```
+/// use engine::{fitting_rotations, Edge, Side, Tile};
+///
+/// let city_south = (Edge::City as u8) << (2 * Side::S.index());
+/// assert_eq!(fitting_rotations(Tile::E, city_south), 0b0100); // E's city turned south
+/// assert_eq!(fitting_rotations(Tile::B, city_south), 0); // B has no city
+/// assert_eq!(fitting_rotations(Tile::B, 0), 0b1111); // no demand: every rotation
+/// ```
 #[inline]
 pub fn fitting_rotations(tile: Tile, demand: Demand) -> u8 {
     FITS[tile as usize][demand as usize] & 0xf
@@ -679,6 +847,16 @@ pub(crate) fn fit_row(tile: Tile) -> &'static [u8; 256] {
 
 /// The location of `tile` in rotation `rot` resolved to a segment index, if
 /// the tile has such a segment.
+///
+/// # Examples
+/// ```
+/// use engine::{segment_at, Location, Port, Rotation, Side, Tile};
+///
+/// let r0 = Rotation::default();
+/// assert_eq!(segment_at(Tile::D, r0, Location::Edge(Side::N)), Some(0)); // the city
+/// assert_eq!(segment_at(Tile::D, r0, Location::Field(Port::Wnw)), Some(2));
+/// assert_eq!(segment_at(Tile::D, r0, Location::Monastery), None);
+/// ```
 pub fn segment_at(tile: Tile, rot: Rotation, loc: Location) -> Option<u8> {
     let o = tile.oriented(rot);
     let seg = match loc {

@@ -37,6 +37,7 @@ use crate::board::Board;
 use crate::features::{Features, SegmentId};
 use crate::geom::{Location, Pos};
 use crate::gifts::{Gift, GiftCards};
+use crate::hand::Hand;
 use crate::moves::{IllegalMove, Move, MoveList, Placement};
 use crate::rules::Rules;
 use crate::seat::{PerSeat, Score, Seat};
@@ -88,108 +89,444 @@ macro_rules! public {
 
 impl<'a> SeatView<'a> {
     /// The view of `seat`.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{Rules, Seat, SeatView, State};
+    ///
+    /// let state = State::new(Rules::default(), 2, Seat(0));
+    /// assert_eq!(SeatView::new(&state, Seat(1)).seat(), state.view(Seat(1)).seat());
+    /// ```
     pub fn new(state: &'a State, seat: Seat) -> SeatView<'a> {
         SeatView { state, seat }
     }
 
     /// The seat whose view this is.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{Rules, Seat, State};
+    ///
+    /// let state = State::new(Rules::default(), 2, Seat(0));
+    /// assert_eq!(state.view(Seat(1)).seat(), Seat(1));
+    /// ```
     pub fn seat(&self) -> Seat {
         self.seat
     }
 
     /// This seat's gift cards.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{Rules, Seat, State};
+    ///
+    /// let state = State::new(Rules { gifts: true, ..Rules::STANDARD }, 2, Seat(0));
+    /// assert!(state.view(Seat(0)).own_hand().is_empty());
+    /// ```
     pub fn own_hand(&self) -> GiftCards {
         self.state.hand(self.seat)
     }
 
+    /// This seat's tiles in hand (RULES.md §8 `hand`; empty without).
+    pub fn own_tiles(&self) -> Hand {
+        self.state.held(self.seat)
+    }
+
+    /// The tiles in `seat`'s hand when this seat may see them: its own,
+    /// or anyone's with `hand_visible`; `None` for a hidden hand (its size
+    /// is [`SeatView::tiles_held`]).
+    pub fn visible_tiles(&self, seat: Seat) -> Option<Hand> {
+        (seat == self.seat || self.state.rules().hand_visible).then(|| self.state.held(seat))
+    }
+
+    /// The tile a placement from hand slot `slot` puts down (the drawn
+    /// tile, or a tile of this seat's hand), when this seat is to play.
+    pub fn placing_tile(&self, slot: u8) -> Option<Tile> {
+        if self.state.to_play() != self.seat {
+            return None;
+        }
+        self.state.placing_tile(slot)
+    }
+
     /// The board.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{Rules, Seat, State};
+    ///
+    /// let state = State::new(Rules::default(), 2, Seat(0));
+    /// assert_eq!(state.view(Seat(1)).board().len(), 1);
+    /// ```
     pub fn board(&self) -> &'a Board {
         self.state.board()
     }
 
     /// Roads, cities, monasteries and fields.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{segment_id, Rules, Seat, State};
+    ///
+    /// let state = State::new(Rules::default(), 2, Seat(0));
+    /// assert_eq!(state.view(Seat(0)).features().open(segment_id(0, 0)), 1);
+    /// ```
     pub fn features(&self) -> &'a Features {
         self.state.features()
     }
 
     /// The meeples on the board.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{Rules, Seat, State};
+    ///
+    /// let state = State::new(Rules::default(), 2, Seat(0));
+    /// assert!(state.view(Seat(0)).meeples().is_empty());
+    /// ```
     pub fn meeples(&self) -> &'a [Meeple] {
         self.state.meeples()
     }
 
     /// The tiles left, as counts.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{Rules, Seat, State};
+    ///
+    /// let state = State::new(Rules::default(), 2, Seat(0));
+    /// assert_eq!(state.view(Seat(0)).bag().total(), 71);
+    /// ```
     pub fn bag(&self) -> &'a Bag {
         self.state.bag()
     }
 
     public! {
         /// The rules in force.
+        ///
+        /// # Examples
+        /// ```
+        /// use engine::{Rules, Seat, State};
+        ///
+        /// let state = State::new(Rules { gifts: true, ..Rules::STANDARD }, 2, Seat(0));
+        /// assert!(state.view(Seat(1)).rules().gifts);
+        /// ```
         fn rules(&self) -> Rules;
         /// Number of seats.
+        ///
+        /// # Examples
+        /// ```
+        /// use engine::{Rules, Seat, State};
+        ///
+        /// let state = State::new(Rules::default(), 3, Seat(0));
+        /// assert_eq!(state.view(Seat(2)).players(), 3);
+        /// ```
         fn players(&self) -> usize;
         /// The seat to play.
+        ///
+        /// # Examples
+        /// ```
+        /// use engine::{Rules, Seat, State};
+        ///
+        /// let state = State::new(Rules::default(), 2, Seat(1));
+        /// assert_eq!(state.view(Seat(0)).to_play(), Seat(1));
+        /// ```
         fn to_play(&self) -> Seat;
         /// Whose decision it is.
+        ///
+        /// # Examples
+        /// ```
+        /// use engine::{Phase, Rules, Seat, State};
+        ///
+        /// let state = State::new(Rules::default(), 2, Seat(0));
+        /// assert_eq!(state.view(Seat(1)).phase(), Phase::Draw);
+        /// ```
         fn phase(&self) -> Phase;
         /// The game is over.
+        ///
+        /// # Examples
+        /// ```
+        /// use engine::{Rules, Seat, State};
+        ///
+        /// let state = State::new(Rules::default(), 2, Seat(0));
+        /// assert!(!state.view(Seat(0)).is_over());
+        /// ```
         fn is_over(&self) -> bool;
         /// Turns played.
+        ///
+        /// # Examples
+        /// ```
+        /// use engine::{Rules, Seat, State};
+        ///
+        /// let state = State::new(Rules::default(), 2, Seat(0));
+        /// assert_eq!(state.view(Seat(0)).turns(), 0);
+        /// ```
         fn turns(&self) -> usize;
         /// A seat's score.
+        ///
+        /// # Examples
+        /// ```
+        /// use engine::{Rules, Seat, State};
+        ///
+        /// let state = State::new(Rules::default(), 2, Seat(0));
+        /// assert_eq!(state.view(Seat(0)).score(Seat(1)).total(), 0);
+        /// ```
         fn score(&self, seat: Seat) -> Score;
         /// Meeples in a seat's supply.
+        ///
+        /// # Examples
+        /// ```
+        /// use engine::{Rules, Seat, State};
+        ///
+        /// let state = State::new(Rules::default(), 2, Seat(0));
+        /// assert_eq!(state.view(Seat(0)).supply(Seat(1)), 7);
+        /// ```
         fn supply(&self, seat: Seat) -> u8;
         /// Cards a seat holds.
+        ///
+        /// # Examples
+        /// ```
+        /// use engine::{Rules, Seat, State};
+        ///
+        /// let state = State::new(Rules { gifts: true, ..Rules::STANDARD }, 2, Seat(0));
+        /// assert_eq!(state.view(Seat(0)).hand_size(Seat(1)), 0); // how many, never which
+        /// ```
         fn hand_size(&self, seat: Seat) -> u8;
+        /// Tiles a seat holds in its hand.
+        fn tiles_held(&self, seat: Seat) -> usize;
         /// The open discard pile of gifts.
+        ///
+        /// # Examples
+        /// ```
+        /// use engine::{Rules, Seat, State};
+        ///
+        /// let state = State::new(Rules { gifts: true, ..Rules::STANDARD }, 2, Seat(0));
+        /// assert!(state.view(Seat(0)).gift_discard().is_empty());
+        /// ```
         fn gift_discard(&self) -> GiftCards;
         /// Cards left in the gift deck.
+        ///
+        /// # Examples
+        /// ```
+        /// use engine::{Rules, Seat, State};
+        ///
+        /// let state = State::new(Rules { gifts: true, ..Rules::STANDARD }, 2, Seat(0));
+        /// assert_eq!(state.view(Seat(0)).gift_deck_size(), 25);
+        /// ```
         fn gift_deck_size(&self) -> u8;
         /// What the gift deck was made of when it was last formed.
+        ///
+        /// # Examples
+        /// ```
+        /// use engine::{Rules, Seat, State};
+        ///
+        /// let state = State::new(Rules { gifts: true, ..Rules::STANDARD }, 2, Seat(0));
+        /// assert_eq!(state.view(Seat(0)).gift_deck_pool().total(), 25);
+        /// ```
         fn gift_deck_pool(&self) -> GiftCards;
         /// A gift was opened this turn.
+        ///
+        /// # Examples
+        /// ```
+        /// use engine::{Rules, Seat, State};
+        ///
+        /// let state = State::new(Rules { gifts: true, ..Rules::STANDARD }, 2, Seat(0));
+        /// assert!(!state.view(Seat(0)).gift_opened());
+        /// ```
         fn gift_opened(&self) -> bool;
         /// The seat to play may open a gift now.
+        ///
+        /// # Examples
+        /// ```
+        /// use engine::{Rules, Seat, State, Tile};
+        ///
+        /// let mut state = State::new(Rules { gifts: true, ..Rules::STANDARD }, 2, Seat(0));
+        /// state.draw(Tile::U).unwrap();
+        /// assert!(!state.view(Seat(0)).may_open_gift()); // no card in hand
+        /// ```
         fn may_open_gift(&self) -> bool;
         /// The drawn tile, when one must be placed.
+        ///
+        /// # Examples
+        /// ```
+        /// use engine::{Rules, Seat, State, Tile};
+        ///
+        /// let mut state = State::new(Rules::default(), 2, Seat(0));
+        /// state.draw(Tile::U).unwrap();
+        /// assert_eq!(state.view(Seat(1)).drawn_tile(), Some(Tile::U)); // drawn tiles are public
+        /// ```
         fn drawn_tile(&self) -> Option<Tile>;
         /// `tile` has a legal placement.
+        ///
+        /// # Examples
+        /// ```
+        /// use engine::{Rules, Seat, State, Tile};
+        ///
+        /// let state = State::new(Rules::default(), 2, Seat(0));
+        /// assert!(state.view(Seat(0)).is_placeable(Tile::C));
+        /// ```
         fn is_placeable(&self, tile: Tile) -> bool;
         /// A cell lies on the table (`table` variant).
         fn on_table(&self, pos: Pos) -> bool;
         /// No tile can be drawn any more.
         fn tiles_exhausted(&self) -> bool;
         /// The kind of a segment's feature.
+        ///
+        /// # Examples
+        /// ```
+        /// use engine::{segment_id, FeatureKind, Rules, Seat, State};
+        ///
+        /// let state = State::new(Rules::default(), 2, Seat(0));
+        /// assert_eq!(state.view(Seat(0)).segment_kind(segment_id(0, 1)), FeatureKind::Road);
+        /// ```
         fn segment_kind(&self, id: SegmentId) -> FeatureKind;
         /// The segment at a location of a placed tile.
+        ///
+        /// # Examples
+        /// ```
+        /// use engine::{segment_id, Location, Pos, Rules, Seat, Side, State};
+        ///
+        /// let state = State::new(Rules::default(), 2, Seat(0));
+        /// let city = state.view(Seat(0)).segment_at(Pos::ORIGIN, Location::Edge(Side::N));
+        /// assert_eq!(city, Some(segment_id(0, 0)));
+        /// ```
         fn segment_at(&self, pos: Pos, loc: Location) -> Option<SegmentId>;
         /// The feature of a segment is complete.
+        ///
+        /// # Examples
+        /// ```
+        /// use engine::{segment_id, Rules, Seat, State};
+        ///
+        /// let state = State::new(Rules::default(), 2, Seat(0));
+        /// assert!(!state.view(Seat(0)).is_complete(segment_id(0, 0)));
+        /// ```
         fn is_complete(&self, id: SegmentId) -> bool;
         /// What the feature of a segment is worth now.
+        ///
+        /// # Examples
+        /// ```
+        /// use engine::{segment_id, Rules, Seat, State};
+        ///
+        /// let state = State::new(Rules::default(), 2, Seat(0));
+        /// assert_eq!(state.view(Seat(0)).feature_value(segment_id(0, 1)), 1); // a one-tile road
+        /// ```
         fn feature_value(&self, id: SegmentId) -> u32;
         /// Meeples of each seat on a feature (by root).
+        ///
+        /// # Examples
+        /// ```
+        /// use engine::{segment_id, Rules, Seat, State};
+        ///
+        /// let state = State::new(Rules::default(), 2, Seat(0));
+        /// assert_eq!(state.view(Seat(0)).meeples_on(segment_id(0, 1))[Seat(0)], 0);
+        /// ```
         fn meeples_on(&self, root: SegmentId) -> PerSeat<u8>;
         /// Number of legal placements.
+        ///
+        /// # Examples
+        /// ```
+        /// use engine::{Rules, Seat, State, Tile};
+        ///
+        /// let mut state = State::new(Rules::default(), 2, Seat(0));
+        /// state.draw(Tile::U).unwrap();
+        /// assert_eq!(state.view(Seat(0)).placement_count(), 6);
+        /// ```
         fn placement_count(&self) -> usize;
         /// The `k`-th legal placement.
+        ///
+        /// # Examples
+        /// ```
+        /// use engine::{Rules, Seat, State, Tile};
+        ///
+        /// let mut state = State::new(Rules::default(), 2, Seat(0));
+        /// state.draw(Tile::U).unwrap();
+        /// assert_eq!(state.view(Seat(0)).nth_placement(0), state.nth_placement(0));
+        /// ```
         fn nth_placement(&self, k: usize) -> Option<Placement>;
         /// Segments that may take a meeple after a placement.
+        ///
+        /// # Examples
+        /// ```
+        /// use engine::{Rules, Seat, State, Tile};
+        ///
+        /// let mut state = State::new(Rules::default(), 2, Seat(0));
+        /// state.draw(Tile::U).unwrap();
+        /// let view = state.view(Seat(0));
+        /// let p = view.nth_placement(0).unwrap();
+        /// assert_eq!(view.free_segments(p), state.free_segments(p));
+        /// ```
         fn free_segments(&self, placement: Placement) -> u8;
         /// Why a move is illegal, if it is.
+        ///
+        /// # Errors
+        /// The [`IllegalMove`], as [`State::check`].
+        ///
+        /// # Examples
+        /// ```
+        /// use engine::{IllegalMove, Move, Pos, Rotation, Rules, Seat, State, Tile};
+        ///
+        /// let mut state = State::new(Rules::default(), 2, Seat(0));
+        /// state.draw(Tile::U).unwrap();
+        /// let far = Move::place(Pos::new(9, 9), Rotation::default());
+        /// assert_eq!(state.view(Seat(0)).check(far), Err(IllegalMove::NoNeighbour(Pos::new(9, 9))));
+        /// ```
         fn check(&self, mv: Move) -> Result<(), IllegalMove>;
+        /// Every seat's score if the game ended now
+        /// ([`State::end_now_scores`]): public, since other seats' gift
+        /// cards count 2 each whatever they are.
+        fn end_now_scores(&self) -> PerSeat<Score>;
+        /// An action in record notation ([`State::describe`]).
+        fn describe(&self, action: Action) -> String;
+        /// An action read from record notation (see [`State::parse_action`]).
+        ///
+        /// # Errors
+        /// When `text` is not an action of this position in record notation.
+        fn parse_action(&self, text: &str) -> Result<Action, crate::ParseActionError>;
     }
 
     /// Every legal placement.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{Rules, Seat, State, Tile};
+    ///
+    /// let mut state = State::new(Rules::default(), 2, Seat(0));
+    /// state.draw(Tile::U).unwrap();
+    /// let mut n = 0;
+    /// state.view(Seat(0)).for_each_placement(|_| n += 1);
+    /// assert_eq!(n, state.placement_count());
+    /// ```
     pub fn for_each_placement(&self, f: impl FnMut(Placement)) {
         self.state.for_each_placement(f)
     }
 
     /// Every legal move (placement and meeple).
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{Rules, Seat, State, Tile};
+    ///
+    /// let mut state = State::new(Rules::default(), 2, Seat(0));
+    /// state.draw(Tile::U).unwrap();
+    /// let mut n = 0;
+    /// state.view(Seat(0)).for_each_move(|_| n += 1);
+    /// assert_eq!(n, 24);
+    /// ```
     pub fn for_each_move(&self, f: impl FnMut(Move)) {
         self.state.for_each_move(f)
     }
 
     /// Fill `list` with every legal move.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{MoveList, Rules, Seat, State, Tile};
+    ///
+    /// let mut state = State::new(Rules::default(), 2, Seat(0));
+    /// state.draw(Tile::U).unwrap();
+    /// let mut moves = MoveList::new();
+    /// state.view(Seat(0)).legal_moves(&mut moves);
+    /// assert_eq!(moves.len(), 24);
+    /// ```
     pub fn legal_moves(&self, list: &mut MoveList) {
         self.state.legal_moves(list)
     }
@@ -220,6 +557,18 @@ impl<'a> SeatView<'a> {
     /// Every legal action of this seat (moves, gift openings, Take 2's
     /// choice); none when another seat is to play, whose gift openings
     /// would reveal its cards.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{Rules, Seat, State, Tile};
+    ///
+    /// let mut state = State::new(Rules::default(), 2, Seat(0));
+    /// state.draw(Tile::U).unwrap();
+    /// let (mut mine, mut theirs) = (0, 0);
+    /// state.view(Seat(0)).for_each_action(|_| mine += 1);
+    /// state.view(Seat(1)).for_each_action(|_| theirs += 1);
+    /// assert_eq!((mine, theirs), (24, 0));
+    /// ```
     pub fn for_each_action(&self, f: impl FnMut(Action)) {
         if self.state.to_play() != self.seat {
             return;
@@ -230,6 +579,19 @@ impl<'a> SeatView<'a> {
     /// A uniformly random action (see [`crate::random_action`]) for this seat,
     /// which must be the seat to play. It depends only on what the seat
     /// may see: the public position and its own hand.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{Rules, Seat, State, Tile};
+    /// use rand::SeedableRng;
+    ///
+    /// let mut state = State::new(Rules::default(), 2, Seat(0));
+    /// state.draw(Tile::U).unwrap();
+    /// let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(1);
+    /// let action = state.view(Seat(0)).random_action(&mut rng).unwrap();
+    /// assert!(state.check_action(action).is_ok());
+    /// assert_eq!(state.view(Seat(1)).random_action(&mut rng), None); // not its turn
+    /// ```
     pub fn random_action<R: Rng + ?Sized>(&self, rng: &mut R) -> Option<Action> {
         if self.state.to_play() != self.seat {
             return None;
@@ -240,6 +602,17 @@ impl<'a> SeatView<'a> {
     /// A uniformly random gift opening for this seat (see
     /// [`crate::playout::random_gift_open`]), which must be the seat to
     /// play.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{Rules, Seat, State, Tile};
+    /// use rand::SeedableRng;
+    ///
+    /// let mut state = State::new(Rules { gifts: true, ..Rules::STANDARD }, 2, Seat(0));
+    /// state.draw(Tile::U).unwrap();
+    /// let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(1);
+    /// assert_eq!(state.view(Seat(0)).random_gift_open(&mut rng), None); // no card yet
+    /// ```
     pub fn random_gift_open<R: Rng + ?Sized>(&self, rng: &mut R) -> Option<crate::GiftOpen> {
         if self.state.to_play() != self.seat {
             return None;
@@ -268,7 +641,11 @@ impl<'a> SeatView<'a> {
     /// ```
     pub fn determinize<R: Rng + ?Sized>(&self, rng: &mut R) -> State {
         let mut state = self.state.clone();
-        if !self.state.rules().gifts {
+        let rules = self.state.rules();
+        if rules.hand > 0 && !rules.hand_visible {
+            self.deal_hidden_tiles(&mut state, rng);
+        }
+        if !rules.gifts {
             return state;
         }
         let unseen = GiftCards::FULL
@@ -303,6 +680,56 @@ impl<'a> SeatView<'a> {
     }
 }
 
+impl SeatView<'_> {
+    /// With hidden hands: deal the tiles this seat has not seen (the bag
+    /// and the other seats' hands, as counts) at random, each other seat
+    /// receiving as many as it holds and the bag the rest.
+    ///
+    /// The tiles placed and set aside are public, so these are exactly the
+    /// unseen tiles. (A seat's kept tiles could all be placed at the start
+    /// of its last turn, a hint this sample does not use.)
+    fn deal_hidden_tiles<R: Rng + ?Sized>(&self, state: &mut State, rng: &mut R) {
+        // The unseen tiles as counts, then laid out by kind: the sample
+        // depends on what is unseen, not on where it lies.
+        let mut counts = *self.state.bag();
+        let players = self.players();
+        let others = (0..players)
+            .map(|s| Seat(s as u8))
+            .filter(|&s| s != self.seat);
+        for s in others.clone() {
+            for t in self.state.held(s).iter() {
+                counts.put_back(t);
+            }
+        }
+        let mut unseen = [Tile::A; 71];
+        let mut len = 0;
+        for (t, c) in counts.iter() {
+            for _ in 0..c {
+                unseen[len] = t;
+                len += 1;
+            }
+        }
+        let unseen = &mut unseen[..len];
+        for i in (1..unseen.len()).rev() {
+            unseen.swap(i, rng.gen_range(0..=i));
+        }
+        let mut hands = [Hand::EMPTY; crate::MAX_PLAYERS];
+        hands[self.seat.index()] = self.own_tiles();
+        let mut next = 0;
+        for s in others {
+            for _ in 0..self.state.tiles_held(s) {
+                hands[s.index()].insert(unseen[next]);
+                next += 1;
+            }
+        }
+        let mut bag = Bag::empty();
+        for &t in &unseen[next..] {
+            bag.put_back(t);
+        }
+        state.set_bag_and_hands(bag, &hands[..players]);
+    }
+}
+
 /// At most 25 gift cards in a random order.
 struct Shuffled {
     cards: [Gift; 25],
@@ -329,6 +756,16 @@ fn shuffled<R: Rng + ?Sized>(of: &GiftCards, rng: &mut R) -> Shuffled {
 
 impl State {
     /// The view of `seat`.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{Rules, Seat, State, Tile};
+    ///
+    /// let mut state = State::new(Rules::default(), 2, Seat(0));
+    /// state.draw(Tile::U).unwrap();
+    /// let view = state.view(Seat(0));
+    /// assert_eq!((view.seat(), view.drawn_tile()), (Seat(0), Some(Tile::U)));
+    /// ```
     pub fn view(&self, seat: Seat) -> SeatView<'_> {
         SeatView::new(self, seat)
     }

@@ -99,6 +99,7 @@ fn candidate<R: Rng>(state: &State, legal: &[Move], rng: &mut R) -> Move {
                     rng.gen_range(y0 - 2..=y1 + 2),
                 ),
                 rot: rot(rng),
+                slot: 0,
             },
             meeple: meeple(rng),
         },
@@ -110,6 +111,7 @@ fn candidate<R: Rng>(state: &State, legal: &[Move], rng: &mut R) -> Move {
             placement: Placement {
                 pos: base.pos,
                 rot: rot(rng),
+                slot: 0,
             },
             meeple: meeple(rng),
         },

@@ -31,7 +31,7 @@ use engine::{
     ReplayReason, Rotation, Rules, Score, Seat, Side, State, Tile, TurnRecord,
 };
 use naive::NaiveGame;
-use rand::{Rng, SeedableRng};
+use rand::{Rng, RngCore, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 use testkit::turn;
 
@@ -159,6 +159,7 @@ fn mv(state: &State, x: i8, y: i8, r: u8, meeple: Option<&str>) -> Result<Move, 
         placement: Placement {
             pos: Pos::new(x, y),
             rot: rot(r),
+            slot: 0,
         },
         meeple,
     })
@@ -185,6 +186,7 @@ fn free_names(state: &State, x: i8, y: i8, r: u8) -> Vec<String> {
     let free = state.free_segments(Placement {
         pos: Pos::new(x, y),
         rot: rot(r),
+        slot: 0,
     });
     let mut out: Vec<String> = (0..8)
         .filter(|i| free & (1 << i) != 0)
@@ -1241,7 +1243,7 @@ fn stack_running_out_while_discarding_ends_the_game() {
                             placement: p,
                             meeple: None,
                         });
-                        let key = (cells_taking_c(&after), rng.gen::<u32>());
+                        let key = (cells_taking_c(&after), rng.next_u32());
                         if key < (best.0, best.1) {
                             best = (key.0, key.1, Some(p));
                         }

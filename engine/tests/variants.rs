@@ -67,35 +67,13 @@ fn impossible_combinations_are_refused() {
 }
 
 #[test]
-fn variants_not_implemented_yet_are_refused_not_ignored() {
-    for (s, key) in [("hand=1", "hand"), ("hand=3,hand_visible=true", "hand")] {
-        assert_eq!(
-            s.parse::<Rules>(),
-            Err(RulesError::NotImplemented(key)),
-            "{s}"
-        );
-    }
-    // A record asking for one does not replay.
-    let mut record = Record::new(
-        2,
-        Rules {
-            hand: 2,
-            ..Rules::STANDARD
-        },
-    );
-    record.turns = vec![turn("0 U 1 0 1")];
-    let e = replay(&record, false).unwrap_err();
-    assert_eq!(e.turn, 0);
-    assert!(e.to_string().contains("not implemented yet"), "{e}");
-}
-
-#[test]
 fn the_table_start_and_return_variants_are_played() {
     for s in [
         "start_in_bag=true",
         "unplaceable=return",
         "table=11x11",
         "table=3x3,table_closes=true,unplaceable=return,start_in_bag=true,gifts=true",
+        "hand=3,hand_visible=true,table=5x5,table_closes=true,unplaceable=return,start_in_bag=true",
     ] {
         let rules: Rules = s.parse().unwrap_or_else(|e| panic!("{s}: {e}"));
         assert_eq!(rules.to_string().parse::<Rules>(), Ok(rules));

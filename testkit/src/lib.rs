@@ -99,6 +99,7 @@ pub fn same_position(a: &State, b: &State) -> bool {
         a.score(seat) == b.score(seat)
             && a.supply(seat) == b.supply(seat)
             && a.view(seat).own_hand() == b.view(seat).own_hand()
+            && a.view(seat).own_tiles() == b.view(seat).own_tiles()
     });
     let mut meeples_a = a.meeples().to_vec();
     let mut meeples_b = b.meeples().to_vec();

@@ -25,6 +25,14 @@ pub enum Command {
     Tournament(TournamentArgs),
     /// Play one game move by move to the terminal and write its record.
     Play(PlayArgs),
+    /// Self-play games of one agent, written as training data
+    /// (positions.csv, records.jsonl; see results/README.md).
+    Selfplay(SelfplayArgs),
+    /// Fit a value model to the positions of self-play folders.
+    Train(TrainArgs),
+    /// Self-play, train and promote by SPRT, generation after generation.
+    Improve(ImproveArgs),
+
     /// Combine the folders of `--shard` runs into the results of one run.
     Merge {
         /// The shard folders (all shards of one tournament, any order).
@@ -48,6 +56,10 @@ pub enum Command {
         /// Games per timed tournament (random vs random, 1 and 2 threads).
         #[arg(long, default_value_t = 20_000)]
         tournament_games: u64,
+        /// Games through the bot protocol (`serve random` against itself,
+        /// the Python random bot against `random`); 0 skips them.
+        #[arg(long, default_value_t = 200)]
+        ext_games: u64,
         /// Rule variants for the random games, as `KEY=VALUE,…` (RULES.md §8).
         #[arg(long, value_name = "KEY=VALUE,...", value_parser = parse_rules)]
         rules: Option<Rules>,
@@ -88,6 +100,12 @@ pub enum Command {
         /// The page (default: DIR/report.html).
         #[arg(long)]
         out: Option<PathBuf>,
+    },
+    /// Run an agent (random, greedy, mcts:…) as a carcassonne-bot/1 bot
+    /// on stdin/stdout (docs/PROTOCOL.md).
+    Serve {
+        /// The agent's spec.
+        spec: String,
     },
     /// Check game records and print their scores as JSON.
     Replay {
@@ -154,6 +172,144 @@ pub struct TournamentArgs {
     /// Test hook: stop after writing this many games, as if killed.
     #[arg(long, hide = true)]
     pub stop_after: Option<u64>,
+    /// Set by `carcassonne selfplay` (not an option of `tournament`).
+    #[arg(skip)]
+    pub selfplay: bool,
+}
+
+/// Options of `carcassonne selfplay`.
+#[derive(Debug, Clone, Default, ClapArgs)]
+pub struct SelfplayArgs {
+    /// The agent spec that plays every seat (e.g. `mcts:iterations=200`).
+    #[arg(long, value_name = "SPEC", required_unless_present = "resume")]
+    pub agent: Option<String>,
+    /// Games to play (rounded up to a multiple of --players).
+    #[arg(long)]
+    pub games: Option<u64>,
+    /// Seats per game, 2–6.
+    #[arg(long)]
+    pub players: Option<u64>,
+    /// Master seed: every deck and agent seed derives from it.
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Worker threads (default: all cores). Does not change the data.
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Data folder (default: results/TIME-selfplay/).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Play with the mini-expansion The Gifts.
+    #[arg(long)]
+    pub gifts: bool,
+    /// Play without farmers.
+    #[arg(long)]
+    pub no_farmers: bool,
+    /// Rule variants of RULES.md §8 as `KEY=VALUE,…`.
+    #[arg(long, value_name = "KEY=VALUE,...", value_parser = parse_rules)]
+    pub rules: Option<Rules>,
+    /// Play only shard K of N (games with index % N == K − 1); combine
+    /// the shards with `carcassonne merge`.
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<String>,
+    /// Continue the interrupted run in this folder (only --threads may be
+    /// given with it).
+    #[arg(long, value_name = "DIR")]
+    pub resume: Option<PathBuf>,
+    /// Test hook: stop after writing this many games, as if killed.
+    #[arg(long, hide = true)]
+    pub stop_after: Option<u64>,
+}
+
+impl SelfplayArgs {
+    /// The tournament these options describe: the agent alone, with
+    /// records, flagged as self-play.
+    pub fn tournament_args(&self) -> TournamentArgs {
+        if self.resume.is_some() {
+            return TournamentArgs {
+                threads: self.threads,
+                resume: self.resume.clone(),
+                stop_after: self.stop_after,
+                ..TournamentArgs::default()
+            };
+        }
+        TournamentArgs {
+            agents: self.agent.iter().cloned().collect(),
+            games: self.games,
+            players: self.players,
+            seed: self.seed,
+            threads: self.threads,
+            out: self.out.clone(),
+            gifts: self.gifts,
+            no_farmers: self.no_farmers,
+            rules: self.rules,
+            records: true,
+            name: Some("selfplay".to_string()),
+            resume: None,
+            shard: self.shard.clone(),
+            sprt: None,
+            stop_after: self.stop_after,
+            selfplay: true,
+        }
+    }
+}
+
+/// Options of `carcassonne train`.
+#[derive(Debug, Clone, ClapArgs)]
+pub struct TrainArgs {
+    /// Self-play folders (each with positions.csv).
+    #[arg(required = true)]
+    pub dirs: Vec<PathBuf>,
+    /// The model file to write (must not exist).
+    #[arg(long, value_name = "MODEL.json")]
+    pub out: PathBuf,
+    /// Seed of the held-out split (by game).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Share of the games held out, 0 to 0.9.
+    #[arg(long, default_value_t = 0.2)]
+    pub holdout: f64,
+    /// Ridge penalty on the standardised weights (> 0).
+    #[arg(long, default_value_t = 0.01)]
+    pub lambda: f64,
+}
+
+/// Options of `carcassonne improve`.
+#[derive(Debug, Clone, Default, ClapArgs)]
+pub struct ImproveArgs {
+    /// The generation-0 agent, `greedy` or `mcts…` (its `eval=` is set
+    /// to each promoted model).
+    #[arg(long, value_name = "SPEC")]
+    pub agent: Option<String>,
+    /// Generations to run after generation 0.
+    #[arg(long)]
+    pub generations: Option<u64>,
+    /// Self-play games per generation.
+    #[arg(long)]
+    pub games_per_gen: Option<u64>,
+    /// Most games of each promotion match (SPRT 0,30 stops it earlier).
+    #[arg(long)]
+    pub match_games: Option<u64>,
+    /// Generations of data the model is trained on (the latest ones).
+    #[arg(long)]
+    pub window: Option<u64>,
+    /// Seats per self-play game, 2–6 (matches are 2-player).
+    #[arg(long)]
+    pub players: Option<u64>,
+    /// Master seed.
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Worker threads.
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// The folder of the run; an existing one is continued.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Play with the mini-expansion The Gifts.
+    #[arg(long)]
+    pub gifts: bool,
+    /// Play without farmers.
+    #[arg(long)]
+    pub no_farmers: bool,
 }
 
 /// Options of `carcassonne play`.

@@ -44,7 +44,13 @@ impl Settings {
                 self.players
             )));
         }
-        if self.agents.len() < 2 {
+        if self.selfplay && self.agents.len() != 1 {
+            return Err(Error::Invalid(format!(
+                "self-play takes 1 agent, not {}",
+                self.agents.len()
+            )));
+        }
+        if !self.selfplay && self.agents.len() < 2 {
             return Err(Error::Invalid(format!(
                 "at least 2 agents, not {}",
                 self.agents.len()
@@ -53,7 +59,11 @@ impl Settings {
         if self.games_per_pairing == 0 {
             return Err(Error::Invalid("games must be at least 1".to_string()));
         }
-        let pairings = crate::schedule::pairings(self.agents.len(), self.players).len() as u64;
+        let pairings = if self.selfplay {
+            1
+        } else {
+            crate::schedule::pairings(self.agents.len(), self.players).len() as u64
+        };
         let total = self
             .games_per_pairing
             .div_ceil(self.players as u64)
@@ -74,7 +84,7 @@ impl Settings {
                 )));
             }
         }
-        if self.sprt.is_some() && (self.agents.len() != 2 || self.players != 2) {
+        if self.sprt.is_some() && (self.agents.len() != 2 || self.players != 2 || self.selfplay) {
             return Err(Error::Invalid(
                 "--sprt compares exactly 2 agents in 2-player games".to_string(),
             ));
@@ -127,7 +137,7 @@ impl TournamentConfig {
         } else {
             split_agents(&args.agents)
         };
-        check_agents(&agents)?;
+        check_agents(&agents, args.selfplay)?;
         let players = match args.players {
             None => 2,
             Some(p @ 2..=6) => p as usize,
@@ -177,6 +187,7 @@ impl TournamentConfig {
             records: args.records,
             shard,
             sprt,
+            selfplay: args.selfplay,
         };
         settings.validate()?;
         let folder = match &args.out {
@@ -199,7 +210,7 @@ impl TournamentConfig {
 fn default_agents() -> Vec<String> {
     DEFAULT_AGENTS
         .iter()
-        .filter(|spec| match agents::from_spec(spec) {
+        .filter(|spec| match crate::roster::check_spec(spec) {
             Ok(_) => true,
             Err(e) => {
                 eprintln!("carcassonne: default tournament skips {spec:?}: {e}");
@@ -210,10 +221,21 @@ fn default_agents() -> Vec<String> {
         .collect()
 }
 
-/// Every spec builds an agent, and there are at least two.
-pub fn check_agents(agents: &[String]) -> Result<()> {
+/// Every spec builds an agent, and there are at least two (self-play:
+/// exactly one).
+pub fn check_agents(agents: &[String], selfplay: bool) -> Result<()> {
+    let option = if selfplay { "--agent" } else { "--agents" };
     for spec in agents {
-        agents::from_spec(spec).map_err(|e| Error::Invalid(format!("--agents: {e}")))?;
+        crate::roster::check_spec(spec).map_err(|e| Error::Invalid(format!("{option}: {e}")))?;
+    }
+    if selfplay {
+        if agents.len() != 1 {
+            return Err(Error::Invalid(format!(
+                "--agent: self-play takes one agent spec, got {}",
+                agents.len()
+            )));
+        }
+        return Ok(());
     }
     if agents.len() < 2 {
         return Err(Error::Invalid(format!(
@@ -283,7 +305,7 @@ pub fn check_new_folder(dir: &Path, what: &str) -> Result<()> {
 }
 
 /// `results/<UTC time>-<name>[-shard-K-of-N]`, numbered if it exists.
-fn default_folder(settings: &Settings) -> PathBuf {
+pub fn default_folder(settings: &Settings) -> PathBuf {
     let mut base = format!(
         "{}-{}",
         crate::meta::compact(std::time::SystemTime::now()),
@@ -331,7 +353,7 @@ fn resume_config(args: &TournamentArgs, dir: &Path, threads: usize) -> Result<To
     info.settings
         .validate()
         .map_err(|e| Error::Folder(format!("{}: run.json: {e}", dir.display())))?;
-    check_agents(&info.settings.agents)?;
+    check_agents(&info.settings.agents, info.settings.selfplay)?;
     Ok(TournamentConfig {
         settings: info.settings.clone(),
         folder: Folder::Resume(dir.to_path_buf(), Box::new(info)),

@@ -23,6 +23,16 @@ pub enum Error {
     /// A results folder or file is not what it should be (not a
     /// tournament, corrupt, or not matching its run.json).
     Folder(String),
+    /// A file was read but does not hold what it should: a record that is
+    /// not JSON or does not replay, a CSV without its columns.
+    Content {
+        /// The file.
+        path: PathBuf,
+        /// The 1-based line, when the fault is on one.
+        line: Option<usize>,
+        /// What is wrong.
+        what: String,
+    },
     /// Records that failed to replay (each reported on its own line).
     Replay {
         /// Records that failed.
@@ -44,6 +54,15 @@ impl Error {
             source,
         }
     }
+
+    /// The content of `path` (at 1-based `line`, if known) is bad: `what`.
+    pub fn content(path: &Path, line: Option<usize>, what: impl fmt::Display) -> Error {
+        Error::Content {
+            path: path.to_path_buf(),
+            line,
+            what: what.to_string(),
+        }
+    }
 }
 
 impl fmt::Display for Error {
@@ -55,6 +74,16 @@ impl fmt::Display for Error {
                 path,
                 source,
             } => write!(f, "cannot {action} {}: {source}", path.display()),
+            Error::Content {
+                path,
+                line: Some(line),
+                what,
+            } => write!(f, "{}:{line}: {what}", path.display()),
+            Error::Content {
+                path,
+                line: None,
+                what,
+            } => write!(f, "{}: {what}", path.display()),
             Error::Replay { failed, total } => write!(f, "{failed} of {total} records failed"),
             Error::Internal(what) => write!(f, "internal error: {what}"),
         }
@@ -87,6 +116,8 @@ mod tests {
                 std::io::Error::other("disk full"),
             ),
             Error::Folder("x is not a tournament folder".to_string()),
+            Error::content(Path::new("r.jsonl"), Some(3), "bad record: EOF"),
+            Error::content(Path::new("x/games.csv"), None, "missing field `seat`"),
             Error::Replay {
                 failed: 2,
                 total: 4,
@@ -95,7 +126,9 @@ mod tests {
         ];
         let texts: Vec<String> = errors.iter().map(Error::to_string).collect();
         assert_eq!(texts[1], "cannot write x/games.csv: disk full");
-        assert_eq!(texts[3], "2 of 4 records failed");
+        assert_eq!(texts[3], "r.jsonl:3: bad record: EOF");
+        assert_eq!(texts[4], "x/games.csv: missing field `seat`");
+        assert_eq!(texts[5], "2 of 4 records failed");
         assert!(texts.iter().all(|t| !t.contains('\n') && !t.is_empty()));
     }
 }

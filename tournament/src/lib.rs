@@ -1,7 +1,8 @@
 //! The tournament runner and the `carcassonne` command line.
 //!
 //! - [`cli`]: the arguments; [`config`]: checking them.
-//! - [`agent_list`]: splitting `--agents` lists into specs.
+//! - [`agent_list`]: splitting `--agents` lists into specs; [`roster`]:
+//!   checking specs and building agents (built-in and external).
 //! - [`schedule`]: which games, seat rotations, seeds and shards.
 //! - [`runner`]: playing games on a rayon pool, delivered in game order.
 //! - [`tournament`]: a run (and its resumption) from start to finish.
@@ -9,6 +10,9 @@
 //!   [`output`]: writing and reading those files; [`summary`]: the
 //!   statistics written to them; [`merge`]: combining shard folders.
 //! - [`sprt_run`]: the `--sprt` test over a running match.
+//! - [`positions`]: self-play decisions as rows of positions.csv;
+//!   [`train`]: fitting a value model to them; [`improve`]: generations
+//!   of self-play, training and SPRT-gated promotion.
 //! - [`progress`], [`meta`]: progress bar; timestamps and code revision.
 //! - [`interrupt`]: Ctrl-C and SIGTERM stop a run cleanly.
 //! - [`error`]: the one error type.
@@ -17,26 +21,34 @@
 //! - [`render`]: pictures of a game's board (SVG, PNG); [`viewer`]: a
 //!   game as an HTML page to step through; [`report`](mod@report): a
 //!   results folder as an HTML report with charts.
+//! - [`external`]: bots in any language through `carcassonne-bot/1`;
+//!   [`serve`] the other way round.
 
 pub mod agent_list;
 pub mod bench;
 pub mod cli;
 pub mod config;
 pub mod error;
+pub mod external;
+pub mod improve;
 pub mod interrupt;
 pub mod merge;
 pub mod meta;
 pub mod output;
 pub mod play;
+pub mod positions;
 pub mod progress;
 pub mod render;
 pub mod replay;
 pub mod report;
+pub mod roster;
 pub mod runner;
 pub mod schedule;
 pub mod schema;
+pub mod serve;
 pub mod sprt_run;
 pub mod stats;
 pub mod summary;
 pub mod tournament;
+pub mod train;
 pub mod viewer;

@@ -31,19 +31,39 @@ fn main() -> ExitCode {
     }
 }
 
+/// A tournament (or self-play run) to the end or to an interrupt.
+fn run_tournament(args: &TournamentArgs) -> Result<ExitCode> {
+    let config = tournament::config::TournamentConfig::from_args(args)?;
+    tournament::interrupt::install()?;
+    let report = tournament::tournament::run(&config)?;
+    print!("{}", report.text());
+    if report.info.status == tournament::schema::RunStatus::Interrupted {
+        return Ok(ExitCode::from(tournament::interrupt::EXIT_CODE));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
 fn run(args: Args) -> Result<ExitCode> {
     match args
         .command
         .unwrap_or(Command::Tournament(TournamentArgs::default()))
     {
-        Command::Tournament(t) => {
-            let config = tournament::config::TournamentConfig::from_args(&t)?;
+        Command::Tournament(t) => return run_tournament(&t),
+        Command::Selfplay(s) => return run_tournament(&s.tournament_args()),
+        Command::Train(t) => {
+            let config = tournament::train::TrainConfig {
+                dirs: t.dirs,
+                out: t.out,
+                seed: t.seed,
+                holdout: t.holdout,
+                lambda: t.lambda,
+            };
+            print!("{}", tournament::train::train(&config)?.text(&config.out));
+        }
+        Command::Improve(i) => {
             tournament::interrupt::install()?;
-            let report = tournament::tournament::run(&config)?;
-            print!("{}", report.text());
-            if report.info.status == tournament::schema::RunStatus::Interrupted {
-                return Ok(ExitCode::from(tournament::interrupt::EXIT_CODE));
-            }
+            let rows = tournament::improve::improve(&i)?;
+            print!("{}", tournament::improve::table(&rows));
         }
         Command::Play(p) => {
             let config = tournament::play::PlayConfig::from_args(&p)?;
@@ -57,10 +77,12 @@ fn run(args: Args) -> Result<ExitCode> {
             games,
             rounds,
             tournament_games,
+            ext_games,
             rules,
         } => {
             let config = tournament::bench::BenchConfig {
                 rules: rules.unwrap_or_default(),
+                ext_games,
                 ..tournament::bench::BenchConfig::new(games, rounds, tournament_games)?
             };
             let report = tournament::bench::run(&config);
@@ -80,17 +102,20 @@ fn run(args: Args) -> Result<ExitCode> {
             out,
             tile_pixels,
         } => {
-            let out = tournament::render::render(&record, game, turn, out, tile_pixels)
-                .map_err(Error::Invalid)?;
+            let out = tournament::render::render(&record, game, turn, out, tile_pixels)?;
             println!("wrote {}", out.display());
         }
         Command::View { record, game, out } => {
-            let out = tournament::viewer::view(&record, game, out).map_err(Error::Invalid)?;
+            let out = tournament::viewer::view(&record, game, out)?;
             println!("wrote {}", out.display());
         }
         Command::Report { dir, out } => {
-            let out = tournament::report::report(&dir, out).map_err(Error::Invalid)?;
+            let out = tournament::report::report(&dir, out)?;
             println!("wrote {}", out.display());
+        }
+        Command::Serve { spec } => {
+            let stdin = std::io::stdin().lock();
+            tournament::serve::serve(&spec, stdin, std::io::stdout().lock())?;
         }
         Command::Replay { file, end } => {
             let mut failed = 0;

@@ -4,7 +4,7 @@
 //! The shards must be all `N` shards of the same settings, each finished.
 //! Game `g` comes from shard `g % N + 1`, so walking the game indices in
 //! order and taking the next game of the right shard rebuilds `games.csv`
-//! (and `records.jsonl`) in game order; the summaries are then computed
+//! (and `records.jsonl`, and a self-play run's `positions.csv`) in game order; the summaries are then computed
 //! from those rows exactly as a single run computes them.
 
 use crate::config::check_new_folder;
@@ -21,6 +21,8 @@ struct ShardFolder {
     info: RunInfo,
     rows: Vec<GameRow>,
     records: Vec<String>,
+    /// positions.csv lines (self-play).
+    positions: Vec<String>,
 }
 
 /// Merge the shard folders `dirs` into the new folder `out`.
@@ -40,6 +42,11 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<RunReport> {
         };
         let (schedule, labels) = schedule_of(&info.settings);
         let (rows, records) = load_games(dir, &info.settings, &schedule, &labels)?;
+        let positions = if info.settings.selfplay {
+            crate::positions::load(dir, &rows)?
+        } else {
+            Vec::new()
+        };
         let finished = rows.len() as u64 / info.settings.players as u64;
         if finished != schedule.planned_games() {
             return Err(Error::Folder(format!(
@@ -55,6 +62,7 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<RunReport> {
             info,
             rows,
             records,
+            positions,
         });
     }
     let first = &shards[0];
@@ -96,16 +104,26 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<RunReport> {
             (
                 games(&s.rows).collect::<Vec<_>>().into_iter(),
                 s.records.iter(),
+                s.positions.iter().peekable(),
             )
         })
         .collect();
     std::fs::create_dir_all(out).map_err(|e| Error::io("create", out, e))?;
     let mut writer = GamesWriter::create(out, settings.records)?;
+    if settings.selfplay {
+        writer = writer.with_positions(out, None)?;
+    }
     let mut rows = Vec::with_capacity(schedule.total_games() as usize * p);
     for g in schedule.indices() {
-        let (games, records) = &mut per_shard[(g % count) as usize];
+        let (games, records, positions) = &mut per_shard[(g % count) as usize];
         let game = games.next().expect("shards are complete");
         debug_assert_eq!(game[0].game, g);
+        let mut lines = String::new();
+        while let Some(line) = positions.next_if(|l| crate::positions::game_of(l) == Some(g)) {
+            lines.push_str(line);
+            lines.push('\n');
+        }
+        writer.append_positions(&lines)?;
         writer.append(game, records.next().map(String::as_str))?;
         rows.extend_from_slice(game);
     }
@@ -134,7 +152,7 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<RunReport> {
     info.elapsed_s = None;
     info.merged_from = shards.iter().map(|s| s.dir.display().to_string()).collect();
     write_run_info(out, &info)?;
-    crate::report::report(out, None).map_err(Error::Internal)?;
+    crate::report::report(out, None)?;
     Ok(RunReport {
         dir: out.to_path_buf(),
         info,

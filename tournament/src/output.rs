@@ -2,6 +2,8 @@
 //! `results/README.md`): `games.csv`, `summary.csv`, `pairwise.csv`,
 //! `run.json` and `records.jsonl`.
 //!
+//! Self-play runs also write `positions.csv` ([`crate::positions`]).
+//!
 //! `games.csv` and `records.jsonl` are appended game by game, in game
 //! order, and flushed after every game, so an interrupted run keeps every
 //! finished game. The other files are written whole, through a temporary
@@ -10,7 +12,7 @@
 use crate::error::{Error, Result};
 use crate::schema::{
     GameRow, PairwiseRow, RunInfo, SummaryRow, GAMES_CSV, GAME_COLUMNS, PAIRWISE_CSV,
-    RECORDS_JSONL, RUN_FORMAT, RUN_JSON, SUMMARY_CSV,
+    POSITIONS_CSV, RECORDS_JSONL, RUN_FORMAT, RUN_JSON, SUMMARY_CSV,
 };
 use serde::Serialize;
 use std::fs::File;
@@ -24,11 +26,16 @@ fn internal(e: impl std::fmt::Display) -> Error {
 
 /// Write `bytes` to `path` through a temporary file and a rename.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
-    let tmp = path.with_extension("tmp");
-    std::fs::write(&tmp, bytes)
-        .and_then(|()| std::fs::rename(&tmp, path))
+    write_atomic_via(&path.with_extension("tmp"), path, bytes)
+}
+
+/// Write `bytes` to `tmp`, then rename it to `path` (nothing is left
+/// behind on failure).
+fn write_atomic_via(tmp: &Path, path: &Path, bytes: &[u8]) -> Result<()> {
+    std::fs::write(tmp, bytes)
+        .and_then(|()| std::fs::rename(tmp, path))
         .map_err(|e| {
-            let _ = std::fs::remove_file(&tmp);
+            let _ = std::fs::remove_file(tmp);
             Error::io("write", path, e)
         })
 }
@@ -80,10 +87,12 @@ pub fn write_summaries(dir: &Path, summary: &[SummaryRow], pairwise: &[PairwiseR
     write_atomic(&dir.join(PAIRWISE_CSV), &csv_bytes(pairwise)?)
 }
 
-/// Appends games to `games.csv` (and `records.jsonl`), flushing after each.
+/// Appends games to `games.csv` (and `records.jsonl`, and for self-play
+/// `positions.csv`), flushing after each.
 pub struct GamesWriter {
     games: csv::Writer<File>,
     records: Option<BufWriter<File>>,
+    positions: Option<BufWriter<File>>,
     games_path: PathBuf,
 }
 
@@ -129,8 +138,43 @@ impl GamesWriter {
                 .has_headers(false)
                 .from_writer(append(&games_path)?),
             records,
+            positions: None,
             games_path,
         })
+    }
+
+    /// Also write `positions.csv` (self-play): a new file with its
+    /// header, or on resume (`kept`: the lines of the games kept) the
+    /// kept lines written to a temporary file that replaces the old one,
+    /// then appended to. Call it before the first [`GamesWriter::append`].
+    pub fn with_positions(mut self, dir: &Path, kept: Option<&[String]>) -> Result<GamesWriter> {
+        let path = dir.join(POSITIONS_CSV);
+        let tmp = dir.join("positions.csv.tmp");
+        let mut text = crate::positions::columns().join(",");
+        text.push('\n');
+        for line in kept.unwrap_or_default() {
+            text.push_str(line);
+            text.push('\n');
+        }
+        write_atomic_via(&tmp, &path, text.as_bytes())?;
+        let file = std::fs::OpenOptions::new()
+            .append(true)
+            .open(&path)
+            .map_err(|e| Error::io("open", &path, e))?;
+        self.positions = Some(BufWriter::new(file));
+        Ok(self)
+    }
+
+    /// Append one game's positions.csv lines (call before its
+    /// [`GamesWriter::append`], so positions.csv never holds fewer games
+    /// than games.csv).
+    pub fn append_positions(&mut self, lines: &str) -> Result<()> {
+        if let Some(w) = &mut self.positions {
+            w.write_all(lines.as_bytes())
+                .and_then(|()| w.flush())
+                .map_err(|e| Error::io("write", Path::new(POSITIONS_CSV), e))?;
+        }
+        Ok(())
     }
 
     /// Write the kept games to the temporary files and rename them over
@@ -178,6 +222,7 @@ impl GamesWriter {
         let mut w = GamesWriter {
             games,
             records,
+            positions: None,
             games_path: games_path.to_path_buf(),
         };
         w.flush()?;

@@ -11,6 +11,7 @@
 use crate::agent_list::split_agents;
 use crate::cli::PlayArgs;
 use crate::error::{Error, Result};
+use crate::roster::Roster;
 use crate::schedule::agent_seed;
 use engine::apply_turn;
 use engine::{Record, Rules, Seat, State};
@@ -38,7 +39,8 @@ impl PlayConfig {
     pub fn from_args(args: &PlayArgs) -> Result<PlayConfig> {
         let specs = split_agents(&args.agents);
         for spec in &specs {
-            agents::from_spec(spec).map_err(|e| Error::Invalid(format!("--agents: {e}")))?;
+            crate::roster::check_spec(spec)
+                .map_err(|e| Error::Invalid(format!("--agents: {e}")))?;
         }
         if specs.is_empty() {
             return Err(Error::Invalid(
@@ -90,48 +92,68 @@ fn check_new_file(path: &Path) -> Result<()> {
     Ok(())
 }
 
-/// One agent per seat.
-type Seats = Vec<Box<dyn agents::Agent>>;
-
-/// The agents of `config`'s seats and their seeds.
-fn seats_and_seeds(config: &PlayConfig) -> Result<(Seats, Vec<u64>)> {
-    let seats: Vec<Box<dyn agents::Agent>> = config
-        .seats
-        .iter()
-        .map(|s| agents::from_spec(s).map_err(|e| Error::Invalid(e.to_string())))
-        .collect::<Result<_>>()?;
+/// Play the game of `config`, calling `watch` as
+/// [`agents::game::play_game_watched`] does. External bots write their
+/// stderr next to the record (`bots/`) and are quit when it ends.
+fn play_game(
+    config: &PlayConfig,
+    watch: &mut dyn FnMut(&Record),
+) -> Result<agents::game::GameOutcome> {
+    let logs = config
+        .out
+        .parent()
+        .unwrap_or(Path::new("."))
+        .join(crate::roster::BOT_LOGS);
+    let roster = Roster::new(&config.seats, Some(logs))?;
+    let mut seats: Vec<Box<dyn agents::Agent>> =
+        (0..config.seats.len()).map(|s| roster.build(s)).collect();
     let seeds: Vec<u64> = (0..seats.len())
         .map(|s| agent_seed(config.seed, 0, s))
         .collect();
-    Ok((seats, seeds))
+    let outcome =
+        agents::game::play_game_watched(&mut seats, config.rules, config.seed, &seeds, watch);
+    drop(seats);
+    roster.shutdown();
+    Ok(outcome)
 }
 
 /// The record of the game of `config` (nothing printed or written).
 pub fn play_record(config: &PlayConfig) -> Result<Record> {
-    let (mut seats, seeds) = seats_and_seeds(config)?;
-    Ok(agents::game::play_game(&mut seats, config.rules, config.seed, &seeds).record)
+    Ok(play_game(config, &mut |_| {})?.record)
+}
+
+/// For tests: the record of a game between `agents` in turn (seat `s`
+/// plays `agents[s % agents.len()]`), farmers on.
+#[cfg(test)]
+pub(crate) fn test_record(agents: &[&str], players: usize, gifts: bool, seed: u64) -> Record {
+    let config = PlayConfig {
+        seats: (0..players)
+            .map(|s| agents[s % agents.len()].to_string())
+            .collect(),
+        seed,
+        rules: Rules {
+            gifts,
+            ..Rules::STANDARD
+        },
+        out: PathBuf::new(),
+        svg: None,
+    };
+    play_record(&config).expect("the test agents play")
 }
 
 /// Play the game, printing each turn to `out` as it completes, then the
 /// final scores; write its record to the config's `out` file (and with
 /// `--svg` one picture per turn).
 pub fn play(config: &PlayConfig, out: &mut dyn std::io::Write) -> Result<()> {
-    let (mut seats, seeds) = seats_and_seeds(config)?;
     let mut printer = TurnPrinter::default();
     let mut failure = Ok(());
-    let outcome = agents::game::play_game_watched(
-        &mut seats,
-        config.rules,
-        config.seed,
-        &seeds,
-        &mut |record| {
-            if failure.is_ok() {
-                // A turn is complete once the next one has begun (a gift
-                // received after placing is recorded with the turn).
-                failure = printer.print(record, false, out);
-            }
-        },
-    );
+    let outcome = play_game(config, &mut |record| {
+        if failure.is_ok() {
+            // A turn is complete once the next one has begun (a gift
+            // received after placing is recorded with the turn).
+            failure = printer.print(record, false, out);
+        }
+    })?;
     failure?;
     printer.print(&outcome.record, true, out)?;
     let mut text = String::new();
@@ -183,7 +205,8 @@ pub fn play(config: &PlayConfig, out: &mut dyn std::io::Write) -> Result<()> {
 /// tile) to the last turn, in `dir`; returns how many.
 fn write_pictures(record: &Record, dir: &Path) -> Result<usize> {
     std::fs::create_dir_all(dir).map_err(|e| Error::io("create", dir, e))?;
-    let history = crate::render::history::History::new(record).map_err(Error::Internal)?;
+    let history = crate::render::history::History::new(record)
+        .map_err(|e| Error::Internal(format!("the game just played does not replay: {e}")))?;
     for n in 0..history.frames.len() {
         let svg = crate::render::picture(&history, n);
         crate::output::write_atomic(&dir.join(format!("turn-{n:03}.svg")), svg.as_bytes())?;

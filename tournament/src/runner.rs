@@ -10,6 +10,8 @@
 //! the same whatever the number of threads (except the think times).
 
 use crate::error::{Error, Result};
+use crate::positions;
+use crate::roster::Roster;
 use crate::schedule::{GameIndices, GameSpec, Schedule};
 use crate::schema::GameRow;
 use crate::summary::rank_seats;
@@ -32,6 +34,8 @@ pub struct Finished {
     pub rows: Vec<GameRow>,
     /// Its record as one JSON line, when records are kept.
     pub record: Option<String>,
+    /// Its positions.csv lines (self-play), header excluded.
+    pub positions: Option<String>,
 }
 
 /// What the sink wants after a game.
@@ -43,38 +47,74 @@ pub enum Flow {
     Stop,
 }
 
+/// Builds the agent of a spec string for one game. The command line uses
+/// [`agents::from_spec`]; an embedding (the Python package) may add agents
+/// of its own and pass every other spec on to it.
+pub type AgentFactory<'f> =
+    dyn Fn(&str) -> std::result::Result<Box<dyn agents::Agent>, agents::SpecError> + Sync + 'f;
+
 /// What the workers need to play a game.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy)]
 pub struct Runner<'a> {
     /// The tournament's games and seeds.
     pub schedule: &'a Schedule,
-    /// Agent specs, indexed like the schedule's agents.
-    pub specs: &'a [String],
+    /// The agents, indexed like the schedule's agents.
+    pub roster: &'a Roster,
     /// Agent labels for the rows.
     pub labels: &'a [String],
     /// Rules options.
     pub rules: Rules,
     /// Serialize each game's record.
     pub records: bool,
+    /// Log every decision's features for positions.csv (self-play).
+    pub positions: bool,
+    /// Builds the agents of the roster's custom specs (an embedding's own
+    /// agents, e.g. Python callables); None when there are none.
+    pub make_agent: Option<&'a AgentFactory<'a>>,
+    /// Set by an embedding to stop the run as an interrupt would.
+    pub cancel: &'a AtomicBool,
 }
 
 impl Runner<'_> {
+    /// Whether the run was asked to stop: Ctrl-C ([`crate::interrupt`]) or
+    /// [`Runner::cancel`].
+    pub fn interrupted(&self) -> bool {
+        crate::interrupt::requested() || self.cancel.load(Ordering::Relaxed)
+    }
+
     /// Play game `index` on this thread.
     pub fn play(&self, index: u64) -> Finished {
         let spec = self.schedule.game(index);
+        let log = positions::Log::default();
         let mut seats: Vec<Box<dyn agents::Agent>> = spec
             .seats
             .iter()
-            .map(|&a| agents::from_spec(&self.specs[a]).expect("agent specs are validated"))
+            .map(|&a| {
+                let agent = match (self.roster.custom_spec(a), self.make_agent) {
+                    (Some(spec), Some(make)) => make(spec).expect("custom specs are checked"),
+                    _ => self.roster.build(a),
+                };
+                if self.positions {
+                    Box::new(positions::Recorder::new(agent, log.clone()))
+                } else {
+                    agent
+                }
+            })
             .collect();
         let outcome = play_game(&mut seats, self.rules, spec.deck_seed, &spec.agent_seeds);
         let record = self
             .records
             .then(|| serde_json::to_string(&outcome.record).expect("records serialize"));
+        let rows = self.rows(&spec, &outcome);
+        let positions = self.positions.then(|| {
+            let decisions = log.lock().unwrap_or_else(|e| e.into_inner());
+            positions::lines(&rows, &decisions)
+        });
         Finished {
             index,
-            rows: self.rows(&spec, &outcome),
+            rows,
             record,
+            positions,
         }
     }
 
@@ -113,7 +153,7 @@ impl Runner<'_> {
     /// Play the games `indices` (ascending) on `threads` threads, calling
     /// `sink` with each in the order of `indices`, until all are done, the
     /// sink returns [`Flow::Stop`], or it fails (its error is returned).
-    /// After an interrupt ([`crate::interrupt`]) no new game is started and
+    /// After an interrupt ([`Runner::interrupted`]) no new game is started and
     /// the games already complete are passed on as far as they are in
     /// order.
     pub fn run(
@@ -140,7 +180,7 @@ impl Runner<'_> {
                     let mut batch = Vec::new();
                     let mut last_send = Instant::now();
                     loop {
-                        if stop.load(Ordering::Relaxed) || crate::interrupt::requested() {
+                        if stop.load(Ordering::Relaxed) || self.interrupted() {
                             break;
                         }
                         let i = next.fetch_add(1, Ordering::Relaxed);
@@ -195,12 +235,16 @@ mod tests {
     fn a_forfeiting_seat_loses_with_its_reason() {
         let schedule = Schedule::new(2, 2, 2, 1, None);
         let specs = vec!["random".to_string(), "greedy".to_string()];
+        let roster = Roster::new(&specs, None).unwrap();
         let runner = Runner {
             schedule: &schedule,
-            specs: &specs,
+            roster: &roster,
             labels: &specs,
             rules: Rules::default(),
             records: false,
+            positions: false,
+            make_agent: None,
+            cancel: &AtomicBool::new(false),
         };
         let outcome = GameOutcome {
             scores: vec![

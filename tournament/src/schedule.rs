@@ -21,6 +21,10 @@
 //!   change nothing.
 //! - **Shards.** Shard `K/N` (1-based `K`) plays the games with
 //!   `g % N == K − 1`.
+//! - **Self-play** ([`Schedule::selfplay`]): one pairing of the single
+//!   agent in every seat, and deck number `g` for game `g`, so no two
+//!   games share a tile order (paired decks compare agents; self-play
+//!   data wants variety).
 
 use crate::error::{Error, Result};
 use serde::{Deserialize, Serialize};
@@ -176,6 +180,9 @@ pub struct Schedule {
     pub decks: u64,
     /// The shard to play, if any.
     pub shard: Option<Shard>,
+    /// Deck number = game index (self-play), instead of one deck per
+    /// seat rotation of every pairing.
+    pub deck_per_game: bool,
 }
 
 impl Schedule {
@@ -188,6 +195,20 @@ impl Schedule {
             pairings: pairings(agents, players),
             decks: games.div_ceil(players as u64),
             shard,
+            deck_per_game: false,
+        }
+    }
+
+    /// The schedule of a self-play run: agent 0 in all `players` seats,
+    /// at least `games` games, each on a deck of its own.
+    pub fn selfplay(players: usize, games: u64, seed: u64, shard: Option<Shard>) -> Self {
+        Schedule {
+            players,
+            seed,
+            pairings: vec![vec![0; players]],
+            decks: games.div_ceil(players as u64),
+            shard,
+            deck_per_game: true,
         }
     }
 
@@ -232,7 +253,11 @@ impl Schedule {
         let rotation = (index % p) as usize;
         let unit = index / p;
         let pairing = (unit % self.pairings.len() as u64) as usize;
-        let deck = unit / self.pairings.len() as u64;
+        let deck = if self.deck_per_game {
+            index
+        } else {
+            unit / self.pairings.len() as u64
+        };
         let members = &self.pairings[pairing];
         let seats = (0..self.players)
             .map(|s| members[(s + rotation) % self.players])
@@ -357,6 +382,17 @@ mod tests {
         assert_eq!(p.get(1), Some(9));
         assert_eq!(p.skip(u64::MAX).len(), 0);
         assert!(GameIndices::new(5, 2, 5).is_empty());
+    }
+
+    #[test]
+    fn self_play_games_each_have_a_deck_and_every_seat_the_agent() {
+        let s = Schedule::selfplay(3, 5, 7, None);
+        assert_eq!(s.total_games(), 6);
+        let games: Vec<GameSpec> = (0..6).map(|g| s.game(g)).collect();
+        assert!(games.iter().all(|g| g.seats == vec![0, 0, 0]));
+        for (g, spec) in games.iter().enumerate() {
+            assert_eq!(spec.deck_seed, deck_seed(7, g as u64));
+        }
     }
 
     #[test]

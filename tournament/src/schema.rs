@@ -48,6 +48,10 @@ pub struct Settings {
     pub shard: Option<Shard>,
     /// Stop when the SPRT decides.
     pub sprt: Option<SprtSettings>,
+    /// A self-play run (`carcassonne selfplay`): one agent in every seat,
+    /// a new deck for every game, positions.csv written.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub selfplay: bool,
 }
 
 /// The format tag of `run.json`.
@@ -62,6 +66,8 @@ pub const PAIRWISE_CSV: &str = "pairwise.csv";
 pub const RUN_JSON: &str = "run.json";
 /// Game records, one JSON object per line.
 pub const RECORDS_JSONL: &str = "records.jsonl";
+/// Self-play decisions with features and targets, one per line.
+pub const POSITIONS_CSV: &str = "positions.csv";
 
 /// How a seat's game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -13,7 +13,8 @@ use crate::error::{Error, Result};
 use crate::meta;
 use crate::output::{parse_games, write_run_info, write_summaries, GamesWriter};
 use crate::progress::Progress;
-use crate::runner::{Flow, Runner};
+use crate::roster::Roster;
+use crate::runner::{AgentFactory, Flow, Runner};
 use crate::schedule::{GameIndices, Schedule};
 use crate::schema::{
     GameRow, Plan, RunInfo, RunStatus, Settings, SummaryRow, GAMES_CSV, RECORDS_JSONL, RUN_FORMAT,
@@ -21,6 +22,7 @@ use crate::schema::{
 use crate::sprt_run::SprtRun;
 use crate::summary::{games, summarize, table, Tally};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
 use std::time::{Instant, SystemTime};
 
 /// What a finished (or stopped) run reports.
@@ -59,8 +61,13 @@ impl RunReport {
             self.dir.display()
         ));
         if self.info.status == RunStatus::Interrupted {
+            let command = if self.info.settings.selfplay {
+                "selfplay"
+            } else {
+                "tournament"
+            };
             out.push_str(&format!(
-                "continue it with: carcassonne tournament --resume {}\n",
+                "continue it with: carcassonne {command} --resume {}\n",
                 self.dir.display()
             ));
         }
@@ -71,13 +78,22 @@ impl RunReport {
 /// The schedule and agent labels of `settings`.
 pub fn schedule_of(settings: &Settings) -> (Schedule, Vec<String>) {
     let labels = labels(&settings.agents);
-    let schedule = Schedule::new(
-        labels.len(),
-        settings.players,
-        settings.games_per_pairing,
-        settings.seed,
-        settings.shard,
-    );
+    let schedule = if settings.selfplay {
+        Schedule::selfplay(
+            settings.players,
+            settings.games_per_pairing,
+            settings.seed,
+            settings.shard,
+        )
+    } else {
+        Schedule::new(
+            labels.len(),
+            settings.players,
+            settings.games_per_pairing,
+            settings.seed,
+            settings.shard,
+        )
+    };
     (schedule, labels)
 }
 
@@ -224,10 +240,23 @@ fn check_record_line(
 /// ([`crate::interrupt`]) the games already complete are written, with
 /// summaries of them, and run.json says `interrupted`.
 pub fn run(config: &TournamentConfig) -> Result<RunReport> {
+    run_with(config, None, &AtomicBool::new(false))
+}
+
+/// Run (or resume) the tournament of `config`, building agents with
+/// `make_agent` for the specs it accepts (the others as [`run`] does:
+/// built-in agents and external bots). Setting
+/// `cancel` has the effect of an interrupt for this run only (an
+/// embedding's own Ctrl-C, e.g. Python's KeyboardInterrupt).
+pub fn run_with(
+    config: &TournamentConfig,
+    make_agent: Option<&AgentFactory<'_>>,
+    cancel: &AtomicBool,
+) -> Result<RunReport> {
     let started = Instant::now();
     let settings = &config.settings;
     let (schedule, labels) = schedule_of(settings);
-    let (dir, mut info, old_rows, old_records) = match &config.folder {
+    let (dir, mut info, old_rows, old_records, old_positions) = match &config.folder {
         Folder::New(dir) => {
             if schedule.games_per_pairing() != settings.games_per_pairing {
                 eprintln!(
@@ -239,16 +268,21 @@ pub fn run(config: &TournamentConfig) -> Result<RunReport> {
             std::fs::create_dir_all(dir).map_err(|e| Error::io("create", dir, e))?;
             let info = new_run_info(settings, config.threads);
             write_run_info(dir, &info)?;
-            (dir.clone(), info, Vec::new(), Vec::new())
+            (dir.clone(), info, Vec::new(), Vec::new(), Vec::new())
         }
         Folder::Resume(dir, info) => {
             let (rows, records) = load_games(dir, settings, &schedule, &labels)?;
+            let positions = if settings.selfplay {
+                crate::positions::load(dir, &rows)?
+            } else {
+                Vec::new()
+            };
             let mut info = (**info).clone();
             info.resumed_at.push(meta::rfc3339(SystemTime::now()));
             info.threads = config.threads;
             info.status = RunStatus::Running;
             info.end_time = None;
-            (dir.clone(), info, rows, records)
+            (dir.clone(), info, rows, records, positions)
         }
     };
 
@@ -260,6 +294,10 @@ pub fn run(config: &TournamentConfig) -> Result<RunReport> {
             settings.records.then_some(old_records.as_slice()),
         )?,
     };
+    if settings.selfplay {
+        let kept = matches!(config.folder, Folder::Resume(..)).then_some(old_positions.as_slice());
+        writer = writer.with_positions(&dir, kept)?;
+    }
     let mut rows: Vec<GameRow> = Vec::new();
     let mut tally = Tally::new(&labels);
     let mut sprt = settings.sprt.map(|s| SprtRun::new(s, &schedule, &labels));
@@ -282,14 +320,25 @@ pub fn run(config: &TournamentConfig) -> Result<RunReport> {
     let progress = Progress::new(schedule.planned_games(), done);
     let mut written = 0u64;
     let mut hook_stopped = false;
+    let log_dir = Some(dir.join(crate::roster::BOT_LOGS));
+    let roster = match make_agent {
+        Some(make) => Roster::with_custom(&settings.agents, log_dir, &|spec| make(spec).is_ok())?,
+        None => Roster::new(&settings.agents, log_dir)?,
+    };
     let runner = Runner {
         schedule: &schedule,
-        specs: &settings.agents,
+        roster: &roster,
         labels: &labels,
         rules: settings.rules,
         records: settings.records,
+        positions: settings.selfplay,
+        make_agent,
+        cancel,
     };
     let played = runner.run(remaining, config.threads, |finished| {
+        if let Some(lines) = &finished.positions {
+            writer.append_positions(lines)?;
+        }
         writer.append(&finished.rows, finished.record.as_deref())?;
         tally.add_game(&finished.rows);
         progress.game_done(&tally);
@@ -303,6 +352,7 @@ pub fn run(config: &TournamentConfig) -> Result<RunReport> {
         Ok(if decided { Flow::Stop } else { Flow::Continue })
     });
     progress.finish();
+    roster.shutdown();
     played?;
     drop(writer);
 
@@ -320,7 +370,7 @@ pub fn run(config: &TournamentConfig) -> Result<RunReport> {
     write_summaries(&dir, &summary, &pairwise)?;
     info.status = if decided(&sprt) {
         RunStatus::Sprt
-    } else if tally.games < schedule.planned_games() && crate::interrupt::requested() {
+    } else if tally.games < schedule.planned_games() && runner.interrupted() {
         RunStatus::Interrupted
     } else {
         RunStatus::Finished
@@ -330,6 +380,6 @@ pub fn run(config: &TournamentConfig) -> Result<RunReport> {
         info.end_time = Some(meta::rfc3339(SystemTime::now()));
     }
     write_run_info(&dir, &info)?;
-    crate::report::report(&dir, None).map_err(Error::Internal)?;
+    crate::report::report(&dir, None)?;
     Ok(RunReport { dir, info, summary })
 }

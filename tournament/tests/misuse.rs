@@ -66,21 +66,14 @@ fn replay_reports_good_records_and_fails_on_bad_ones() {
 /// required arguments were not provided:" and nothing after it).
 #[test]
 fn clap_errors_print_the_whole_message() {
-    let out = bin().args(["merge", "--out", "x"]).output().unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&out.stderr);
+    let err = fails_with(&["merge", "--out", "x"], 2);
     assert!(
         err.contains("required arguments were not provided"),
         "{err}"
     );
     assert!(err.contains("<DIRS>..."), "{err}");
     assert!(err.contains("Usage: carcassonne merge"), "{err}");
-    let out = bin()
-        .args(["tournament", "--games", "many"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&out.stderr);
+    let err = fails_with(&["tournament", "--games", "many"], 2);
     assert!(
         err.contains("invalid value 'many' for '--games <GAMES>'"),
         "{err}"

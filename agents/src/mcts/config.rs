@@ -1,7 +1,9 @@
 //! The settings of the `mcts` search and how a spec string sets them.
 
+use crate::learn::ValueModel;
 use crate::params::{Param, Params};
 use crate::spec::SpecError;
+use std::sync::Arc;
 
 /// The parameters of the `mcts` spec, in the order of [`MctsConfig`].
 pub const PARAMS: &[Param] = &[
@@ -19,6 +21,8 @@ pub const PARAMS: &[Param] = &[
     Param::new("pick", "integer >= 0", "8"),
     Param::new("solver_tiles", "integer in 0..3", "0"),
     Param::new("threads", "integer in 1..64", "1"),
+    crate::learn::EVAL_PARAM,
+    Param::new("bias", "number >= 0", "0"),
 ];
 
 /// What a finished rollout is worth to each seat.
@@ -40,7 +44,7 @@ pub enum Rollout {
 }
 
 /// The settings of the search.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct MctsConfig {
     /// Iterations per move (`iterations=`, default 3000). Ignored when
     /// `time_ms` or `game_ms` is set.
@@ -92,10 +96,20 @@ pub struct MctsConfig {
     /// from the agent's, whose root visits are summed before the choice.
     /// Deterministic for a seed and thread count.
     pub threads: u32,
+    /// Progressive bias (`bias=`, default 0: off): a child's UCB value
+    /// gains `bias·tanh(g / scale) / (n + 1)`, where `g` is the gain in
+    /// the seat's end-now advantage its move makes at once and `n` its
+    /// visits, so the greedy evaluation guides the first visits and fades.
+    pub bias: f64,
     /// Single-observer information-set MCTS (the `ismcts` agent; not a
     /// spec parameter): availability counts in UCB, and no branching on
     /// the gift cards other seats receive.
     pub info_sets: bool,
+    /// A value model fitted on self-play (`eval=MODEL.json`): the leaves
+    /// (after the rollout's `depth` turns; `depth=0`: none) are valued by
+    /// each seat's predicted final lead instead of its end-now lead, and
+    /// the reward is computed from that lead as from the end-now one.
+    pub eval: Option<Arc<ValueModel>>,
 }
 
 impl Default for MctsConfig {
@@ -115,7 +129,9 @@ impl Default for MctsConfig {
             pick: 8,
             solver_tiles: 0,
             threads: 1,
+            bias: 0.0,
             info_sets: false,
+            eval: None,
         }
     }
 }
@@ -156,7 +172,9 @@ impl MctsConfig {
             threads: params
                 .get("threads", |t: &u32| (1..=64).contains(t))?
                 .unwrap_or(d.threads),
+            bias: params.number_in("bias", 0.0, f64::MAX, d.bias)?,
             info_sets: false,
+            eval: crate::learn::eval_param(params)?,
         })
     }
 }

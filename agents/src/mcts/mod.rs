@@ -50,10 +50,15 @@
 //!   tiles at a decision, the move comes from the exact expectimax of
 //!   [`crate::solver`] instead of the search.
 //! - **Threads** (`threads=`): root parallelism — independent searches
-//!   on rayon threads, each with its own generator seeded from the
+//!   on their own operating-system threads, each with its own generator seeded from the
 //!   agent's and the full budget, their root visits summed.
 //! - **Move choice**: the most visited child of the root (ties: the higher
 //!   mean reward).
+//!
+//! - **Learned evaluation** (`eval=MODEL.json`): the leaves are valued
+//!   by a model fitted on self-play ([`crate::learn`]), each seat's
+//!   predicted final lead in place of its end-now lead; with `depth=0`
+//!   there is no rollout at all.
 //!
 //! The agent reads nothing but the [`SeatView`] it is given and draws all
 //! randomness from its own generator.
@@ -72,7 +77,6 @@ use crate::spec::AgentKind;
 use crate::{Agent, AgentRng};
 use engine::{Action, SeatView};
 use rand::{Rng, SeedableRng};
-use rayon::prelude::*;
 use search::Search;
 use std::sync::Arc;
 use std::time::Duration;
@@ -97,6 +101,8 @@ pub struct MctsAgent {
     clock: Arc<dyn Clock>,
     /// Time spent on moves of this game (for `game_ms`).
     game_spent: Duration,
+    /// The root visits of the last search ([`Agent::root_visits`]).
+    last_visits: Option<Vec<(Action, u32)>>,
 }
 
 impl MctsAgent {
@@ -108,6 +114,7 @@ impl MctsAgent {
             config,
             clock: WallClock::shared(),
             game_spent: Duration::ZERO,
+            last_visits: None,
         }
     }
 
@@ -146,30 +153,41 @@ impl MctsAgent {
     /// per-move budget (the game budget is not charged).
     pub fn search(&self, view: &SeatView<'_>, rng: &mut AgentRng) -> SearchResult {
         let budget = self.budget(view, self.clock.now());
-        self.run(view, rng, &budget)
+        self.run(view, rng, &budget).choose()
     }
 
     /// One search on this thread, or `threads` searches in parallel with
     /// generators seeded from `rng`, their root statistics merged in
     /// thread order.
-    fn run(&self, view: &SeatView<'_>, rng: &mut AgentRng, budget: &Budget) -> SearchResult {
+    fn run(&self, view: &SeatView<'_>, rng: &mut AgentRng, budget: &Budget) -> RootStats {
         let cfg = &self.config;
         if cfg.threads <= 1 {
-            return Search::new(cfg).run(view, rng, budget).choose();
+            return Search::new(cfg).run(view, rng, budget);
         }
         let seeds: Vec<u64> = (0..cfg.threads).map(|_| rng.gen()).collect();
-        let stats: Vec<RootStats> = seeds
-            .par_iter()
-            .map(|&seed| {
-                let mut rng = AgentRng::seed_from_u64(seed);
-                Search::new(cfg).run(view, &mut rng, budget)
-            })
-            .collect();
+        let search =
+            |seed: u64| Search::new(cfg).run(view, &mut AgentRng::seed_from_u64(seed), budget);
+        // Operating-system threads, not the rayon pool: a tournament plays
+        // its games on that pool, where the searches of one move could run
+        // one after the other and miss a shared deadline.
+        let stats: Vec<RootStats> = std::thread::scope(|scope| {
+            let others: Vec<_> = seeds[1..]
+                .iter()
+                .map(|&seed| scope.spawn(move || search(seed)))
+                .collect();
+            let mut stats = vec![search(seeds[0])];
+            stats.extend(
+                others
+                    .into_iter()
+                    .map(|h| h.join().expect("a search thread panicked")),
+            );
+            stats
+        });
         let mut merged = RootStats::default();
         for s in &stats {
             merged.merge(s);
         }
-        merged.choose()
+        merged
     }
 }
 
@@ -179,6 +197,7 @@ impl Agent for MctsAgent {
     }
 
     fn select(&mut self, view: &SeatView<'_>, rng: &mut AgentRng) -> Action {
+        self.last_visits = None;
         if self.config.solver_tiles > 0 {
             let state = view.determinize(rng);
             if solver::in_reach(&state, self.config.solver_tiles) {
@@ -187,13 +206,20 @@ impl Agent for MctsAgent {
         }
         let start = self.clock.now();
         let budget = self.budget(view, start);
-        let action = self.run(view, rng, &budget).action;
+        let stats = self.run(view, rng, &budget);
+        let action = stats.choose().action;
+        self.last_visits = Some(stats.children.iter().map(|&(a, v, _)| (a, v)).collect());
         self.game_spent += self.clock.now().saturating_sub(start);
         action
     }
 
     fn reset(&mut self) {
         self.game_spent = Duration::ZERO;
+        self.last_visits = None;
+    }
+
+    fn root_visits(&self) -> Option<Vec<(Action, u32)>> {
+        self.last_visits.clone()
     }
 }
 

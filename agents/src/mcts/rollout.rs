@@ -36,21 +36,25 @@ pub(crate) fn rewards(
             .filter(|&o| o != s)
             .map(|o| scores[o])
             .fold(f64::NEG_INFINITY, f64::max);
-        let d = scores[s] - best_other;
-        *r = match cfg.reward {
-            Reward::Win => {
-                if d > 0.0 {
-                    1.0
-                } else if d == 0.0 {
-                    0.5
-                } else {
-                    0.0
-                }
-            }
-            Reward::Score => 0.5 + 0.5 * (d / cfg.scale).tanh(),
-        };
+        *r = reward(cfg, scores[s] - best_other);
     }
     out
+}
+
+/// The reward of a seat `lead` points ahead of the best other seat.
+pub(crate) fn reward(cfg: &MctsConfig, lead: f64) -> f64 {
+    match cfg.reward {
+        Reward::Win => {
+            if lead > 0.0 {
+                1.0
+            } else if lead == 0.0 {
+                0.5
+            } else {
+                0.0
+            }
+        }
+        Reward::Score => 0.5 + 0.5 * (lead / cfg.scale).tanh(),
+    }
 }
 
 /// Play `cfg.depth` turns (or to the end) of `state` with random draws and
@@ -60,7 +64,7 @@ pub(crate) fn rollout<R: Rng + ?Sized>(cfg: &MctsConfig, state: &mut State, rng:
     loop {
         match state.phase() {
             Phase::Over => return,
-            Phase::Draw => {
+            Phase::Draw | Phase::DrawHand => {
                 if cfg.depth.is_some_and(|d| turns >= d) {
                     return;
                 }
@@ -73,7 +77,7 @@ pub(crate) fn rollout<R: Rng + ?Sized>(cfg: &MctsConfig, state: &mut State, rng:
                 let keep = if rng.gen_bool(0.5) { a } else { b };
                 state.play_action_unchecked(Action::Keep(keep));
             }
-            Phase::Place(_) => {
+            Phase::Place(_) | Phase::PlaceHand => {
                 let mv = match cfg.rollout {
                     Rollout::Random => random_move(state, rng),
                     Rollout::Greedy => sampled_greedy_move(state, cfg.k, rng),

@@ -3,8 +3,9 @@
 //! and gift draws, and the backup of each seat's reward.
 
 use super::config::MctsConfig;
-use super::rollout::{evaluate, quick_value, rewards, rollout};
+use super::rollout::{evaluate, quick_value, reward, rewards, rollout};
 use crate::clock::Budget;
+use crate::eval::{advantage, end_now_scores};
 use crate::greedy::action_value;
 use crate::AgentRng;
 use engine::{Action, ChanceOutcome, Drawn, Gift, Phase, Seat, SeatView, State, Tile, MAX_PLAYERS};
@@ -45,6 +46,9 @@ struct Node {
     /// Move nodes under `ismcts`: how often the parent was visited with
     /// this action legal (availability; else unused).
     avail: u32,
+    /// Move nodes with progressive bias: `tanh(g / scale)` of the gain `g`
+    /// in end-now advantage the move makes at once (else 0).
+    prior: f64,
     total: f64,
     children: Vec<NodeId>,
     /// Decision nodes, once expanded: the legal actions not yet children,
@@ -60,6 +64,7 @@ impl Node {
             seat,
             visits: 0,
             avail: 0,
+            prior: 0.0,
             total: 0.0,
             children: Vec::new(),
             untried: Vec::new(),
@@ -183,7 +188,10 @@ impl<'c> Search<'c> {
         budget: &Budget,
     ) -> RootStats {
         assert!(
-            matches!(view.phase(), Phase::Place(_) | Phase::Choose(..)),
+            matches!(
+                view.phase(),
+                Phase::Place(_) | Phase::Choose(..) | Phase::PlaceHand
+            ),
             "search needs a decision of the seat"
         );
         self.nodes.push(Node::new(Key::Root, view.seat()));
@@ -257,6 +265,7 @@ impl<'c> Search<'c> {
     fn iterate(&mut self, view: &SeatView<'_>, rng: &mut AgentRng) {
         let mut state = view.determinize(rng);
         let observer = view.seat();
+        let hidden_hands = state.rules().hand > 0 && !state.rules().hand_visible;
         self.path.clear();
         let mut id = NodeId::ROOT;
         self.path.push(id);
@@ -273,6 +282,12 @@ impl<'c> Search<'c> {
                         continue
                     }
                     ChanceOutcome::Gift(g) => Key::Gift(g),
+                    // Likewise a tile drawn into another seat's hidden hand.
+                    ChanceOutcome::Tile(_, Drawn::Held)
+                        if self.cfg.info_sets && receiver != observer && hidden_hands =>
+                    {
+                        continue
+                    }
                     ChanceOutcome::Tile(_, Drawn::SetAside | Drawn::Returned | Drawn::Start)
                         if state.is_chance() =>
                     {
@@ -336,8 +351,9 @@ impl<'c> Search<'c> {
     /// when no action of the node is legal in this iteration's state.
     ///
     /// With The Gifts the determinizations differ in the cards other seats
-    /// hold, so a node's actions (stored from the iteration that created
-    /// it) may not all be legal now: only the legal ones are considered.
+    /// hold, and with hidden hands (RULES.md §8) in the tiles they hold, so
+    /// a node's actions (stored from the iteration that created it) may
+    /// not all be legal now: only the legal ones are considered.
     fn select_child(
         &mut self,
         id: NodeId,
@@ -346,7 +362,8 @@ impl<'c> Search<'c> {
     ) -> Option<(NodeId, bool)> {
         let seat = state.to_play();
         let cfg = self.cfg;
-        let varies = state.rules().gifts;
+        let rules = state.rules();
+        let varies = rules.gifts || (rules.hand > 0 && !rules.hand_visible);
         let legal = |a: Action| !varies || state.check_action(a).is_ok();
         if cfg.info_sets {
             for i in 0..self.nodes[id.index()].children.len() {
@@ -367,8 +384,16 @@ impl<'c> Search<'c> {
         };
         if node.children.len() < allowed.max(1) && !node.untried.is_empty() {
             if let Some(action) = self.next_child(id, state, rng, &legal) {
+                let prior = if cfg.bias > 0.0 {
+                    let before = advantage(&end_now_scores(state), state.players(), seat);
+                    ((quick_value(state, action) - before) as f64 / cfg.scale).tanh()
+                } else {
+                    0.0
+                };
                 let child = self.add_child(id, Key::Act(action), seat);
-                self.node(child).avail = 1;
+                let node = self.node(child);
+                node.avail = 1;
+                node.prior = prior;
                 return Some((child, true));
             }
         }
@@ -390,7 +415,9 @@ impl<'c> Search<'c> {
             } else {
                 log_n
             };
-            let ucb = ch.total / n + cfg.c * (log_n / n).sqrt();
+            let ucb = ch.total / n
+                + cfg.c * (log_n / n).sqrt()
+                + cfg.bias * ch.prior / (ch.visits as f64 + 1.0);
             if best.map_or(true, |(b, _)| ucb > b) {
                 best = Some((ucb, c));
             }
@@ -430,9 +457,19 @@ impl<'c> Search<'c> {
         best.map(|(_, i)| untried.swap_remove(i))
     }
 
-    /// The reward of each seat for the end-now scores of `state`.
+    /// The reward of each seat for the end-now scores of `state`, or for
+    /// its leads predicted by the `eval=` model.
     fn rewards(&self, state: &State) -> [f64; MAX_PLAYERS] {
-        rewards(self.cfg, &evaluate(self.cfg, state), state.players())
+        match &self.cfg.eval {
+            Some(model) => {
+                let mut out = model.leads(state);
+                for r in out.iter_mut().take(state.players()) {
+                    *r = reward(self.cfg, *r);
+                }
+                out
+            }
+            None => rewards(self.cfg, &evaluate(self.cfg, state), state.players()),
+        }
     }
 }
 
@@ -454,6 +491,20 @@ mod tests {
         random_play_until(2, rules, seed, |s| s.turns() >= turns)
     }
 
+    /// The nodes after `iterations` iterations of a search of `state`
+    /// with `cfg` and a generator seeded with `seed`.
+    fn grow(cfg: &MctsConfig, state: &State, iterations: u32, seed: u64) -> Vec<Node> {
+        let mut search = Search::new(cfg);
+        let mut rng = AgentRng::seed_from_u64(seed);
+        search.nodes.push(Node::new(Key::Root, state.to_play()));
+        let view = state.view(state.to_play());
+        search.expand(NodeId::ROOT, &view.determinize(&mut rng), &mut rng);
+        for _ in 0..iterations {
+            search.iterate(&view, &mut rng);
+        }
+        search.nodes
+    }
+
     /// The tree of a search of `state` with `info_sets` on or off.
     fn tree(state: &State, info_sets: bool) -> Vec<Node> {
         let cfg = MctsConfig {
@@ -462,15 +513,7 @@ mod tests {
             widen: 0.5,
             ..MctsConfig::default()
         };
-        let mut search = Search::new(&cfg);
-        let mut rng = AgentRng::seed_from_u64(7);
-        search.nodes.push(Node::new(Key::Root, state.to_play()));
-        let view = state.view(state.to_play());
-        search.expand(NodeId::ROOT, &view.determinize(&mut rng), &mut rng);
-        for _ in 0..1500 {
-            search.iterate(&view, &mut rng);
-        }
-        search.nodes
+        grow(&cfg, state, 1500, 7)
     }
 
     /// The seats whose move is followed by a gift-card child.
@@ -484,6 +527,29 @@ mod tests {
             }
         }
         out
+    }
+
+    #[test]
+    fn progressive_bias_stores_each_moves_immediate_gain() {
+        let state = random_play_until(2, Rules::default(), 3, |s| s.turns() >= 12);
+        let cfg = MctsConfig {
+            bias: 1.0,
+            ..MctsConfig::default()
+        };
+        let nodes = grow(&cfg, &state, 200, 2);
+        let seat = state.to_play();
+        let before = advantage(&end_now_scores(&state), 2, seat);
+        let root = &nodes[0];
+        assert!(root.children.len() > 3);
+        for &c in &root.children {
+            let child = &nodes[c.index()];
+            let Key::Act(a) = child.key else {
+                unreachable!()
+            };
+            let gain = f64::from(quick_value(&state, a) - before);
+            assert!((child.prior - (gain / cfg.scale).tanh()).abs() < 1e-12);
+        }
+        assert!(root.children.iter().any(|c| nodes[c.index()].prior != 0.0));
     }
 
     #[test]

@@ -37,21 +37,71 @@ pub struct RecordBuilder {
     record: Record,
     turn: Option<TurnRecord>,
     first: Option<Tile>,
+    /// With a hand: the seat to play and the phase before the step being
+    /// recorded (`None` before the first step: the deal).
+    before: Option<(Seat, Phase)>,
+    /// With a hand: tiles dealt so far at set-up.
+    dealt: usize,
 }
 
 impl RecordBuilder {
     /// A builder for a new game.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{RecordBuilder, Rules, Seat, State};
+    ///
+    /// let state = State::new(Rules::default(), 3, Seat(0));
+    /// let record = RecordBuilder::new(3, Rules::default()).finish(&state);
+    /// assert_eq!((record.players, record.turns.len()), (3, 0));
+    /// assert!(record.final_scores.is_none()); // the game is not over
+    /// ```
     pub fn new(players: usize, rules: Rules) -> RecordBuilder {
         RecordBuilder {
             record: Record::new(players, rules),
             turn: None,
             first: None,
+            before: None,
+            dealt: 0,
         }
     }
 
     /// The record's header fields (seed, agents) can be set here.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{RecordBuilder, Rules, Seat, State};
+    ///
+    /// let mut builder = RecordBuilder::new(2, Rules::default());
+    /// builder.record_mut().seed = Some(42);
+    /// builder.record_mut().agents = vec!["greedy".into(), "random".into()];
+    /// let record = builder.finish(&State::new(Rules::default(), 2, Seat(0)));
+    /// assert_eq!(record.seed, Some(42));
+    /// ```
     pub fn record_mut(&mut self) -> &mut Record {
         &mut self.record
+    }
+
+    /// Close the turn in progress, as [`RecordBuilder::finish`] does (for
+    /// a game stopped mid-turn).
+    pub fn close_turn(&mut self) {
+        self.close();
+    }
+
+    /// The turns completed so far.
+    pub fn turns(&self) -> &[TurnRecord] {
+        &self.record.turns
+    }
+
+    /// The turn in progress, if it has begun: the tiles set aside, the
+    /// first placeable tile drawn (as `tile`, with no cell yet) and a gift
+    /// opened.
+    pub fn current_turn(&self) -> Option<TurnRecord> {
+        let mut turn = self.turn.clone()?;
+        if turn.tile.is_none() {
+            turn.tile = self.first;
+        }
+        Some(turn)
     }
 
     fn current(&mut self, seat: Seat) -> &mut TurnRecord {
@@ -68,8 +118,63 @@ impl RecordBuilder {
         self.first = None;
     }
 
+    /// The turn of `seat` a turn-start step belongs to: the open one, or a
+    /// new one when the open one is another seat's or already placed.
+    fn turn_start(&mut self, seat: Seat) -> &mut TurnRecord {
+        if matches!(&self.turn, Some(t) if t.player != seat.0 || t.tile.is_some()) {
+            self.close();
+        }
+        self.current(seat)
+    }
+
+    /// A chance outcome with a hand (RULES.md §8): the start tile
+    /// (`start_in_bag`), a tile dealt, drawn back up, drawn at the start of
+    /// a turn, or set aside (or returned).
+    fn hand_chance(&mut self, tile: Tile, drawn: Drawn) {
+        let (seat, phase) = self.before.unwrap_or((Seat(0), Phase::DrawHand));
+        let dealing =
+            phase == Phase::DrawHand && self.record.turns.is_empty() && self.turn.is_none();
+        match (phase, drawn) {
+            (_, Drawn::Start) => self.record.start = Some(tile),
+            (Phase::DrawHand, _) if dealing => {
+                let seat = self.dealt / self.record.rules.hand as usize;
+                self.record.deal.resize(self.record.players, Vec::new());
+                self.record.deal[seat].push(tile);
+                self.dealt += 1;
+            }
+            (Phase::DrawHand, _) => self.current(seat).drawn.push(tile),
+            (_, Drawn::SetAside | Drawn::Returned) => self.turn_start(seat).discarded.push(tile),
+            (_, _) => self.turn_start(seat).drawn.push(tile),
+        }
+    }
+
     /// A chance outcome, with the state after it.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{RecordBuilder, Rules, Seat, State, Tile};
+    ///
+    /// let mut state = State::new(Rules::default(), 2, Seat(0));
+    /// let mut builder = RecordBuilder::new(2, Rules::default());
+    /// let drawn = state.apply_chance_outcome(engine::Chance::Tile(Tile::U)).unwrap();
+    /// builder.chance(&state, drawn);
+    /// let action = state.parse_action("U (1, 0) r1").unwrap();
+    /// state.try_action(action).unwrap();
+    /// builder.action(Seat(0), &state, action);
+    /// let record = builder.finish(&state);
+    /// assert_eq!(record.turns[0].tile, Some(Tile::U));
+    /// ```
     pub fn chance(&mut self, after: &State, outcome: ChanceOutcome) {
+        if self.record.rules.hand > 0 {
+            if let ChanceOutcome::Tile(tile, drawn) = outcome {
+                self.hand_chance(tile, drawn);
+            }
+            self.before = Some((after.to_play(), after.phase()));
+            if after.is_over() {
+                self.close();
+            }
+            return;
+        }
         let seat = after.to_play();
         match outcome {
             ChanceOutcome::Tile(tile, Drawn::Start) => self.record.start = Some(tile),
@@ -81,6 +186,7 @@ impl RecordBuilder {
                     (Some(g), Drawn::Placeable) => g.second = Some(tile),
                     (None, Drawn::SetAside | Drawn::Returned) => turn.discarded.push(tile),
                     (None, Drawn::Placeable) => self.first = Some(tile),
+                    (_, Drawn::Held) => unreachable!("a tile held without a hand"),
                 }
                 if after.is_over() {
                     self.close();
@@ -94,9 +200,37 @@ impl RecordBuilder {
     }
 
     /// An action of `seat`, with the state after it.
+    ///
+    /// # Panics
+    /// If `after` is not the state right after `action` (the placed tile is
+    /// not on its board, or a Take 2 choice came without its draws).
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{Location, RecordBuilder, Rules, Seat, Side, State, Tile};
+    ///
+    /// let mut state = State::new(Rules::default(), 2, Seat(0));
+    /// let mut builder = RecordBuilder::new(2, Rules::default());
+    /// let outcome = state.apply_chance_outcome(engine::Chance::Tile(Tile::U)).unwrap();
+    /// builder.chance(&state, outcome);
+    /// let action = state.parse_action("U (1, 0) r1 E").unwrap();
+    /// state.try_action(action).unwrap();
+    /// builder.action(Seat(0), &state, action);
+    /// let turn = &builder.finish(&state).turns[0];
+    /// assert_eq!((turn.x, turn.y, turn.rot), (Some(1), Some(0), Some(1)));
+    /// assert_eq!(turn.meeple, Some(Location::Edge(Side::E)));
+    /// ```
     pub fn action(&mut self, seat: Seat, after: &State, action: Action) {
         let first = self.first;
-        let turn = self.current(seat);
+        let hand = self.record.rules.hand > 0;
+        if hand {
+            self.before = Some((after.to_play(), after.phase()));
+        }
+        let turn = if hand {
+            self.turn_start(seat)
+        } else {
+            self.current(seat)
+        };
         match action {
             Action::Place(mv) => {
                 let placed = after
@@ -106,7 +240,12 @@ impl RecordBuilder {
                 let t = TurnRecord::new(seat, Vec::new(), placed.tile, mv);
                 (turn.tile, turn.x, turn.y, turn.rot, turn.meeple) =
                     (t.tile, t.x, t.y, t.rot, t.meeple);
-                if after.phase() != Phase::DrawGift {
+                if hand {
+                    // Draws back up may follow: the next step closes it.
+                    if after.is_over() {
+                        self.close();
+                    }
+                } else if after.phase() != Phase::DrawGift {
                     self.close();
                 }
             }
@@ -125,6 +264,29 @@ impl RecordBuilder {
     }
 
     /// The finished record, with the final scores when the game is over.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{random_action, RecordBuilder, Rules, Seat, State};
+    /// use rand::SeedableRng;
+    ///
+    /// let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(4);
+    /// let mut state = State::new(Rules::default(), 2, Seat(0));
+    /// let mut builder = RecordBuilder::new(2, Rules::default());
+    /// while !state.is_over() {
+    ///     if state.is_chance() {
+    ///         let outcome = state.apply_chance(&mut rng);
+    ///         builder.chance(&state, outcome);
+    ///     } else {
+    ///         let (seat, action) = (state.to_play(), random_action(&state, &mut rng).unwrap());
+    ///         state.try_action(action).unwrap();
+    ///         builder.action(seat, &state, action);
+    ///     }
+    /// }
+    /// let record = builder.finish(&state);
+    /// let totals = record.final_scores.unwrap().scores;
+    /// assert_eq!(totals, [state.score(Seat(0)).total(), state.score(Seat(1)).total()]);
+    /// ```
     pub fn finish(mut self, state: &State) -> Record {
         self.close();
         if state.is_over() {

@@ -9,6 +9,16 @@ use crate::seat::Seat;
 use crate::tiles::Tile;
 
 /// The format tag written in every record.
+///
+/// # Examples
+/// ```
+/// use engine::{replay, Record, Rules, FORMAT};
+///
+/// let mut record = Record::new(2, Rules::default());
+/// assert_eq!(record.format, FORMAT);
+/// record.format = "carcassonne-record/9".into();
+/// assert!(replay(&record, false).is_err()); // another format is refused
+/// ```
 pub const FORMAT: &str = "carcassonne-record/1";
 
 /// One game, as written to and read from a record file.
@@ -52,6 +62,13 @@ pub struct Record {
         serde(default, skip_serializing_if = "Vec::is_empty")
     )]
     pub agents: Vec<String>,
+    /// With a hand (RULES.md §8 `hand`): the tiles each seat drew at
+    /// set-up, in seat order (one list per seat).
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
+    pub deal: Vec<Vec<Tile>>,
     /// The turns in order.
     pub turns: Vec<TurnRecord>,
     /// What the game ended with, if recorded.
@@ -68,6 +85,16 @@ fn format_tag() -> String {
 }
 
 /// The `final` object of a record.
+///
+/// # Examples
+/// ```
+/// use engine::{replay, FinalRecord, Record, Rules};
+///
+/// let mut record = Record::new(2, Rules::default());
+/// record.final_scores = Some(FinalRecord { scores: vec![10, 3] });
+/// // An unfinished game with final scores does not replay with `end`.
+/// assert!(replay(&record, true).is_err());
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct FinalRecord {
@@ -77,6 +104,24 @@ pub struct FinalRecord {
 }
 
 /// One turn of a record.
+///
+/// # Examples
+/// ```
+/// use engine::{apply_turn, Location, Rules, Seat, Side, State, Tile, TurnRecord};
+///
+/// let mut state = State::new(Rules::default(), 2, Seat(0));
+/// let turn = TurnRecord {
+///     player: 0,
+///     tile: Some(Tile::U),
+///     x: Some(1),
+///     y: Some(0),
+///     rot: Some(1),
+///     meeple: Some(Location::Edge(Side::E)),
+///     ..TurnRecord::default()
+/// };
+/// apply_turn(&mut state, &turn).unwrap();
+/// assert_eq!(state.meeples().len(), 1);
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct TurnRecord {
@@ -84,12 +129,22 @@ pub struct TurnRecord {
     pub player: u8,
     /// Tiles drawn and set aside as unplaceable before the placed one
     /// (with `unplaceable: return`, drawn and put back: a tile may come
-    /// more than once).
+    /// more than once). With a hand: the tiles of the hand set aside (or
+    /// returned) at the start of the turn, then the replacement draws set
+    /// aside (or returned).
     #[cfg_attr(
         feature = "serde",
         serde(default, skip_serializing_if = "Vec::is_empty")
     )]
     pub discarded: Vec<Tile>,
+    /// With a hand: the tiles drawn into the hand during this turn, in
+    /// order: first those replacing tiles set aside, then (after placing)
+    /// those drawn back up to the hand size.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
+    pub drawn: Vec<Tile>,
     /// The placed tile (absent when the stack ran out while discarding).
     #[cfg_attr(
         feature = "serde",
@@ -151,6 +206,15 @@ pub struct TurnRecord {
 ///   out before a second placeable tile;
 /// - `{"card": "cash_out"}` with no target: a card opened without effect
 ///   (allowed only when it has no possible target).
+///
+/// # Examples
+/// ```
+/// use engine::{Gift, GiftOpenRecord, Location, Side};
+///
+/// let mut g = GiftOpenRecord::new(Gift::RoadSweeper);
+/// (g.x, g.y, g.at) = (Some(1), Some(0), Some(Location::Edge(Side::E)));
+/// assert_eq!(g.to_string(), "road_sweeper (1, 0) E");
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct GiftOpenRecord {
@@ -208,6 +272,15 @@ pub struct GiftOpenRecord {
 
 impl GiftOpenRecord {
     /// A record of `card` with no target yet.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{Gift, GiftOpenRecord};
+    ///
+    /// let g = GiftOpenRecord::new(Gift::Take2);
+    /// assert_eq!((g.card, g.second), (Gift::Take2, None));
+    /// assert_eq!(g.to_string(), "take_2");
+    /// ```
     pub fn new(card: Gift) -> GiftOpenRecord {
         GiftOpenRecord {
             card,
@@ -225,8 +298,21 @@ impl GiftOpenRecord {
 
 impl TurnRecord {
     /// The record of a move of `seat` placing `tile`, after `discarded`.
+    ///
+    /// # Panics
+    /// If `mv`'s meeple segment is not below [`crate::MAX_SEGMENTS`].
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{Location, Move, Pos, Rotation, Seat, Tile, TurnRecord};
+    ///
+    /// let mv = Move::place(Pos::new(1, 0), Rotation::new(1).unwrap()).with_meeple(1);
+    /// let turn = TurnRecord::new(Seat(1), vec![], Tile::U, mv);
+    /// assert_eq!((turn.player, turn.tile, turn.rot), (1, Some(Tile::U), Some(1)));
+    /// assert!(matches!(turn.meeple, Some(Location::Field(_))));
+    /// ```
     pub fn new(seat: Seat, discarded: Vec<Tile>, tile: Tile, mv: Move) -> TurnRecord {
-        let Placement { pos, rot } = mv.placement;
+        let Placement { pos, rot, .. } = mv.placement;
         TurnRecord {
             player: seat.0,
             discarded,
@@ -235,12 +321,19 @@ impl TurnRecord {
             y: Some(pos.y),
             rot: Some(rot.quarter_turns()),
             meeple: mv.meeple.map(|s| tile.oriented(rot).canonical[s as usize]),
-            gift_open: None,
-            gift_received: None,
+            ..TurnRecord::default()
         }
     }
 
     /// The last turn of a game whose stack ran out while `seat` discarded.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{Seat, Tile, TurnRecord};
+    ///
+    /// let last = TurnRecord::discards_only(Seat(0), vec![Tile::C]);
+    /// assert_eq!((last.discarded.as_slice(), last.tile), ([Tile::C].as_slice(), None));
+    /// ```
     pub fn discards_only(seat: Seat, discarded: Vec<Tile>) -> TurnRecord {
         TurnRecord {
             player: seat.0,
@@ -252,6 +345,15 @@ impl TurnRecord {
 
 impl Record {
     /// An empty record for a new game.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{replay, Record, Rules, Seat, State};
+    ///
+    /// let record = Record::new(4, Rules { gifts: true, ..Rules::STANDARD });
+    /// // No turns yet: replaying gives the start position.
+    /// assert_eq!(replay(&record, false).unwrap(), State::new(record.rules, 4, Seat(0)));
+    /// ```
     pub fn new(players: usize, rules: Rules) -> Record {
         Record {
             format: FORMAT.to_string(),

@@ -13,6 +13,15 @@ use crate::Rotation;
 use std::fmt;
 
 /// Why a record does not replay.
+///
+/// # Examples
+/// ```
+/// use engine::{replay, Record, ReplayReason, Rules};
+///
+/// let record = Record::new(7, Rules::default());
+/// let err = replay(&record, false).unwrap_err();
+/// assert!(matches!(err.reason, ReplayReason::BadHeader(_)));
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum ReplayReason {
@@ -44,6 +53,25 @@ pub enum ReplayReason {
 
 /// A rejected record: the reason and the 1-based turn (0 for the header or
 /// the final scores).
+///
+/// # Examples
+/// ```
+/// use engine::{replay, IllegalMove, Record, ReplayReason, Rules, Tile, TurnRecord};
+///
+/// let mut record = Record::new(2, Rules::default());
+/// record.turns.push(TurnRecord {
+///     player: 0,
+///     tile: Some(Tile::U),
+///     x: Some(5),
+///     y: Some(5),
+///     rot: Some(0),
+///     ..TurnRecord::default()
+/// });
+/// let err = replay(&record, false).unwrap_err();
+/// assert_eq!(err.turn, 1);
+/// assert_eq!(err.reason, ReplayReason::Illegal(IllegalMove::NoNeighbour(engine::Pos::new(5, 5))));
+/// assert_eq!(err.to_string(), "turn 1: cell (5, 5) has no neighbouring tile along an edge");
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ReplayError {
     /// The 1-based turn, or 0 when the fault is not in a turn.
@@ -145,6 +173,7 @@ pub fn initial_state(record: &Record) -> Result<State, ReplayError> {
         }
         (false, None) => {}
     }
+    super::hand_replay::apply_deal(&mut state, record).map_err(header)?;
     Ok(state)
 }
 
@@ -225,6 +254,14 @@ pub fn apply_turn(state: &mut State, turn: &TurnRecord) -> Result<(), ReplayReas
             expected,
         });
     }
+    if state.rules().hand > 0 {
+        return super::hand_replay::apply_hand_turn(state, turn);
+    }
+    if !turn.drawn.is_empty() {
+        return Err(BadTurn(
+            "tiles `drawn` into a hand, but the rules have no `hand`".to_string(),
+        ));
+    }
     for &t in &turn.discarded {
         discard(state, t)?;
     }
@@ -237,14 +274,7 @@ pub fn apply_turn(state: &mut State, turn: &TurnRecord) -> Result<(), ReplayReas
             Ok(())
         };
     };
-    if state.is_over() {
-        return Err(AfterEnd);
-    }
-    let missing = |what: &str| BadTurn(format!("tile {tile} placed without {what:?}"));
-    let x = turn.x.ok_or_else(|| missing("x"))?;
-    let y = turn.y.ok_or_else(|| missing("y"))?;
-    let rot = turn.rot.ok_or_else(|| missing("rot"))?;
-    let rot = Rotation::new(rot).ok_or_else(|| BadTurn(format!("rotation {rot} is not 0-3")))?;
+    let (x, y, rot) = placed_at(state, turn, tile)?;
     // With Take 2 the first tile drawn may be the one returned.
     let first = match &turn.gift_open {
         Some(g) if g.card == Gift::Take2 => take2_first_tile(tile, g)?,
@@ -254,12 +284,9 @@ pub fn apply_turn(state: &mut State, turn: &TurnRecord) -> Result<(), ReplayReas
         return Err(Illegal(IllegalMove::Unplaceable(first)));
     }
     if let Some(g) = &turn.gift_open {
-        open_gift(state, g, tile)?;
+        open_gift(state, g, Some(tile))?;
     }
-    let placement = Placement {
-        pos: Pos::new(x, y),
-        rot,
-    };
+    let placement = Placement::new(Pos::new(x, y), rot);
     let meeple = match turn.meeple {
         Some(loc) => Some(state.meeple_segment(rot, loc).map_err(Illegal)?),
         None => None,
@@ -277,6 +304,80 @@ pub fn apply_turn(state: &mut State, turn: &TurnRecord) -> Result<(), ReplayReas
         ))),
         (_, None) => Ok(()),
     }
+}
+
+/// Apply a turn in progress, as [`RecordBuilder::current_turn`] gives it:
+/// the tiles set aside, the first tile drawn (`tile`, which has no cell
+/// yet), and a gift opened (for Take 2, its set-aside tiles, `second`
+/// draw, and `returned` once a tile was kept). The seat is then to
+/// decide: place, open a gift, or keep one of two tiles.
+///
+/// [`RecordBuilder::current_turn`]: super::RecordBuilder::current_turn
+///
+/// # Errors
+/// As [`apply_turn`].
+pub fn apply_turn_start(state: &mut State, turn: &TurnRecord) -> Result<(), ReplayReason> {
+    set_aside(state, turn)?;
+    let tile = turn.tile.ok_or(ReplayReason::MissingTile)?;
+    match state.draw(tile).map_err(ReplayReason::Illegal)? {
+        Drawn::Placeable => {}
+        Drawn::SetAside | Drawn::Returned | Drawn::Start => {
+            return Err(ReplayReason::Illegal(IllegalMove::Unplaceable(tile)))
+        }
+        Drawn::Held => {
+            return Err(ReplayReason::BadTurn(
+                "a turn in progress cannot be applied with a hand".to_string(),
+            ))
+        }
+    }
+    match &turn.gift_open {
+        Some(g) => {
+            let kept = match (g.second, g.returned) {
+                (Some(second), Some(returned)) if returned == second => Some(tile),
+                (Some(second), Some(_)) => Some(second),
+                _ => None,
+            };
+            open_gift(state, g, kept)
+        }
+        None => Ok(()),
+    }
+}
+
+/// Check the turn's seat and set its `discarded` tiles aside.
+fn set_aside(state: &mut State, turn: &TurnRecord) -> Result<(), ReplayReason> {
+    if state.phase() == Phase::Over {
+        return Err(ReplayReason::AfterEnd);
+    }
+    let expected = state.to_play().0;
+    if turn.player != expected {
+        return Err(ReplayReason::WrongPlayer {
+            found: turn.player,
+            expected,
+        });
+    }
+    for &t in &turn.discarded {
+        discard(state, t)?;
+    }
+    Ok(())
+}
+
+/// Where the turn placed `tile`: its cell and rotation, refused after the
+/// end or when a field is missing or out of range.
+pub(super) fn placed_at(
+    state: &State,
+    turn: &TurnRecord,
+    tile: Tile,
+) -> Result<(i8, i8, Rotation), ReplayReason> {
+    use ReplayReason::*;
+    if state.is_over() {
+        return Err(AfterEnd);
+    }
+    let missing = |what: &str| BadTurn(format!("tile {tile} placed without {what:?}"));
+    let x = turn.x.ok_or_else(|| missing("x"))?;
+    let y = turn.y.ok_or_else(|| missing("y"))?;
+    let rot = turn.rot.ok_or_else(|| missing("rot"))?;
+    let rot = Rotation::new(rot).ok_or_else(|| BadTurn(format!("rotation {rot} is not 0-3")))?;
+    Ok((x, y, rot))
 }
 
 /// Set `tile` aside as unplaceable, refusing a tile that could be placed.
@@ -310,8 +411,12 @@ fn take2_first_tile(placed: Tile, g: &GiftOpenRecord) -> Result<Tile, ReplayReas
 }
 
 /// Open the recorded gift (and for Take 2, draw the second tile and keep
-/// `placed`).
-fn open_gift(state: &mut State, g: &GiftOpenRecord, placed: Tile) -> Result<(), ReplayReason> {
+/// `placed`, when it is known).
+fn open_gift(
+    state: &mut State,
+    g: &GiftOpenRecord,
+    placed: Option<Tile>,
+) -> Result<(), ReplayReason> {
     use ReplayReason::*;
     let card = g.card;
     let bad = |s: String| BadTurn(format!("{card}: {s}"));
@@ -392,7 +497,10 @@ fn open_gift(state: &mut State, g: &GiftOpenRecord, placed: Tile) -> Result<(), 
             if state.draw(second).map_err(Illegal)? != Drawn::Placeable {
                 return Err(Illegal(IllegalMove::Unplaceable(second)));
             }
-            state.try_action(Action::Keep(placed)).map_err(Illegal)
+            match placed {
+                Some(placed) => state.try_action(Action::Keep(placed)).map_err(Illegal),
+                None => Ok(()),
+            }
         }
         (Phase::DrawSecond(_), None) => Err(bad(
             "the stack is not empty: the second tile is missing".to_string(),

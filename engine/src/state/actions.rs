@@ -83,6 +83,7 @@ impl State {
                 self.for_each_move(|m| f(Action::Place(m)));
                 self.for_each_gift_open(|g| f(Action::Open(g)));
             }
+            Phase::PlaceHand => self.for_each_move(|m| f(Action::Place(m))),
             Phase::Choose(a, b) => {
                 f(Action::Keep(a));
                 if b != a {
@@ -116,6 +117,25 @@ impl State {
     }
 
     /// Play a legal action (checked only by `debug_assert!`).
+    ///
+    /// The twin of [`State::try_action`] for search over generated actions: an
+    /// action that is not legal corrupts the state in release builds.
+    ///
+    /// # Panics
+    /// If the phase does not take actions of this kind; with debug
+    /// assertions, if `action` is not legal.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{Rules, Seat, State, Tile};
+    ///
+    /// let mut state = State::new(Rules::default(), 2, Seat(0));
+    /// state.draw(Tile::U).unwrap();
+    /// let mut first = None;
+    /// state.for_each_action(|a| { first.get_or_insert(a); });
+    /// state.play_action_unchecked(first.unwrap());
+    /// assert!(state.is_chance());
+    /// ```
     pub fn play_action_unchecked(&mut self, action: Action) {
         match action {
             Action::Place(m) => self.play_unchecked(m),

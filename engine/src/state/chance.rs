@@ -32,14 +32,17 @@ impl State {
     /// assert_eq!(*p, 3.0 / 71.0);
     /// ```
     pub fn chance_outcomes(&self) -> Vec<(Chance, f64)> {
+        if let Some(tile) = self.certain_set_aside() {
+            return vec![(Chance::Tile(tile), 1.0)];
+        }
         match self.phase {
-            Phase::Draw | Phase::DrawSecond(_) => {
-                // The start draw (empty board) fits anywhere.
-                let counted = |t: Tile| {
-                    !self.rules.returns_unplaceable()
-                        || self.board.is_empty()
-                        || self.board.has_fit(t)
-                };
+            Phase::Draw | Phase::DrawSecond(_) | Phase::DrawHand => {
+                // The start draw (empty board) fits anywhere, and a draw
+                // into a hand after placing takes any tile.
+                let any_tile = !self.rules.returns_unplaceable()
+                    || self.board.is_empty()
+                    || self.phase == Phase::DrawHand;
+                let counted = |t: Tile| any_tile || self.board.has_fit(t);
                 let kinds: Vec<(Tile, u8)> = self.bag.iter().filter(|&(t, _)| counted(t)).collect();
                 let total: f64 = kinds.iter().map(|&(_, c)| f64::from(c)).sum();
                 let outcomes = kinds
@@ -85,6 +88,14 @@ impl State {
     }
 
     /// `tile` has a legal placement on the current board.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{Rules, Seat, State, Tile};
+    ///
+    /// let state = State::new(Rules::default(), 2, Seat(0));
+    /// assert!(Tile::ALL.iter().all(|&t| state.is_placeable(t))); // the start tile takes anything
+    /// ```
     #[inline]
     pub fn is_placeable(&self, tile: Tile) -> bool {
         self.board.has_fit(tile)
@@ -116,6 +127,19 @@ impl State {
     /// assert!(state.draw(Tile::V).is_err()); // U must be placed first
     /// ```
     pub fn draw(&mut self, tile: Tile) -> Result<Drawn, IllegalMove> {
+        if self.phase == Phase::Draw && self.board.is_empty() {
+            if !self.bag.take(tile) {
+                return Err(IllegalMove::NotInBag(tile));
+            }
+            self.put_tile(tile, Rotation::default(), Pos::ORIGIN);
+            if self.rules.hand() > 0 {
+                self.start_deal();
+            }
+            return Ok(Drawn::Start);
+        }
+        if self.rules.hand() > 0 {
+            return self.draw_with_hand(tile);
+        }
         let first = match self.phase {
             Phase::Draw => None,
             Phase::DrawSecond(first) => Some(first),
@@ -124,10 +148,6 @@ impl State {
         };
         if !self.bag.take(tile) {
             return Err(IllegalMove::NotInBag(tile));
-        }
-        if self.board.is_empty() {
-            self.put_tile(tile, Rotation::default(), Pos::ORIGIN);
-            return Ok(Drawn::Start);
         }
         let placements = self.board.fit_count(tile);
         if placements > 0 {
@@ -172,7 +192,7 @@ impl State {
     /// ```
     pub fn apply_chance<R: Rng + ?Sized>(&mut self, rng: &mut R) -> ChanceOutcome {
         match self.phase {
-            Phase::Draw | Phase::DrawSecond(_) => {
+            Phase::Draw | Phase::DrawSecond(_) | Phase::DrawHand => {
                 let (tile, drawn) = self.draw_random(rng);
                 ChanceOutcome::Tile(tile, drawn)
             }
@@ -183,6 +203,30 @@ impl State {
 
     /// In [`Phase::DrawGift`]: the seat receives a card drawn at random
     /// from the deck (each card equally likely), as [`State::receive_gift`].
+    ///
+    /// # Panics
+    /// Outside [`Phase::DrawGift`].
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{random_action, Phase, Rules, Seat, State};
+    /// use rand::SeedableRng;
+    ///
+    /// let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(5);
+    /// let mut state = State::new(Rules { gifts: true, ..Rules::STANDARD }, 2, Seat(0));
+    /// // Play until someone extends an opponent's road or city and earns a card.
+    /// while state.phase() != Phase::DrawGift {
+    ///     if state.is_chance() {
+    ///         state.apply_chance(&mut rng);
+    ///     } else {
+    ///         state.try_action(random_action(&state, &mut rng).unwrap()).unwrap();
+    ///     }
+    /// }
+    /// let seat = state.to_play();
+    /// let gift = state.receive_random_gift(&mut rng);
+    /// assert_eq!(state.hand_size(seat), 1);
+    /// assert_eq!(state.view(seat).own_hand().count(gift), 1);
+    /// ```
     pub fn receive_random_gift<R: Rng + ?Sized>(&mut self, rng: &mut R) -> Gift {
         let deck = self.gifts.deck;
         let gift = deck.nth(rng.gen_range(0..deck.total()));
@@ -192,17 +236,47 @@ impl State {
     }
 
     /// The phase is a chance event.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{Rules, Seat, State, Tile};
+    ///
+    /// let mut state = State::new(Rules::default(), 2, Seat(0));
+    /// assert!(state.is_chance());
+    /// state.draw(Tile::U).unwrap();
+    /// assert!(!state.is_chance());
+    /// ```
     #[inline]
     pub fn is_chance(&self) -> bool {
         matches!(
             self.phase,
-            Phase::Draw | Phase::DrawSecond(_) | Phase::DrawGift
+            Phase::Draw | Phase::DrawSecond(_) | Phase::DrawGift | Phase::DrawHand
         )
     }
 
     /// Draw a tile at random (each tile left equally likely), as
-    /// [`State::draw`]. Returns the tile and what happened to it.
+    /// [`State::draw`]. Returns the tile and what happened to it. With a
+    /// hand, a tile of the hand that must be set aside is set aside first
+    /// (without using `rng`).
+    ///
+    /// # Panics
+    /// Outside [`Phase::Draw`] and [`Phase::DrawSecond`].
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{Drawn, Phase, Rules, Seat, State};
+    /// use rand::SeedableRng;
+    ///
+    /// let mut state = State::new(Rules::default(), 2, Seat(0));
+    /// let (tile, drawn) = state.draw_random(&mut rand_pcg::Pcg64Mcg::seed_from_u64(2));
+    /// assert_eq!(drawn, Drawn::Placeable); // every tile fits next to the start tile
+    /// assert_eq!(state.phase(), Phase::Place(tile));
+    /// ```
     pub fn draw_random<R: Rng + ?Sized>(&mut self, rng: &mut R) -> (Tile, Drawn) {
+        if let Some(tile) = self.certain_set_aside() {
+            let drawn = self.draw(tile).expect("a tile of the hand to set aside");
+            return (tile, drawn);
+        }
         let k = rng.gen_range(0..self.bag.total());
         let tile = self.bag.nth(k);
         let drawn = self.draw(tile).expect("drawing during the draw phase");

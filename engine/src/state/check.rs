@@ -20,12 +20,14 @@ impl State {
     /// let mut state = State::new(Rules::default(), 2, Seat(0));
     /// state.draw(Tile::U).unwrap();
     /// use engine::{IllegalMove, Placement, Pos, Rotation};
-    /// let p = Placement { pos: Pos::ORIGIN, rot: Rotation::default() };
+    /// let p = Placement::new(Pos::ORIGIN, Rotation::default());
     /// assert_eq!(state.check_placement(p), Err(IllegalMove::Occupied(Pos::ORIGIN)));
     /// ```
     pub fn check_placement(&self, placement: Placement) -> Result<Tile, IllegalMove> {
         let tile = match self.phase {
-            Phase::Place(t) => t,
+            Phase::Place(_) | Phase::PlaceHand => self
+                .placing_tile(placement.slot)
+                .ok_or(IllegalMove::EmptySlot(placement.slot))?,
             Phase::Draw => return Err(IllegalMove::NoTileDrawn),
             Phase::Over => return Err(IllegalMove::GameOver),
             other => return Err(IllegalMove::WrongPhase(other)),

@@ -126,3 +126,66 @@ fn end_now_scores_leave_the_state_unchanged() {
         state.play_action_unchecked(action);
     }
 }
+
+/// Plays `games` random games under `rules` and checks, for every legal
+/// action at every decision, that `end_now_scores_after` (no copy for
+/// placements) equals playing the action on a copy and scoring that.
+/// Returns the number of actions checked.
+fn check_every_action(rules: Rules, games: u64) -> usize {
+    let mut checked = 0;
+    for seed in 0..games {
+        let mut rng = Pcg64Mcg::seed_from_u64(1000 + seed);
+        let players = rng.gen_range(2..=6);
+        let mut state = State::new(rules, players, Seat(0));
+        while !state.is_over() {
+            if state.is_chance() {
+                state.apply_chance(&mut rng);
+                continue;
+            }
+            state.for_each_action(|action| {
+                let mut after = state.clone();
+                after.play_action_unchecked(action);
+                assert_eq!(
+                    state.end_now_scores_after(action),
+                    after.end_now_scores(),
+                    "seed {seed}, turn {}, {action:?}",
+                    state.turns()
+                );
+                checked += 1;
+            });
+            let action = random_action(&state, &mut rng).expect("a legal action");
+            state.play_action_unchecked(action);
+        }
+    }
+    checked
+}
+
+#[test]
+fn end_now_after_every_action_equals_playing_it_on_a_copy() {
+    let farmers = Rules {
+        farmers: true,
+        ..Rules::default()
+    };
+    assert!(check_every_action(farmers, 12) > 20_000);
+    let no_farmers = Rules {
+        farmers: false,
+        ..Rules::default()
+    };
+    assert!(check_every_action(no_farmers, 6) > 10_000);
+}
+
+#[test]
+fn end_now_after_every_action_equals_playing_it_on_a_copy_with_variants() {
+    let gifts = Rules {
+        farmers: true,
+        gifts: true,
+        ..Rules::default()
+    };
+    assert!(check_every_action(gifts, 8) > 10_000);
+    let house = Rules {
+        final_incomplete: false,
+        hole_bonus: true,
+        ..Rules::default()
+    };
+    assert!(check_every_action(house, 8) > 10_000);
+}

@@ -14,12 +14,28 @@ impl State {
     // ----- Public information about the cards -------------------------------
 
     /// Cards `seat` holds (their kinds are hidden from other seats).
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{Rules, Seat, State};
+    ///
+    /// let state = State::new(Rules { gifts: true, ..Rules::STANDARD }, 2, Seat(0));
+    /// assert_eq!(state.hand_size(Seat(1)), 0); // nobody starts with a card
+    /// ```
     #[inline]
     pub fn hand_size(&self, seat: Seat) -> u8 {
         self.gifts.hands[seat.index()].total()
     }
 
     /// The open discard pile.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{Rules, Seat, State};
+    ///
+    /// let state = State::new(Rules { gifts: true, ..Rules::STANDARD }, 2, Seat(0));
+    /// assert!(state.gift_discard().is_empty());
+    /// ```
     #[inline]
     pub fn gift_discard(&self) -> GiftCards {
         self.gifts.discard
@@ -28,18 +44,43 @@ impl State {
     /// The cards the gift deck was made of when it was last formed: all
     /// 25 at the start, later the discard pile shuffled into it (public:
     /// the pile lay face up). The deck is always a part of these.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{GiftCards, Rules, Seat, State};
+    ///
+    /// let state = State::new(Rules { gifts: true, ..Rules::STANDARD }, 2, Seat(0));
+    /// assert_eq!(state.gift_deck_pool(), GiftCards::FULL);
+    /// ```
     #[inline]
     pub fn gift_deck_pool(&self) -> GiftCards {
         self.gifts.pool
     }
 
     /// Cards left in the face-down deck (its kinds are hidden).
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{Rules, Seat, State};
+    ///
+    /// let state = State::new(Rules { gifts: true, ..Rules::STANDARD }, 2, Seat(0));
+    /// assert_eq!(state.gift_deck_size(), 25);
+    /// ```
     #[inline]
     pub fn gift_deck_size(&self) -> u8 {
         self.gifts.deck.total()
     }
 
     /// The seat to play has opened a gift this turn.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{Rules, Seat, State, Tile};
+    ///
+    /// let mut state = State::new(Rules { gifts: true, ..Rules::STANDARD }, 2, Seat(0));
+    /// state.draw(Tile::U).unwrap();
+    /// assert!(!state.gift_opened());
+    /// ```
     #[inline]
     pub fn gift_opened(&self) -> bool {
         self.gifts.opened
@@ -57,6 +98,14 @@ impl State {
     /// The cards in the face-down deck: the chance outcomes of a gift
     /// draw, each kind with its count. This reveals hidden information: it
     /// is for the game's driver (the environment), never for an agent.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{GiftCards, Rules, Seat, State};
+    ///
+    /// let state = State::new(Rules { gifts: true, ..Rules::STANDARD }, 2, Seat(0));
+    /// assert_eq!(state.gift_deck(), GiftCards::FULL);
+    /// ```
     pub fn gift_deck(&self) -> GiftCards {
         self.gifts.deck
     }
@@ -126,6 +175,17 @@ impl State {
     /// target: one Road Sweeper per unfinished road, one Cash Out per
     /// occupied segment, and so on; a card with no target at all is listed
     /// once as [`GiftOpen::Wasted`].
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{Rules, Seat, State, Tile};
+    ///
+    /// let mut state = State::new(Rules { gifts: true, ..Rules::STANDARD }, 2, Seat(0));
+    /// state.draw(Tile::U).unwrap();
+    /// let mut openings = 0;
+    /// state.for_each_gift_open(|_| openings += 1);
+    /// assert_eq!(openings, 0); // seat 0 holds no card yet
+    /// ```
     pub fn for_each_gift_open(&self, mut f: impl FnMut(GiftOpen)) {
         if !self.may_open_gift() {
             return;
@@ -144,6 +204,15 @@ impl State {
 
     /// The seat to play may open a gift now: The Gifts is on, a tile is
     /// drawn, no gift was opened this turn, and the seat holds one.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{Rules, Seat, State, Tile};
+    ///
+    /// let mut state = State::new(Rules { gifts: true, ..Rules::STANDARD }, 2, Seat(0));
+    /// state.draw(Tile::U).unwrap();
+    /// assert!(!state.may_open_gift()); // an empty hand
+    /// ```
     #[inline]
     pub fn may_open_gift(&self) -> bool {
         self.rules().gifts
@@ -282,7 +351,7 @@ impl State {
         let segment_of = |slot: usize, seg: u8, kind: Option<FeatureKind>| {
             let segs = self.board.placed(slot).tile.def().segments;
             match segs.get(seg as usize) {
-                Some(s) if kind.map_or(true, |k| s.kind == k) => Ok(segment_id(slot, seg)),
+                Some(s) if kind.is_none_or(|k| s.kind == k) => Ok(segment_id(slot, seg)),
                 _ => Err(IllegalMove::GiftTarget(
                     gift,
                     "no such feature on that tile",

@@ -10,6 +10,16 @@ use crate::turn::Phase;
 
 impl State {
     /// The drawn tile, if the phase is [`Phase::Place`].
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{Rules, Seat, State, Tile};
+    ///
+    /// let mut state = State::new(Rules::default(), 2, Seat(0));
+    /// assert_eq!(state.drawn_tile(), None);
+    /// state.draw(Tile::K).unwrap();
+    /// assert_eq!(state.drawn_tile(), Some(Tile::K));
+    /// ```
     #[inline]
     pub fn drawn_tile(&self) -> Option<Tile> {
         match self.phase {
@@ -18,47 +28,130 @@ impl State {
         }
     }
 
-    /// Calls `f` for every legal placement of the drawn tile (nothing
-    /// outside [`Phase::Place`]). Symmetric rotations are listed
-    /// separately: this enumerates (cell, rotation) pairs.
+    /// The tile a placement from hand slot `slot` puts down: the drawn
+    /// tile (slot 0) in [`Phase::Place`], a tile of the seat's hand in
+    /// [`Phase::PlaceHand`].
     #[inline]
+    pub fn placing_tile(&self, slot: u8) -> Option<Tile> {
+        match self.phase {
+            Phase::Place(t) if slot == 0 => Some(t),
+            Phase::PlaceHand => self.held(self.to_play).get(slot),
+            _ => None,
+        }
+    }
+
+    /// Calls `f` for every legal placement of the drawn tile, or with a
+    /// hand of every tile of the hand (each kind once, at its first slot;
+    /// nothing outside [`Phase::Place`] and [`Phase::PlaceHand`]).
+    /// Symmetric rotations are listed separately: this enumerates (slot,
+    /// cell, rotation) triples.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{Pos, Rules, Seat, State, Tile};
+    ///
+    /// let mut state = State::new(Rules::default(), 2, Seat(0));
+    /// state.draw(Tile::U).unwrap();
+    /// let mut east = Vec::new();
+    /// state.for_each_placement(|p| if p.pos == Pos::new(1, 0) { east.push(p.rot.quarter_turns()) });
+    /// assert_eq!(east, [1, 3]); // both ways round, listed apart
+    /// ```
+    #[inline]
+    #[allow(clippy::missing_panics_doc)] // its `expect` is on a set bit of a 4-bit mask
     pub fn for_each_placement(&self, mut f: impl FnMut(Placement)) {
-        if let Some(tile) = self.drawn_tile() {
+        let mut each = |slot: u8, tile: Tile| {
             self.board.for_each_fit(tile, |pos, mut mask| {
                 while mask != 0 {
                     let r = mask.trailing_zeros() as u8;
                     mask &= mask - 1;
-                    f(Placement {
-                        pos,
-                        rot: Rotation::new(r).expect("rotation bit"),
-                    });
+                    let rot = Rotation::new(r).expect("rotation bit");
+                    f(Placement { pos, rot, slot });
                 }
             });
+        };
+        match self.phase {
+            Phase::Place(tile) => each(0, tile),
+            Phase::PlaceHand => {
+                for (slot, tile) in self.held(self.to_play).distinct_slots() {
+                    each(slot, tile);
+                }
+            }
+            _ => {}
         }
     }
 
-    /// Number of legal placements of the drawn tile.
+    /// Number of legal placements ([`State::for_each_placement`]).
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{Rules, Seat, State, Tile};
+    ///
+    /// let mut state = State::new(Rules::default(), 2, Seat(0));
+    /// assert_eq!(state.placement_count(), 0); // nothing drawn
+    /// state.draw(Tile::U).unwrap();
+    /// assert_eq!(state.placement_count(), 6);
+    /// ```
     #[inline]
     pub fn placement_count(&self) -> usize {
         match self.phase {
-            Phase::Place(_) => self.placements as usize,
+            Phase::Place(_) | Phase::PlaceHand => self.placements as usize,
             _ => 0,
         }
     }
 
     /// The `k`-th legal placement in [`State::for_each_placement`] order.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{Rules, Seat, State, Tile};
+    ///
+    /// let mut state = State::new(Rules::default(), 2, Seat(0));
+    /// state.draw(Tile::U).unwrap();
+    /// let mut all = Vec::new();
+    /// state.for_each_placement(|p| all.push(p));
+    /// assert_eq!(state.nth_placement(2), Some(all[2]));
+    /// assert_eq!(state.nth_placement(all.len()), None);
+    /// ```
     #[inline]
-    pub fn nth_placement(&self, k: usize) -> Option<Placement> {
-        let (pos, rot) = self.board.nth_fit(self.drawn_tile()?, k)?;
-        Some(Placement { pos, rot })
+    pub fn nth_placement(&self, mut k: usize) -> Option<Placement> {
+        if let Some(tile) = self.drawn_tile() {
+            let (pos, rot) = self.board.nth_fit(tile, k)?;
+            return Some(Placement::new(pos, rot));
+        }
+        if self.phase != Phase::PlaceHand {
+            return None;
+        }
+        for (slot, tile) in self.held(self.to_play).distinct_slots() {
+            let n = self.board.fit_count(tile);
+            if k < n {
+                let (pos, rot) = self.board.nth_fit(tile, k)?;
+                return Some(Placement { pos, rot, slot });
+            }
+            k -= n;
+        }
+        None
     }
 
     /// The segments (bit `i` = segment `i`) of the drawn tile on which the
     /// seat to play may put a meeple if it makes `placement`: features that
     /// would hold no meeple after placing, fields only with farmers, and
     /// nothing when the seat's supply is empty. `placement` must be legal.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{Move, Pos, Rotation, Rules, Seat, State, Tile};
+    ///
+    /// let mut state = State::new(Rules::default(), 2, Seat(0));
+    /// state.draw(Tile::U).unwrap();
+    /// let east = Move::place(Pos::new(1, 0), Rotation::new(1).unwrap()).placement;
+    /// assert_eq!(state.free_segments(east), 0b111); // the road and both fields
+    /// state.try_action(state.parse_action("U (1, 0) r1 E").unwrap()).unwrap(); // a highwayman
+    /// state.draw(Tile::U).unwrap();
+    /// let further = Move::place(Pos::new(2, 0), Rotation::new(1).unwrap()).placement;
+    /// assert_eq!(state.free_segments(further), 0b110); // the road is taken
+    /// ```
     pub fn free_segments(&self, placement: Placement) -> u8 {
-        let Some(tile) = self.drawn_tile() else {
+        let Some(tile) = self.placing_tile(placement.slot) else {
             return 0;
         };
         if self.supply[self.to_play] == 0 {
@@ -133,6 +226,17 @@ impl State {
 
     /// Calls `f` for every legal move: each placement without a meeple and
     /// with a meeple on each free segment.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{Rules, Seat, State, Tile};
+    ///
+    /// let mut state = State::new(Rules::default(), 2, Seat(0));
+    /// state.draw(Tile::U).unwrap();
+    /// let mut with_meeple = 0;
+    /// state.for_each_move(|m| with_meeple += m.meeple.is_some() as usize);
+    /// assert_eq!(with_meeple, 6 * 3); // six placements, three free segments each
+    /// ```
     pub fn for_each_move(&self, mut f: impl FnMut(Move)) {
         self.for_each_placement(|p| {
             let m = Move {
@@ -150,6 +254,18 @@ impl State {
     }
 
     /// Fill `list` with every legal move (cleared first).
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{MoveList, Rules, Seat, State, Tile};
+    ///
+    /// let mut state = State::new(Rules::default(), 2, Seat(0));
+    /// state.draw(Tile::U).unwrap();
+    /// let mut moves = MoveList::new();
+    /// state.legal_moves(&mut moves);
+    /// assert_eq!(moves.len(), 6 * 4); // each placement bare or with one of three meeples
+    /// assert!(moves.iter().all(|&m| state.check(m).is_ok()));
+    /// ```
     pub fn legal_moves(&self, list: &mut MoveList) {
         list.clear();
         self.for_each_move(|m| list.push(m));

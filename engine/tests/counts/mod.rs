@@ -41,6 +41,7 @@ pub fn play_rows(state: &mut State, rows: &[Row]) {
             placement: Placement {
                 pos: Pos::new(x, y),
                 rot,
+                slot: 0,
             },
             meeple,
         };

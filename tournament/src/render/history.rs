@@ -5,7 +5,7 @@
 use engine::apply_turn;
 use engine::FeatureKind;
 use engine::Placed;
-use engine::{Location, Record, Score, Seat, State};
+use engine::{Location, Record, ReplayError, ReplayReason, Score, Seat, State};
 
 /// A meeple on the board, where it is drawn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -109,25 +109,30 @@ fn frame(state: &State, turn: usize, named: &Named) -> Frame {
 }
 
 impl History {
-    /// Replay `record`; an illegal turn is an error naming it.
-    pub fn new(record: &Record) -> Result<History, String> {
+    /// Replay `record` into its frames.
+    ///
+    /// # Errors
+    /// A player count out of range (turn 0), or the first turn that does
+    /// not replay.
+    pub fn new(record: &Record) -> Result<History, ReplayError> {
         if !(2..=engine::MAX_PLAYERS).contains(&record.players) {
-            return Err(format!(
+            let why = format!(
                 "the record has {} players (2 to {} are possible)",
                 record.players,
                 engine::MAX_PLAYERS
-            ));
+            );
+            return Err(ReplayError {
+                turn: 0,
+                reason: ReplayReason::BadHeader(why),
+            });
         }
-        let mut state = engine::initial_state(record).map_err(|e| e.to_string())?;
+        let mut state = engine::initial_state(record)?;
         let mut named = Named::new();
         let mut frames = vec![frame(&state, 0, &named)];
         for (i, turn) in record.turns.iter().enumerate() {
-            apply_turn(&mut state, turn).map_err(|reason| {
-                engine::ReplayError {
-                    turn: i + 1,
-                    reason,
-                }
-                .to_string()
+            apply_turn(&mut state, turn).map_err(|reason| ReplayError {
+                turn: i + 1,
+                reason,
             })?;
             remember(&mut named, &state, turn);
             frames.push(frame(&state, i + 1, &named));

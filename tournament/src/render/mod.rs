@@ -14,6 +14,7 @@ pub mod palette;
 pub mod png;
 pub mod tile;
 
+use crate::error::{Error, Result};
 use engine::Record;
 use history::History;
 use std::path::{Path, PathBuf};
@@ -31,9 +32,12 @@ pub fn xml_escape(text: &str) -> String {
 
 /// Read record number `game` (1-based, JSON Lines) or the only record of
 /// a file.
-pub fn load_record(path: &Path, game: Option<usize>) -> Result<Record, String> {
-    let name = path.display();
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{name}: cannot read: {e}"))?;
+///
+/// # Errors
+/// The file cannot be read, holds no record `game`, or that line is not
+/// a record (the error names the file and line).
+pub fn load_record(path: &Path, game: Option<usize>) -> Result<Record> {
+    let text = std::fs::read_to_string(path).map_err(|e| Error::io("read", path, e))?;
     // One record, possibly spread over many lines, is record 1.
     if matches!(game, None | Some(1)) {
         if let Ok(record) = serde_json::from_str::<Record>(&text) {
@@ -46,10 +50,36 @@ pub fn load_record(path: &Path, game: Option<usize>) -> Result<Record, String> {
         .filter(|(_, l)| !l.trim().is_empty())
         .collect();
     let want = game.unwrap_or(1);
-    let &(line, json) = lines
-        .get(want.wrapping_sub(1))
-        .ok_or_else(|| format!("{name}: no record {want} (the file holds {})", lines.len()))?;
-    serde_json::from_str(json).map_err(|e| format!("{name}:{}: bad record: {e}", line + 1))
+    let &(line, json) = lines.get(want.wrapping_sub(1)).ok_or_else(|| {
+        let what = format!("no record {want} (the file holds {})", lines.len());
+        Error::content(path, None, what)
+    })?;
+    serde_json::from_str(json)
+        .map_err(|e| Error::content(path, Some(line + 1), format!("bad record: {e}")))
+}
+
+/// Read record `game` of the file `path` (see [`load_record`]) and replay
+/// it into its frames.
+///
+/// # Errors
+/// As [`load_record`], and a turn that does not replay (named with the
+/// file).
+pub fn load_history(path: &Path, game: Option<usize>) -> Result<History> {
+    History::new(&load_record(path, game)?).map_err(|e| Error::content(path, None, e))
+}
+
+/// `--out` must end in one of `extensions`.
+pub(crate) fn check_out_extension(out: &Path, extensions: &[&str]) -> Result<()> {
+    let ext = out.extension().and_then(|e| e.to_str()).unwrap_or("");
+    if extensions.contains(&ext) {
+        return Ok(());
+    }
+    let names: Vec<String> = extensions.iter().map(|e| format!(".{e}")).collect();
+    Err(Error::Invalid(format!(
+        "--out {}: give a file ending in {}",
+        out.display(),
+        names.join(" or ")
+    )))
 }
 
 /// The picture of frame `n`: the board with the legend on its right.
@@ -66,59 +96,62 @@ pub fn picture(history: &History, n: usize) -> String {
 
 /// Write `svg` to `out` as SVG or PNG (`tile_pixels` pixels per tile),
 /// by its extension.
-pub fn write_picture(svg: &str, out: &Path, tile_pixels: u32) -> Result<(), String> {
+///
+/// # Errors
+/// `out` ends in neither `.svg` nor `.png`, or cannot be written.
+pub fn write_picture(svg: &str, out: &Path, tile_pixels: u32) -> Result<()> {
+    check_out_extension(out, &["svg", "png"])?;
     let bytes = match out.extension().and_then(|e| e.to_str()) {
-        Some("svg") => svg.as_bytes().to_vec(),
         Some("png") => png::png(svg, tile_pixels as f32 / tile::SIZE as f32)?,
-        _ => {
-            return Err(format!(
-                "--out {}: give a file ending in .svg or .png",
-                out.display()
-            ))
-        }
+        _ => svg.as_bytes().to_vec(),
     };
-    crate::output::write_atomic(out, &bytes).map_err(|e| e.to_string())
+    crate::output::write_atomic(out, &bytes)
 }
 
 /// The frame `turn` names, checked against the record's length (default:
 /// the end).
-pub fn frame_index(history: &History, turn: Option<usize>) -> Result<usize, String> {
+///
+/// # Errors
+/// `turn` is past the record's last turn.
+pub fn frame_index(history: &History, turn: Option<usize>) -> Result<usize> {
     match turn {
         None => Ok(history.turns()),
         Some(n) if n <= history.turns() => Ok(n),
-        Some(n) => Err(format!(
+        Some(n) => Err(Error::Invalid(format!(
             "--turn {n}: the record has only {} turns",
             history.turns()
-        )),
+        ))),
     }
 }
 
 /// `carcassonne render`: returns the file written.
+///
+/// # Errors
+/// Bad options (`--tile-pixels`, `--out`, `--turn`), a record that cannot
+/// be read or replayed, or a picture that cannot be written; nothing is
+/// written then.
 pub fn render(
     record: &Path,
     game: Option<usize>,
     turn: Option<usize>,
     out: Option<PathBuf>,
     tile_pixels: Option<u32>,
-) -> Result<PathBuf, String> {
+) -> Result<PathBuf> {
     let tile_pixels = tile_pixels.unwrap_or(TILE_PIXELS);
     if !(10..=1000).contains(&tile_pixels) {
-        return Err(format!("--tile-pixels {tile_pixels}: give 10 to 1000"));
+        return Err(Error::Invalid(format!(
+            "--tile-pixels {tile_pixels}: give 10 to 1000"
+        )));
     }
     let out = out.unwrap_or_else(|| record.with_extension("svg"));
-    let ext = out.extension().and_then(|e| e.to_str());
-    if !matches!(ext, Some("svg" | "png")) {
-        return Err(format!(
-            "--out {}: give a file ending in .svg or .png",
-            out.display()
-        ));
-    }
-    let history = History::new(&load_record(record, game)?)
-        .map_err(|e| format!("{}: {e}", record.display()))?;
+    check_out_extension(&out, &["svg", "png"])?;
+    let history = load_history(record, game)?;
     let n = frame_index(&history, turn)?;
     write_picture(&picture(&history, n), &out, tile_pixels)?;
     Ok(out)
 }
 
+#[cfg(test)]
+mod load_tests;
 #[cfg(test)]
 mod tests;

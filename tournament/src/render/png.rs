@@ -3,6 +3,7 @@
 //! machine). A picture without any usable font still renders, without
 //! its text.
 
+use crate::error::{Error, Result};
 use resvg::{tiny_skia, usvg};
 use std::sync::OnceLock;
 
@@ -20,19 +21,25 @@ fn fonts() -> std::sync::Arc<usvg::fontdb::Database> {
 }
 
 /// Rasterise `svg` at `scale` pixels per SVG unit.
-pub fn rasterise(svg: &str, scale: f32) -> Result<tiny_skia::Pixmap, String> {
+///
+/// # Errors
+/// [`Error::Internal`] if `svg` is not SVG or the picture is empty or too
+/// large (our own pictures are neither).
+pub fn rasterise(svg: &str, scale: f32) -> Result<tiny_skia::Pixmap> {
     let options = usvg::Options {
         fontdb: fonts(),
         ..usvg::Options::default()
     };
-    let tree = usvg::Tree::from_str(svg, &options).map_err(|e| format!("bad SVG: {e}"))?;
+    let internal = |what: String| Error::Internal(format!("PNG: {what}"));
+    let tree =
+        usvg::Tree::from_str(svg, &options).map_err(|e| internal(format!("bad SVG: {e}")))?;
     let size = tree
         .size()
         .to_int_size()
         .scale_by(scale)
-        .ok_or("empty picture")?;
-    let mut pixmap =
-        tiny_skia::Pixmap::new(size.width(), size.height()).ok_or("picture too large")?;
+        .ok_or_else(|| internal("empty picture".into()))?;
+    let mut pixmap = tiny_skia::Pixmap::new(size.width(), size.height())
+        .ok_or_else(|| internal("picture too large".into()))?;
     pixmap.fill(tiny_skia::Color::WHITE);
     resvg::render(
         &tree,
@@ -43,8 +50,11 @@ pub fn rasterise(svg: &str, scale: f32) -> Result<tiny_skia::Pixmap, String> {
 }
 
 /// `svg` as PNG bytes at `scale` pixels per SVG unit.
-pub fn png(svg: &str, scale: f32) -> Result<Vec<u8>, String> {
+///
+/// # Errors
+/// As [`rasterise`], or the PNG cannot be encoded ([`Error::Internal`]).
+pub fn png(svg: &str, scale: f32) -> Result<Vec<u8>> {
     rasterise(svg, scale)?
         .encode_png()
-        .map_err(|e| format!("cannot encode PNG: {e}"))
+        .map_err(|e| Error::Internal(format!("cannot encode PNG: {e}")))
 }

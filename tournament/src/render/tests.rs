@@ -173,20 +173,7 @@ fn png_pictures_show_their_text() {
 #[test]
 fn every_frame_shows_exactly_the_meeples_on_the_board_and_one_highlight() {
     for (players, gifts) in [(2, false), (4, true)] {
-        let config = crate::play::PlayConfig {
-            seats: (0..players)
-                .map(|s| ["greedy", "random"][s % 2].to_string())
-                .collect(),
-            seed: 11,
-            rules: engine::Rules {
-                farmers: true,
-                gifts,
-                ..engine::Rules::STANDARD
-            },
-            out: std::path::PathBuf::new(),
-            svg: None,
-        };
-        let record = crate::play::play_record(&config).unwrap();
+        let record = crate::play::test_record(&["greedy", "random"], players, gifts, 11);
         let history = History::new(&record).unwrap();
         for (n, frame) in history.frames.iter().enumerate() {
             let svg = super::picture(&history, n);

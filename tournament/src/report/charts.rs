@@ -6,6 +6,7 @@
 //! name any address).
 
 use super::data::{Pairing, SeatResult};
+use crate::error::{Error, Result};
 use crate::stats::wilson_interval;
 use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
@@ -19,8 +20,8 @@ const FONT: &str = "sans-serif";
 type Chart<'a, 'b> = ChartContext<'a, SVGBackend<'b>, Cartesian2d<RangedCoordf64, RangedCoordf64>>;
 type Area<'a> = DrawingArea<SVGBackend<'a>, plotters::coord::Shift>;
 
-fn err<E: std::fmt::Display>(e: E) -> String {
-    e.to_string()
+fn err<E: std::fmt::Display>(e: E) -> Error {
+    Error::Internal(format!("chart: {e}"))
 }
 
 /// A colour per agent (colour-blind-safe Tableau 10).
@@ -65,8 +66,8 @@ fn rows_chart(
     x: Range<f64>,
     x_desc: &str,
     legend: bool,
-    draw: impl FnOnce(&mut Chart, &Area) -> Result<(), String>,
-) -> Result<String, String> {
+    draw: impl FnOnce(&mut Chart, &Area) -> Result<()>,
+) -> Result<String> {
     let n = names.len().max(1);
     let height = 70 + 44 * n as u32;
     let mut svg = String::new();
@@ -131,7 +132,7 @@ fn padded(values: impl Iterator<Item = f64>) -> Range<f64> {
 }
 
 /// Elo of each agent as a point with its 95% interval.
-pub fn elo(names: &[String], elo: &[(f64, f64, f64)]) -> Result<String, String> {
+pub fn elo(names: &[String], elo: &[(f64, f64, f64)]) -> Result<String> {
     let range = padded(elo.iter().flat_map(|&(e, lo, hi)| [e, lo, hi]));
     let n = names.len();
     rows_chart(names, range, "Elo (95% interval)", false, |chart, _| {
@@ -173,7 +174,7 @@ fn quantile(sorted: &[f64], q: f64) -> f64 {
 /// Each agent's scores as a box plot: the box spans the quartiles, the
 /// line inside is the median, whiskers reach the 5th and 95th
 /// percentiles, the dot is the mean.
-pub fn scores(names: &[String], seats: &[SeatResult]) -> Result<String, String> {
+pub fn scores(names: &[String], seats: &[SeatResult]) -> Result<String> {
     let per_agent: Vec<Vec<f64>> = names
         .iter()
         .map(|name| {
@@ -248,7 +249,7 @@ pub const CATEGORIES: [(&str, (u8, u8, u8)); 5] = [
 ];
 
 /// Mean points per game of each agent by category, as stacked bars.
-pub fn categories(names: &[String], seats: &[SeatResult]) -> Result<String, String> {
+pub fn categories(names: &[String], seats: &[SeatResult]) -> Result<String> {
     let means: Vec<[f64; 5]> = names
         .iter()
         .map(|name| {
@@ -297,7 +298,7 @@ pub fn categories(names: &[String], seats: &[SeatResult]) -> Result<String, Stri
 
 /// Win rate `(wins + draws / 2) / games` by seat over all agents, with
 /// Wilson 95% intervals; the dashed line is the rate of a fair seat.
-pub fn seats(seats: &[SeatResult], players: usize) -> Result<String, String> {
+pub fn seats(seats: &[SeatResult], players: usize) -> Result<String> {
     let names: Vec<String> = (0..players).map(|s| format!("seat {s}")).collect();
     let rates: Vec<(f64, f64, f64)> = (0..players)
         .map(|s| {
@@ -357,7 +358,7 @@ pub fn seats(seats: &[SeatResult], players: usize) -> Result<String, String> {
 /// The pairwise win-rate matrix as a heat map: row agent against column
 /// agent, blue when the row agent wins more, red when it loses more, with
 /// the rate and its 95% interval in each cell.
-pub fn heat_map(names: &[String], pairings: &[Pairing]) -> Result<String, String> {
+pub fn heat_map(names: &[String], pairings: &[Pairing]) -> Result<String> {
     let n = names.len();
     let (cell_w, cell_h, top) = (130_i32, 56_i32, 40_i32);
     let width = LABELS as i32 + cell_w * n as i32 + 20;
@@ -453,7 +454,7 @@ fn heat(rate: f64) -> RGBColor {
 }
 
 /// The SPRT's log-likelihood ratio after each game with its bounds.
-pub fn sprt(trace: &[(u64, f64)], bounds: (f64, f64)) -> Result<String, String> {
+pub fn sprt(trace: &[(u64, f64)], bounds: (f64, f64)) -> Result<String> {
     let last = trace.last().map_or(1, |t| t.0).max(1) as f64;
     let y = padded(trace.iter().map(|t| t.1).chain([bounds.0, bounds.1]));
     let mut svg = String::new();

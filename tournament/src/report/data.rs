@@ -2,6 +2,7 @@
 //! `pairwise.csv` and `games.csv` by column name (so added columns do
 //! not break the report) and `run.json` as plain JSON.
 
+use crate::error::{Error, Result};
 use crate::schema::{GAMES_CSV, PAIRWISE_CSV, RUN_JSON, SUMMARY_CSV};
 use serde::Deserialize;
 use std::path::Path;
@@ -87,15 +88,30 @@ pub struct Results {
     pub run: serde_json::Value,
 }
 
-fn open(dir: &Path, name: &str) -> Result<csv::Reader<std::fs::File>, String> {
+fn open(dir: &Path, name: &str) -> Result<csv::Reader<std::fs::File>> {
     let path = dir.join(name);
-    csv::Reader::from_path(&path).map_err(|e| format!("{}: cannot read: {e}", path.display()))
+    let file = std::fs::File::open(&path).map_err(|e| Error::io("read", &path, e))?;
+    Ok(csv::Reader::from_reader(file))
 }
 
-fn table(dir: &Path, name: &str) -> Result<Table, String> {
+/// A CSV error of `path`, with its line when it has one.
+fn bad_csv(path: &Path, e: &csv::Error) -> Error {
+    let line = e.position().map(|p| p.line() as usize);
+    let what = match e.kind() {
+        // The position is in the error's text already: say only what.
+        csv::ErrorKind::Deserialize { err, .. } => err.to_string(),
+        csv::ErrorKind::UnequalLengths {
+            expected_len, len, ..
+        } => format!("{len} fields, but the header has {expected_len}"),
+        _ => e.to_string(),
+    };
+    Error::content(path, line, what)
+}
+
+fn table(dir: &Path, name: &str) -> Result<Table> {
     let path = dir.join(name);
     let mut reader = open(dir, name)?;
-    let bad = |e: csv::Error| format!("{}: {e}", path.display());
+    let bad = |e: csv::Error| bad_csv(&path, &e);
     let header = reader
         .headers()
         .map_err(bad)?
@@ -105,27 +121,31 @@ fn table(dir: &Path, name: &str) -> Result<Table, String> {
     let rows = reader
         .records()
         .map(|r| r.map(|r| r.iter().map(String::from).collect()))
-        .collect::<Result<_, _>>()
+        .collect::<std::result::Result<_, _>>()
         .map_err(bad)?;
     Ok(Table { header, rows })
 }
 
-fn rows<T: serde::de::DeserializeOwned>(dir: &Path, name: &str) -> Result<Vec<T>, String> {
+fn rows<T: serde::de::DeserializeOwned>(dir: &Path, name: &str) -> Result<Vec<T>> {
     let path = dir.join(name);
     open(dir, name)?
         .deserialize()
-        .collect::<Result<_, _>>()
-        .map_err(|e| format!("{}: {e}", path.display()))
+        .collect::<std::result::Result<_, _>>()
+        .map_err(|e| bad_csv(&path, &e))
 }
 
 impl Results {
     /// Read the results folder `dir`.
-    pub fn read(dir: &Path) -> Result<Results, String> {
+    ///
+    /// # Errors
+    /// A file that cannot be read, or whose content is not what the
+    /// report needs (named with its line when the fault is on one).
+    pub fn read(dir: &Path) -> Result<Results> {
         let run_path = dir.join(RUN_JSON);
-        let run_text = std::fs::read_to_string(&run_path)
-            .map_err(|e| format!("{}: cannot read: {e}", run_path.display()))?;
+        let run_text =
+            std::fs::read_to_string(&run_path).map_err(|e| Error::io("read", &run_path, e))?;
         let run = serde_json::from_str(&run_text)
-            .map_err(|e| format!("{}: bad JSON: {e}", run_path.display()))?;
+            .map_err(|e| Error::content(&run_path, Some(e.line()), format!("bad JSON: {e}")))?;
         Ok(Results {
             summary_table: table(dir, SUMMARY_CSV)?,
             pairwise_table: table(dir, PAIRWISE_CSV)?,

@@ -10,6 +10,7 @@
 pub mod charts;
 pub mod data;
 
+use crate::error::Result;
 use crate::render::xml_escape;
 use data::{Results, Table};
 use serde_json::Value;
@@ -167,7 +168,10 @@ fn settings_table(run: &Value) -> Table {
 }
 
 /// The report page of `results`.
-pub fn page(results: &Results) -> Result<String, String> {
+///
+/// # Errors
+/// A chart cannot be drawn ([`crate::error::Error::Internal`]).
+pub fn page(results: &Results) -> Result<String> {
     let names: Vec<String> = results.agents.iter().map(|a| a.agent.clone()).collect();
     let name = results
         .run
@@ -239,10 +243,14 @@ pub fn page(results: &Results) -> Result<String, String> {
 
 /// Write the report of the results folder `dir` to `out` (default:
 /// `dir/report.html`); returns the file written.
-pub fn report(dir: &Path, out: Option<PathBuf>) -> Result<PathBuf, String> {
+///
+/// # Errors
+/// The folder's files cannot be read or are not a tournament's, or the
+/// page cannot be written; nothing is written then.
+pub fn report(dir: &Path, out: Option<PathBuf>) -> Result<PathBuf> {
     let out = out.unwrap_or_else(|| dir.join(REPORT_HTML));
     let html = page(&Results::read(dir)?)?;
-    crate::output::write_atomic(&out, html.as_bytes()).map_err(|e| e.to_string())?;
+    crate::output::write_atomic(&out, html.as_bytes())?;
     Ok(out)
 }
 

@@ -78,7 +78,29 @@ fn an_sprt_run_reports_its_trace() {
 fn a_folder_without_results_is_a_one_line_error() {
     let dir = std::env::temp_dir().join(format!("report-unit-{}-empty", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let err = super::report(&dir, None).unwrap_err();
-    assert!(err.contains("run.json: cannot read"), "{err}");
+    let err = super::report(&dir, None).unwrap_err().to_string();
+    assert!(
+        err.starts_with("cannot read ") && err.contains("run.json"),
+        "{err}"
+    );
+    assert_eq!(err.lines().count(), 1);
     assert!(!dir.join(REPORT_HTML).exists());
+}
+
+#[test]
+fn a_corrupt_games_csv_is_named_with_its_line() {
+    let dir = run("corrupt", "random,greedy", 2, 2, None);
+    let games = dir.join(crate::schema::GAMES_CSV);
+    let mut text = std::fs::read_to_string(&games).unwrap();
+    let lines = text.lines().count();
+    text.push_str("not,a,games,row\n");
+    std::fs::write(&games, text).unwrap();
+    let out = dir.join("corrupt.html");
+    let err = super::report(&dir, Some(out.clone()))
+        .unwrap_err()
+        .to_string();
+    assert_eq!(err.lines().count(), 1, "{err}");
+    let want = format!("games.csv:{}: ", lines + 1);
+    assert!(err.contains(&want), "{err} (wanted {want})");
+    assert!(!out.exists());
 }

@@ -9,9 +9,10 @@
 
 mod scores;
 
+use crate::error::Result;
 use crate::render::board::{coordinates, items, Extent};
 use crate::render::history::History;
-use crate::render::{load_record, palette, xml_escape};
+use crate::render::{check_out_extension, load_history, palette, xml_escape};
 use serde_json::json;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -82,7 +83,10 @@ fn frames_json(history: &History) -> serde_json::Value {
 }
 
 /// The viewer page of a game.
-pub fn page(history: &History) -> Result<String, String> {
+///
+/// # Errors
+/// The score chart cannot be drawn ([`crate::error::Error::Internal`]).
+pub fn page(history: &History) -> Result<String> {
     let title = match history.record.seed {
         Some(seed) => format!("Carcassonne game, seed {seed}"),
         None => "Carcassonne game".to_string(),
@@ -127,17 +131,15 @@ pub fn page(history: &History) -> Result<String, String> {
 }
 
 /// `carcassonne view`: returns the file written.
-pub fn view(record: &Path, game: Option<usize>, out: Option<PathBuf>) -> Result<PathBuf, String> {
+///
+/// # Errors
+/// `--out` not ending in `.html`, a record that cannot be read or
+/// replayed, or a page that cannot be written; nothing is written then.
+pub fn view(record: &Path, game: Option<usize>, out: Option<PathBuf>) -> Result<PathBuf> {
     let out = out.unwrap_or_else(|| record.with_extension("html"));
-    if out.extension().and_then(|e| e.to_str()) != Some("html") {
-        return Err(format!(
-            "--out {}: give a file ending in .html",
-            out.display()
-        ));
-    }
-    let history = History::new(&load_record(record, game)?)
-        .map_err(|e| format!("{}: {e}", record.display()))?;
-    crate::output::write_atomic(&out, page(&history)?.as_bytes()).map_err(|e| e.to_string())?;
+    check_out_extension(&out, &["html"])?;
+    let history = load_history(record, game)?;
+    crate::output::write_atomic(&out, page(&history)?.as_bytes())?;
     Ok(out)
 }
 

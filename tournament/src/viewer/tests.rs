@@ -4,21 +4,7 @@ use super::page;
 use crate::render::history::History;
 
 fn game(players: usize, gifts: bool) -> engine::Record {
-    let seats = (0..players)
-        .map(|s| ["random", "greedy"][s % 2].to_string())
-        .collect();
-    let config = crate::play::PlayConfig {
-        seats,
-        seed: 5,
-        rules: engine::Rules {
-            farmers: true,
-            gifts,
-            ..engine::Rules::STANDARD
-        },
-        out: std::path::PathBuf::new(),
-        svg: None,
-    };
-    crate::play::play_record(&config).unwrap()
+    crate::play::test_record(&["random", "greedy"], players, gifts, 5)
 }
 
 #[test]

@@ -28,6 +28,25 @@ pub fn run(args: &[&str]) -> Output {
     out
 }
 
+/// Run the binary, which must succeed; its stdout.
+pub fn ok(args: &[&str]) -> String {
+    String::from_utf8(run(args).stdout).unwrap()
+}
+
+/// Run the binary, which must fail with exit code `code`; its stderr.
+pub fn fails_with(args: &[&str], code: i32) -> String {
+    let out = bin().args(args).output().expect("the binary runs");
+    assert_eq!(out.status.code(), Some(code), "carcassonne {args:?}");
+    String::from_utf8(out.stderr).unwrap()
+}
+
+/// A one-line error on stderr and exit code 1.
+pub fn fails(args: &[&str]) -> String {
+    let err = fails_with(args, 1);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    err
+}
+
 pub fn tournament(out: &Path, extra: &[&str]) -> Output {
     let mut args = vec!["tournament", "--out", out.to_str().unwrap()];
     args.extend_from_slice(extra);

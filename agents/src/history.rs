@@ -1,0 +1,87 @@
+//! What a seat knows beyond its [`SeatView`](engine::SeatView): how the
+//! game began and the turns played so far, as records — with the gift
+//! cards other seats received hidden. Agents that keep their own copy of
+//! the game (external bots) follow it from these.
+
+use engine::{RecordBuilder, Rules, Score, Seat, TurnRecord};
+
+/// The start of a game, as one seat learns it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GameStart {
+    /// The rules in force.
+    pub rules: Rules,
+    /// Number of seats.
+    pub players: usize,
+    /// The agent's seat.
+    pub seat: Seat,
+    /// The seat that plays the first turn.
+    pub first: Seat,
+    /// The seed of the agent's generator for this game.
+    pub seed: u64,
+}
+
+/// How a game ended, as every seat learns it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameEnd<'a> {
+    /// Each seat's score (after final scoring, or when a forfeit stopped
+    /// the game).
+    pub scores: &'a [Score],
+    /// The forfeit that stopped the game, if one did.
+    pub forfeit: Option<&'a crate::game::Forfeit>,
+}
+
+/// A turn as one seat may see it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SeenTurn {
+    /// The turn, without `gift_received` when the card is hidden.
+    pub turn: TurnRecord,
+    /// Another seat received a gift card this turn; which one is hidden.
+    pub gift_hidden: bool,
+}
+
+/// The turns of a game so far, seen by one seat.
+#[derive(Clone, Copy)]
+pub struct History<'a> {
+    record: &'a RecordBuilder,
+    viewer: Seat,
+}
+
+impl<'a> History<'a> {
+    /// The history of the game `record` is building, seen by `viewer`.
+    pub fn new(record: &'a RecordBuilder, viewer: Seat) -> History<'a> {
+        History { record, viewer }
+    }
+
+    /// The seat that sees it.
+    pub fn viewer(&self) -> Seat {
+        self.viewer
+    }
+
+    /// Number of completed turns.
+    pub fn len(&self) -> usize {
+        self.record.turns().len()
+    }
+
+    /// No turn is complete yet.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Completed turn `i` (0-based).
+    pub fn turn(&self, i: usize) -> Option<SeenTurn> {
+        self.record.turns().get(i).map(|t| self.seen(t.clone()))
+    }
+
+    /// The turn in progress (see [`RecordBuilder::current_turn`]).
+    pub fn current(&self) -> Option<SeenTurn> {
+        self.record.current_turn().map(|t| self.seen(t))
+    }
+
+    fn seen(&self, mut turn: TurnRecord) -> SeenTurn {
+        let gift_hidden = turn.player != self.viewer.0 && turn.gift_received.is_some();
+        if gift_hidden {
+            turn.gift_received = None;
+        }
+        SeenTurn { turn, gift_hidden }
+    }
+}

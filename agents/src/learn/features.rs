@@ -1,0 +1,396 @@
+//! The position features of self-play data and of `eval=` models: what a
+//! seat sees, as [`FEATURE_COUNT`] numbers.
+//!
+//! Everything is read from a [`SeatView`], so a feature can only depend on
+//! what the seat may know: the board, the meeples, the scores, the bag as
+//! counts and the number of gift cards each seat holds (never the tile
+//! order or another seat's cards).
+//!
+//! Features are relative to two seats: **me** (the view's seat) and the
+//! **rival**, the other seat with the highest end-now score (the first in
+//! turn order after me among equals). A feature is *owned* by a seat that
+//! has the most meeples on it (ties: every seat that has the most).
+//!
+//! The **completion chance** of an unfinished road, city or monastery is a
+//! rough estimate from the bag counts: for each empty cell the feature
+//! needs filled (its open edges' neighbours; a monastery's empty
+//! neighbours), `f` of the `n` tiles left fit there in some rotation, and
+//! the cell counts as filled with probability `1 − (1 − f/n)^n` (at least
+//! one of the remaining draws fits); the feature's chance is the product
+//! over its cells. A cell no tile left can fill makes the chance 0: the
+//! feature is *dead*. Cells not yet next to any tile (a monastery's
+//! corners) count as fitting every tile.
+//!
+//! Every column is documented in `results/README.md` (positions.csv);
+//! [`FEATURES`] is the list a model file must match.
+
+use engine::{
+    segment_id, Bag, Board, FeatureKind, Pos, SeatView, SegmentId, Side, MAX_MEEPLES, MAX_TILES,
+    NO_SEGMENT,
+};
+
+/// Tiles in the bag at the start (after the start tile).
+const FULL_BAG: f64 = 71.0;
+
+/// The feature names, in column order. Changing them (or what they mean)
+/// makes old model files unusable, which [`crate::learn::ValueModel`]
+/// detects by comparing this list.
+pub const FEATURES: &[&str] = &[
+    "tiles_left",
+    "score_me",
+    "score_rival",
+    "end_now_me",
+    "end_now_rival",
+    "lead_x_left",
+    "supply_me",
+    "supply_rival",
+    "supply_me_x_left",
+    "supply_rival_x_left",
+    "roads_me",
+    "road_value_me",
+    "roads_rival",
+    "road_value_rival",
+    "cities_me",
+    "city_value_me",
+    "cities_rival",
+    "city_value_rival",
+    "monasteries_me",
+    "monastery_value_me",
+    "monasteries_rival",
+    "monastery_value_rival",
+    "farms_me",
+    "farm_value_me",
+    "farms_rival",
+    "farm_value_rival",
+    "road_chance_me",
+    "road_dead_me",
+    "road_chance_rival",
+    "road_dead_rival",
+    "city_chance_me",
+    "city_dead_me",
+    "city_chance_rival",
+    "city_dead_rival",
+    "monastery_chance_me",
+    "monastery_dead_me",
+    "monastery_chance_rival",
+    "monastery_dead_rival",
+    "gifts_me",
+    "gifts_rival",
+];
+
+/// Number of features.
+pub const FEATURE_COUNT: usize = 40;
+
+/// One position's features, in the order of [`FEATURES`].
+pub type FeatureVector = [f64; FEATURE_COUNT];
+
+/// Index of the first per-kind column (`roads_me`); each kind has four:
+/// count and value for me, count and value for the rival.
+const KIND_BASE: usize = 10;
+/// Index of the first completion column (`road_chance_me`); each kind with
+/// a completion has four: chance and dead for me, then for the rival.
+const CHANCE_BASE: usize = 26;
+/// Index of `gifts_me`.
+const GIFTS: usize = 38;
+
+/// The rival of `me` by end-now score: the other seat with the highest
+/// total, the first after `me` in turn order among equals.
+pub fn rival(totals: &[u32], me: usize) -> usize {
+    let players = totals.len();
+    let mut best = (me + 1) % players;
+    for k in 2..players {
+        let s = (me + k) % players;
+        if totals[s] > totals[best] {
+            best = s;
+        }
+    }
+    best
+}
+
+/// The features of the position `view` shows, from its seat's side.
+pub fn extract(view: &SeatView<'_>) -> FeatureVector {
+    let mut x = [0.0; FEATURE_COUNT];
+    let players = view.players();
+    let me = view.seat().index();
+    let end_now = view.end_now_scores();
+    let mut totals = [0u32; engine::MAX_PLAYERS];
+    for (t, s) in totals.iter_mut().zip(&end_now.0[..players]) {
+        *t = s.total();
+    }
+    let rival = rival(&totals[..players], me);
+    let seat = |s: usize| engine::Seat(s as u8);
+    let left = f64::from(view.bag().total());
+    let share_left = left / FULL_BAG;
+    x[0] = left;
+    x[1] = f64::from(view.score(seat(me)).total());
+    x[2] = f64::from(view.score(seat(rival)).total());
+    x[3] = f64::from(totals[me]);
+    x[4] = f64::from(totals[rival]);
+    x[5] = (x[3] - x[4]) * share_left;
+    x[6] = f64::from(view.supply(seat(me)));
+    x[7] = f64::from(view.supply(seat(rival)));
+    x[8] = x[6] * share_left;
+    x[9] = x[7] * share_left;
+    x[GIFTS] = f64::from(view.hand_size(seat(me)));
+    x[GIFTS + 1] = f64::from(view.hand_size(seat(rival)));
+    owned_features(view, me, rival, &mut x);
+    x
+}
+
+/// The kind's column offset in the per-kind and completion blocks.
+fn kind_index(kind: FeatureKind) -> usize {
+    match kind {
+        FeatureKind::Road => 0,
+        FeatureKind::City => 1,
+        FeatureKind::Monastery => 2,
+        FeatureKind::Field => 3,
+    }
+}
+
+/// One occupied feature: its root, which of me and the rival own it, and
+/// the product of its cells' fill chances so far.
+#[derive(Clone, Copy)]
+struct Occupied {
+    root: SegmentId,
+    kind: FeatureKind,
+    mine: bool,
+    rivals: bool,
+    chance: f64,
+}
+
+/// Fill the per-kind and completion columns.
+fn owned_features(view: &SeatView<'_>, me: usize, rival: usize, x: &mut FeatureVector) {
+    let features = view.features();
+    let mut occupied = [Occupied {
+        root: 0,
+        kind: FeatureKind::Road,
+        mine: false,
+        rivals: false,
+        chance: 1.0,
+    }; MAX_MEEPLES];
+    let mut n = 0;
+    for m in view.meeples() {
+        let root = features.root(m.segment);
+        if occupied[..n].iter().any(|o| o.root == root) {
+            continue;
+        }
+        let counts = view.meeples_on(root);
+        let most = *counts.0.iter().max().expect("six seats");
+        occupied[n] = Occupied {
+            root,
+            kind: view.segment_kind(root),
+            mine: counts.0[me] == most,
+            rivals: counts.0[rival] == most,
+            chance: 1.0,
+        };
+        n += 1;
+    }
+    let occupied = &mut occupied[..n];
+    let mut fills = FillChances::new(view.board(), view.bag());
+    open_road_and_city_cells(view, occupied, &mut fills);
+    for o in occupied.iter_mut() {
+        if o.kind == FeatureKind::Monastery {
+            let pos = view
+                .board()
+                .placed(o.root as usize / engine::MAX_SEGMENTS)
+                .pos;
+            for dx in -1..=1 {
+                for dy in -1..=1 {
+                    let cell = Pos::new(pos.x + dx, pos.y + dy);
+                    if view.board().at(cell).is_none() {
+                        o.chance *= fills.of(cell);
+                    }
+                }
+            }
+        }
+    }
+    for o in occupied.iter() {
+        let k = kind_index(o.kind);
+        let value = f64::from(view.feature_value(o.root));
+        for (owns, side) in [(o.mine, 0), (o.rivals, 2)] {
+            if !owns {
+                continue;
+            }
+            x[KIND_BASE + 4 * k + side] += 1.0;
+            x[KIND_BASE + 4 * k + side + 1] += value;
+            if o.kind != FeatureKind::Field {
+                x[CHANCE_BASE + 4 * k + side] += o.chance;
+                x[CHANCE_BASE + 4 * k + side + 1] += f64::from(u8::from(o.chance == 0.0));
+            }
+        }
+    }
+}
+
+/// Multiply each occupied road's and city's chance by the fill chance of
+/// every empty cell its open edges face (each cell once per feature).
+fn open_road_and_city_cells(
+    view: &SeatView<'_>,
+    occupied: &mut [Occupied],
+    fills: &mut FillChances,
+) {
+    if occupied
+        .iter()
+        .all(|o| !matches!(o.kind, FeatureKind::Road | FeatureKind::City))
+    {
+        return;
+    }
+    let board = view.board();
+    let features = view.features();
+    // (occupied index, cell) pairs already counted.
+    let mut seen: Vec<(usize, Pos)> = Vec::new();
+    for (slot, placed) in board.tiles().iter().enumerate() {
+        let oriented = placed.tile.oriented(placed.rot);
+        for side in Side::ALL {
+            let seg = oriented.edge_segment[side.index()];
+            if seg == NO_SEGMENT {
+                continue;
+            }
+            let cell = placed.pos.step(side);
+            if board.at(cell).is_some() {
+                continue;
+            }
+            let root = features.root(segment_id(slot, seg));
+            let Some(k) = occupied.iter().position(|o| o.root == root) else {
+                continue;
+            };
+            if seen.contains(&(k, cell)) {
+                continue;
+            }
+            seen.push((k, cell));
+            occupied[k].chance *= fills.of(cell);
+        }
+    }
+}
+
+/// The fill chances of empty cells, computed once per cell.
+struct FillChances<'a> {
+    board: &'a Board,
+    bag: &'a Bag,
+    known: Vec<(Pos, f64)>,
+}
+
+impl<'a> FillChances<'a> {
+    fn new(board: &'a Board, bag: &'a Bag) -> FillChances<'a> {
+        FillChances {
+            board,
+            bag,
+            known: Vec::with_capacity(MAX_TILES),
+        }
+    }
+
+    /// The chance that at least one of the tiles left fits `cell`, as if
+    /// each draw were independent: `1 − (1 − f/n)^n`.
+    fn of(&mut self, cell: Pos) -> f64 {
+        if let Some(&(_, p)) = self.known.iter().find(|(c, _)| *c == cell) {
+            return p;
+        }
+        let n = f64::from(self.bag.total());
+        let p = if n == 0.0 {
+            0.0
+        } else {
+            let fits: u32 = if self.board.is_open(cell) {
+                self.bag
+                    .iter()
+                    .filter(|&(t, _)| self.board.fitting_rotations_at(t, cell) != 0)
+                    .map(|(_, c)| u32::from(c))
+                    .sum()
+            } else {
+                u32::from(self.bag.total())
+            };
+            1.0 - (1.0 - f64::from(fits) / n).powf(n)
+        };
+        self.known.push((cell, p));
+        p
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use engine::{Move, Rotation, Rules, Seat, State, Tile};
+    use rand::SeedableRng;
+
+    #[test]
+    fn the_names_match_the_count_and_the_blocks() {
+        assert_eq!(FEATURES.len(), FEATURE_COUNT);
+        assert_eq!(FEATURES[KIND_BASE], "roads_me");
+        assert_eq!(FEATURES[KIND_BASE + 4 * 3 + 3], "farm_value_rival");
+        assert_eq!(FEATURES[CHANCE_BASE], "road_chance_me");
+        assert_eq!(FEATURES[CHANCE_BASE + 4 * 2 + 3], "monastery_dead_rival");
+        assert_eq!(FEATURES[GIFTS], "gifts_me");
+        let mut sorted = FEATURES.to_vec();
+        sorted.sort_unstable();
+        sorted.dedup();
+        assert_eq!(sorted.len(), FEATURE_COUNT, "names are distinct");
+    }
+
+    #[test]
+    fn the_rival_is_the_best_other_seat_first_in_turn_order() {
+        assert_eq!(rival(&[5, 9], 0), 1);
+        assert_eq!(rival(&[5, 9, 9], 0), 1);
+        assert_eq!(rival(&[5, 9, 9], 1), 2);
+        assert_eq!(rival(&[9, 3, 9], 2), 0);
+    }
+
+    #[test]
+    fn a_meeple_on_a_road_is_counted_with_its_value_and_chance() {
+        let mut state = State::new(Rules::default(), 2, Seat(0));
+        state.draw(Tile::U).unwrap();
+        let rot = Rotation::new(1).unwrap();
+        state
+            .try_play(Move::place(Pos::new(1, 0), rot).with_meeple(0))
+            .unwrap();
+        let x = extract(&state.view(Seat(0)));
+        let col = |name: &str| x[FEATURES.iter().position(|f| *f == name).unwrap()];
+        assert_eq!(col("tiles_left"), 70.0);
+        assert_eq!(col("roads_me"), 1.0);
+        assert_eq!(col("road_value_me"), 2.0);
+        assert_eq!(col("end_now_me"), 2.0);
+        assert_eq!(col("supply_me"), 6.0);
+        assert_eq!(col("roads_rival"), 0.0);
+        let chance = col("road_chance_me");
+        assert!(chance > 0.5 && chance <= 1.0, "{chance}");
+        assert_eq!(col("road_dead_me"), 0.0);
+        // The other seat sees the same road as its rival's.
+        let y = extract(&state.view(Seat(1)));
+        assert_eq!(y[KIND_BASE + 2], 1.0);
+        assert_eq!(y[CHANCE_BASE + 2], chance);
+    }
+
+    /// Issue 16: a position differing only in what the seat cannot see
+    /// (the other seats' gift cards and the gift deck) gives the same row.
+    #[test]
+    fn features_see_only_the_seats_view() {
+        let rules = Rules {
+            farmers: true,
+            gifts: true,
+            ..Rules::STANDARD
+        };
+        let mut checked = 0;
+        for seed in 0..30 {
+            let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(seed);
+            let mut state = State::new(rules, 3, Seat(0));
+            while !state.is_over() && state.turns() < 40 {
+                if state.is_chance() {
+                    state.apply_chance(&mut rng);
+                    continue;
+                }
+                let seat = state.to_play();
+                let view = state.view(seat);
+                let x = extract(&view);
+                for k in 0..3 {
+                    // Same public facts, other hidden cards dealt at random.
+                    let other = view.determinize(&mut rng);
+                    assert_eq!(extract(&other.view(seat)), x, "seed {seed}");
+                    let hand = |st: &State, s: u8| st.view(Seat(s)).own_hand();
+                    if k == 0 && (0..3).any(|s| hand(&other, s) != hand(&state, s)) {
+                        checked += 1;
+                    }
+                }
+                let action = engine::random_action(&state, &mut rng).unwrap();
+                state.try_action(action).unwrap();
+            }
+        }
+        assert!(checked > 50, "hidden cards differed in {checked} positions");
+    }
+}

@@ -1,0 +1,232 @@
+//! Value models: a linear function of the [`features`](super::features)
+//! predicting a seat's final lead, read from the JSON file `carcassonne
+//! train` writes, and used by the `eval=` parameter of `greedy` and
+//! `mcts`/`ismcts`.
+//!
+//! A model file names the features it was fitted on; a file whose list
+//! differs from this build's [`FEATURES`] (or of another format) is
+//! refused with a message saying where they part, never used with
+//! shuffled weights.
+
+use super::features::{extract, FeatureVector, FEATURES, FEATURE_COUNT};
+use engine::{Seat, SeatView, State, MAX_PLAYERS};
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+
+/// The format tag of a model file.
+pub const MODEL_FORMAT: &str = "carcassonne-value-model/1";
+
+/// What the model predicts: the seat's final score minus the best other
+/// seat's final score.
+pub const TARGET: &str = "final_lead";
+
+/// A fitted linear value model.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ValueModel {
+    /// [`MODEL_FORMAT`].
+    pub format: String,
+    /// [`TARGET`].
+    pub target: String,
+    /// The feature names, in order (must equal [`FEATURES`]).
+    pub features: Vec<String>,
+    /// Each feature's mean over the training positions.
+    pub mean: Vec<f64>,
+    /// Each feature's standard deviation there (1 where it was constant).
+    pub scale: Vec<f64>,
+    /// The weight of each standardised feature, `(x − mean) / scale`.
+    pub weights: Vec<f64>,
+    /// The prediction at the mean position.
+    pub intercept: f64,
+    /// The ridge penalty, on standardised features.
+    pub lambda: f64,
+    /// Where the model comes from: data folders, seed, code revision,
+    /// sizes and held-out errors (free-form, written by `train`).
+    pub provenance: serde_json::Value,
+}
+
+impl ValueModel {
+    /// A model over this build's features.
+    pub fn new(
+        mean: Vec<f64>,
+        scale: Vec<f64>,
+        weights: Vec<f64>,
+        intercept: f64,
+        lambda: f64,
+    ) -> ValueModel {
+        ValueModel {
+            format: MODEL_FORMAT.to_string(),
+            target: TARGET.to_string(),
+            features: FEATURES.iter().map(|f| f.to_string()).collect(),
+            mean,
+            scale,
+            weights,
+            intercept,
+            lambda,
+            provenance: serde_json::Value::Null,
+        }
+    }
+
+    /// Read and check a model file.
+    ///
+    /// # Errors
+    /// One line naming the file and what is wrong: unreadable, not a model
+    /// of this format, or fitted on other features than this build's.
+    pub fn load(path: &Path) -> Result<ValueModel, String> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| format!("model {}: cannot read it: {e}", path.display()))?;
+        let model: ValueModel = serde_json::from_str(&text)
+            .map_err(|e| format!("model {}: not a value model ({e})", path.display()))?;
+        model
+            .check()
+            .map_err(|e| format!("model {}: {e}", path.display()))?;
+        Ok(model)
+    }
+
+    /// Check the format, the target and the feature list against this
+    /// build's, and the vector lengths.
+    ///
+    /// # Errors
+    /// What does not match.
+    pub fn check(&self) -> Result<(), String> {
+        if self.format != MODEL_FORMAT {
+            return Err(format!(
+                "format {:?}, expected {MODEL_FORMAT:?}",
+                self.format
+            ));
+        }
+        if self.target != TARGET {
+            return Err(format!("target {:?}, expected {TARGET:?}", self.target));
+        }
+        let columns = self.features.len().max(FEATURE_COUNT);
+        if let Some(i) = (0..columns)
+            .find(|&i| self.features.get(i).map(String::as_str) != FEATURES.get(i).copied())
+        {
+            let show = |f: Option<&str>| f.map_or("nothing".to_string(), |f| format!("{f:?}"));
+            return Err(format!(
+                "fitted on other features than this build computes \
+                 (column {}: the model has {}, this build {}); retrain it with `carcassonne train`",
+                i + 1,
+                show(self.features.get(i).map(String::as_str)),
+                show(FEATURES.get(i).copied())
+            ));
+        }
+        for (name, v) in [
+            ("mean", &self.mean),
+            ("scale", &self.scale),
+            ("weights", &self.weights),
+        ] {
+            if v.len() != FEATURE_COUNT {
+                return Err(format!(
+                    "{name} has {} values for {FEATURE_COUNT} features",
+                    v.len()
+                ));
+            }
+            if v.iter().any(|x| !x.is_finite()) {
+                return Err(format!("{name} holds a value that is not a finite number"));
+            }
+        }
+        if self.scale.iter().any(|&s| s <= 0.0) || !self.intercept.is_finite() {
+            return Err("scale must be positive and the intercept finite".to_string());
+        }
+        Ok(())
+    }
+
+    /// The predicted final lead for features `x`.
+    pub fn predict(&self, x: &FeatureVector) -> f64 {
+        let mut y = self.intercept;
+        for (((x, w), m), s) in x.iter().zip(&self.weights).zip(&self.mean).zip(&self.scale) {
+            y += w * (x - m) / s;
+        }
+        y
+    }
+
+    /// The predicted final lead of the seat of `view`.
+    pub fn value(&self, view: &SeatView<'_>) -> f64 {
+        self.predict(&extract(view))
+    }
+
+    /// The final lead of `seat` in `state`: exact when the game is over,
+    /// else predicted from the seat's own view.
+    pub fn lead(&self, state: &State, seat: Seat) -> f64 {
+        if state.is_over() {
+            let totals = crate::eval::end_now_scores(state);
+            return f64::from(crate::eval::advantage(&totals, state.players(), seat));
+        }
+        self.value(&state.view(seat))
+    }
+
+    /// [`ValueModel::lead`] of every seat (seats past the table's player
+    /// count are 0).
+    pub fn leads(&self, state: &State) -> [f64; MAX_PLAYERS] {
+        let mut out = [0.0; MAX_PLAYERS];
+        for (s, v) in out.iter_mut().enumerate().take(state.players()) {
+            *v = self.lead(state, Seat(s as u8));
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    pub(crate) fn model() -> ValueModel {
+        let mut weights = vec![0.0; FEATURE_COUNT];
+        weights[3] = 2.0;
+        ValueModel::new(
+            vec![0.0; FEATURE_COUNT],
+            vec![1.0; FEATURE_COUNT],
+            weights,
+            0.5,
+            1.0,
+        )
+    }
+
+    #[test]
+    fn a_model_predicts_its_linear_function() {
+        let m = model();
+        let mut x = [0.0; FEATURE_COUNT];
+        x[3] = 4.0;
+        x[7] = 100.0;
+        assert_eq!(m.predict(&x), 8.5);
+        assert_eq!(m.check(), Ok(()));
+    }
+
+    /// Issue 16: a model fitted on other features is refused with the
+    /// place where the lists part.
+    #[test]
+    fn a_model_with_other_features_is_refused() {
+        let mut m = model();
+        m.features[5] = "lead_now".to_string();
+        let e = m.check().unwrap_err();
+        assert!(e.contains("column 6") && e.contains("lead_now"), "{e}");
+        let mut m = model();
+        m.features.pop();
+        let e = m.check().unwrap_err();
+        assert!(e.contains("column 40") && e.contains("nothing"), "{e}");
+        let mut m = model();
+        m.features.push("extra".to_string());
+        assert!(m.check().unwrap_err().contains("\"extra\""));
+        let mut m = model();
+        m.weights.pop();
+        assert!(m.check().unwrap_err().contains("weights"));
+        let mut m = model();
+        m.format = "other/1".to_string();
+        assert!(m.check().unwrap_err().contains("format"));
+    }
+
+    #[test]
+    fn a_model_file_round_trips_and_bad_files_name_themselves() {
+        let dir = std::env::temp_dir().join(format!("model-test-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("m.json");
+        std::fs::write(&path, serde_json::to_string(&model()).unwrap()).unwrap();
+        assert_eq!(ValueModel::load(&path).unwrap(), model());
+        std::fs::write(&path, "{}").unwrap();
+        let e = ValueModel::load(&path).unwrap_err();
+        assert!(e.starts_with(&format!("model {}", path.display())), "{e}");
+        let e = ValueModel::load(&dir.join("missing.json")).unwrap_err();
+        assert!(e.contains("cannot read"), "{e}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

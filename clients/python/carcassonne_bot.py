@@ -1,0 +1,63 @@
+"""A client for carcassonne-bot/1, the toolkit's bot protocol
+(docs/PROTOCOL.md), using only the Python standard library.
+
+Subclass Bot, override decide(), and call run(MyBot()). decide() gets the
+`decide` message as a dict and returns an index into msg["legal"] (an int)
+or one of its entries (a string in record notation, e.g. "U (1, 0) r1 N").
+"""
+
+import json
+import sys
+
+PROTOCOL = "carcassonne-bot/1"
+
+
+class Bot:
+    """A bot: override decide(); the other hooks are optional."""
+
+    name = "python bot"
+    author = ""
+    options = {}
+
+    def new_game(self, game):
+        """A game begins: game["seat"], game["players"], game["rules"],
+        game["seed"] (seed your randomness with it to be reproducible)."""
+
+    def decide(self, msg):
+        """Return an index into msg["legal"], or one of its strings."""
+        raise NotImplementedError
+
+    def game_over(self, msg):
+        """The game ended: msg["scores"], msg["forfeit"]."""
+
+
+def send(out, message):
+    out.write(json.dumps(message, separators=(",", ":")) + "\n")
+    out.flush()
+
+
+def run(bot, inp=None, out=None):
+    """Answer the toolkit's messages until `quit` or the end of input."""
+    inp = inp or sys.stdin
+    out = out or sys.stdout
+    for line in inp:
+        if not line.strip():
+            continue
+        msg = json.loads(line)
+        kind = msg.get("type")
+        if kind == "hello":
+            send(out, {"type": "hello", "protocol": PROTOCOL, "name": bot.name,
+                       "author": bot.author, "options": bot.options})
+        elif kind == "new_game":
+            bot.new_game(msg)
+            send(out, {"type": "ready"})
+        elif kind == "decide":
+            choice = bot.decide(msg)
+            if isinstance(choice, int):
+                send(out, {"type": "action", "index": choice})
+            else:
+                send(out, {"type": "action", "action": choice})
+        elif kind == "game_over":
+            bot.game_over(msg)
+        elif kind == "quit":
+            break

@@ -1,0 +1,159 @@
+//! `View`: what one seat may see of a game — the board, scores, supplies,
+//! the bag as counts, its own gift cards and the other seats' card counts.
+
+use crate::action::ActionList;
+use crate::game::{check_seat, score_dict, Game};
+use crate::observation::Observation;
+use engine::{Gift, Phase, Seat, SeatView, State};
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+use rand::SeedableRng;
+
+/// One seat's view of a game: public information and the seat's own gift
+/// cards only. Agents receive it; ``determinize(seed)`` deals the unseen
+/// cards at random into a complete ``Game`` for search.
+#[pyclass(module = "carcassonne", frozen)]
+pub struct View {
+    // The state is held whole, but only what `SeatView` exposes is read.
+    state: State,
+    seat: Seat,
+}
+
+impl View {
+    /// The view of `seat` of `state`.
+    pub fn new(state: State, seat: usize) -> PyResult<View> {
+        let seat = check_seat(&state, seat)?;
+        Ok(View { state, seat })
+    }
+
+    /// The engine's view.
+    pub fn seat_view(&self) -> SeatView<'_> {
+        self.state.view(self.seat)
+    }
+
+    /// The state, for the crate's engine calls that need it (notation).
+    pub(crate) fn state(&self) -> &State {
+        &self.state
+    }
+}
+
+#[pymethods]
+impl View {
+    /// The seat whose view this is.
+    #[getter]
+    fn seat(&self) -> usize {
+        self.seat.index()
+    }
+
+    /// Number of seats.
+    #[getter]
+    fn players(&self) -> usize {
+        self.seat_view().players()
+    }
+
+    /// The seat whose turn it is.
+    fn turn_seat(&self) -> usize {
+        self.seat_view().to_play().index()
+    }
+
+    /// This seat must choose an action now.
+    fn is_to_play(&self) -> bool {
+        let v = self.seat_view();
+        v.to_play() == self.seat && !self.state.is_chance() && !v.is_over()
+    }
+
+    /// The game is over.
+    fn is_over(&self) -> bool {
+        self.seat_view().is_over()
+    }
+
+    /// The tile to place (or the two of Take 2's choice), as letters.
+    fn tiles_to_place(&self) -> Vec<String> {
+        match self.seat_view().phase() {
+            Phase::Place(t) => vec![t.to_string()],
+            Phase::Choose(a, b) => vec![a.to_string(), b.to_string()],
+            _ => Vec::new(),
+        }
+    }
+
+    /// The legal actions of this seat (empty when it is not to play).
+    fn legal_actions(&self) -> ActionList {
+        ActionList::new(&self.state, |f| self.seat_view().for_each_action(f))
+    }
+
+    /// Each seat's score (see ``Game.scores``).
+    fn scores<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyDict>>> {
+        let v = self.seat_view();
+        (0..v.players())
+            .map(|s| score_dict(py, v.score(Seat(s as u8))))
+            .collect()
+    }
+
+    /// Meeples in each seat's supply.
+    fn supplies(&self) -> Vec<u8> {
+        let v = self.seat_view();
+        (0..v.players()).map(|s| v.supply(Seat(s as u8))).collect()
+    }
+
+    /// Tiles left to draw, by letter.
+    fn bag(&self) -> Vec<(String, u8)> {
+        self.seat_view()
+            .bag()
+            .iter()
+            .map(|(t, c)| (t.to_string(), c))
+            .collect()
+    }
+
+    /// This seat's gift cards, by name (The Gifts).
+    fn own_gifts(&self) -> Vec<(String, u8)> {
+        let hand = self.seat_view().own_hand();
+        Gift::ALL
+            .into_iter()
+            .filter(|&g| hand.count(g) > 0)
+            .map(|g| (g.to_string(), hand.count(g)))
+            .collect()
+    }
+
+    /// How many gift cards each seat holds.
+    fn gift_counts(&self) -> Vec<u8> {
+        let v = self.seat_view();
+        (0..v.players())
+            .map(|s| v.hand_size(Seat(s as u8)))
+            .collect()
+    }
+
+    /// The placed tiles: ``(x, y, tile, rotation)`` in placement order.
+    fn board(&self) -> Vec<(i8, i8, String, u8)> {
+        self.seat_view()
+            .board()
+            .tiles()
+            .iter()
+            .map(|p| (p.pos.x, p.pos.y, p.tile.to_string(), p.rot.quarter_turns()))
+            .collect()
+    }
+
+    /// The observation of this seat as numpy arrays (see
+    /// ``Game.observation``).
+    #[pyo3(signature = (radius = 10))]
+    fn observation<'py>(&self, py: Python<'py>, radius: u32) -> PyResult<Bound<'py, PyDict>> {
+        Observation::of(&self.state, self.seat, radius).to_numpy(py)
+    }
+
+    /// A complete game consistent with everything this seat knows: the
+    /// unseen gift cards dealt at random from `seed`. Its chance draws use
+    /// generators seeded with `seed` too.
+    fn determinize(&self, seed: u64) -> Game {
+        let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(seed);
+        let state = self.seat_view().determinize(&mut rng);
+        Game::from_state(state, seed)
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "View(seat={}, turn={}, to_play={})",
+            self.seat.index(),
+            self.state.turns(),
+            self.state.to_play().index()
+        )
+    }
+}

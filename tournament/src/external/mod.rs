@@ -1,0 +1,364 @@
+//! External agents: any program that speaks `carcassonne-bot/1`
+//! (docs/PROTOCOL.md) on stdin/stdout plays as an [`Agent`].
+//!
+//! - [`spec`]: `ext:` specs and the bots file.
+//! - [`process`]: one bot process, its pipes, limits and process group.
+//! - [`message`]: the protocol's messages.
+//!
+//! An [`ExtAgent`] lives for one game (the runner builds agents per game);
+//! a persistent bot's process outlives it in the [`BotPool`], which hands it
+//! to the next game on any thread and quits every process at the end.
+
+pub mod message;
+pub mod process;
+pub mod spec;
+
+use agents::history::{GameEnd, GameStart, History, SeenTurn};
+use agents::{Agent, AgentRng};
+use engine::{Action, SeatView};
+use message::{Decide, ForfeitOut, GameOver, Incoming, Legal, NewGame, ScoreOut, PROTOCOL};
+use process::BotProcess;
+use spec::BotDef;
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// Where external bots' processes wait between games and where their
+/// stderr goes. Dropping the pool quits every waiting process.
+#[derive(Debug)]
+pub struct BotPool {
+    log_dir: Option<PathBuf>,
+    idle: Mutex<HashMap<String, Vec<BotProcess>>>,
+    started: AtomicUsize,
+}
+
+impl std::fmt::Debug for BotProcess {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "BotProcess({})", self.id())
+    }
+}
+
+impl BotPool {
+    /// A pool whose bots write their stderr to `log_dir/bot-N.log` (the
+    /// folder is created when the first bot starts), or nowhere.
+    pub fn new(log_dir: Option<PathBuf>) -> Arc<BotPool> {
+        // A resumed run keeps the logs of its first part.
+        let existing = log_dir
+            .as_ref()
+            .and_then(|d| std::fs::read_dir(d).ok())
+            .map_or(0, |entries| entries.count());
+        Arc::new(BotPool {
+            log_dir,
+            idle: Mutex::default(),
+            started: AtomicUsize::new(existing),
+        })
+    }
+
+    /// A waiting process of `def`, or a new one that has passed `hello`.
+    fn take(&self, def: &BotDef) -> Result<BotProcess, String> {
+        if def.persist {
+            let mut idle = self.idle.lock().expect("pool lock");
+            if let Some(p) = idle.get_mut(&def.spec).and_then(Vec::pop) {
+                return Ok(p);
+            }
+        }
+        let n = self.started.fetch_add(1, Ordering::Relaxed) + 1;
+        let log = match &self.log_dir {
+            Some(dir) => {
+                std::fs::create_dir_all(dir)
+                    .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+                Some(dir.join(format!("bot-{n}.log")))
+            }
+            None => None,
+        };
+        let mut p = BotProcess::spawn(&def.command, log.as_deref())?;
+        handshake(&mut p, def.move_ms)?;
+        Ok(p)
+    }
+
+    /// Keep a healthy process of a persistent bot for a later game.
+    fn give_back(&self, def: &BotDef, p: BotProcess) {
+        if def.persist {
+            let mut idle = self.idle.lock().expect("pool lock");
+            idle.entry(def.spec.clone()).or_default().push(p);
+        } else {
+            p.quit();
+        }
+    }
+
+    /// Quit every waiting process (each has [`process::QUIT_GRACE`] to
+    /// exit; they are asked all at once).
+    pub fn shutdown(&self) {
+        let all: Vec<BotProcess> = {
+            let mut idle = self.idle.lock().expect("pool lock");
+            idle.drain().flat_map(|(_, v)| v).collect()
+        };
+        let threads: Vec<_> = all
+            .into_iter()
+            .map(|p| std::thread::spawn(move || p.quit()))
+            .collect();
+        for t in threads {
+            let _ = t.join();
+        }
+    }
+}
+
+impl Drop for BotPool {
+    fn drop(&mut self) {
+        self.shutdown();
+    }
+}
+
+/// `hello` both ways.
+fn handshake(p: &mut BotProcess, move_ms: u64) -> Result<(), String> {
+    let fail = |e: String| format!("handshake: {e}");
+    p.send(&format!(r#"{{"type":"hello","protocol":"{PROTOCOL}"}}"#))?;
+    let limit = move_ms.max(process::MIN_START_MS);
+    let line = p.receive(Instant::now() + Duration::from_millis(limit), limit)?;
+    let hello: Incoming =
+        serde_json::from_str(&line).map_err(|e| fail(format!("bad line: {e}")))?;
+    if hello.kind != "hello" {
+        return Err(fail(format!("expected hello, got {:?}", hello.kind)));
+    }
+    match hello.protocol.as_deref() {
+        Some(PROTOCOL) => Ok(()),
+        other => Err(fail(format!("protocol {other:?}, expected {PROTOCOL:?}"))),
+    }
+}
+
+/// A player whose decisions come from an external bot.
+pub struct ExtAgent {
+    def: Arc<BotDef>,
+    pool: Arc<BotPool>,
+    process: Option<BotProcess>,
+    /// Why this agent already lost the game (a fault at `new_game`).
+    fault: Option<String>,
+    /// Completed turns sent this game.
+    sent: usize,
+    /// Time used this game.
+    used: Duration,
+}
+
+impl ExtAgent {
+    /// An agent for `def`, whose processes come from `pool`.
+    pub fn new(def: Arc<BotDef>, pool: Arc<BotPool>) -> ExtAgent {
+        ExtAgent {
+            def,
+            pool,
+            process: None,
+            fault: None,
+            sent: 0,
+            used: Duration::ZERO,
+        }
+    }
+
+    /// The time this decision may take: the move limit, or what is left
+    /// of the game's.
+    fn limit(&self) -> Duration {
+        let mv = Duration::from_millis(self.def.move_ms);
+        match self.def.game_ms {
+            Some(g) => mv.min(Duration::from_millis(g).saturating_sub(self.used)),
+            None => mv,
+        }
+    }
+
+    /// Kill the process and keep `reason`.
+    fn fail(&mut self, reason: String) -> String {
+        if let Some(mut p) = self.process.take() {
+            p.kill();
+        }
+        self.fault = Some(reason.clone());
+        reason
+    }
+
+    /// The turns of `history` not sent yet, and the turn in progress.
+    fn unsent(&mut self, history: &History<'_>) -> Vec<SeenTurn> {
+        let turns = (self.sent..history.len())
+            .filter_map(|i| history.turn(i))
+            .collect();
+        self.sent = history.len();
+        turns
+    }
+
+    fn ask(&mut self, view: &SeatView<'_>, history: &History<'_>) -> Result<Action, String> {
+        let start = Instant::now();
+        let limit = self.limit();
+        let deadline = start + limit;
+        let limit_ms = limit.as_millis() as u64;
+        let legal = message::legal_actions(view);
+        let turns = self.unsent(history);
+        let current = history.current();
+        let decide = Decide::new(view, &turns, current.as_ref(), limit_ms, &legal);
+        let p = self.process.as_mut().ok_or("exited: no process")?;
+        p.send(&message::line("decide", &decide))?;
+        loop {
+            let line = p.receive(deadline, limit_ms)?;
+            let reply: Incoming = serde_json::from_str(&line)
+                .map_err(|e| format!("bad line: {e}: {}", clip(&line)))?;
+            match reply.kind.as_str() {
+                "history" => {
+                    let all: Vec<SeenTurn> =
+                        (0..history.len()).filter_map(|i| history.turn(i)).collect();
+                    let body = serde_json::json!({
+                        "turns": all.iter().map(message::TurnOut::from).collect::<Vec<_>>()
+                    });
+                    p.send(&message::line("history", &body))?;
+                }
+                "action" => {
+                    if let Some(seat) = reply.seat.filter(|&s| s != view.seat().0) {
+                        return Err(format!(
+                            "wrong seat: answered for seat {seat}, but seat {} is to play",
+                            view.seat().0
+                        ));
+                    }
+                    return choose(view, &legal, &reply);
+                }
+                other => {
+                    return Err(format!("bad line: expected an action, got {other:?}"));
+                }
+            }
+        }
+    }
+}
+
+/// The action a reply names: by index into `legal`, by id, or in record
+/// notation (read by the engine, then looked up among the legal actions).
+fn choose(view: &SeatView<'_>, legal: &Legal, reply: &Incoming) -> Result<Action, String> {
+    let found = match (reply.index, reply.id, &reply.action) {
+        (Some(i), _, _) => legal.actions.get(i).copied().ok_or_else(|| {
+            format!(
+                "illegal action: index {i}, but there are {} legal actions",
+                legal.actions.len()
+            )
+        }),
+        (None, Some(id), _) => legal
+            .ids
+            .iter()
+            .position(|&l| l == id)
+            .map(|i| legal.actions[i])
+            .ok_or_else(|| format!("illegal action: id {id} is not legal")),
+        (None, None, Some(text)) => {
+            let action = view
+                .parse_action(text)
+                .map_err(|e| format!("illegal action: {e}"))?;
+            legal
+                .actions
+                .contains(&action)
+                .then_some(action)
+                .ok_or_else(|| format!("illegal action: {text:?} is not legal"))
+        }
+        (None, None, None) => {
+            Err("bad line: an action needs \"index\", \"id\" or \"action\"".to_string())
+        }
+    };
+    found.map_err(|e| clip_reason(&e))
+}
+
+/// A forfeit reason of one line of a sane length.
+fn clip_reason(reason: &str) -> String {
+    let mut end = reason.len().min(200);
+    while !reason.is_char_boundary(end) {
+        end -= 1;
+    }
+    reason[..end].replace('\n', " ")
+}
+
+/// The start of a long line, for a forfeit reason.
+fn clip(line: &str) -> String {
+    let mut end = line.len().min(60);
+    while !line.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{:?}", &line[..end])
+}
+
+impl Agent for ExtAgent {
+    fn name(&self) -> &str {
+        &self.def.spec
+    }
+
+    fn select(&mut self, _view: &SeatView<'_>, _rng: &mut AgentRng) -> Action {
+        panic!("an external agent decides through Agent::decide")
+    }
+
+    fn new_game(&mut self, start: &GameStart) {
+        self.sent = 0;
+        self.used = Duration::ZERO;
+        self.fault = None;
+        let def = self.def.clone();
+        let result = (|| {
+            let mut p = match self.process.take() {
+                Some(p) => p,
+                None => self.pool.take(&def)?,
+            };
+            p.new_game();
+            let msg = NewGame {
+                rules: start.rules,
+                players: start.players,
+                seat: start.seat.0,
+                first: start.first.0,
+                seed: start.seed,
+                move_ms: Some(def.move_ms),
+                game_ms: def.game_ms,
+            };
+            let sent = Instant::now();
+            let result = p.send(&message::line("new_game", &msg)).and_then(|()| {
+                let limit = def.move_ms.max(process::MIN_START_MS);
+                let line = p.receive(sent + Duration::from_millis(limit), limit)?;
+                match serde_json::from_str::<Incoming>(&line) {
+                    Ok(m) if m.kind == "ready" => Ok(()),
+                    _ => Err(format!("bad line: expected ready, got {}", clip(&line))),
+                }
+            });
+            self.process = Some(p);
+            result
+        })();
+        if let Err(reason) = result {
+            self.fail(reason);
+        }
+    }
+
+    fn decide(
+        &mut self,
+        view: &SeatView<'_>,
+        history: &History<'_>,
+        _rng: &mut AgentRng,
+    ) -> Result<Action, String> {
+        if let Some(reason) = &self.fault {
+            return Err(reason.clone());
+        }
+        let start = Instant::now();
+        let result = self.ask(view, history);
+        self.used += start.elapsed();
+        result.map_err(|reason| self.fail(reason))
+    }
+
+    fn game_over(&mut self, history: &History<'_>, end: &GameEnd<'_>) {
+        let Some(mut p) = self.process.take() else {
+            return;
+        };
+        let turns = self.unsent(history);
+        let msg = GameOver {
+            turns: turns.iter().map(message::TurnOut::from).collect(),
+            scores: end.scores.iter().map(|&s| ScoreOut::from(s)).collect(),
+            forfeit: end.forfeit.map(|f| ForfeitOut {
+                seat: f.seat.0,
+                reason: &f.reason,
+            }),
+        };
+        if p.send(&message::line("game_over", &msg)).is_ok() {
+            self.pool.give_back(&self.def, p);
+        }
+    }
+}
+
+impl Drop for ExtAgent {
+    fn drop(&mut self) {
+        // A game that never reached game_over (e.g. the run stopped).
+        if let Some(p) = self.process.take() {
+            p.quit();
+        }
+    }
+}

@@ -1,0 +1,255 @@
+//! `ext:` agent specs and the bots file (docs/PROTOCOL.md).
+//!
+//! `ext:cmd=PROGRAM ARG…` (split at spaces; `cmd=` takes the rest of the
+//! spec, commas included), `ext:name=BOT` from `bots.json` in the current
+//! folder, or `ext:name=BOT,bots=FILE`; with `move_ms=`, `game_ms=`,
+//! `persist=` before `cmd=` or overriding the bots file.
+
+use super::process::BotCommand;
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// The prefix of external agent specs.
+pub const PREFIX: &str = "ext:";
+/// The move limit when none is given.
+pub const DEFAULT_MOVE_MS: u64 = 5000;
+/// The bots file read when `bots=` is not given.
+pub const DEFAULT_BOTS_FILE: &str = "bots.json";
+
+/// An external bot: how to start it and its limits.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BotDef {
+    /// The spec it came from (the key of its process pool).
+    pub spec: String,
+    /// How to start it.
+    pub command: BotCommand,
+    /// The limit per decision.
+    pub move_ms: u64,
+    /// The limit per game.
+    pub game_ms: Option<u64>,
+    /// One process serves many games.
+    pub persist: bool,
+}
+
+/// One entry of the bots file.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct BotEntry {
+    command: String,
+    #[serde(default)]
+    args: Vec<String>,
+    #[serde(default)]
+    dir: Option<PathBuf>,
+    #[serde(default)]
+    env: BTreeMap<String, String>,
+    #[serde(default)]
+    move_ms: Option<u64>,
+    #[serde(default)]
+    game_ms: Option<u64>,
+    #[serde(default)]
+    persist: Option<bool>,
+}
+
+/// `spec` is an external agent's.
+pub fn is_external(spec: &str) -> bool {
+    spec.trim().starts_with(PREFIX)
+}
+
+/// Parse an `ext:` spec, reading the bots file if it names one, and check
+/// that the program exists. Errors are one line.
+pub fn parse(spec: &str) -> Result<BotDef, String> {
+    let spec = spec.trim();
+    let body = spec
+        .strip_prefix(PREFIX)
+        .ok_or_else(|| format!("agent {spec:?} is not an ext: spec"))?;
+    let (params, cmd) = match body.find("cmd=") {
+        Some(i) => (
+            body[..i].trim_end_matches([',', ' ']),
+            Some(body[i + 4..].trim()),
+        ),
+        None => (body, None),
+    };
+    let mut name = None;
+    let mut bots = None;
+    let mut move_ms = None;
+    let mut game_ms = None;
+    let mut persist = None;
+    for part in params.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        let (k, v) = part
+            .split_once('=')
+            .ok_or_else(|| format!("agent {spec:?}: parameter {part:?} is not key=value"))?;
+        let (k, v) = (k.trim(), v.trim());
+        let number = || {
+            v.parse::<u64>()
+                .ok()
+                .filter(|&n| n > 0)
+                .ok_or_else(|| format!("agent {spec:?}: {k} must be a positive number of ms"))
+        };
+        match k {
+            "name" => name = Some(v.to_string()),
+            "bots" => bots = Some(PathBuf::from(v)),
+            "move_ms" => move_ms = Some(number()?),
+            "game_ms" => game_ms = Some(number()?),
+            "persist" => {
+                persist = Some(v.parse::<bool>().map_err(|_| {
+                    format!("agent {spec:?}: persist must be true or false")
+                })?)
+            }
+            _ => {
+                return Err(format!(
+                    "agent {spec:?} has no parameter {k:?} (valid: cmd, name, bots, move_ms, game_ms, persist)"
+                ))
+            }
+        }
+    }
+    let mut def = match (cmd, name) {
+        (Some(_), Some(_)) => return Err(format!("agent {spec:?}: give cmd= or name=, not both")),
+        (None, None) => return Err(format!("agent {spec:?}: give cmd=COMMAND or name=BOT")),
+        (Some(cmd), None) => {
+            let mut words = cmd.split_whitespace().map(str::to_string);
+            let program = words
+                .next()
+                .ok_or_else(|| format!("agent {spec:?}: cmd= is empty"))?;
+            BotDef {
+                spec: spec.to_string(),
+                command: BotCommand {
+                    program: PathBuf::from(program),
+                    args: words.collect(),
+                    dir: None,
+                    env: Vec::new(),
+                },
+                move_ms: DEFAULT_MOVE_MS,
+                game_ms: None,
+                persist: true,
+            }
+        }
+        (None, Some(name)) => from_bots_file(spec, &name, bots.as_deref())?,
+    };
+    def.move_ms = move_ms.unwrap_or(def.move_ms);
+    def.game_ms = game_ms.or(def.game_ms);
+    def.persist = persist.unwrap_or(def.persist);
+    check_program(spec, &def.command)?;
+    Ok(def)
+}
+
+fn from_bots_file(spec: &str, name: &str, file: Option<&Path>) -> Result<BotDef, String> {
+    let file = file.unwrap_or(Path::new(DEFAULT_BOTS_FILE));
+    let text = std::fs::read_to_string(file).map_err(|e| {
+        format!(
+            "agent {spec:?}: cannot read bots file {}: {e}",
+            file.display()
+        )
+    })?;
+    let mut bots: BTreeMap<String, BotEntry> = serde_json::from_str(&text)
+        .map_err(|e| format!("agent {spec:?}: bots file {}: {e}", file.display()))?;
+    let known = bots.keys().cloned().collect::<Vec<_>>().join(", ");
+    let entry = bots.remove(name).ok_or_else(|| {
+        format!(
+            "agent {spec:?}: no bot {name:?} in {} (known: {known})",
+            file.display()
+        )
+    })?;
+    if entry.command.trim().is_empty() {
+        return Err(format!(
+            "agent {spec:?}: bot {name:?} in {} has an empty command",
+            file.display()
+        ));
+    }
+    Ok(BotDef {
+        spec: spec.to_string(),
+        command: BotCommand {
+            program: PathBuf::from(entry.command),
+            args: entry.args,
+            dir: entry.dir,
+            env: entry.env.into_iter().collect(),
+        },
+        move_ms: entry.move_ms.unwrap_or(DEFAULT_MOVE_MS),
+        game_ms: entry.game_ms,
+        persist: entry.persist.unwrap_or(true),
+    })
+}
+
+/// The program is a file (a path with a `/`, from the bot's folder) or on
+/// the `PATH`.
+fn check_program(spec: &str, command: &BotCommand) -> Result<(), String> {
+    let program = &command.program;
+    let found = if program.components().count() > 1 {
+        match (&command.dir, program.is_relative()) {
+            (Some(dir), true) => dir.join(program).is_file(),
+            _ => program.is_file(),
+        }
+    } else {
+        std::env::var_os("PATH")
+            .is_some_and(|paths| std::env::split_paths(&paths).any(|d| d.join(program).is_file()))
+    };
+    if found {
+        Ok(())
+    } else {
+        Err(format!(
+            "agent {spec:?}: command {:?} not found",
+            program.display().to_string()
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cmd_takes_the_rest_of_the_spec_and_limits_come_before_it() {
+        let d = parse("ext:move_ms=200,persist=false,cmd=sh -c exit,0").unwrap();
+        assert_eq!(d.command.program, PathBuf::from("sh"));
+        assert_eq!(d.command.args, vec!["-c", "exit,0"]);
+        assert_eq!((d.move_ms, d.game_ms, d.persist), (200, None, false));
+        let d = parse("ext:cmd=sh").unwrap();
+        assert_eq!((d.move_ms, d.persist), (DEFAULT_MOVE_MS, true));
+    }
+
+    #[test]
+    fn bad_ext_specs_are_one_line_errors() {
+        for (spec, needle) in [
+            ("ext:", "cmd=COMMAND or name=BOT"),
+            ("ext:cmd=", "empty"),
+            ("ext:cmd=no-such-program-xyz", "not found"),
+            ("ext:cmd=./no/such/file", "not found"),
+            ("ext:speed=3,cmd=sh", "valid: cmd"),
+            ("ext:move_ms=0,cmd=sh", "positive"),
+            (
+                "ext:name=x,bots=/nonexistent/bots.json",
+                "cannot read bots file",
+            ),
+        ] {
+            let e = parse(spec).unwrap_err();
+            assert!(e.contains(needle), "{spec}: {e}");
+            assert!(!e.contains('\n'), "{e}");
+        }
+    }
+
+    #[test]
+    fn bots_file_entries_resolve_with_overrides() {
+        let dir = std::env::temp_dir().join(format!("bots-file-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("bots.json");
+        std::fs::write(
+            &file,
+            r#"{"a": {"command": "sh", "args": ["x.sh"], "env": {"K": "V"}, "move_ms": 7, "persist": false},
+                "empty": {"command": " "}}"#,
+        )
+        .unwrap();
+        let spec = format!("ext:name=a,bots={},game_ms=9", file.display());
+        let d = parse(&spec).unwrap();
+        assert_eq!(d.command.args, vec!["x.sh"]);
+        assert_eq!(d.command.env, vec![("K".to_string(), "V".to_string())]);
+        assert_eq!((d.move_ms, d.game_ms, d.persist), (7, Some(9), false));
+        let e = parse(&format!("ext:name=b,bots={}", file.display())).unwrap_err();
+        assert!(e.contains("known: a, empty"), "{e}");
+        let e = parse(&format!("ext:name=empty,bots={}", file.display())).unwrap_err();
+        assert!(e.contains("empty command"), "{e}");
+        std::fs::write(&file, "{\"a\": {\"cmd\": \"sh\"}}").unwrap();
+        let e = parse(&spec).unwrap_err();
+        assert!(e.contains("unknown field"), "{e}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

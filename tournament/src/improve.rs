@@ -1,0 +1,362 @@
+//! `carcassonne improve`: generations of self-play, training and
+//! SPRT-gated promotion.
+//!
+//! Generation 0 is the given agent. Generation `k` (1, 2, …):
+//!
+//! 1. `gen-k/selfplay/`: `--games-per-gen` self-play games of the current
+//!    best agent (seed `mix(seed, "IMPR", [k])`);
+//! 2. `gen-k/model.json`: a model trained on the self-play folders of the
+//!    last `--window` generations (held-out split seeded by the same seed);
+//! 3. `gen-k/match/`: the candidate (the base agent with `eval=` that
+//!    model) against the current best, 2 players, paired decks, stopped by
+//!    the SPRT of H0: Elo ≤ 0 against H1: Elo ≥ 30 (at most
+//!    `--match-games` games);
+//! 4. the candidate is promoted only if the test accepts H1.
+//!
+//! `generations.csv` gets a row per generation (see `results/README.md`).
+//! The Elo against generation 0 is chained through the promotion
+//! matches: the best agent's Elo plus the match's, their standard errors
+//! added in quadrature. Every step writes a folder or file of its own and
+//! a finished one is reused, so running the same command again continues
+//! an interrupted run (and a larger `--generations` extends a finished
+//! one).
+
+use crate::cli::{ImproveArgs, TournamentArgs};
+use crate::config::TournamentConfig;
+use crate::error::{Error, Result};
+use crate::output::{csv_bytes, read_run_info, write_atomic};
+use crate::schedule::mix;
+use crate::schema::{RunStatus, SprtResult};
+use crate::stats::{elo_from_score, SprtDecision, Z95};
+use crate::train::{train, TrainConfig};
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+
+/// Domain tag of the generation seeds ("IMPR").
+const IMPROVE_TAG: u64 = 0x494D_5052;
+/// The SPRT hypotheses of a promotion match.
+const SPRT: &str = "0,30";
+
+/// The settings of an improve run (`improve.json`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ImproveSettings {
+    /// The generation-0 agent spec.
+    pub agent: String,
+    /// Generations after generation 0.
+    pub generations: u64,
+    /// Self-play games per generation.
+    pub games_per_gen: u64,
+    /// Most games of a promotion match.
+    pub match_games: u64,
+    /// Generations of data a model is trained on.
+    pub window: u64,
+    /// Seats per self-play game.
+    pub players: u64,
+    /// Master seed.
+    pub seed: u64,
+    /// The Gifts.
+    pub gifts: bool,
+    /// No farmers.
+    pub no_farmers: bool,
+}
+
+/// One row of `generations.csv`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct GenerationRow {
+    /// 0 for the given agent.
+    pub generation: u64,
+    /// The agent spec of this generation's candidate.
+    pub agent: String,
+    /// Positions the model was trained on (0 for generation 0).
+    pub data_positions: u64,
+    /// Held-out RMSE of the final lead (all phases).
+    pub heldout_rmse: f64,
+    /// Held-out winner accuracy (all phases).
+    pub heldout_winner_accuracy: f64,
+    /// Games of the promotion match.
+    pub match_games: u64,
+    /// The candidate's score in it (wins + draws / 2 per game).
+    pub match_score: f64,
+    /// `H0`, `H1` or `none`.
+    pub sprt: String,
+    /// Elo of the candidate against the current best.
+    pub elo_vs_best: f64,
+    /// Elo of the candidate against generation 0 (chained), with its 95%
+    /// interval.
+    pub elo_vs_gen0: f64,
+    /// Lower end.
+    pub elo_vs_gen0_low: f64,
+    /// Upper end.
+    pub elo_vs_gen0_high: f64,
+    /// The candidate became the best agent.
+    pub promoted: bool,
+}
+
+impl ImproveSettings {
+    /// The settings of `args`, or of the run in `--out` when it exists
+    /// (its generations raised to `--generations` if given).
+    ///
+    /// # Errors
+    /// Missing or bad options, or a folder that is not an improve run.
+    pub fn from_args(args: &ImproveArgs) -> Result<(ImproveSettings, PathBuf)> {
+        let out = args
+            .out
+            .clone()
+            .ok_or_else(|| Error::Invalid("--out is required".to_string()))?;
+        let file = out.join("improve.json");
+        if file.exists() {
+            let text = std::fs::read_to_string(&file).map_err(|e| Error::io("read", &file, e))?;
+            let mut settings: ImproveSettings = serde_json::from_str(&text)
+                .map_err(|e| Error::Folder(format!("{}: {e}", file.display())))?;
+            let differs = |given: Option<u64>, kept: u64| given.is_some_and(|g| g != kept);
+            if args.agent.as_ref().is_some_and(|a| *a != settings.agent)
+                || differs(args.games_per_gen, settings.games_per_gen)
+                || differs(args.match_games, settings.match_games)
+                || differs(args.window, settings.window)
+                || differs(args.players, settings.players)
+                || differs(args.seed, settings.seed)
+                || args.gifts != settings.gifts
+                || args.no_farmers != settings.no_farmers
+            {
+                return Err(Error::Invalid(format!(
+                    "{} holds a run with other settings ({}); only --generations (to extend it) \
+                     and --threads may change",
+                    out.display(),
+                    file.display()
+                )));
+            }
+            if let Some(g) = args.generations {
+                settings.generations = settings.generations.max(g);
+            }
+            return Ok((settings, out));
+        }
+        let agent = args
+            .agent
+            .clone()
+            .ok_or_else(|| Error::Invalid("--agent is required for a new run".to_string()))?;
+        agents::from_spec(&agent).map_err(|e| Error::Invalid(format!("--agent: {e}")))?;
+        let positive = |v: Option<u64>, default: u64, name: &str| match v.unwrap_or(default) {
+            0 => Err(Error::Invalid(format!("--{name} must be at least 1"))),
+            n => Ok(n),
+        };
+        let settings = ImproveSettings {
+            agent,
+            generations: positive(args.generations, 3, "generations")?,
+            games_per_gen: positive(args.games_per_gen, 100, "games-per-gen")?,
+            match_games: positive(args.match_games, 200, "match-games")?,
+            window: positive(args.window, 2, "window")?,
+            players: args.players.unwrap_or(2),
+            seed: args.seed.unwrap_or(1),
+            gifts: args.gifts,
+            no_farmers: args.no_farmers,
+        };
+        if !(2..=6).contains(&settings.players) {
+            return Err(Error::Invalid(format!(
+                "--players must be 2 to 6, not {}",
+                settings.players
+            )));
+        }
+        std::fs::create_dir_all(&out).map_err(|e| Error::io("create", &out, e))?;
+        let mut text =
+            serde_json::to_string_pretty(&settings).map_err(|e| Error::Internal(e.to_string()))?;
+        text.push('\n');
+        write_atomic(&file, text.as_bytes())?;
+        Ok((settings, out))
+    }
+
+    /// The base agent with `eval=model`.
+    fn with_model(&self, model: &Path) -> String {
+        let sep = if self.agent.contains(':') { ',' } else { ':' };
+        format!("{}{sep}eval={}", self.agent, model.display())
+    }
+}
+
+/// Run (or continue) the tournament of `args` in `dir`: a finished folder
+/// is reused as it is.
+fn tournament_in(dir: &Path, args: TournamentArgs) -> Result<()> {
+    let resume = dir.join("run.json").exists();
+    if resume {
+        let info = read_run_info(dir)?;
+        if info.status != RunStatus::Running && info.status != RunStatus::Interrupted {
+            return Ok(());
+        }
+    }
+    let args = if resume {
+        TournamentArgs {
+            resume: Some(dir.to_path_buf()),
+            threads: args.threads,
+            ..TournamentArgs::default()
+        }
+    } else {
+        TournamentArgs {
+            out: Some(dir.to_path_buf()),
+            ..args
+        }
+    };
+    let info = crate::tournament::run(&TournamentConfig::from_args(&args)?)?.info;
+    if info.status == RunStatus::Interrupted {
+        return Err(Error::Invalid(format!(
+            "interrupted in {}; run the same command again to continue",
+            dir.display()
+        )));
+    }
+    Ok(())
+}
+
+/// The Elo of a match's first agent with its standard error, from the
+/// SPRT's pair counts.
+fn match_elo(sprt: &SprtResult) -> (f64, f64, f64) {
+    let (score, low, high) = sprt.pentanomial.interval();
+    let clamp = |s: f64| s.clamp(0.001, 0.999);
+    let elo = elo_from_score(clamp(score));
+    let se = (elo_from_score(clamp(high)) - elo_from_score(clamp(low))) / (2.0 * Z95);
+    (elo, se, score)
+}
+
+/// Run the generations of `args`, writing `generations.csv` after each.
+///
+/// # Errors
+/// Bad options, or a failed step (its message).
+pub fn improve(args: &ImproveArgs) -> Result<Vec<GenerationRow>> {
+    let (settings, out) = ImproveSettings::from_args(args)?;
+    let threads = args.threads;
+    let mut best = settings.agent.clone();
+    // The best agent's Elo against generation 0 and its standard error.
+    let (mut best_elo, mut best_se) = (0.0, 0.0);
+    let mut rows = vec![GenerationRow {
+        generation: 0,
+        agent: best.clone(),
+        data_positions: 0,
+        heldout_rmse: 0.0,
+        heldout_winner_accuracy: 0.0,
+        match_games: 0,
+        match_score: 0.0,
+        sprt: String::new(),
+        elo_vs_best: 0.0,
+        elo_vs_gen0: 0.0,
+        elo_vs_gen0_low: 0.0,
+        elo_vs_gen0_high: 0.0,
+        promoted: true,
+    }];
+    for k in 1..=settings.generations {
+        let gen = out.join(format!("gen-{k}"));
+        let seed = mix(settings.seed, IMPROVE_TAG, &[k]);
+        tournament_in(
+            &gen.join("selfplay"),
+            TournamentArgs {
+                agents: vec![best.clone()],
+                games: Some(settings.games_per_gen),
+                players: Some(settings.players),
+                seed: Some(seed),
+                threads,
+                gifts: settings.gifts,
+                no_farmers: settings.no_farmers,
+                records: true,
+                name: Some("selfplay".to_string()),
+                selfplay: true,
+                ..TournamentArgs::default()
+            },
+        )?;
+        let model = gen.join("model.json");
+        let data: Vec<PathBuf> = (k.saturating_sub(settings.window - 1).max(1)..=k)
+            .map(|g| out.join(format!("gen-{g}")).join("selfplay"))
+            .collect();
+        if !model.exists() {
+            let report = train(&TrainConfig {
+                dirs: data,
+                out: model.clone(),
+                seed,
+                holdout: 0.2,
+                lambda: 0.01,
+            })?;
+            eprintln!(
+                "generation {k}: model fitted on {} positions",
+                report.train_positions
+            );
+        }
+        let fitted = agents::learn::ValueModel::load(&model).map_err(Error::Folder)?;
+        let provenance = &fitted.provenance;
+        let all = &provenance["heldout"][3];
+        let candidate = settings.with_model(&model);
+        let match_dir = gen.join("match");
+        tournament_in(
+            &match_dir,
+            TournamentArgs {
+                agents: vec![candidate.clone(), best.clone()],
+                games: Some(settings.match_games),
+                players: Some(2),
+                // Other decks than the self-play data's.
+                seed: Some(mix(settings.seed, IMPROVE_TAG, &[k, 1])),
+                threads,
+                gifts: settings.gifts,
+                no_farmers: settings.no_farmers,
+                sprt: Some(SPRT.to_string()),
+                name: Some("match".to_string()),
+                ..TournamentArgs::default()
+            },
+        )?;
+        let sprt = read_run_info(&match_dir)?
+            .sprt
+            .ok_or_else(|| Error::Folder(format!("{}: no SPRT result", match_dir.display())))?;
+        let (elo, se, score) = match_elo(&sprt);
+        let vs_gen0 = best_elo + elo;
+        let se0 = (best_se * best_se + se * se).sqrt();
+        let promoted = sprt.decision == SprtDecision::AcceptH1;
+        rows.push(GenerationRow {
+            generation: k,
+            agent: candidate.clone(),
+            data_positions: provenance["train_positions"].as_u64().unwrap_or(0),
+            heldout_rmse: all["rmse"].as_f64().unwrap_or(f64::NAN),
+            heldout_winner_accuracy: all["winner_accuracy"].as_f64().unwrap_or(f64::NAN),
+            match_games: sprt.games,
+            match_score: (score * 1e4).round() / 1e4,
+            sprt: sprt.decision.to_string(),
+            elo_vs_best: (elo * 10.0).round() / 10.0,
+            elo_vs_gen0: (vs_gen0 * 10.0).round() / 10.0,
+            elo_vs_gen0_low: ((vs_gen0 - Z95 * se0) * 10.0).round() / 10.0,
+            elo_vs_gen0_high: ((vs_gen0 + Z95 * se0) * 10.0).round() / 10.0,
+            promoted,
+        });
+        if promoted {
+            best = candidate;
+            (best_elo, best_se) = (vs_gen0, se0);
+        }
+        write_atomic(&out.join("generations.csv"), &csv_bytes(&rows)?)?;
+    }
+    Ok(rows)
+}
+
+/// `generations.csv` as a table for the terminal.
+pub fn table(rows: &[GenerationRow]) -> String {
+    let mut s = format!(
+        "{:>3} {:>9} {:>8} {:>7} {:>6} {:>7} {:>5} {:>8} {:>24} {}\n",
+        "gen",
+        "positions",
+        "rmse",
+        "winner",
+        "games",
+        "score",
+        "sprt",
+        "elo/best",
+        "elo/gen0 [95%]",
+        "promoted"
+    );
+    for r in rows {
+        s.push_str(&format!(
+            "{:>3} {:>9} {:>8.3} {:>7.3} {:>6} {:>7.3} {:>5} {:>8.1} {:>7.1} [{:>6.1}, {:>6.1}] {}\n",
+            r.generation,
+            r.data_positions,
+            r.heldout_rmse,
+            r.heldout_winner_accuracy,
+            r.match_games,
+            r.match_score,
+            r.sprt,
+            r.elo_vs_best,
+            r.elo_vs_gen0,
+            r.elo_vs_gen0_low,
+            r.elo_vs_gen0_high,
+            r.promoted
+        ));
+    }
+    s
+}

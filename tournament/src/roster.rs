@@ -1,0 +1,108 @@
+//! The agents of a command, built from spec strings: built-in agents
+//! through [`agents::from_spec`], external bots (`ext:`) through
+//! [`crate::external`]. Every command checks and builds its agents here,
+//! so `ext:` specs mix with built-in ones everywhere.
+
+use crate::error::{Error, Result};
+use crate::external::spec::{self as ext_spec, BotDef};
+use crate::external::{BotPool, ExtAgent};
+use agents::Agent;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// The folder, inside a results folder, for the bots' stderr logs.
+pub const BOT_LOGS: &str = "bots";
+
+/// One spec, checked.
+#[derive(Clone, Debug)]
+enum Entry {
+    Builtin(String),
+    /// Built by the embedding's factory ([`Roster::with_custom`]).
+    Custom(String),
+    External(Arc<BotDef>),
+}
+
+/// Checked specs, ready to build agents from; external bots' processes
+/// live in its pool until [`Roster::shutdown`] or drop.
+#[derive(Debug)]
+pub struct Roster {
+    entries: Vec<Entry>,
+    pool: Arc<BotPool>,
+}
+
+/// Check one spec: it builds an agent, or names a runnable bot.
+pub fn check_spec(spec: &str) -> std::result::Result<(), String> {
+    if ext_spec::is_external(spec) {
+        ext_spec::parse(spec).map(|_| ())
+    } else {
+        builtin(spec)
+    }
+}
+
+/// A built-in agent's spec builds; an unknown name's error also offers
+/// external bots.
+fn builtin(spec: &str) -> std::result::Result<(), String> {
+    agents::from_spec(spec).map(|_| ()).map_err(|e| {
+        let mut e = e.to_string();
+        if e.starts_with("unknown agent") {
+            e.push_str(", or an external bot: ext:cmd=PROGRAM or ext:name=BOT");
+        }
+        e
+    })
+}
+
+impl Roster {
+    /// Check `specs`; bots will write their stderr to `log_dir`.
+    pub fn new(specs: &[String], log_dir: Option<PathBuf>) -> Result<Roster> {
+        Roster::with_custom(specs, log_dir, &|_| false)
+    }
+
+    /// As [`Roster::new`], with the specs `custom` accepts left to the
+    /// embedding's own agent factory (e.g. Python callables): the runner
+    /// builds those, see [`Roster::custom_spec`].
+    pub fn with_custom(
+        specs: &[String],
+        log_dir: Option<PathBuf>,
+        custom: &dyn Fn(&str) -> bool,
+    ) -> Result<Roster> {
+        let entries = specs
+            .iter()
+            .map(|spec| {
+                if custom(spec) {
+                    Ok(Entry::Custom(spec.clone()))
+                } else if ext_spec::is_external(spec) {
+                    ext_spec::parse(spec).map(|d| Entry::External(Arc::new(d)))
+                } else {
+                    builtin(spec).map(|()| Entry::Builtin(spec.clone()))
+                }
+            })
+            .collect::<std::result::Result<_, _>>()
+            .map_err(Error::Invalid)?;
+        Ok(Roster {
+            entries,
+            pool: BotPool::new(log_dir),
+        })
+    }
+
+    /// A fresh agent for spec `i`.
+    pub fn build(&self, i: usize) -> Box<dyn Agent> {
+        match &self.entries[i] {
+            Entry::Builtin(spec) => agents::from_spec(spec).expect("specs are checked"),
+            Entry::External(def) => Box::new(ExtAgent::new(def.clone(), self.pool.clone())),
+            Entry::Custom(spec) => panic!("{spec:?} is built by the embedding's factory"),
+        }
+    }
+
+    /// The spec of entry `i` when the embedding's factory builds it.
+    pub fn custom_spec(&self, i: usize) -> Option<&str> {
+        match &self.entries[i] {
+            Entry::Custom(spec) => Some(spec),
+            _ => None,
+        }
+    }
+
+    /// Quit the bots' processes.
+    pub fn shutdown(&self) {
+        self.pool.shutdown();
+    }
+}

@@ -1,0 +1,181 @@
+//! `carcassonne serve SPEC`: one of our agents as a `carcassonne-bot/1`
+//! bot (docs/PROTOCOL.md) on stdin/stdout.
+//!
+//! The bot follows each game in its own engine: it replays the turns it
+//! is sent, then the turn in progress, and asks the agent for a decision
+//! on that position's [`SeatView`](engine::SeatView), with the agent's
+//! generator seeded by `new_game`'s seed — so it plays exactly as the
+//! agent plays in-process. It answers with an index into `legal`.
+
+use crate::error::{Error, Result};
+use crate::external::message::{parse_turn, PROTOCOL};
+use agents::{Agent, AgentRng};
+use engine::{apply_turn_start, follow_turn, Seat, State};
+use rand::SeedableRng;
+use serde::Deserialize;
+use std::io::{BufRead, Write};
+
+/// The fields the bot reads, of every message (each line is parsed once).
+#[derive(Deserialize)]
+struct ToBot {
+    #[serde(rename = "type")]
+    kind: String,
+    #[serde(default)]
+    rules: engine::Rules,
+    #[serde(default)]
+    players: usize,
+    #[serde(default)]
+    first: u8,
+    #[serde(default)]
+    seed: u64,
+    #[serde(default)]
+    seat: u8,
+    #[serde(default)]
+    turns: Vec<serde_json::Value>,
+    #[serde(default)]
+    current: Option<serde_json::Value>,
+}
+
+/// A game being followed.
+struct Game {
+    state: State,
+    rng: AgentRng,
+}
+
+/// Serve `spec` on `input`/`output` until `quit` or the end of input.
+///
+/// # Errors
+/// A spec that builds no agent, a message out of order or not following
+/// the protocol (naming its line), or failing input or output.
+pub fn serve(spec: &str, input: impl BufRead, output: impl Write) -> Result<()> {
+    let agent = agents::from_spec(spec).map_err(|e| Error::Invalid(e.to_string()))?;
+    serve_agent(spec, agent, input, output).map_err(Error::Invalid)
+}
+
+fn serve_agent(
+    spec: &str,
+    mut agent: Box<dyn Agent>,
+    input: impl BufRead,
+    mut output: impl Write,
+) -> std::result::Result<(), String> {
+    let mut game: Option<Game> = None;
+    let mut say = |line: String| -> std::result::Result<(), String> {
+        writeln!(output, "{line}")
+            .and_then(|()| output.flush())
+            .map_err(|e| format!("cannot write: {e}"))
+    };
+    for (n, line) in input.lines().enumerate() {
+        let line = line.map_err(|e| format!("cannot read: {e}"))?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let bad = |e: String| format!("line {}: {e}", n + 1);
+        let msg: ToBot = serde_json::from_str(&line).map_err(|e| bad(e.to_string()))?;
+        match msg.kind.as_str() {
+            "hello" => say(format!(
+                r#"{{"type":"hello","protocol":"{PROTOCOL}","name":{},"author":"carcassonne toolkit","options":{{}}}}"#,
+                serde_json::to_string(spec).expect("a string serializes")
+            ))?,
+            "new_game" => {
+                if !(2..=engine::MAX_PLAYERS).contains(&msg.players)
+                    || msg.first as usize >= msg.players
+                {
+                    return Err(bad(format!(
+                        "new_game: players must be 2 to 6 and first a seat, not {} and {}",
+                        msg.players, msg.first
+                    )));
+                }
+                msg.rules
+                    .validate()
+                    .map_err(|e| bad(format!("new_game: {e}")))?;
+                agent.reset();
+                game = Some(Game {
+                    state: State::new(msg.rules, msg.players, Seat(msg.first)),
+                    rng: AgentRng::seed_from_u64(msg.seed),
+                });
+                say(r#"{"type":"ready"}"#.to_string())?;
+            }
+            "decide" => {
+                let g = game
+                    .as_mut()
+                    .ok_or_else(|| bad("decide before new_game".into()))?;
+                let index = decide(agent.as_mut(), g, msg).map_err(bad)?;
+                say(format!(r#"{{"type":"action","index":{index}}}"#))?;
+            }
+            "game_over" => game = None,
+            "quit" => return Ok(()),
+            other => return Err(bad(format!("unknown message type {other:?}"))),
+        }
+    }
+    Ok(())
+}
+
+/// Follow the game to the decision of `d` and ask the agent.
+fn decide(agent: &mut dyn Agent, g: &mut Game, d: ToBot) -> std::result::Result<usize, String> {
+    let viewer = Seat(d.seat);
+    for value in d.turns {
+        let seen = parse_turn(value)?;
+        let turn = g.state.turns() + 1;
+        follow_turn(&mut g.state, viewer, &seen.turn, seen.gift_hidden)
+            .map_err(|e| format!("turn {turn}: {e:?}"))?;
+    }
+    let mut position = g.state.clone();
+    if let Some(value) = d.current {
+        let seen = parse_turn(value)?;
+        apply_turn_start(&mut position, &seen.turn)
+            .map_err(|e| format!("the current turn: {e:?}"))?;
+    }
+    let view = position.view(Seat(d.seat));
+    if position.to_play() != Seat(d.seat) {
+        return Err(format!("seat {} is not to play", d.seat));
+    }
+    let action = agent.select(&view, &mut g.rng);
+    let mut index = None;
+    let mut i = 0;
+    view.for_each_action(|a| {
+        if a == action && index.is_none() {
+            index = Some(i);
+        }
+        i += 1;
+    });
+    index.ok_or_else(|| "the agent chose an action that is not legal".to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn serve_lines(input: &str) -> (std::result::Result<(), String>, String) {
+        let mut out = Vec::new();
+        let result = serve("random", input.as_bytes(), &mut out).map_err(|e| e.to_string());
+        (result, String::from_utf8(out).unwrap())
+    }
+
+    #[test]
+    fn serve_answers_hello_and_new_game_and_stops_at_quit() {
+        let (result, out) = serve_lines(concat!(
+            "{\"type\":\"hello\",\"protocol\":\"carcassonne-bot/1\"}\n",
+            "{\"type\":\"new_game\",\"rules\":{\"farmers\":true,\"gifts\":false},",
+            "\"players\":2,\"seat\":0,\"first\":0,\"seed\":1}\n",
+            "{\"type\":\"quit\"}\n",
+            "{\"type\":\"nonsense\"}\n"
+        ));
+        assert_eq!(result, Ok(()));
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines.len(), 2, "{out}");
+        assert!(lines[0].contains("\"protocol\":\"carcassonne-bot/1\""));
+        assert_eq!(lines[1], "{\"type\":\"ready\"}");
+    }
+
+    #[test]
+    fn serve_refuses_messages_out_of_order_naming_the_line() {
+        let (result, _) = serve_lines("{\"type\":\"decide\",\"seat\":0,\"turns\":[]}\n");
+        assert!(result
+            .unwrap_err()
+            .contains("line 1: decide before new_game"));
+        let (result, _) = serve_lines("\n{\"type\":\"move\"}\n");
+        assert!(result.unwrap_err().contains("line 2: unknown message type"));
+        let (result, _) = serve_lines("not json\n");
+        assert!(result.unwrap_err().starts_with("line 1:"));
+    }
+}

@@ -1,0 +1,453 @@
+//! End-to-end tests of external bots (docs/PROTOCOL.md) through the built
+//! binary: `serve` round trips, the Python client, misbehaving bots and
+//! what a bot is sent.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn bin() -> &'static str {
+    env!("CARGO_BIN_EXE_carcassonne")
+}
+
+/// A fresh, empty scratch folder for one test.
+fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("external-{name}"));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// A file of the repository.
+fn repo(path: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .join(path)
+        .display()
+        .to_string()
+}
+
+fn tournament(out: &Path, args: &[&str]) -> Output {
+    let out = Command::new(bin())
+        .arg("tournament")
+        .args(["--out", out.to_str().unwrap()])
+        .args(args)
+        .output()
+        .expect("the binary runs");
+    assert!(
+        out.status.success(),
+        "tournament {args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
+/// games.csv as rows of named fields.
+fn games(dir: &Path) -> Vec<std::collections::BTreeMap<String, String>> {
+    let mut reader = csv::Reader::from_path(dir.join("games.csv")).unwrap();
+    let headers = reader.headers().unwrap().clone();
+    reader
+        .records()
+        .map(|r| {
+            let r = r.unwrap();
+            headers
+                .iter()
+                .zip(r.iter())
+                .map(|(h, v)| (h.to_string(), v.to_string()))
+                .collect()
+        })
+        .collect()
+}
+
+/// The `ext:` spec serving `agent` through this binary.
+fn served(agent: &str) -> String {
+    format!("ext:cmd={} serve {agent}", bin())
+}
+
+#[test]
+fn served_agents_play_the_same_games_as_in_process_ones() {
+    let agents = ["random", "greedy", "mcts:iterations=25,c=0.7"];
+    // The rule variants reach the bot through new_game's rules object.
+    let hole = Some("hole_bonus=true,final_incomplete=false");
+    let cases = [
+        (2, false, None),
+        (3, true, None),
+        (4, false, None),
+        (2, true, None),
+        (4, true, None),
+        (3, false, hole),
+    ];
+    for (players, gifts, rules) in cases {
+        let name = format!("round-trip-{players}-{gifts}-{}", rules.is_some());
+        let (inside, outside) = (
+            scratch(&format!("{name}-in")),
+            scratch(&format!("{name}-ext")),
+        );
+        let players = players.to_string();
+        let mut common = vec!["--games", "1", "--players", &players, "--seed", "5"];
+        if gifts {
+            common.push("--gifts");
+        }
+        if let Some(rules) = rules {
+            common.extend(["--rules", rules]);
+        }
+        let ext: Vec<String> = agents.iter().map(|a| served(a)).collect();
+        let list = agents.join(",");
+        let ext_list = ext.join(",");
+        tournament(&inside, &[&common[..], &["--agents", &list]].concat());
+        // Reproducible for any --threads: the bots run on one thread here.
+        let threads = if players == "2" { "1" } else { "2" };
+        let ext_args = ["--agents", &ext_list, "--threads", threads];
+        tournament(&outside, &[&common[..], &ext_args].concat());
+        assert_same_games(&inside, &outside, &name);
+    }
+}
+
+/// The games.csv of `outside` (served agents) equals that of `inside`
+/// (the same agents in-process) but for think times and agent names.
+fn assert_same_games(inside: &Path, outside: &Path, name: &str) {
+    let (a, b) = (games(inside), games(outside));
+    assert!(!a.is_empty());
+    assert_eq!(a.len(), b.len(), "{name}");
+    for (x, y) in a.iter().zip(&b) {
+        for (key, value) in x {
+            match key.as_str() {
+                "think_ms" => {}
+                "agent" => assert_eq!(&y[key], &served(value), "{name}"),
+                _ => assert_eq!(&y[key], value, "{name}: column {key}"),
+            }
+        }
+        assert_eq!(y["forfeit"], "", "{name}");
+    }
+}
+
+#[test]
+fn served_agents_play_the_same_shards_and_sprt_runs() {
+    let shard: &[&str] = &["--shard", "2/3", "--games", "6"];
+    let sprt: &[&str] = &["--sprt", "0,400", "--games", "60"];
+    for (name, extra) in [("shard", shard), ("sprt", sprt)] {
+        let (inside, outside) = (
+            scratch(&format!("{name}-in")),
+            scratch(&format!("{name}-ext")),
+        );
+        let common = [extra, &["--seed", "3", "--players", "2"]].concat();
+        tournament(
+            &inside,
+            &[&common[..], &["--agents", "greedy,random"]].concat(),
+        );
+        let ext = format!("{},{}", served("greedy"), served("random"));
+        tournament(&outside, &[&common[..], &["--agents", &ext]].concat());
+        assert_same_games(&inside, &outside, name);
+        if name == "sprt" {
+            // 60 games of 2 seats planned; the test decided before.
+            assert!(games(&outside).len() < 120, "the SPRT stops the run");
+        }
+    }
+}
+
+#[test]
+fn the_python_random_bot_plays_a_tournament_against_greedy() {
+    let dir = scratch("python");
+    let bot = format!("ext:cmd=python3 {}", repo("clients/python/random_bot.py"));
+    let example = format!("ext:cmd=python3 {}", repo("clients/python/monk_bot.py"));
+    let agents = format!("{bot},greedy,{example}");
+    tournament(&dir, &["--agents", &agents, "--games", "2", "--gifts"]);
+    let rows = games(&dir);
+    assert_eq!(rows.len(), 12);
+    assert!(rows.iter().all(|r| r["forfeit"].is_empty()), "{rows:?}");
+    let bot_wins = rows
+        .iter()
+        .filter(|r| r["agent"] == bot && r["result"] == "win")
+        .count();
+    let greedy: Vec<_> = rows.iter().filter(|r| r["agent"] == "greedy").collect();
+    assert_eq!(greedy.len(), 4);
+    assert!(greedy.iter().all(|r| r["result"] == "win"), "{greedy:?}");
+    assert!(
+        bot_wins < 2,
+        "random should not beat the monk bot and greedy"
+    );
+}
+
+/// The pids a misbehaving bot logged: itself and its grandchild.
+fn logged_pids(dir: &Path) -> Vec<u32> {
+    let mut pids = Vec::new();
+    for entry in std::fs::read_dir(dir.join("bots")).unwrap() {
+        let text = std::fs::read_to_string(entry.unwrap().path()).unwrap();
+        for line in text.lines().filter(|l| l.starts_with("pids ")) {
+            pids.extend(line.split(' ').skip(1).map(|p| p.parse::<u32>().unwrap()));
+        }
+    }
+    pids
+}
+
+/// The process is gone, or a zombie of another parent (killed, not
+/// running), within a second (a killed process takes a moment to die).
+fn is_gone(pid: u32) -> bool {
+    let dead = || match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Err(_) => true,
+        Ok(stat) => {
+            let state = stat.rsplit(')').next().unwrap().trim_start();
+            state.starts_with('Z') || state.starts_with('X')
+        }
+    };
+    (0..100).any(|_| {
+        dead() || {
+            std::thread::sleep(std::time::Duration::from_millis(10));
+            false
+        }
+    })
+}
+
+/// Play `mode` against random; the bot's forfeits must start with `reason`.
+fn misbehave(mode: &str, move_ms: u64, reason: Option<&str>) {
+    misbehave_with(mode, &format!("move_ms={move_ms}"), reason)
+}
+
+/// [`misbehave`] with the spec's `limits`.
+fn misbehave_with(mode: &str, limits: &str, reason: Option<&str>) {
+    let dir = scratch(&format!("misbehave-{mode}"));
+    let bot = format!(
+        "ext:{limits},cmd=python3 {} {mode}",
+        repo("tournament/tests/bots/misbehave.py")
+    );
+    tournament(
+        &dir,
+        &["--agents", &format!("{bot},random"), "--games", "2"],
+    );
+    let rows = games(&dir);
+    assert_eq!(rows.len(), 4, "{mode}: the run finishes");
+    for row in &rows {
+        let forfeit = &row["forfeit"];
+        match (row["agent"] == bot, reason) {
+            (true, Some(reason)) => {
+                assert!(forfeit.starts_with(reason), "{mode}: {forfeit:?}");
+                assert_eq!(row["result"], "loss");
+            }
+            _ => assert_eq!(forfeit, "", "{mode}"),
+        }
+    }
+    let pids = logged_pids(&dir);
+    assert!(pids.len() >= 2, "{mode}: {pids:?}");
+    for pid in pids {
+        assert!(is_gone(pid), "{mode}: process {pid} is left");
+    }
+}
+
+#[test]
+fn a_bot_that_sleeps_past_its_limit_forfeits() {
+    misbehave("sleep", 400, Some("timeout: no answer within 400 ms"));
+}
+
+#[test]
+fn a_bot_that_uses_up_its_game_time_forfeits() {
+    // 50 ms a move: well within the move limit, but the game's 600 ms run
+    // out after a dozen moves.
+    misbehave_with(
+        "slow",
+        "move_ms=2000,game_ms=600",
+        Some("timeout: no answer within"),
+    );
+}
+
+#[test]
+fn a_bot_that_exits_forfeits() {
+    misbehave("exit", 2000, Some("exited"));
+}
+
+#[test]
+fn a_bot_that_prints_garbage_forfeits() {
+    misbehave("garbage", 2000, Some("bad line"));
+}
+
+#[test]
+fn a_bot_that_prints_a_100_mb_line_forfeits() {
+    // A generous limit: building 100 MB in Python is slow on a loaded machine.
+    misbehave("huge", 20_000, Some("line too long"));
+}
+
+#[test]
+fn a_bot_that_answers_an_illegal_action_forfeits() {
+    misbehave("illegal", 2000, Some("illegal action"));
+}
+
+#[test]
+fn a_bot_may_answer_in_record_notation_or_by_action_id() {
+    misbehave("notation", 2000, None);
+    misbehave("ids", 2000, None);
+}
+
+#[test]
+fn a_bot_that_answers_for_another_seat_forfeits() {
+    misbehave("seat", 2000, Some("wrong seat"));
+}
+
+#[test]
+fn a_bot_that_floods_stderr_forfeits() {
+    misbehave("flood", 2000, Some("stderr flood"));
+}
+
+#[test]
+fn a_bot_that_speaks_another_protocol_forfeits() {
+    misbehave("handshake", 2000, Some("handshake"));
+}
+
+#[test]
+fn a_bot_that_ignores_quit_is_killed_and_loses_nothing() {
+    misbehave("ignore_quit", 2000, None);
+}
+
+#[test]
+fn a_bot_is_never_sent_other_seats_gift_cards_or_the_tile_order() {
+    let dir = scratch("spy");
+    let bot = format!(
+        "ext:cmd=python3 {} spy",
+        repo("tournament/tests/bots/misbehave.py")
+    );
+    let agents = format!("{bot},random,greedy");
+    let args = [
+        "--agents",
+        &agents,
+        "--players",
+        "3",
+        "--games",
+        "3",
+        "--gifts",
+    ];
+    tournament(&dir, &args);
+    let mut decides = 0;
+    let mut hidden = 0;
+    let mut own = 0;
+    let mut histories = 0;
+    for entry in std::fs::read_dir(dir.join("bots")).unwrap() {
+        let text = std::fs::read_to_string(entry.unwrap().path()).unwrap();
+        let mut seat = None;
+        let mut received: Vec<serde_json::Value> = Vec::new();
+        for line in text.lines().filter_map(|l| l.strip_prefix("got ")) {
+            let msg: serde_json::Value = serde_json::from_str(line).unwrap();
+            let kind = msg["type"].as_str().unwrap();
+            if kind == "new_game" {
+                seat = msg["seat"].as_u64();
+                received.clear();
+            }
+            if kind == "history" {
+                // The turns sent one decision at a time are the history.
+                histories += 1;
+                assert_eq!(msg["turns"].as_array().unwrap(), &received);
+            }
+            if kind != "decide" && kind != "game_over" {
+                continue;
+            }
+            let keys: Vec<&str> = msg
+                .as_object()
+                .unwrap()
+                .keys()
+                .map(|k| k.as_str())
+                .collect();
+            if kind == "decide" {
+                decides += 1;
+                assert_eq!(msg["seat"].as_u64(), seat);
+                let mut expected = vec![
+                    "bag",
+                    "bag_size",
+                    "current",
+                    "gift_deck_size",
+                    "gift_discard",
+                    "hand",
+                    "hand_sizes",
+                    "legal",
+                    "legal_ids",
+                    "phase",
+                    "scores",
+                    "seat",
+                    "supply",
+                    "time_left_ms",
+                    "turns",
+                    "type",
+                ];
+                expected.push(if msg["phase"] == "choose" {
+                    "choose"
+                } else {
+                    "tile"
+                });
+                expected.sort();
+                assert_eq!(
+                    keys, expected,
+                    "a decide message carries only what the seat knows"
+                );
+                let bag = msg["bag"].as_object().unwrap();
+                assert!(bag.values().all(|n| n.is_u64()), "the bag is counts");
+            }
+            let turns = msg["turns"].as_array().unwrap();
+            received.extend(turns.iter().cloned());
+            for turn in turns.iter().chain(msg.get("current")) {
+                let Some(received) = turn.get("gift_received") else {
+                    continue;
+                };
+                if turn["player"].as_u64() == seat {
+                    own += 1;
+                    assert_ne!(received, "hidden");
+                } else {
+                    hidden += 1;
+                    assert_eq!(received, "hidden", "another seat's card: {turn}");
+                }
+            }
+        }
+    }
+    assert!(decides > 50, "{decides}");
+    assert!(histories > 3, "{histories}");
+    assert!(
+        hidden > 0 && own > 0,
+        "gifts were received ({hidden} hidden, {own} own)"
+    );
+}
+
+#[test]
+fn bad_ext_specs_fail_before_anything_is_created() {
+    let dir = scratch("bad-specs");
+    let bots = dir.join("bots.json");
+    std::fs::write(&bots, r#"{"a": {"command": "python3"}}"#).unwrap();
+    for (spec, needle) in [
+        (
+            format!("ext:name=zz,bots={}", bots.display()),
+            "no bot \"zz\"",
+        ),
+        ("ext:cmd=no-such-bot-program".to_string(), "not found"),
+        (
+            "ext:name=a,bots=/nonexistent/bots.json".to_string(),
+            "cannot read bots file",
+        ),
+    ] {
+        let out_dir = dir.join("out");
+        let out = Command::new(bin())
+            .args(["tournament", "--out", out_dir.to_str().unwrap()])
+            .args(["--agents", &format!("random,{spec}")])
+            .output()
+            .unwrap();
+        assert!(!out.status.success());
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(needle), "{spec}: {err}");
+        assert_eq!(err.trim().lines().count(), 1, "{err}");
+        assert!(!out_dir.exists(), "nothing is created");
+    }
+}
+
+#[test]
+fn play_takes_an_external_bot_and_logs_its_stderr() {
+    let dir = scratch("play");
+    let record = dir.join("game.json");
+    let bot = format!(
+        "ext:cmd=python3 {} spy",
+        repo("tournament/tests/bots/misbehave.py")
+    );
+    let out = Command::new(bin())
+        .args(["play", "--agents", &format!("{bot},greedy"), "--seed", "4"])
+        .args(["--out", record.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(record.is_file());
+    assert_eq!(logged_pids(&dir).len(), 2);
+}
