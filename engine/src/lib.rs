@@ -161,8 +161,8 @@ pub use playout::{
     random_action, random_gift_open, random_move, random_playout, MAX_GIFT_OPENINGS,
 };
 pub use record::{
-    apply_turn, apply_turn_start, replay, FinalRecord, GiftOpenRecord, Record, RecordBuilder,
-    ReplayError, ReplayReason, TurnRecord, FORMAT,
+    apply_turn, apply_turn_start, initial_state, replay, FinalRecord, GiftOpenRecord, Record,
+    RecordBuilder, ReplayError, ReplayReason, TurnRecord, FORMAT,
 };
 pub use rules::{Rules, RulesError, Table, Unplaceable};
 pub use seat::{PerSeat, Score, Seat, MAX_PLAYERS, MEEPLES_PER_SEAT};

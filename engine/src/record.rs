@@ -25,4 +25,4 @@ mod replay;
 
 pub use builder::RecordBuilder;
 pub use format::{FinalRecord, GiftOpenRecord, Record, TurnRecord, FORMAT};
-pub use replay::{apply_turn, apply_turn_start, replay, ReplayError, ReplayReason};
+pub use replay::{apply_turn, apply_turn_start, initial_state, replay, ReplayError, ReplayReason};

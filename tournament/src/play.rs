@@ -258,8 +258,8 @@ impl TurnPrinter {
                     .collect::<Vec<_>>()
                     .join(", ")
             );
-            let first = record.turns.first().map_or(0, |t| t.player);
-            self.state = Some(State::new(record.rules, record.players, Seat(first)));
+            self.state =
+                Some(engine::initial_state(record).map_err(|e| Error::Internal(e.to_string()))?);
         }
         let Some(state) = self.state.as_mut() else {
             return Ok(());

@@ -119,3 +119,27 @@ fn render_picks_a_record_of_a_records_file() {
     let err = fails(&["render", s(&records), "--game", "3", "--out", s(&out)]);
     assert!(err.contains("no record 3 (the file holds 2)"), "{err}");
 }
+
+/// A game with hands starts from its record's `deal`: `play` prints it turn
+/// by turn and `render` draws it (both replayed from a bare `State::new`
+/// before, which failed at turn 1).
+#[test]
+fn play_and_render_follow_a_game_with_hands() {
+    let dir = scratch("pictures-hand");
+    let record = dir.join("game.json");
+    let text = ok(&[
+        "play",
+        "--agents",
+        "greedy,random",
+        "--seed",
+        "2",
+        "--rules",
+        "hand=2",
+        "--out",
+        s(&record),
+    ]);
+    assert!(text.contains("  1  seat "), "{text}");
+    let svg = dir.join("last.svg");
+    ok(&["render", s(&record), "--out", s(&svg)]);
+    assert!(std::fs::read_to_string(&svg).unwrap().starts_with("<svg"));
+}

@@ -107,28 +107,21 @@ impl fmt::Display for ReplayError {
 
 impl std::error::Error for ReplayError {}
 
-/// Replay `record` from the start and return the state after its last
-/// turn. A record that drew every tile is a finished game, with final
-/// scoring done; with `end` a shorter record is scored as if the game
-/// ended after its last turn. When the game is over and the record holds
-/// `final.scores`, they must match.
+/// The position before the record's first turn: its header checked (format,
+/// players, rules, first player) and, with a hand, the set-up `deal` dealt.
 ///
 /// # Errors
-/// A [`ReplayError`] naming the first turn that is not legal (or the header,
-/// or final scores that differ from the replayed ones).
+/// A [`ReplayError`] at turn 0 for a bad header or deal (turn 1 for a
+/// first player who is not a seat).
 ///
 /// # Examples
 /// ```
-/// use engine::{replay, Record, Rules, Tile, TurnRecord};
+/// use engine::{initial_state, Record, Rules};
 ///
-/// let mut record = Record::new(2, Rules::default());
-/// record.turns.push(TurnRecord { player: 0, tile: Some(Tile::U), x: Some(1), y: Some(0),
-///                                rot: Some(1), ..TurnRecord::default() });
-/// assert_eq!(replay(&record, false).unwrap().turns(), 1);
-/// record.turns[0].x = Some(5); // no neighbour there
-/// assert_eq!(replay(&record, false).unwrap_err().turn, 1);
+/// let state = initial_state(&Record::new(2, Rules::default())).unwrap();
+/// assert_eq!(state.turns(), 0);
 /// ```
-pub fn replay(record: &Record, end: bool) -> Result<State, ReplayError> {
+pub fn initial_state(record: &Record) -> Result<State, ReplayError> {
     let header = |s: String| ReplayError {
         turn: 0,
         reason: ReplayReason::BadHeader(s),
@@ -158,6 +151,32 @@ pub fn replay(record: &Record, end: bool) -> Result<State, ReplayError> {
     }
     let mut state = State::new(record.rules, record.players, Seat(first));
     super::hand_replay::apply_deal(&mut state, record).map_err(header)?;
+    Ok(state)
+}
+
+/// Replay `record` from the start and return the state after its last
+/// turn. A record that drew every tile is a finished game, with final
+/// scoring done; with `end` a shorter record is scored as if the game
+/// ended after its last turn. When the game is over and the record holds
+/// `final.scores`, they must match.
+///
+/// # Errors
+/// A [`ReplayError`] naming the first turn that is not legal (or the header,
+/// or final scores that differ from the replayed ones).
+///
+/// # Examples
+/// ```
+/// use engine::{replay, Record, Rules, Tile, TurnRecord};
+///
+/// let mut record = Record::new(2, Rules::default());
+/// record.turns.push(TurnRecord { player: 0, tile: Some(Tile::U), x: Some(1), y: Some(0),
+///                                rot: Some(1), ..TurnRecord::default() });
+/// assert_eq!(replay(&record, false).unwrap().turns(), 1);
+/// record.turns[0].x = Some(5); // no neighbour there
+/// assert_eq!(replay(&record, false).unwrap_err().turn, 1);
+/// ```
+pub fn replay(record: &Record, end: bool) -> Result<State, ReplayError> {
+    let mut state = initial_state(record)?;
     for (i, turn) in record.turns.iter().enumerate() {
         apply_turn(&mut state, turn).map_err(|reason| ReplayError {
             turn: i + 1,

@@ -126,8 +126,7 @@ impl History {
                 reason: ReplayReason::BadHeader(why),
             });
         }
-        let first = record.turns.first().map_or(0, |t| t.player);
-        let mut state = State::new(record.rules, record.players, Seat(first));
+        let mut state = engine::initial_state(record)?;
         let mut named = Named::new();
         let mut frames = vec![frame(&state, 0, &named)];
         for (i, turn) in record.turns.iter().enumerate() {
