@@ -213,7 +213,8 @@ impl<'a> SeatView<'a> {
     /// state.draw(Tile::U).unwrap(); // seat 0's hand
     /// state.draw(Tile::V).unwrap(); // seat 1's hand
     /// let unseen = state.view(Seat(0)).unseen_tiles();
-    /// assert_eq!((unseen.total(), unseen.count(Tile::U), unseen.count(Tile::V)), (70, 8, 9));
+    /// // Seat 0 holds a U; seat 1's V is unseen, in the bag's counts.
+    /// assert_eq!((unseen.total(), unseen.count(Tile::U), unseen.count(Tile::V)), (70, 7, 9));
     /// ```
     pub fn unseen_tiles(&self) -> Bag {
         self.state.unseen_by(self.seat)
