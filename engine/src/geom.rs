@@ -73,13 +73,29 @@ impl Pos {
     /// board checks the position it finds (see [`crate::board`]).
     pub(crate) const TORUS: usize = 80;
 
-    /// The cell index on the board's torus (see [`Pos::TORUS`]).
+    /// Cells of the board's grid: `TORUS` rows of `TORUS` cells.
+    pub(crate) const CELLS: usize = Pos::TORUS * Pos::TORUS;
+
+    /// The cell index on the board's torus (see [`Pos::TORUS`]): row-major,
+    /// `y * TORUS + x` wrapped around the whole grid rather than per row,
+    /// so stepping to a neighbour is adding one fixed offset modulo
+    /// [`Pos::CELLS`] ([`Pos::cell_offset`]). Positions that differ by less
+    /// than `TORUS` in x and in y still never share a cell: equal cells
+    /// need `dy * TORUS + dx` to be a multiple of `TORUS²`.
     #[inline]
     pub(crate) const fn cell(self) -> u16 {
-        const T: i16 = Pos::TORUS as i16;
-        let x = (self.x as i16 + 2 * T) % T;
-        let y = (self.y as i16 + 2 * T) % T;
-        (y * T + x) as u16
+        const C: i32 = Pos::CELLS as i32;
+        // |y * TORUS + x| ≤ 128 * 80 + 128 < 2 * CELLS.
+        let linear = self.y as i32 * Pos::TORUS as i32 + self.x as i32;
+        ((linear + 2 * C) % C) as u16
+    }
+
+    /// What to add (modulo [`Pos::CELLS`]) to a cell index to reach the
+    /// cell `dx` across and `dy` up: `(p + (dx, dy)).cell()` is
+    /// `(p.cell() + cell_offset(dx, dy)) % CELLS`.
+    #[inline]
+    pub(crate) const fn cell_offset(dx: i8, dy: i8) -> u16 {
+        Pos::new(dx, dy).cell()
     }
 }
 
@@ -552,7 +568,22 @@ mod tests {
                 seen[c] = true;
             }
         }
-        assert_eq!(Pos::new(-40, 0).cell(), Pos::new(40, 0).cell());
+        // Far positions fold: one full row east is one row north.
+        assert_eq!(Pos::new(80, 0).cell(), Pos::new(0, 1).cell());
+    }
+
+    #[test]
+    fn cell_offsets_step_to_the_neighbour() {
+        for (x, y) in [(0, 0), (-1, -1), (39, -40), (-73, 74), (79, 0), (0, -80)] {
+            let p = Pos::new(x, y);
+            for dx in -1..=1 {
+                for dy in -1..=1 {
+                    let q = Pos::new(x.wrapping_add(dx), y.wrapping_add(dy));
+                    let stepped = (p.cell() + Pos::cell_offset(dx, dy)) as usize % Pos::CELLS;
+                    assert_eq!(stepped, q.cell() as usize, "({x}, {y}) + ({dx}, {dy})");
+                }
+            }
+        }
     }
 
     #[test]
