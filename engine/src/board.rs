@@ -1,6 +1,6 @@
 //! The grid of placed tiles and the frontier of open cells.
 //!
-//! The grid is an 80×80 torus of one byte per cell. The tiles of one game
+//! The grid is a 74×74 torus of one byte per cell. The tiles of one game
 //! and their eight neighbours span at most 74 cells in x and in y, so they
 //! never share a byte; a position asked about from outside (a record, an
 //! agent) may fold onto one of them, so every lookup also compares the
@@ -22,6 +22,9 @@ const OPEN_BASE: u8 = MAX_TILES as u8 + 1;
 const MAX_TILES_U8: u8 = MAX_TILES as u8;
 /// Cells on the torus.
 const CELLS: usize = Pos::CELLS;
+// The torus must hold a row of every tile with a neighbour at each end.
+const _: () = assert!(Pos::TORUS >= MAX_TILES + 2);
+
 /// Most open cells: a polyomino of n cells has at most 2n + 2 empty
 /// edge-neighbours, 146 for 72 tiles.
 pub(crate) const MAX_FRONTIER: usize = 2 * MAX_TILES + 2;
