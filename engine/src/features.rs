@@ -363,7 +363,9 @@ mod tests {
                     }
                 }
                 members.sort_unstable();
-                let naive: Vec<u16> = (0..n).filter(|&b| label[b as usize] == label[a as usize]).collect();
+                let naive: Vec<u16> = (0..n)
+                    .filter(|&b| label[b as usize] == label[a as usize])
+                    .collect();
                 assert_eq!(members, naive);
                 assert_eq!(f.open(root) as usize, naive.len());
             }
