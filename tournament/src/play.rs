@@ -258,9 +258,8 @@ impl TurnPrinter {
                     .collect::<Vec<_>>()
                     .join(", ")
             );
-            let start =
-                engine::initial_state(record).map_err(|e| Error::Internal(e.to_string()))?;
-            self.state = Some(start);
+            self.state =
+                Some(engine::initial_state(record).map_err(|e| Error::Internal(e.to_string()))?);
         }
         let Some(state) = self.state.as_mut() else {
             return Ok(());

@@ -108,17 +108,19 @@ impl fmt::Display for ReplayError {
 impl std::error::Error for ReplayError {}
 
 /// The position before a record's first turn: its header checked (format,
-/// players, rules, the first seat) and, with `start_in_bag`, its `start`
-/// tile drawn and placed.
+/// players, rules, the first seat), with `start_in_bag` its `start` tile
+/// drawn and placed, and with a hand the set-up `deal` dealt.
 ///
 /// # Errors
-/// A [`ReplayError`] for turn 0 (the header), or turn 1 for a first seat
-/// that is not a seat of the game.
+/// A [`ReplayError`] at turn 0 for a bad header or deal (turn 1 for a
+/// first player who is not a seat).
 ///
 /// # Examples
 /// ```
-/// use engine::{initial_state, Pos, Record, Tile};
+/// use engine::{initial_state, Pos, Record, Rules, Tile};
 ///
+/// let state = initial_state(&Record::new(2, Rules::default())).unwrap();
+/// assert_eq!(state.turns(), 0);
 /// let mut record = Record::new(2, "start_in_bag=true".parse().unwrap());
 /// record.start = Some(Tile::V);
 /// let state = initial_state(&record).unwrap();
@@ -244,16 +246,7 @@ pub fn replay(record: &Record, end: bool) -> Result<State, ReplayError> {
 /// ```
 pub fn apply_turn(state: &mut State, turn: &TurnRecord) -> Result<(), ReplayReason> {
     use ReplayReason::*;
-    if state.phase() == Phase::Over {
-        return Err(AfterEnd);
-    }
-    let expected = state.to_play().0;
-    if turn.player != expected {
-        return Err(WrongPlayer {
-            found: turn.player,
-            expected,
-        });
-    }
+    check_seat(state, turn)?;
     if state.rules().hand > 0 {
         return super::hand_replay::apply_hand_turn(state, turn);
     }
@@ -310,13 +303,19 @@ pub fn apply_turn(state: &mut State, turn: &TurnRecord) -> Result<(), ReplayReas
 /// the tiles set aside, the first tile drawn (`tile`, which has no cell
 /// yet), and a gift opened (for Take 2, its set-aside tiles, `second`
 /// draw, and `returned` once a tile was kept). The seat is then to
-/// decide: place, open a gift, or keep one of two tiles.
+/// decide: place, open a gift, or keep one of two tiles. With a hand
+/// (RULES.md §8), the tiles set aside and the replacements `drawn`: the
+/// seat is then to place a tile of its hand.
 ///
 /// [`RecordBuilder::current_turn`]: super::RecordBuilder::current_turn
 ///
 /// # Errors
 /// As [`apply_turn`].
 pub fn apply_turn_start(state: &mut State, turn: &TurnRecord) -> Result<(), ReplayReason> {
+    if state.rules().hand > 0 {
+        check_seat(state, turn)?;
+        return super::hand_replay::apply_hand_turn_start(state, turn);
+    }
     set_aside(state, turn)?;
     let tile = turn.tile.ok_or(ReplayReason::MissingTile)?;
     match state.draw(tile).map_err(ReplayReason::Illegal)? {
@@ -343,8 +342,8 @@ pub fn apply_turn_start(state: &mut State, turn: &TurnRecord) -> Result<(), Repl
     }
 }
 
-/// Check the turn's seat and set its `discarded` tiles aside.
-fn set_aside(state: &mut State, turn: &TurnRecord) -> Result<(), ReplayReason> {
+/// Check that the game goes on and that the turn is its seat to play's.
+fn check_seat(state: &State, turn: &TurnRecord) -> Result<(), ReplayReason> {
     if state.phase() == Phase::Over {
         return Err(ReplayReason::AfterEnd);
     }
@@ -355,6 +354,12 @@ fn set_aside(state: &mut State, turn: &TurnRecord) -> Result<(), ReplayReason> {
             expected,
         });
     }
+    Ok(())
+}
+
+/// Check the turn's seat and set its `discarded` tiles aside.
+fn set_aside(state: &mut State, turn: &TurnRecord) -> Result<(), ReplayReason> {
+    check_seat(state, turn)?;
     for &t in &turn.discarded {
         discard(state, t)?;
     }
