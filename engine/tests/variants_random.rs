@@ -83,7 +83,7 @@ fn play(rules: Rules, seed: u64, seen: &mut Seen) {
                 // hand put back adds one.
                 let back = state.bag().count(t) - bag.count(t);
                 assert!(back <= u8::from(rules.hand > 0), "{ctx}: {t} returned");
-                assert_eq!(state.bag().total() - bag.total(), back.into(), "{ctx}");
+                assert_eq!(state.bag().total() - bag.total(), back, "{ctx}");
                 seen.returned_draws += 1;
             }
             builder.chance(&state, outcome);
