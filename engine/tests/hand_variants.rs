@@ -1,0 +1,132 @@
+//! Hands of tiles (RULES.md §8 `hand`) combined with the table and with
+//! `unplaceable: return`: positions built by hand for the edge cases of the
+//! combination (a hand whose tiles fit nowhere on the table, the bag running
+//! out with hands left, the game ending with tiles in hands).
+
+use engine::{Drawn, Phase, Rules, Seat, State, Tile};
+use rand::SeedableRng;
+use rand_pcg::Pcg64Mcg;
+
+/// A 2-seat game under `rules` dealt `deal` (seat 0's hand, then seat 1's).
+fn dealt(rules: &str, deal: &[Tile]) -> State {
+    let rules: Rules = rules.parse().unwrap();
+    let mut state = State::new(rules, 2, Seat(0));
+    for &t in deal {
+        assert_eq!(state.draw(t), Ok(Drawn::Held));
+    }
+    state
+}
+
+/// Place `action` (notation of `State::parse_action`) from the hand.
+fn place(state: &mut State, action: &str) {
+    let a = state.parse_action(action).unwrap();
+    state.try_action(a).unwrap();
+}
+
+#[test]
+fn a_hand_tile_that_fits_nowhere_on_the_table_is_set_aside_and_replaced() {
+    // On a 3x3 table G closes D's city at the top: C (city all round) fits
+    // nowhere. Seat 1 holds [C, U]: C goes, U stays, a draw replaces C.
+    let mut state = dealt("table=3x3,hand=2", &[Tile::G, Tile::V, Tile::C, Tile::U]);
+    place(&mut state, "G (0, 1) r0");
+    assert_eq!(state.draw(Tile::K), Ok(Drawn::Held));
+    assert_eq!((state.phase(), state.to_play()), (Phase::Draw, Seat(1)));
+    assert!(!state.is_placeable(Tile::C));
+    // The certain step: C, and nothing else, leaves the hand first.
+    assert!(state.draw(Tile::U).is_err());
+    assert_eq!(state.draw(Tile::C), Ok(Drawn::SetAside));
+    assert_eq!(state.bag().count(Tile::C), 0);
+    assert_eq!(state.draw(Tile::V), Ok(Drawn::Held));
+    assert_eq!(state.phase(), Phase::PlaceHand);
+    let own: Vec<Tile> = state.view(Seat(1)).own_tiles().iter().collect();
+    assert!(own.contains(&Tile::U) && own.contains(&Tile::V), "{own:?}");
+    assert_eq!(own.len(), 2);
+}
+
+#[test]
+fn a_hand_whose_tiles_are_all_unplaceable_is_replaced_or_returned() {
+    for returns in [false, true] {
+        let rules = if returns {
+            "table=3x3,hand=1,unplaceable=return"
+        } else {
+            "table=3x3,hand=1"
+        };
+        let mut state = dealt(rules, &[Tile::G, Tile::C]);
+        place(&mut state, "G (0, 1) r0");
+        state.draw(Tile::K).unwrap();
+        let bag = state.bag().total();
+        let expected = if returns {
+            Drawn::Returned
+        } else {
+            Drawn::SetAside
+        };
+        assert_eq!(state.draw(Tile::C), Ok(expected), "return={returns}");
+        assert_eq!(state.tiles_held(Seat(1)), 0);
+        assert_eq!(state.bag().total(), bag + u8::from(returns));
+        assert_eq!(state.phase(), Phase::Draw, "a replacement is drawn");
+        if returns {
+            // C came back into the bag; drawn again, it goes back again.
+            assert_eq!(state.draw(Tile::C), Ok(Drawn::Returned));
+            assert_eq!(state.bag().count(Tile::C), 1);
+        } else {
+            assert!(state.draw(Tile::C).is_err(), "C was set aside");
+        }
+        assert_eq!(state.draw(Tile::U), Ok(Drawn::Held));
+        assert_eq!(
+            (state.phase(), state.to_play()),
+            (Phase::PlaceHand, Seat(1))
+        );
+    }
+}
+
+/// A 3x3 table filled around D with hand=1 (seat 0 dealt E, seat 1 U): each
+/// seat places its tile and draws the next one back up; seat 0's last draw
+/// is U, which the filled table leaves unplaceable.
+fn fill_the_table(rules: &str) -> State {
+    let mut state = dealt(rules, &[Tile::E, Tile::U]);
+    let turns = [
+        ("E (0, 1) r2", Tile::U),
+        ("U (1, 0) r1", Tile::B),
+        ("U (-1, 0) r1", Tile::B),
+        ("B (0, -1) r0", Tile::B),
+        ("B (1, 1) r0", Tile::E),
+        ("B (-1, 1) r0", Tile::B),
+        ("E (1, -1) r2", Tile::U),
+    ];
+    for (action, back_up) in turns {
+        place(&mut state, action);
+        assert_eq!(state.draw(back_up), Ok(Drawn::Held), "{action}");
+    }
+    place(&mut state, "B (-1, -1) r0");
+    state
+}
+
+#[test]
+fn unplaceable_return_ends_the_game_with_tiles_left_in_a_hand() {
+    let state = fill_the_table("table=3x3,hand=1,unplaceable=return");
+    // Only unplaceable tiles are left in the bag: seat 1 draws nothing back
+    // up, and no tile in the bag or in seat 0's hand can be placed.
+    assert!(state.is_over(), "{:?}", state.phase());
+    assert_eq!(state.tiles_held(Seat(0)), 1);
+    assert_eq!(state.tiles_held(Seat(1)), 0);
+    assert_eq!(state.bag().total(), 72 - 9 - 1);
+    assert!(state.tiles_exhausted());
+}
+
+#[test]
+fn the_bag_runs_out_with_hands_left_and_the_hands_are_set_aside() {
+    let mut state = fill_the_table("table=3x3,hand=1");
+    assert_eq!((state.phase(), state.to_play()), (Phase::DrawHand, Seat(1)));
+    let mut rng = Pcg64Mcg::seed_from_u64(5);
+    let mut held_when_the_bag_ran_out = None;
+    while !state.is_over() {
+        assert!(state.is_chance(), "nothing can be placed");
+        state.draw_random(&mut rng);
+        if state.bag().is_empty() && held_when_the_bag_ran_out.is_none() {
+            held_when_the_bag_ran_out = Some(state.tiles_held(Seat(0)) + state.tiles_held(Seat(1)));
+        }
+    }
+    assert!(held_when_the_bag_ran_out.unwrap() > 0, "hands left");
+    assert!(state.bag().is_empty());
+    assert_eq!(state.tiles_held(Seat(0)) + state.tiles_held(Seat(1)), 0);
+}
