@@ -156,6 +156,44 @@ fn hole_bonus_gives_the_same_seat_another_turn_and_only_then() {
     );
 }
 
+#[test]
+fn a_bonus_turn_that_fills_another_hole_chains() {
+    // Seats that fill a hole whenever they can: a bonus turn sometimes
+    // fills a second hole, and the same seat plays yet again.
+    let rules = Rules {
+        hole_bonus: true,
+        ..Rules::STANDARD
+    };
+    let mut chains = 0;
+    for seed in 0..40 {
+        let mut rng = Pcg64Mcg::seed_from_u64(seed);
+        let mut state = State::new(rules, 2, Seat(0));
+        let mut in_bonus_turn = false;
+        while !state.is_over() {
+            if state.is_chance() {
+                state.apply_chance(&mut rng);
+                continue;
+            }
+            let filling = state
+                .legal_actions()
+                .into_iter()
+                .find(|a| matches!(a, Action::Place(m) if fills_a_hole(&state, m.placement.pos)));
+            let action = filling.unwrap_or_else(|| random_action(&state, &mut rng).unwrap());
+            let seat = state.to_play();
+            state.play_action_unchecked(action);
+            if state.is_over() {
+                break;
+            }
+            let hole = filling.is_some();
+            chains += usize::from(hole && in_bonus_turn);
+            in_bonus_turn = hole;
+            let next = if hole { seat } else { Seat(1 - seat.0) };
+            assert_eq!(state.to_play(), next, "seed {seed}, hole {hole}");
+        }
+    }
+    assert!(chains > 0, "no bonus turn filled another hole");
+}
+
 /// The 3x3 table with `unplaceable: return`.
 fn small_table_return() -> Rules {
     "table=3x3,unplaceable=return".parse().unwrap()
