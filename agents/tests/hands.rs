@@ -83,14 +83,16 @@ fn star25_plays_hands_legally() {
     only_legal_moves_with_hands("star25:depth=2,width=1", 1, &[2]);
 }
 
-/// A hidden hand=3 game of two seats dealt seat 0 [D, U, V] and seat 1
-/// `seat1`; seat 0 is to play.
-fn seat1_holds(seat1: [Tile; 3]) -> State {
-    let rules = Rules {
-        hand: 3,
-        ..Rules::STANDARD
-    };
+/// A hidden hand=3 game of two seats under `rules` (`hand=3` added;
+/// with `start_in_bag` the start tile D is drawn first) dealt seat 0
+/// [D, U, V] and seat 1 `seat1`; seat 0 is to play.
+fn seat1_holds(rules: &str, seat1: [Tile; 3]) -> State {
+    let mut rules: Rules = rules.parse().unwrap();
+    rules.hand = 3;
     let mut state = State::new(rules, 2, Seat(0));
+    if rules.start_in_bag {
+        state.draw(Tile::D).unwrap();
+    }
     for t in [Tile::D, Tile::U, Tile::V].into_iter().chain(seat1) {
         state.draw(t).unwrap();
     }
@@ -98,26 +100,36 @@ fn seat1_holds(seat1: [Tile; 3]) -> State {
     state
 }
 
+/// The variants that change what a hidden hand or the bag may hold.
+const HIDDEN_HAND_RULES: [&str; 4] = [
+    "hand=3",
+    "hand=3,unplaceable=return",
+    "hand=3,table=5x5,table_closes=true,unplaceable=return",
+    "hand=3,start_in_bag=true",
+];
+
 #[test]
 fn decisions_do_not_depend_on_another_seats_hidden_hand() {
-    let a = seat1_holds([Tile::E, Tile::K, Tile::L]);
-    let b = seat1_holds([Tile::B, Tile::J, Tile::W]);
-    assert_ne!(a, b);
-    for spec in [
-        "random",
-        "greedy",
-        "mcts:iterations=40",
-        "mcts:iterations=40,rollout=random,depth=all,widen=0",
-        "ismcts:iterations=40",
-        "star25:depth=2,width=2",
-    ] {
-        for seed in 0..3 {
-            let decide = |state: &State| {
-                let mut agent = from_spec(spec).unwrap();
-                let mut rng = AgentRng::seed_from_u64(seed);
-                agent.select(&state.view(Seat(0)), &mut rng)
-            };
-            assert_eq!(decide(&a), decide(&b), "{spec}, seed {seed}");
+    for rules in HIDDEN_HAND_RULES {
+        let a = seat1_holds(rules, [Tile::E, Tile::K, Tile::L]);
+        let b = seat1_holds(rules, [Tile::B, Tile::J, Tile::W]);
+        assert_ne!(a, b);
+        for spec in [
+            "random",
+            "greedy",
+            "mcts:iterations=40",
+            "mcts:iterations=40,rollout=random,depth=all,widen=0",
+            "ismcts:iterations=40",
+            "star25:depth=2,width=2",
+        ] {
+            for seed in 0..3 {
+                let decide = |state: &State| {
+                    let mut agent = from_spec(spec).unwrap();
+                    let mut rng = AgentRng::seed_from_u64(seed);
+                    agent.select(&state.view(Seat(0)), &mut rng)
+                };
+                assert_eq!(decide(&a), decide(&b), "{rules}: {spec}, seed {seed}");
+            }
         }
     }
 }

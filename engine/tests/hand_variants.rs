@@ -12,7 +12,11 @@ fn dealt(rules: &str, deal: &[Tile]) -> State {
     let rules: Rules = rules.parse().unwrap();
     let mut state = State::new(rules, 2, Seat(0));
     for &t in deal {
-        assert_eq!(state.draw(t), Ok(Drawn::Held));
+        let drawn = state.draw(t).unwrap();
+        assert!(
+            matches!(drawn, Drawn::Held | Drawn::Start),
+            "{t:?}: {drawn:?}"
+        );
     }
     state
 }
@@ -129,4 +133,36 @@ fn the_bag_runs_out_with_hands_left_and_the_hands_are_set_aside() {
     assert!(held_when_the_bag_ran_out.unwrap() > 0, "hands left");
     assert!(state.bag().is_empty());
     assert_eq!(state.tiles_held(Seat(0)) + state.tiles_held(Seat(1)), 0);
+}
+
+#[test]
+fn determinized_samples_do_not_depend_on_another_seats_hidden_hand() {
+    // Two deals that differ only in seat 1's hidden hand (and so in the
+    // bag), under each variant that changes what a hand or the bag may
+    // hold: seat 0's samples are the same.
+    for rules in [
+        "hand=3,unplaceable=return",
+        "hand=3,table=5x5,table_closes=true",
+        "hand=2,table=3x3,unplaceable=return",
+        "hand=3,start_in_bag=true",
+    ] {
+        let start: &[Tile] = if rules.contains("start_in_bag") {
+            &[Tile::D]
+        } else {
+            &[]
+        };
+        let n = if rules.starts_with("hand=3") { 3 } else { 2 };
+        let own = [Tile::U, Tile::V, Tile::D];
+        let seat1_a = [Tile::E, Tile::K, Tile::L];
+        let seat1_b = [Tile::J, Tile::W, Tile::L];
+        let deal = |seat1: &[Tile; 3]| -> Vec<Tile> { [start, &own[..n], &seat1[..n]].concat() };
+        let a = dealt(rules, &deal(&seat1_a)[..]);
+        let b = dealt(rules, &deal(&seat1_b)[..]);
+        assert_ne!(a, b, "{rules}");
+        for k in 0..10 {
+            let sa = a.view(Seat(0)).determinize(&mut Pcg64Mcg::seed_from_u64(k));
+            let sb = b.view(Seat(0)).determinize(&mut Pcg64Mcg::seed_from_u64(k));
+            assert_eq!(sa, sb, "{rules}, sample {k}");
+        }
+    }
 }
