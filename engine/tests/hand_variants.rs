@@ -1,9 +1,10 @@
 //! Hands of tiles (RULES.md §8 `hand`) combined with the table and with
 //! `unplaceable: return`: positions built by hand for the edge cases of the
 //! combination (a hand whose tiles fit nowhere on the table, the bag running
-//! out with hands left, the game ending with tiles in hands).
+//! out with hands left, the game ending with tiles in hands), hidden hands
+//! kept hidden under each, and replay refusing records that break them.
 
-use engine::{Drawn, Phase, Rules, Seat, State, Tile};
+use engine::{replay, Drawn, Phase, Pos, Record, Rules, Seat, State, Tile};
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 
@@ -165,4 +166,111 @@ fn determinized_samples_do_not_depend_on_another_seats_hidden_hand() {
             assert_eq!(sa, sb, "{rules}, sample {k}");
         }
     }
+}
+
+/// A recorded `table=3x3,hand=2,unplaceable=return` game: seat 0 dealt
+/// [G, V] places G above D (closing D's city at the table's top) and
+/// draws K; seat 1 dealt [C, U] returns C (it fits nowhere), draws C
+/// again and returns it, draws V, places U east of D and draws E.
+fn returned_hand_record() -> Record {
+    let mut record = Record::new(2, "table=3x3,hand=2,unplaceable=return".parse().unwrap());
+    record.deal = vec![vec![Tile::G, Tile::V], vec![Tile::C, Tile::U]];
+    let mut t1 = testkit::turn("0 G 0 1 0");
+    t1.drawn = vec![Tile::K];
+    let mut t2 = testkit::turn("1 [C] [C] U 1 0 1");
+    t2.drawn = vec![Tile::V, Tile::E];
+    record.turns = vec![t1, t2];
+    record
+}
+
+#[test]
+fn replay_checks_returned_hand_tiles_and_names_the_turn() {
+    let state = replay(&returned_hand_record(), false).unwrap();
+    assert_eq!(state.bag().count(Tile::C), 1, "C went back into the bag");
+    assert_eq!(state.tiles_held(Seat(1)), 2);
+    let refused = |edit: &dyn Fn(&mut Record), what: &str| {
+        let mut r = returned_hand_record();
+        edit(&mut r);
+        let e = replay(&r, false).expect_err(what);
+        assert_eq!(e.turn, 2, "{what}: {e}");
+        e.to_string()
+    };
+    // The returned tile of the hand not listed.
+    let e = refused(&|r| r.turns[1].discarded.clear(), "C not returned");
+    assert!(
+        e.contains("tile C in the hand has no legal placement"),
+        "{e}"
+    );
+    // The draw of C from the bag, returned, listed as drawn into the hand.
+    let e = refused(
+        &|r| {
+            r.turns[1].discarded.truncate(1);
+            r.turns[1].drawn.insert(0, Tile::C);
+        },
+        "C drawn into the hand",
+    );
+    assert!(e.contains("must be listed as discarded"), "{e}");
+    // The tile that should have been returned placed instead.
+    let e = refused(
+        &|r| {
+            r.turns[1] = testkit::turn("1 C 1 0 0");
+            r.turns[1].drawn = vec![Tile::E];
+        },
+        "C placed",
+    );
+    assert!(
+        e.contains("tile C in the hand has no legal placement"),
+        "{e}"
+    );
+    // A placeable tile of the hand listed as returned.
+    let e = refused(
+        &|r| r.turns[1].discarded = vec![Tile::C, Tile::U],
+        "U returned",
+    );
+    assert!(
+        e.contains("U was set aside but has a legal placement"),
+        "{e}"
+    );
+    // Without `unplaceable=return` C is set aside and cannot come up again.
+    let e = refused(
+        &|r| r.rules.unplaceable = Rules::STANDARD.unplaceable,
+        "C twice",
+    );
+    assert!(e.contains("C is not left"), "{e}");
+}
+
+/// A recorded `start_in_bag=true,hand=2` game: V is the start tile, seat
+/// 0 dealt [U, D], seat 1 [E, V]; seat 0 places U north of V (the road
+/// across, which D's city would refuse) and draws K.
+fn start_hand_record() -> Record {
+    let mut record = Record::new(2, "start_in_bag=true,hand=2".parse().unwrap());
+    record.start = Some(Tile::V);
+    record.deal = vec![vec![Tile::U, Tile::D], vec![Tile::E, Tile::V]];
+    let mut t = testkit::turn("0 U 0 1 1");
+    t.drawn = vec![Tile::K];
+    record.turns = vec![t];
+    record
+}
+
+#[test]
+fn replay_checks_the_start_tile_with_hands_and_names_the_turn() {
+    let state = replay(&start_hand_record(), false).unwrap();
+    assert_eq!(state.board().at(Pos::ORIGIN).unwrap().tile, Tile::V);
+    assert_eq!(state.bag().total(), 72 - 1 - 4 - 1, "start, deal, K");
+    // No start tile: a header error (turn 0).
+    let mut r = start_hand_record();
+    r.start = None;
+    assert_eq!(replay(&r, false).unwrap_err().turn, 0);
+    // The start tile taken from the bag before the deal: the only C cannot
+    // also be dealt.
+    let mut r = start_hand_record();
+    r.start = Some(Tile::C);
+    r.deal[1][1] = Tile::C;
+    let e = replay(&r, false).unwrap_err();
+    assert_eq!(e.turn, 0, "{e}");
+    // The board starts from V, not D: U placed where only D would take it.
+    let mut r = start_hand_record();
+    r.turns[0] = testkit::turn("0 U 1 0 1");
+    r.turns[0].drawn = vec![Tile::K];
+    assert_eq!(replay(&r, false).unwrap_err().turn, 1);
 }
