@@ -115,6 +115,9 @@ fn serve_agent(
 /// Follow the game to the decision of `d` and ask the agent.
 fn decide(agent: &mut dyn Agent, g: &mut Game, d: ToBot) -> std::result::Result<usize, String> {
     let viewer = Seat(d.seat);
+    if viewer.index() >= g.state.players() {
+        return Err(format!("seat {} is not a seat of this game", d.seat));
+    }
     if let Some(deal) = &d.deal {
         follow_deal(&mut g.state, viewer, &parse_deal(deal)?)
             .map_err(|e| format!("the deal: {e:?}"))?;
@@ -185,5 +188,17 @@ mod tests {
         assert!(result.unwrap_err().contains("line 2: unknown message type"));
         let (result, _) = serve_lines("not json\n");
         assert!(result.unwrap_err().starts_with("line 1:"));
+    }
+
+    #[test]
+    fn serve_refuses_a_decide_for_a_seat_the_game_does_not_have() {
+        // It indexed the deal by the seat and panicked.
+        let (result, _) = serve_lines(concat!(
+            "{\"type\":\"new_game\",\"rules\":{\"hand\":1},",
+            "\"players\":2,\"seat\":0,\"first\":0,\"seed\":1}\n",
+            "{\"type\":\"decide\",\"seat\":5,\"deal\":[[\"U\"],[\"V\"]],\"turns\":[]}\n"
+        ));
+        let e = result.unwrap_err();
+        assert!(e.contains("line 2: seat 5 is not a seat"), "{e}");
     }
 }
