@@ -140,6 +140,15 @@ fn decide(agent: &mut dyn Agent, g: &mut Game, d: ToBot) -> std::result::Result<
     if position.to_play() != Seat(d.seat) {
         return Err(format!("seat {} is not to play", d.seat));
     }
+    // Found by the protocol_serve fuzz target: a decide whose turns leave
+    // a draw due (no `current`) made the agent find no action and panic.
+    if position.is_chance() || position.is_over() {
+        return Err(format!(
+            "seat {} has no decision to make here (phase {:?})",
+            d.seat,
+            position.phase()
+        ));
+    }
     let action = agent.select(&view, &mut g.rng);
     let mut index = None;
     let mut i = 0;
@@ -188,6 +197,17 @@ mod tests {
         assert!(result.unwrap_err().contains("line 2: unknown message type"));
         let (result, _) = serve_lines("not json\n");
         assert!(result.unwrap_err().starts_with("line 1:"));
+    }
+
+    #[test]
+    fn serve_refuses_a_decide_where_a_tile_is_still_to_be_drawn() {
+        let (result, _) = serve_lines(concat!(
+            "{\"type\":\"new_game\",\"rules\":{},",
+            "\"players\":2,\"seat\":0,\"first\":0,\"seed\":1}\n",
+            "{\"type\":\"decide\",\"seat\":0,\"turns\":[]}\n"
+        ));
+        let e = result.unwrap_err();
+        assert!(e.contains("line 2: seat 0 has no decision"), "{e}");
     }
 
     #[test]

@@ -54,7 +54,12 @@ pub fn read_hello(line: &str) -> Result<(), String> {
 pub fn read_ready(line: &str) -> Result<(), String> {
     match serde_json::from_str::<Incoming>(line) {
         Ok(m) if m.kind == "ready" => Ok(()),
-        _ => Err(format!("bad line: expected ready, got {}", clip(line))),
+        // Clipped too: found by the protocol_answer fuzz target (escaped
+        // control characters made the 60-byte start of a line ~360 bytes).
+        _ => Err(clip_reason(&format!(
+            "bad line: expected ready, got {}",
+            clip(line)
+        ))),
     }
 }
 
@@ -187,5 +192,7 @@ mod tests {
                 .starts_with("protocol")
         );
         assert!(read_ready("{}").unwrap_err().starts_with("bad line"));
+        let controls = read_ready(&"\u{f}".repeat(100)).unwrap_err();
+        assert!(controls.len() <= MAX_REASON, "{controls}");
     }
 }
