@@ -288,7 +288,11 @@ impl<'c> Search<'c> {
                     {
                         continue
                     }
-                    ChanceOutcome::Tile(_, Drawn::SetAside) if state.is_chance() => continue,
+                    ChanceOutcome::Tile(_, Drawn::SetAside | Drawn::Returned | Drawn::Start)
+                        if state.is_chance() =>
+                    {
+                        continue
+                    }
                     ChanceOutcome::Tile(t, _) => Key::Tile(t),
                 }
             } else {
