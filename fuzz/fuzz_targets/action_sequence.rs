@@ -36,6 +36,7 @@ fn made_up_action(b: &mut Bytes) -> Action {
     let pos = Pos::new((b.byte() as i8) % 8, (b.byte() as i8) % 8);
     let rot = Rotation::new(b.byte() % 4).expect("0-3");
     let seg = b.byte() % 10;
+    let slot = b.byte() % 3;
     match b.byte() % 8 {
         0 => Action::Keep(Tile::from_index(b.byte() as usize % Tile::COUNT)),
         1 => Action::Open(GiftOpen::Synod { at: pos }),
@@ -48,7 +49,7 @@ fn made_up_action(b: &mut Bytes) -> Action {
         }),
         5 => Action::Open(GiftOpen::Take2),
         _ => Action::Place(Move {
-            placement: Placement { pos, rot },
+            placement: Placement { pos, rot, slot },
             meeple: (seg < 9).then_some(seg),
         }),
     }
@@ -62,7 +63,10 @@ fn unplayed(state: &State) -> u8 {
         Phase::Choose(..) => 2,
         _ => 0,
     };
-    state.bag().total() + held
+    let in_hands: usize = (0..state.players())
+        .map(|s| state.tiles_held(Seat(s as u8)))
+        .sum();
+    state.bag().total() + held + in_hands as u8
 }
 
 fn check_invariants(state: &State, before: &State) {
@@ -81,9 +85,13 @@ fuzz_target!(|data: &[u8]| {
     let mut b = Bytes(data);
     let players = 2 + (b.byte() % 5) as usize;
     let flags = b.byte();
+    // With a hand (RULES.md §8) of 1-3 tiles The Gifts are off.
+    let hand = (flags >> 2) % 4;
     let rules = Rules {
         farmers: flags & 1 != 0,
-        gifts: flags & 2 != 0,
+        gifts: flags & 2 != 0 && hand == 0,
+        hand,
+        hand_visible: flags & 16 != 0,
         ..Rules::STANDARD
     };
     let mut state = State::new(rules, players, Seat(b.byte() % players as u8));
@@ -92,7 +100,7 @@ fuzz_target!(|data: &[u8]| {
         let before = state.clone();
         let made_up = b.byte() % 4 == 0;
         match state.phase() {
-            Phase::Draw | Phase::DrawSecond(_) => {
+            Phase::Draw | Phase::DrawSecond(_) | Phase::DrawHand => {
                 let tile = if made_up {
                     Tile::from_index(b.byte() as usize % Tile::COUNT)
                 } else {
@@ -108,7 +116,7 @@ fuzz_target!(|data: &[u8]| {
                 let gift = deck.nth(b.byte() % deck.total());
                 state.receive_gift(gift).expect("a card of the deck");
             }
-            Phase::Place(_) | Phase::Choose(..) => {
+            Phase::Place(_) | Phase::Choose(..) | Phase::PlaceHand => {
                 actions.clear();
                 state.for_each_action(|a| actions.push(a));
                 assert!(!actions.is_empty(), "a decision without actions");

@@ -115,6 +115,9 @@ fn serve_agent(
 /// Follow the game to the decision of `d` and ask the agent.
 fn decide(agent: &mut dyn Agent, g: &mut Game, d: ToBot) -> std::result::Result<usize, String> {
     let viewer = Seat(d.seat);
+    if viewer.index() >= g.state.players() {
+        return Err(format!("seat {} is not a seat of this game", d.seat));
+    }
     if let Some(deal) = &d.deal {
         follow_deal(&mut g.state, viewer, &parse_deal(deal)?)
             .map_err(|e| format!("the deal: {e:?}"))?;
@@ -136,6 +139,15 @@ fn decide(agent: &mut dyn Agent, g: &mut Game, d: ToBot) -> std::result::Result<
     let view = position.view(Seat(d.seat));
     if position.to_play() != Seat(d.seat) {
         return Err(format!("seat {} is not to play", d.seat));
+    }
+    // Found by the protocol_serve fuzz target: a decide whose turns leave
+    // a draw due (no `current`) made the agent find no action and panic.
+    if position.is_chance() || position.is_over() {
+        return Err(format!(
+            "seat {} has no decision to make here (phase {:?})",
+            d.seat,
+            position.phase()
+        ));
     }
     let action = agent.select(&view, &mut g.rng);
     let mut index = None;
@@ -185,5 +197,28 @@ mod tests {
         assert!(result.unwrap_err().contains("line 2: unknown message type"));
         let (result, _) = serve_lines("not json\n");
         assert!(result.unwrap_err().starts_with("line 1:"));
+    }
+
+    #[test]
+    fn serve_refuses_a_decide_where_a_tile_is_still_to_be_drawn() {
+        let (result, _) = serve_lines(concat!(
+            "{\"type\":\"new_game\",\"rules\":{},",
+            "\"players\":2,\"seat\":0,\"first\":0,\"seed\":1}\n",
+            "{\"type\":\"decide\",\"seat\":0,\"turns\":[]}\n"
+        ));
+        let e = result.unwrap_err();
+        assert!(e.contains("line 2: seat 0 has no decision"), "{e}");
+    }
+
+    #[test]
+    fn serve_refuses_a_decide_for_a_seat_the_game_does_not_have() {
+        // It indexed the deal by the seat and panicked.
+        let (result, _) = serve_lines(concat!(
+            "{\"type\":\"new_game\",\"rules\":{\"hand\":1},",
+            "\"players\":2,\"seat\":0,\"first\":0,\"seed\":1}\n",
+            "{\"type\":\"decide\",\"seat\":5,\"deal\":[[\"U\"],[\"V\"]],\"turns\":[]}\n"
+        ));
+        let e = result.unwrap_err();
+        assert!(e.contains("line 2: seat 5 is not a seat"), "{e}");
     }
 }

@@ -4,19 +4,22 @@
 //! - [`spec`]: `ext:` specs and the bots file.
 //! - [`process`]: one bot process, its pipes, limits and process group.
 //! - [`message`]: the protocol's messages.
+//! - [`answer`]: what a bot's lines mean (the untrusted text the toolkit reads).
 //!
 //! An [`ExtAgent`] lives for one game (the runner builds agents per game);
 //! a persistent bot's process outlives it in the [`BotPool`], which hands it
 //! to the next game on any thread and quits every process at the end.
 
+pub mod answer;
 pub mod message;
 pub mod process;
 pub mod spec;
 
 use agents::history::{GameEnd, GameStart, History, SeenTurn};
 use agents::{Agent, AgentRng};
+use answer::Answer;
 use engine::{Action, SeatView};
-use message::{Decide, ForfeitOut, GameOver, Incoming, Legal, NewGame, ScoreOut, PROTOCOL};
+use message::{Decide, ForfeitOut, GameOver, NewGame, ScoreOut, PROTOCOL};
 use process::BotProcess;
 use spec::BotDef;
 use std::collections::HashMap;
@@ -117,15 +120,7 @@ fn handshake(p: &mut BotProcess, move_ms: u64) -> Result<(), String> {
     p.send(&format!(r#"{{"type":"hello","protocol":"{PROTOCOL}"}}"#))?;
     let limit = move_ms.max(process::MIN_START_MS);
     let line = p.receive(Instant::now() + Duration::from_millis(limit), limit)?;
-    let hello: Incoming =
-        serde_json::from_str(&line).map_err(|e| fail(format!("bad line: {e}")))?;
-    if hello.kind != "hello" {
-        return Err(fail(format!("expected hello, got {:?}", hello.kind)));
-    }
-    match hello.protocol.as_deref() {
-        Some(PROTOCOL) => Ok(()),
-        other => Err(fail(format!("protocol {other:?}, expected {PROTOCOL:?}"))),
-    }
+    answer::read_hello(&line).map_err(fail)
 }
 
 /// A player whose decisions come from an external bot.
@@ -207,10 +202,9 @@ impl ExtAgent {
         p.send(&message::line("decide", &decide))?;
         loop {
             let line = p.receive(deadline, limit_ms)?;
-            let reply: Incoming = serde_json::from_str(&line)
-                .map_err(|e| format!("bad line: {e}: {}", clip(&line)))?;
-            match reply.kind.as_str() {
-                "history" => {
+            match answer::read_answer(view, &legal, &line)? {
+                Answer::Action(action) => return Ok(action),
+                Answer::History => {
                     let all: Vec<SeenTurn> =
                         (0..history.len()).filter_map(|i| history.turn(i)).collect();
                     let mut body = serde_json::json!({
@@ -220,18 +214,6 @@ impl ExtAgent {
                         body["deal"] = deal.into();
                     }
                     p.send(&message::line("history", &body))?;
-                }
-                "action" => {
-                    if let Some(seat) = reply.seat.filter(|&s| s != view.seat().0) {
-                        return Err(format!(
-                            "wrong seat: answered for seat {seat}, but seat {} is to play",
-                            view.seat().0
-                        ));
-                    }
-                    return choose(view, &legal, &reply);
-                }
-                other => {
-                    return Err(format!("bad line: expected an action, got {other:?}"));
                 }
             }
         }
@@ -243,57 +225,6 @@ impl ExtAgent {
 fn deal_out(history: &History<'_>) -> Option<Vec<Vec<String>>> {
     let deal = history.deal();
     (!deal.is_empty()).then(|| deal.into_iter().map(message::seen_tiles).collect())
-}
-
-/// The action a reply names: by index into `legal`, by id, or in record
-/// notation (read by the engine, then looked up among the legal actions).
-fn choose(view: &SeatView<'_>, legal: &Legal, reply: &Incoming) -> Result<Action, String> {
-    let found = match (reply.index, reply.id, &reply.action) {
-        (Some(i), _, _) => legal.actions.get(i).copied().ok_or_else(|| {
-            format!(
-                "illegal action: index {i}, but there are {} legal actions",
-                legal.actions.len()
-            )
-        }),
-        (None, Some(id), _) => legal
-            .ids
-            .iter()
-            .position(|&l| l == id)
-            .map(|i| legal.actions[i])
-            .ok_or_else(|| format!("illegal action: id {id} is not legal")),
-        (None, None, Some(text)) => {
-            let action = view
-                .parse_action(text)
-                .map_err(|e| format!("illegal action: {e}"))?;
-            legal
-                .actions
-                .contains(&action)
-                .then_some(action)
-                .ok_or_else(|| format!("illegal action: {text:?} is not legal"))
-        }
-        (None, None, None) => {
-            Err("bad line: an action needs \"index\", \"id\" or \"action\"".to_string())
-        }
-    };
-    found.map_err(|e| clip_reason(&e))
-}
-
-/// A forfeit reason of one line of a sane length.
-fn clip_reason(reason: &str) -> String {
-    let mut end = reason.len().min(200);
-    while !reason.is_char_boundary(end) {
-        end -= 1;
-    }
-    reason[..end].replace('\n', " ")
-}
-
-/// The start of a long line, for a forfeit reason.
-fn clip(line: &str) -> String {
-    let mut end = line.len().min(60);
-    while !line.is_char_boundary(end) {
-        end -= 1;
-    }
-    format!("{:?}", &line[..end])
 }
 
 impl Agent for ExtAgent {
@@ -330,10 +261,7 @@ impl Agent for ExtAgent {
             let result = p.send(&message::line("new_game", &msg)).and_then(|()| {
                 let limit = def.move_ms.max(process::MIN_START_MS);
                 let line = p.receive(sent + Duration::from_millis(limit), limit)?;
-                match serde_json::from_str::<Incoming>(&line) {
-                    Ok(m) if m.kind == "ready" => Ok(()),
-                    _ => Err(format!("bad line: expected ready, got {}", clip(&line))),
-                }
+                answer::read_ready(&line)
             });
             self.process = Some(p);
             result
