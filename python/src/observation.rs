@@ -1,6 +1,12 @@
 //! Numeric observations for learning, computed from one seat's view only,
 //! and the legal-action mask. The package README documents every plane
 //! and index; `PLANES` here is the same list.
+//!
+//! The `bag` vector holds the tiles the seat has not seen
+//! ([`SeatView::unseen_tiles`]): with hidden hands (RULES.md §8 `hand`
+//! without `hand_visible`) the other seats' hands are counted with the
+//! bag, never apart from it; otherwise it is the bag itself. The
+//! `tiles_left` entry is the bag's size, which every seat knows.
 
 use crate::encoding::ActionSpace;
 use engine::{FeatureKind, Gift, Phase, Seat, SeatView, State, Tile, MAX_PLAYERS};
@@ -150,7 +156,7 @@ impl Observation {
             gift_counts[relative(s)] = view.hand_size(s) as f32;
         }
         let mut bag = [0.0; Tile::COUNT];
-        for (t, c) in view.bag().iter() {
+        for (t, c) in view.unseen_tiles().iter() {
             bag[t.index()] = c as f32;
         }
         let hand = view.own_hand();

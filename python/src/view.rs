@@ -1,5 +1,7 @@
 //! `View`: what one seat may see of a game — the board, scores, supplies,
-//! the bag as counts, its own gift cards and the other seats' card counts.
+//! the tiles it has not seen as counts (the bag, with hidden hands the
+//! other seats' hands too), its own gift cards and the other seats' card
+//! counts.
 
 use crate::action::ActionList;
 use crate::game::{check_seat, score_dict, Game};
@@ -95,10 +97,12 @@ impl View {
         (0..v.players()).map(|s| v.supply(Seat(s as u8))).collect()
     }
 
-    /// Tiles left to draw, by letter.
+    /// The tiles this seat has not seen, by letter: the tiles left to
+    /// draw, and with hidden hands (``hand`` without ``hand_visible``) the
+    /// other seats' hands too, never told apart from the bag.
     fn bag(&self) -> Vec<(String, u8)> {
         self.seat_view()
-            .bag()
+            .unseen_tiles()
             .iter()
             .map(|(t, c)| (t.to_string(), c))
             .collect()

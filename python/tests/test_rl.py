@@ -112,3 +112,20 @@ def test_aec_env_plays_whole_games_with_final_rewards():
         env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
     assert sorted(totals.values())[-1] >= 0
     assert env.game.is_over()
+
+
+def test_a_seat_does_not_see_another_seats_hidden_hand():
+    # Issue 11: two hand=3 deals differing only in seat 1's hidden hand
+    # (and the bag correspondingly) look the same to seat 0.
+    def deal(seat1):
+        game = Game(players=2, hand=3)
+        for tile in ["D", "U", "V", *seat1]:
+            game.apply_chance(tile)
+        return game
+
+    a, b = deal("EKL"), deal("BJW")
+    assert a.bag() != b.bag()
+    assert a.view(0).bag() == b.view(0).bag()
+    obs_a, obs_b = a.observation(0), b.observation(0)
+    for key in obs_a:
+        assert np.array_equal(obs_a[key], obs_b[key]), key

@@ -2,9 +2,11 @@
 //! seat sees, as [`FEATURE_COUNT`] numbers.
 //!
 //! Everything is read from a [`SeatView`], so a feature can only depend on
-//! what the seat may know: the board, the meeples, the scores, the bag as
-//! counts and the number of gift cards each seat holds (never the tile
-//! order or another seat's cards).
+//! what the seat may know: the board, the meeples, the scores, the bag's
+//! size, the tiles it has not seen as counts and the number of gift cards
+//! each seat holds (never the tile order or another seat's cards). With
+//! hidden hands (RULES.md §8 `hand` without `hand_visible`) the other
+//! seats' hands are unseen, so they are never told apart from the bag.
 //!
 //! Features are relative to two seats: **me** (the view's seat) and the
 //! **rival**, the other seat with the highest end-now score (the first in
@@ -12,12 +14,14 @@
 //! has the most meeples on it (ties: every seat that has the most).
 //!
 //! The **completion chance** of an unfinished road, city or monastery is a
-//! rough estimate from the bag counts: for each empty cell the feature
-//! needs filled (its open edges' neighbours; a monastery's empty
-//! neighbours), `f` of the `n` tiles left fit there in some rotation, and
+//! rough estimate from the unseen tiles ([`SeatView::unseen_tiles`]: the
+//! bag, plus the other seats' hidden hands; without hidden hands exactly
+//! the bag): for each empty cell the feature needs filled (its open edges'
+//! neighbours; a monastery's empty neighbours), `f` of the `n` unseen
+//! tiles fit there in some rotation, and
 //! the cell counts as filled with probability `1 − (1 − f/n)^n` (at least
-//! one of the remaining draws fits); the feature's chance is the product
-//! over its cells. A cell no tile left can fill makes the chance 0: the
+//! one of them fits); the feature's chance is the product over its
+//! cells. A cell no unseen tile can fill makes the chance 0: the
 //! feature is *dead*. Cells not yet next to any tile (a monastery's
 //! corners) count as fitting every tile.
 //!
@@ -186,7 +190,7 @@ fn owned_features(view: &SeatView<'_>, me: usize, rival: usize, x: &mut FeatureV
         n += 1;
     }
     let occupied = &mut occupied[..n];
-    let mut fills = FillChances::new(view.board(), view.bag());
+    let mut fills = FillChances::new(view.board(), view.unseen_tiles());
     open_road_and_city_cells(view, occupied, &mut fills);
     for o in occupied.iter_mut() {
         if o.kind == FeatureKind::Monastery {
@@ -262,40 +266,41 @@ fn open_road_and_city_cells(
     }
 }
 
-/// The fill chances of empty cells, computed once per cell.
+/// The fill chances of empty cells, computed once per cell, from the
+/// tiles the seat has not seen.
 struct FillChances<'a> {
     board: &'a Board,
-    bag: &'a Bag,
+    unseen: Bag,
     known: Vec<(Pos, f64)>,
 }
 
 impl<'a> FillChances<'a> {
-    fn new(board: &'a Board, bag: &'a Bag) -> FillChances<'a> {
+    fn new(board: &'a Board, unseen: Bag) -> FillChances<'a> {
         FillChances {
             board,
-            bag,
+            unseen,
             known: Vec::with_capacity(MAX_TILES),
         }
     }
 
-    /// The chance that at least one of the tiles left fits `cell`, as if
+    /// The chance that at least one of the unseen tiles fits `cell`, as if
     /// each draw were independent: `1 − (1 − f/n)^n`.
     fn of(&mut self, cell: Pos) -> f64 {
         if let Some(&(_, p)) = self.known.iter().find(|(c, _)| *c == cell) {
             return p;
         }
-        let n = f64::from(self.bag.total());
+        let n = f64::from(self.unseen.total());
         let p = if n == 0.0 {
             0.0
         } else {
             let fits: u32 = if self.board.is_open(cell) {
-                self.bag
+                self.unseen
                     .iter()
                     .filter(|&(t, _)| self.board.fitting_rotations_at(t, cell) != 0)
                     .map(|(_, c)| u32::from(c))
                     .sum()
             } else {
-                u32::from(self.bag.total())
+                u32::from(self.unseen.total())
             };
             1.0 - (1.0 - f64::from(fits) / n).powf(n)
         };
@@ -392,5 +397,36 @@ mod tests {
             }
         }
         assert!(checked > 50, "hidden cards differed in {checked} positions");
+    }
+    /// Issue 11: with hidden hands (RULES.md §8), seat views redealt with
+    /// other hidden hands (and the bag correspondingly) give the same
+    /// rows, through the late game where completion chances fall below 1.
+    #[test]
+    fn features_do_not_depend_on_another_seats_hidden_hand() {
+        let mut redealt = 0;
+        for (rules, players) in [("hand=3", 2), ("hand=2,unplaceable=return", 3)] {
+            let rules: Rules = rules.parse().unwrap();
+            for seed in 0..6 {
+                let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(seed);
+                let mut state = State::new(rules, players, Seat(0));
+                while !state.is_over() {
+                    if state.is_chance() {
+                        state.apply_chance(&mut rng);
+                        continue;
+                    }
+                    let seat = state.to_play();
+                    let view = state.view(seat);
+                    let x = extract(&view);
+                    let other = view.determinize(&mut rng);
+                    assert_eq!(extract(&other.view(seat)), x, "{rules}, seed {seed}");
+                    if other.bag() != state.bag() {
+                        redealt += 1;
+                    }
+                    let action = engine::random_action(&state, &mut rng).unwrap();
+                    state.try_action(action).unwrap();
+                }
+            }
+        }
+        assert!(redealt > 100, "the bag differed in {redealt} positions");
     }
 }
