@@ -2,12 +2,10 @@
 //! decisions, and decisions that depend only on what the seat may see.
 
 use agents::game::{deck_rng, play_game};
+use agents::history::History;
 use agents::{from_spec, Agent, AgentRng};
 use engine::random_move;
-use agents::history::History;
-use engine::{
-    Action, ChanceOutcome, Gift, Phase, Record, RecordBuilder, Rules, Seat, State, Tile,
-};
+use engine::{Action, ChanceOutcome, Gift, Phase, Record, RecordBuilder, Rules, Seat, State, Tile};
 use rand::SeedableRng;
 use testkit::placed;
 
@@ -209,9 +207,7 @@ fn moves_until(
             Phase::Place(_) => {
                 let seat = state.to_play();
                 let history = History::new(&record, seat);
-                let mv = agent
-                    .decide(&state.view(seat), &history, &mut rng)
-                    .unwrap();
+                let mv = agent.decide(&state.view(seat), &history, &mut rng).unwrap();
                 state.try_action(mv).unwrap();
                 record.action(seat, &state, mv);
                 moves.push(mv);

@@ -21,7 +21,7 @@
 //!   keyed by the move of the seat to play;
 //! - *move* nodes, whose children are keyed by the next tile drawn.
 //!
-//! Nodes live in one arena ([`tree`]: one `Vec` indexed by [`NodeId`],
+//! Nodes live in one arena (`tree.rs`: one `Vec` indexed by [`NodeId`],
 //! children as linked indices, untried actions as ranges of one shared
 //! list), which the agent keeps and clears between searches, so a search
 //! allocates nothing once the arena has grown. A move node keeps the sum
@@ -55,7 +55,7 @@
 //! - **Threads** (`threads=`): root parallelism — independent searches
 //!   on their own operating-system threads, each with its own generator seeded from the
 //!   agent's and the full budget, their root visits summed.
-//! - **Tree reuse** (`reuse=true`, [`reuse`]): a search starts from the
+//! - **Tree reuse** (`reuse=true`, `reuse.rs`): a search starts from the
 //!   subtree the last search of the game grew below the moves and draws
 //!   played since (followed through [`Agent::decide`]'s history, and only
 //!   where nothing but the tile order is hidden); `iterations` counts the
@@ -91,9 +91,9 @@ use engine::{Action, SeatView};
 use rand::{Rng, SeedableRng};
 use reuse::LastSearch;
 use search::Search;
-use tree::{Key, Tree};
 use std::sync::Arc;
 use std::time::Duration;
+use tree::{Key, Tree};
 
 /// The `mcts` agent in the spec registry.
 pub const KIND: AgentKind = AgentKind {

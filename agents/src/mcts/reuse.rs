@@ -119,11 +119,15 @@ mod tests {
     use engine::{Action, Rules, SeatView};
     use std::sync::{Arc, Mutex};
 
+    /// For each search: the root visits kept ([`MctsAgent::kept_visits`])
+    /// and those at its end.
+    type Visits = Vec<(Option<u32>, u32)>;
+
     /// An `mcts` agent that notes, for every search, the root visits it
     /// started from and those it ended with.
     struct Probe {
         inner: MctsAgent,
-        visits: Arc<Mutex<Vec<(Option<u32>, u32)>>>,
+        visits: Arc<Mutex<Visits>>,
     }
 
     impl Agent for Probe {
@@ -154,7 +158,7 @@ mod tests {
 
     /// A game of `spec` (seat 0) against `greedy`: its record, and for
     /// each search of seat 0 the root visits kept and at the end.
-    fn game(spec: &str, rules: Rules, deck: u64) -> (engine::Record, Vec<(Option<u32>, u32)>) {
+    fn game(spec: &str, rules: Rules, deck: u64) -> (engine::Record, Visits) {
         let visits = Arc::new(Mutex::new(Vec::new()));
         let probe = Probe {
             inner: MctsAgent::new(spec.into(), config(spec)),
@@ -186,7 +190,9 @@ mod tests {
         }
         // Without reuse each root holds the iterations of its search.
         let (_, visits) = game("mcts:iterations=100", Rules::default(), 7);
-        assert!(visits.iter().all(|&v| v.0.is_none() && (v.1 == 0 || v.1 == 100)));
+        assert!(visits
+            .iter()
+            .all(|&v| v.0.is_none() && (v.1 == 0 || v.1 == 100)));
     }
 
     #[test]

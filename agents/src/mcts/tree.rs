@@ -335,7 +335,10 @@ mod tests {
         let kids: Vec<_> = tree.children(NodeId::ROOT).collect();
         let keys: Vec<_> = kids.iter().map(|&c| tree.node(c).key).collect();
         assert_eq!(keys, [Key::Act(keep(Tile::E)), Key::Act(keep(Tile::F))]);
-        assert_eq!((tree.node(kids[1]).visits, tree.node(kids[1]).total), (3, 1.5));
+        assert_eq!(
+            (tree.node(kids[1]).visits, tree.node(kids[1]).total),
+            (3, 1.5)
+        );
         assert_eq!(tree.children(kids[0]).count(), 1);
         // A path the tree does not hold leaves it empty.
         assert!(!tree.reroot(&[Key::Act(keep(Tile::B))], &mut spare));
