@@ -1,9 +1,10 @@
 //! What a seat knows beyond its [`SeatView`](engine::SeatView): how the
 //! game began and the turns played so far, as records — with the gift
-//! cards other seats received hidden. Agents that keep their own copy of
-//! the game (external bots) follow it from these.
+//! cards other seats received hidden, and with hidden hands of tiles
+//! (RULES.md §8) the tiles other seats hold and draw. Agents that keep
+//! their own copy of the game (external bots) follow it from these.
 
-use engine::{RecordBuilder, Rules, Score, Seat, TurnRecord};
+use engine::{Hidden, RecordBuilder, Rules, Score, Seat, Tile, TurnRecord};
 
 /// The start of a game, as one seat learns it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -33,10 +34,11 @@ pub struct GameEnd<'a> {
 /// A turn as one seat may see it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SeenTurn {
-    /// The turn, without `gift_received` when the card is hidden.
+    /// The turn, without what is hidden: another seat's `gift_received`,
+    /// and with hidden hands its `drawn`.
     pub turn: TurnRecord,
-    /// Another seat received a gift card this turn; which one is hidden.
-    pub gift_hidden: bool,
+    /// What the turn does not show (for [`engine::follow_turn`]).
+    pub hidden: Hidden,
 }
 
 /// The turns of a game so far, seen by one seat.
@@ -77,11 +79,36 @@ impl<'a> History<'a> {
         self.record.current_turn().map(|t| self.seen(t))
     }
 
+    /// With a hand of tiles (RULES.md §8): the tiles each seat drew at
+    /// set-up, in seat order, `None` for a tile the viewer does not see
+    /// (another seat's, unless `hand_visible`). Empty without a hand.
+    pub fn deal(&self) -> Vec<Vec<Option<Tile>>> {
+        let deal = self.record.deal();
+        (0..deal.len())
+            .map(|s| {
+                let seen = self.sees_hand(s as u8);
+                deal[s].iter().map(|&t| seen.then_some(t)).collect()
+            })
+            .collect()
+    }
+
+    /// Whether the viewer sees the tiles `seat` holds and draws.
+    fn sees_hand(&self, seat: u8) -> bool {
+        seat == self.viewer.0 || self.record.rules().hand_visible
+    }
+
     fn seen(&self, mut turn: TurnRecord) -> SeenTurn {
-        let gift_hidden = turn.player != self.viewer.0 && turn.gift_received.is_some();
-        if gift_hidden {
+        let gift = turn.player != self.viewer.0 && turn.gift_received.is_some();
+        if gift {
             turn.gift_received = None;
         }
-        SeenTurn { turn, gift_hidden }
+        let draws = match self.sees_hand(turn.player) {
+            true => 0,
+            false => std::mem::take(&mut turn.drawn).len(),
+        };
+        SeenTurn {
+            turn,
+            hidden: Hidden { gift, draws },
+        }
     }
 }

@@ -1,6 +1,6 @@
 //! The grid of placed tiles and the frontier of open cells.
 //!
-//! The grid is an 80×80 torus of one byte per cell. The tiles of one game
+//! The grid is a 74×74 torus of one byte per cell. The tiles of one game
 //! and their eight neighbours span at most 74 cells in x and in y, so they
 //! never share a byte; a position asked about from outside (a record, an
 //! agent) may fold onto one of them, so every lookup also compares the
@@ -21,7 +21,10 @@ const EMPTY: u8 = 0;
 const OPEN_BASE: u8 = MAX_TILES as u8 + 1;
 const MAX_TILES_U8: u8 = MAX_TILES as u8;
 /// Cells on the torus.
-const CELLS: usize = Pos::TORUS * Pos::TORUS;
+const CELLS: usize = Pos::CELLS;
+// The torus must hold a row of every tile with a neighbour at each end.
+const _: () = assert!(Pos::TORUS >= MAX_TILES + 2);
+
 /// Most open cells: a polyomino of n cells has at most 2n + 2 empty
 /// edge-neighbours, 146 for 72 tiles.
 pub(crate) const MAX_FRONTIER: usize = 2 * MAX_TILES + 2;
@@ -85,6 +88,18 @@ pub(crate) const AROUND: [(i8, i8); 8] = [
     (-1, 0),
     (-1, 1),
 ];
+
+/// [`AROUND`] as cell-index offsets (modulo the grid, [`Pos::cell_offset`]):
+/// no per-cell wrapping or bounds arithmetic when placing.
+const AROUND_OFFSET: [u16; 8] = {
+    let mut offsets = [0; 8];
+    let mut k = 0;
+    while k < 8 {
+        offsets[k] = Pos::cell_offset(AROUND[k].0, AROUND[k].1);
+        k += 1;
+    }
+    offsets
+};
 
 impl Board {
     /// An empty board (no start tile yet).
@@ -410,22 +425,10 @@ impl Board {
             surrounded_len: 0,
         };
         let mut surrounded = 0;
-        // Torus columns and rows around the cell, wrapped without division.
-        const T: usize = Pos::TORUS;
-        let (cx, cy) = (cell % T, cell / T);
-        let cols = [
-            if cx == 0 { T - 1 } else { cx - 1 },
-            cx,
-            if cx == T - 1 { 0 } else { cx + 1 },
-        ];
-        let rows = [
-            T * if cy == 0 { T - 1 } else { cy - 1 },
-            T * cy,
-            T * if cy == T - 1 { 0 } else { cy + 1 },
-        ];
-        for (k, (dx, dy)) in AROUND.into_iter().enumerate() {
+        for (k, &(dx, dy)) in AROUND.iter().enumerate() {
             let qpos = Pos::new(pos.x.wrapping_add(dx), pos.y.wrapping_add(dy));
-            let q = rows[(dy + 1) as usize] + cols[(dx + 1) as usize];
+            let q = cell + AROUND_OFFSET[k] as usize;
+            let q = if q >= CELLS { q - CELLS } else { q };
             debug_assert_eq!(q, qpos.cell() as usize);
             let byte = self.grid[q];
             if (1..=MAX_TILES_U8).contains(&byte) {

@@ -69,17 +69,34 @@ impl Pos {
 
     /// Side of the square torus the board is stored on. The tiles of a
     /// game and their eight neighbours differ by less than this in x and
-    /// in y, so they never share an index; other positions may, and the
-    /// board checks the position it finds (see [`crate::board`]).
-    pub(crate) const TORUS: usize = 80;
+    /// in y (72 tiles in a row and a neighbour at each end span 74 cells),
+    /// so they never share an index; other positions may, and the board
+    /// checks the position it finds (see [`crate::board`]).
+    pub(crate) const TORUS: usize = 74;
 
-    /// The cell index on the board's torus (see [`Pos::TORUS`]).
+    /// Cells of the board's grid: `TORUS` rows of `TORUS` cells.
+    pub(crate) const CELLS: usize = Pos::TORUS * Pos::TORUS;
+
+    /// The cell index on the board's torus (see [`Pos::TORUS`]): row-major,
+    /// `y * TORUS + x` wrapped around the whole grid rather than per row,
+    /// so stepping to a neighbour is adding one fixed offset modulo
+    /// [`Pos::CELLS`] ([`Pos::cell_offset`]). Positions that differ by less
+    /// than `TORUS` in x and in y still never share a cell: equal cells
+    /// need `dy * TORUS + dx` to be a multiple of `TORUS²`.
     #[inline]
     pub(crate) const fn cell(self) -> u16 {
-        const T: i16 = Pos::TORUS as i16;
-        let x = (self.x as i16 + 2 * T) % T;
-        let y = (self.y as i16 + 2 * T) % T;
-        (y * T + x) as u16
+        const C: i32 = Pos::CELLS as i32;
+        // |y * TORUS + x| ≤ 128 * 74 + 128 < 2 * CELLS.
+        let linear = self.y as i32 * Pos::TORUS as i32 + self.x as i32;
+        ((linear + 2 * C) % C) as u16
+    }
+
+    /// What to add (modulo [`Pos::CELLS`]) to a cell index to reach the
+    /// cell `dx` across and `dy` up: `(p + (dx, dy)).cell()` is
+    /// `(p.cell() + cell_offset(dx, dy)) % CELLS`.
+    #[inline]
+    pub(crate) const fn cell_offset(dx: i8, dy: i8) -> u16 {
+        Pos::new(dx, dy).cell()
     }
 }
 
@@ -544,15 +561,30 @@ mod tests {
     #[test]
     fn cells_within_reach_never_alias() {
         let mut seen = vec![false; Pos::TORUS * Pos::TORUS];
-        // Any window of 80 × 80 cells maps one-to-one onto the torus.
-        for x in -73..=6 {
-            for y in -5..=74 {
+        // Any window of 74 × 74 cells maps one-to-one onto the torus.
+        for x in -71..=2 {
+            for y in -1..=72 {
                 let c = Pos::new(x, y).cell() as usize;
                 assert!(!seen[c], "({x}, {y}) aliases");
                 seen[c] = true;
             }
         }
-        assert_eq!(Pos::new(-40, 0).cell(), Pos::new(40, 0).cell());
+        // Far positions fold: one full row east is one row north.
+        assert_eq!(Pos::new(74, 0).cell(), Pos::new(0, 1).cell());
+    }
+
+    #[test]
+    fn cell_offsets_step_to_the_neighbour() {
+        for (x, y) in [(0, 0), (-1, -1), (39, -40), (-73, 72), (73, 0), (0, -74)] {
+            let p = Pos::new(x, y);
+            for dx in -1..=1 {
+                for dy in -1..=1 {
+                    let q = Pos::new(x.wrapping_add(dx), y.wrapping_add(dy));
+                    let stepped = (p.cell() + Pos::cell_offset(dx, dy)) as usize % Pos::CELLS;
+                    assert_eq!(stepped, q.cell() as usize, "({x}, {y}) + ({dx}, {dy})");
+                }
+            }
+        }
     }
 
     #[test]

@@ -24,10 +24,12 @@ mod chance;
 mod check;
 mod end_now;
 mod follow;
+mod follow_hand;
 mod gift_turn;
 mod hand_turn;
 mod movegen;
-pub use follow::{follow_turn, CardHolder};
+pub use follow::{follow_turn, follow_turn_start, CardHolder, Hidden};
+pub use follow_hand::follow_deal;
 mod scoring;
 
 #[cfg(test)]

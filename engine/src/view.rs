@@ -200,6 +200,26 @@ impl<'a> SeatView<'a> {
         self.state.bag()
     }
 
+    /// The tiles this seat has not seen, as counts: the bag, and with
+    /// hidden hands (RULES.md §8 `hand` without `hand_visible`) the other
+    /// seats' hands too — as a whole, never which hand holds which. Its
+    /// total is [`SeatView::bag`]'s plus those hands' sizes.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{Rules, Seat, State, Tile};
+    ///
+    /// let mut state = State::new("hand=1".parse().unwrap(), 2, Seat(0));
+    /// state.draw(Tile::U).unwrap(); // seat 0's hand
+    /// state.draw(Tile::V).unwrap(); // seat 1's hand
+    /// let unseen = state.view(Seat(0)).unseen_tiles();
+    /// // Seat 0 holds a U; seat 1's V is unseen, in the bag's counts.
+    /// assert_eq!((unseen.total(), unseen.count(Tile::U), unseen.count(Tile::V)), (70, 7, 9));
+    /// ```
+    pub fn unseen_tiles(&self) -> Bag {
+        self.state.unseen_by(self.seat)
+    }
+
     public! {
         /// The rules in force.
         ///
@@ -687,16 +707,11 @@ impl SeatView<'_> {
     fn deal_hidden_tiles<R: Rng + ?Sized>(&self, state: &mut State, rng: &mut R) {
         // The unseen tiles as counts, then laid out by kind: the sample
         // depends on what is unseen, not on where it lies.
-        let mut counts = *self.state.bag();
+        let counts = self.unseen_tiles();
         let players = self.players();
         let others = (0..players)
             .map(|s| Seat(s as u8))
             .filter(|&s| s != self.seat);
-        for s in others.clone() {
-            for t in self.state.held(s).iter() {
-                counts.put_back(t);
-            }
-        }
         let mut unseen = [Tile::A; 71];
         let mut len = 0;
         for (t, c) in counts.iter() {

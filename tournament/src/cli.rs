@@ -117,14 +117,10 @@ pub enum Command {
     },
 }
 
-/// Options of `carcassonne tournament`.
+/// The options of a run of games that `tournament` and `selfplay` share
+/// (flattened into both; `selfplay` rewords some of their help).
 #[derive(Debug, Clone, Default, ClapArgs)]
-pub struct TournamentArgs {
-    /// Agent specs, comma-separated; a comma followed by `key=value`
-    /// (an `=` before any `:`) continues the previous spec's parameters:
-    /// `random,mcts:iterations=500,c=0.7` is two agents. May be repeated.
-    #[arg(long, value_name = "SPECS")]
-    pub agents: Vec<String>,
+pub struct GameOptions {
     /// Games per pairing, rounded up to a whole number of seat rotations.
     #[arg(long)]
     pub games: Option<u64>,
@@ -151,12 +147,6 @@ pub struct TournamentArgs {
     /// `--no-farmers` apply on top.
     #[arg(long, value_name = "KEY=VALUE,...", value_parser = parse_rules)]
     pub rules: Option<Rules>,
-    /// Also write every game's record to records.jsonl.
-    #[arg(long)]
-    pub records: bool,
-    /// Name used in the default folder name (letters, digits, `-_.`).
-    #[arg(long)]
-    pub name: Option<String>,
     /// Continue the interrupted run in this folder (only --threads may be
     /// given with it; everything else comes from its run.json).
     #[arg(long, value_name = "DIR")]
@@ -165,89 +155,89 @@ pub struct TournamentArgs {
     /// (K is 1-based, as SLURM and Kubernetes-friendly arrays use).
     #[arg(long, value_name = "K/N")]
     pub shard: Option<String>,
+    /// Test hook: stop after writing this many games, as if killed.
+    #[arg(long, hide = true)]
+    pub stop_after: Option<u64>,
+}
+
+/// Options of `carcassonne tournament`.
+#[derive(Debug, Clone, Default, ClapArgs)]
+// The help lists --resume and --shard after --records and --name.
+#[command(
+    mut_arg("resume", |a| a.display_order(20)),
+    mut_arg("shard", |a| a.display_order(21)),
+    mut_arg("sprt", |a| a.display_order(22))
+)]
+pub struct TournamentArgs {
+    /// Agent specs, comma-separated; a comma followed by `key=value`
+    /// (an `=` before any `:`) continues the previous spec's parameters:
+    /// `random,mcts:iterations=500,c=0.7` is two agents. May be repeated.
+    #[arg(long, value_name = "SPECS")]
+    pub agents: Vec<String>,
+    /// Games, seats, seed, threads, folder, rules, resume and shard.
+    #[command(flatten)]
+    pub game: GameOptions,
+    /// Also write every game's record to records.jsonl.
+    #[arg(long)]
+    pub records: bool,
+    /// Name used in the default folder name (letters, digits, `-_.`).
+    #[arg(long)]
+    pub name: Option<String>,
     /// Stop a 2-agent match once the SPRT of H0: elo ≤ elo0 against
     /// H1: elo ≥ elo1 decides (α = β = 0.05); --games is then the maximum.
     #[arg(long, value_name = "ELO0,ELO1", allow_hyphen_values = true)]
     pub sprt: Option<String>,
-    /// Test hook: stop after writing this many games, as if killed.
-    #[arg(long, hide = true)]
-    pub stop_after: Option<u64>,
     /// Set by `carcassonne selfplay` (not an option of `tournament`).
     #[arg(skip)]
     pub selfplay: bool,
 }
 
-/// Options of `carcassonne selfplay`.
+/// Options of `carcassonne selfplay`: the tournament's game options, with
+/// help in self-play's words (and --shard listed before --resume).
 #[derive(Debug, Clone, Default, ClapArgs)]
+#[command(
+    mut_arg("games", |a| a.help("Games to play (rounded up to a multiple of --players)")),
+    mut_arg("threads", |a| a.help("Worker threads (default: all cores). Does not change the data")),
+    mut_arg("out", |a| a.help("Data folder (default: results/TIME-selfplay/)")),
+    mut_arg("rules", |a| a.help("Rule variants of RULES.md §8 as `KEY=VALUE,…`")),
+    mut_arg("shard", |a| a.help(
+        "Play only shard K of N (games with index % N == K − 1); \
+         combine the shards with `carcassonne merge`"
+    )),
+    mut_arg("resume", |a| a
+        .help("Continue the interrupted run in this folder (only --threads may be given with it)")
+        .display_order(20)),
+)]
 pub struct SelfplayArgs {
     /// The agent spec that plays every seat (e.g. `mcts:iterations=200`).
     #[arg(long, value_name = "SPEC", required_unless_present = "resume")]
     pub agent: Option<String>,
-    /// Games to play (rounded up to a multiple of --players).
-    #[arg(long)]
-    pub games: Option<u64>,
-    /// Seats per game, 2–6.
-    #[arg(long)]
-    pub players: Option<u64>,
-    /// Master seed: every deck and agent seed derives from it.
-    #[arg(long)]
-    pub seed: Option<u64>,
-    /// Worker threads (default: all cores). Does not change the data.
-    #[arg(long)]
-    pub threads: Option<usize>,
-    /// Data folder (default: results/TIME-selfplay/).
-    #[arg(long)]
-    pub out: Option<PathBuf>,
-    /// Play with the mini-expansion The Gifts.
-    #[arg(long)]
-    pub gifts: bool,
-    /// Play without farmers.
-    #[arg(long)]
-    pub no_farmers: bool,
-    /// Rule variants of RULES.md §8 as `KEY=VALUE,…`.
-    #[arg(long, value_name = "KEY=VALUE,...", value_parser = parse_rules)]
-    pub rules: Option<Rules>,
-    /// Play only shard K of N (games with index % N == K − 1); combine
-    /// the shards with `carcassonne merge`.
-    #[arg(long, value_name = "K/N")]
-    pub shard: Option<String>,
-    /// Continue the interrupted run in this folder (only --threads may be
-    /// given with it).
-    #[arg(long, value_name = "DIR")]
-    pub resume: Option<PathBuf>,
-    /// Test hook: stop after writing this many games, as if killed.
-    #[arg(long, hide = true)]
-    pub stop_after: Option<u64>,
+    /// Games, seats, seed, threads, folder, rules, shard and resume.
+    #[command(flatten)]
+    pub game: GameOptions,
 }
 
 impl SelfplayArgs {
     /// The tournament these options describe: the agent alone, with
     /// records, flagged as self-play.
     pub fn tournament_args(&self) -> TournamentArgs {
-        if self.resume.is_some() {
+        if self.game.resume.is_some() {
             return TournamentArgs {
-                threads: self.threads,
-                resume: self.resume.clone(),
-                stop_after: self.stop_after,
+                game: GameOptions {
+                    threads: self.game.threads,
+                    resume: self.game.resume.clone(),
+                    stop_after: self.game.stop_after,
+                    ..GameOptions::default()
+                },
                 ..TournamentArgs::default()
             };
         }
         TournamentArgs {
             agents: self.agent.iter().cloned().collect(),
-            games: self.games,
-            players: self.players,
-            seed: self.seed,
-            threads: self.threads,
-            out: self.out.clone(),
-            gifts: self.gifts,
-            no_farmers: self.no_farmers,
-            rules: self.rules,
+            game: self.game.clone(),
             records: true,
             name: Some("selfplay".to_string()),
-            resume: None,
-            shard: self.shard.clone(),
             sprt: None,
-            stop_after: self.stop_after,
             selfplay: true,
         }
     }

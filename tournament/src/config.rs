@@ -119,7 +119,7 @@ impl TournamentConfig {
     /// Validate `args`. Without `--agents`, the agents of
     /// [`DEFAULT_AGENTS`] that this build knows are used.
     pub fn from_args(args: &TournamentArgs) -> Result<TournamentConfig> {
-        let threads = match args.threads {
+        let threads = match args.game.threads {
             Some(0) => return Err(Error::Invalid("--threads must be at least 1".to_string())),
             Some(n) if n > MAX_THREADS => {
                 return Err(Error::Invalid(format!(
@@ -129,7 +129,7 @@ impl TournamentConfig {
             Some(n) => n,
             None => std::thread::available_parallelism().map_or(1, |n| n.get()),
         };
-        if let Some(dir) = &args.resume {
+        if let Some(dir) = &args.game.resume {
             return resume_config(args, dir, threads);
         }
         let agents = if args.agents.is_empty() {
@@ -138,12 +138,12 @@ impl TournamentConfig {
             split_agents(&args.agents)
         };
         check_agents(&agents, args.selfplay)?;
-        let players = match args.players {
+        let players = match args.game.players {
             None => 2,
             Some(p @ 2..=6) => p as usize,
             Some(p) => return Err(Error::Invalid(format!("--players must be 2 to 6, not {p}"))),
         };
-        let games = match args.games {
+        let games = match args.game.games {
             None => DEFAULT_GAMES,
             Some(0) => return Err(Error::Invalid("--games must be at least 1".to_string())),
             Some(g) => g,
@@ -162,7 +162,7 @@ impl TournamentConfig {
                 "--name {name:?}: use letters, digits, '-', '_' and '.' only"
             )));
         }
-        let shard = args.shard.as_deref().map(Shard::parse).transpose()?;
+        let shard = args.game.shard.as_deref().map(Shard::parse).transpose()?;
         let sprt = args.sprt.as_deref().map(parse_sprt).transpose()?;
         if sprt.is_some() {
             if agents.len() != 2 {
@@ -182,15 +182,19 @@ impl TournamentConfig {
             agents,
             players,
             games_per_pairing: games,
-            seed: args.seed.unwrap_or(DEFAULT_SEED),
-            rules: crate::cli::combine_rules(args.rules, args.gifts, args.no_farmers)?,
+            seed: args.game.seed.unwrap_or(DEFAULT_SEED),
+            rules: crate::cli::combine_rules(
+                args.game.rules,
+                args.game.gifts,
+                args.game.no_farmers,
+            )?,
             records: args.records,
             shard,
             sprt,
             selfplay: args.selfplay,
         };
         settings.validate()?;
-        let folder = match &args.out {
+        let folder = match &args.game.out {
             Some(out) => {
                 check_new_folder(out, "--out")?;
                 Folder::New(out.clone())
@@ -201,7 +205,7 @@ impl TournamentConfig {
             settings,
             folder,
             threads,
-            stop_after: args.stop_after,
+            stop_after: args.game.stop_after,
         })
     }
 }
@@ -326,16 +330,16 @@ pub fn default_folder(settings: &Settings) -> PathBuf {
 
 fn resume_config(args: &TournamentArgs, dir: &Path, threads: usize) -> Result<TournamentConfig> {
     let others = !args.agents.is_empty()
-        || args.games.is_some()
-        || args.players.is_some()
-        || args.seed.is_some()
-        || args.out.is_some()
-        || args.gifts
-        || args.no_farmers
-        || args.rules.is_some()
+        || args.game.games.is_some()
+        || args.game.players.is_some()
+        || args.game.seed.is_some()
+        || args.game.out.is_some()
+        || args.game.gifts
+        || args.game.no_farmers
+        || args.game.rules.is_some()
         || args.records
         || args.name.is_some()
-        || args.shard.is_some()
+        || args.game.shard.is_some()
         || args.sprt.is_some();
     if others {
         return Err(Error::Invalid(
@@ -358,20 +362,30 @@ fn resume_config(args: &TournamentArgs, dir: &Path, threads: usize) -> Result<To
         settings: info.settings.clone(),
         folder: Folder::Resume(dir.to_path_buf(), Box::new(info)),
         threads,
-        stop_after: args.stop_after,
+        stop_after: args.game.stop_after,
     })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cli::GameOptions;
 
     fn args(agents: &str) -> TournamentArgs {
         TournamentArgs {
             agents: vec![agents.to_string()],
-            out: Some(PathBuf::from("/nonexistent-dir-for-tests/x")),
+            game: GameOptions {
+                out: Some(PathBuf::from("/nonexistent-dir-for-tests/x")),
+                ..GameOptions::default()
+            },
             ..TournamentArgs::default()
         }
+    }
+
+    /// `args` with its game options changed by `change`.
+    fn with(mut args: TournamentArgs, change: impl FnOnce(&mut GameOptions)) -> TournamentArgs {
+        change(&mut args.game);
+        args
     }
 
     #[test]
@@ -381,17 +395,11 @@ mod tests {
             (args("random,nobody"), "unknown agent"),
             (args("random,random:speed=1"), "meeple"),
             (
-                TournamentArgs {
-                    players: Some(1),
-                    ..args("random,random")
-                },
+                with(args("random,random"), |g| g.players = Some(1)),
                 "--players",
             ),
             (
-                TournamentArgs {
-                    games: Some(0),
-                    ..args("random,random")
-                },
+                with(args("random,random"), |g| g.games = Some(0)),
                 "--games",
             ),
             (
@@ -402,10 +410,7 @@ mod tests {
                 "--sprt",
             ),
             (
-                TournamentArgs {
-                    shard: Some("3/2".into()),
-                    ..args("random,random")
-                },
+                with(args("random,random"), |g| g.shard = Some("3/2".into())),
                 "--shard",
             ),
         ];

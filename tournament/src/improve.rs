@@ -21,7 +21,7 @@
 //! an interrupted run (and a larger `--generations` extends a finished
 //! one).
 
-use crate::cli::{ImproveArgs, TournamentArgs};
+use crate::cli::{GameOptions, ImproveArgs, TournamentArgs};
 use crate::config::TournamentConfig;
 use crate::error::{Error, Result};
 use crate::output::{csv_bytes, read_run_info, write_atomic};
@@ -183,15 +183,17 @@ fn tournament_in(dir: &Path, args: TournamentArgs) -> Result<()> {
     }
     let args = if resume {
         TournamentArgs {
-            resume: Some(dir.to_path_buf()),
-            threads: args.threads,
+            game: GameOptions {
+                resume: Some(dir.to_path_buf()),
+                threads: args.game.threads,
+                ..GameOptions::default()
+            },
             ..TournamentArgs::default()
         }
     } else {
-        TournamentArgs {
-            out: Some(dir.to_path_buf()),
-            ..args
-        }
+        let mut args = args;
+        args.game.out = Some(dir.to_path_buf());
+        args
     };
     let info = crate::tournament::run(&TournamentConfig::from_args(&args)?)?.info;
     if info.status == RunStatus::Interrupted {
@@ -245,12 +247,15 @@ pub fn improve(args: &ImproveArgs) -> Result<Vec<GenerationRow>> {
             &gen.join("selfplay"),
             TournamentArgs {
                 agents: vec![best.clone()],
-                games: Some(settings.games_per_gen),
-                players: Some(settings.players),
-                seed: Some(seed),
-                threads,
-                gifts: settings.gifts,
-                no_farmers: settings.no_farmers,
+                game: GameOptions {
+                    games: Some(settings.games_per_gen),
+                    players: Some(settings.players),
+                    seed: Some(seed),
+                    threads,
+                    gifts: settings.gifts,
+                    no_farmers: settings.no_farmers,
+                    ..GameOptions::default()
+                },
                 records: true,
                 name: Some("selfplay".to_string()),
                 selfplay: true,
@@ -283,13 +288,16 @@ pub fn improve(args: &ImproveArgs) -> Result<Vec<GenerationRow>> {
             &match_dir,
             TournamentArgs {
                 agents: vec![candidate.clone(), best.clone()],
-                games: Some(settings.match_games),
-                players: Some(2),
-                // Other decks than the self-play data's.
-                seed: Some(mix(settings.seed, IMPROVE_TAG, &[k, 1])),
-                threads,
-                gifts: settings.gifts,
-                no_farmers: settings.no_farmers,
+                game: GameOptions {
+                    games: Some(settings.match_games),
+                    players: Some(2),
+                    // Other decks than the self-play data's.
+                    seed: Some(mix(settings.seed, IMPROVE_TAG, &[k, 1])),
+                    threads,
+                    gifts: settings.gifts,
+                    no_farmers: settings.no_farmers,
+                    ..GameOptions::default()
+                },
                 sprt: Some(SPRT.to_string()),
                 name: Some("match".to_string()),
                 ..TournamentArgs::default()

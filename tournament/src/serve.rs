@@ -8,9 +8,9 @@
 //! agent plays in-process. It answers with an index into `legal`.
 
 use crate::error::{Error, Result};
-use crate::external::message::{parse_turn, PROTOCOL};
+use crate::external::message::{parse_deal, parse_turn, PROTOCOL};
 use agents::{Agent, AgentRng};
-use engine::{apply_turn_start, follow_turn, Seat, State};
+use engine::{follow_deal, follow_turn, follow_turn_start, Phase, Seat, State};
 use rand::SeedableRng;
 use serde::Deserialize;
 use std::io::{BufRead, Write};
@@ -34,6 +34,8 @@ struct ToBot {
     turns: Vec<serde_json::Value>,
     #[serde(default)]
     current: Option<serde_json::Value>,
+    #[serde(default)]
+    deal: Option<serde_json::Value>,
 }
 
 /// A game being followed.
@@ -113,16 +115,22 @@ fn serve_agent(
 /// Follow the game to the decision of `d` and ask the agent.
 fn decide(agent: &mut dyn Agent, g: &mut Game, d: ToBot) -> std::result::Result<usize, String> {
     let viewer = Seat(d.seat);
+    if let Some(deal) = &d.deal {
+        follow_deal(&mut g.state, viewer, &parse_deal(deal)?)
+            .map_err(|e| format!("the deal: {e:?}"))?;
+    } else if g.state.phase() == Phase::DrawHand && g.state.turns() == 0 {
+        return Err("a game with a hand of tiles begins with its deal".to_string());
+    }
     for value in d.turns {
         let seen = parse_turn(value)?;
         let turn = g.state.turns() + 1;
-        follow_turn(&mut g.state, viewer, &seen.turn, seen.gift_hidden)
+        follow_turn(&mut g.state, viewer, &seen.turn, seen.hidden)
             .map_err(|e| format!("turn {turn}: {e:?}"))?;
     }
     let mut position = g.state.clone();
     if let Some(value) = d.current {
         let seen = parse_turn(value)?;
-        apply_turn_start(&mut position, &seen.turn)
+        follow_turn_start(&mut position, viewer, &seen.turn)
             .map_err(|e| format!("the current turn: {e:?}"))?;
     }
     let view = position.view(Seat(d.seat));

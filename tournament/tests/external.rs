@@ -2,19 +2,15 @@
 //! binary: `serve` round trips, the Python client, misbehaving bots and
 //! what a bot is sent.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
 
+use common::{scratch, tournament};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The binary's path, for `ext:cmd=` specs.
 fn bin() -> &'static str {
     env!("CARGO_BIN_EXE_carcassonne")
-}
-
-/// A fresh, empty scratch folder for one test.
-fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("external-{name}"));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
 }
 
 /// A file of the repository.
@@ -24,21 +20,6 @@ fn repo(path: &str) -> String {
         .join(path)
         .display()
         .to_string()
-}
-
-fn tournament(out: &Path, args: &[&str]) -> Output {
-    let out = Command::new(bin())
-        .arg("tournament")
-        .args(["--out", out.to_str().unwrap()])
-        .args(args)
-        .output()
-        .expect("the binary runs");
-    assert!(
-        out.status.success(),
-        "tournament {args:?} failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out
 }
 
 /// games.csv as rows of named fields.
@@ -63,9 +44,31 @@ fn served(agent: &str) -> String {
     format!("ext:cmd={} serve {agent}", bin())
 }
 
+/// The agents of the round trips.
+const SERVED: [&str; 3] = ["random", "greedy", "mcts:iterations=25,c=0.7"];
+
+/// Play `args` between `agents` in-process and again served through the
+/// protocol on `threads` threads: the games must be the same. Returns the
+/// served run's folder.
+fn round_trip(name: &str, args: &[&str], agents: &[&str], threads: &str) -> PathBuf {
+    let name: String = name
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+        .collect();
+    let (inside, outside) = (
+        scratch(&format!("external-{name}-in")),
+        scratch(&format!("external-{name}-ext")),
+    );
+    tournament(&inside, &[args, &["--agents", &agents.join(",")]].concat());
+    let ext: Vec<String> = agents.iter().map(|a| served(a)).collect();
+    let ext_args = ["--agents", &ext.join(","), "--threads", threads];
+    tournament(&outside, &[args, &ext_args].concat());
+    assert_same_games(&inside, &outside, &name);
+    outside
+}
+
 #[test]
 fn served_agents_play_the_same_games_as_in_process_ones() {
-    let agents = ["random", "greedy", "mcts:iterations=25,c=0.7"];
     // The rule variants reach the bot through new_game's rules object.
     let hole = Some("hole_bonus=true,final_incomplete=false");
     let cases = [
@@ -78,27 +81,35 @@ fn served_agents_play_the_same_games_as_in_process_ones() {
     ];
     for (players, gifts, rules) in cases {
         let name = format!("round-trip-{players}-{gifts}-{}", rules.is_some());
-        let (inside, outside) = (
-            scratch(&format!("{name}-in")),
-            scratch(&format!("{name}-ext")),
-        );
         let players = players.to_string();
-        let mut common = vec!["--games", "1", "--players", &players, "--seed", "5"];
+        let mut args = vec!["--games", "1", "--players", &players, "--seed", "5"];
         if gifts {
-            common.push("--gifts");
+            args.push("--gifts");
         }
         if let Some(rules) = rules {
-            common.extend(["--rules", rules]);
+            args.extend(["--rules", rules]);
         }
-        let ext: Vec<String> = agents.iter().map(|a| served(a)).collect();
-        let list = agents.join(",");
-        let ext_list = ext.join(",");
-        tournament(&inside, &[&common[..], &["--agents", &list]].concat());
         // Reproducible for any --threads: the bots run on one thread here.
         let threads = if players == "2" { "1" } else { "2" };
-        let ext_args = ["--agents", &ext_list, "--threads", threads];
-        tournament(&outside, &[&common[..], &ext_args].concat());
-        assert_same_games(&inside, &outside, &name);
+        round_trip(&name, &args, &SERVED, threads);
+    }
+}
+
+#[test]
+fn served_agents_play_the_same_games_with_hands_of_tiles() {
+    let cases = [
+        (2, "hand=1"),
+        (3, "hand=2"),
+        (2, "hand=3"),
+        (4, "hand=3"),
+        (2, "hand=1,hand_visible=true"),
+        (3, "hand=3,hand_visible=true,hole_bonus=true"),
+    ];
+    for (players, rules) in cases {
+        let players = players.to_string();
+        let args = ["--games", "1", "--players", &players, "--seed", "9"];
+        let args = [&args[..], &["--rules", rules]].concat();
+        round_trip(&format!("hands-{players}-{rules}"), &args, &SERVED, "2");
     }
 }
 
@@ -125,18 +136,8 @@ fn served_agents_play_the_same_shards_and_sprt_runs() {
     let shard: &[&str] = &["--shard", "2/3", "--games", "6"];
     let sprt: &[&str] = &["--sprt", "0,400", "--games", "60"];
     for (name, extra) in [("shard", shard), ("sprt", sprt)] {
-        let (inside, outside) = (
-            scratch(&format!("{name}-in")),
-            scratch(&format!("{name}-ext")),
-        );
-        let common = [extra, &["--seed", "3", "--players", "2"]].concat();
-        tournament(
-            &inside,
-            &[&common[..], &["--agents", "greedy,random"]].concat(),
-        );
-        let ext = format!("{},{}", served("greedy"), served("random"));
-        tournament(&outside, &[&common[..], &["--agents", &ext]].concat());
-        assert_same_games(&inside, &outside, name);
+        let args = [extra, &["--seed", "3", "--players", "2"]].concat();
+        let outside = round_trip(name, &args, &["greedy", "random"], "2");
         if name == "sprt" {
             // 60 games of 2 seats planned; the test decided before.
             assert!(games(&outside).len() < 120, "the SPRT stops the run");
@@ -145,8 +146,22 @@ fn served_agents_play_the_same_shards_and_sprt_runs() {
 }
 
 #[test]
+fn the_python_bots_play_a_game_with_hands_of_tiles() {
+    let dir = scratch("external-python-hands");
+    let bot = format!("ext:cmd=python3 {}", repo("clients/python/random_bot.py"));
+    let example = format!("ext:cmd=python3 {}", repo("clients/python/monk_bot.py"));
+    let agents = format!("{bot},greedy,{example}");
+    let args = ["--agents", &agents, "--games", "1", "--players", "3"];
+    tournament(&dir, &[&args[..], &["--rules", "hand=2"]].concat());
+    let rows = games(&dir);
+    assert_eq!(rows.len(), 9, "3 seat rotations of 3 seats");
+    assert!(rows.iter().all(|r| r["forfeit"].is_empty()), "{rows:?}");
+    assert!(rows.iter().all(|r| r["turns"] == "71"), "{rows:?}");
+}
+
+#[test]
 fn the_python_random_bot_plays_a_tournament_against_greedy() {
-    let dir = scratch("python");
+    let dir = scratch("external-python");
     let bot = format!("ext:cmd=python3 {}", repo("clients/python/random_bot.py"));
     let example = format!("ext:cmd=python3 {}", repo("clients/python/monk_bot.py"));
     let agents = format!("{bot},greedy,{example}");
@@ -204,7 +219,7 @@ fn misbehave(mode: &str, move_ms: u64, reason: Option<&str>) {
 
 /// [`misbehave`] with the spec's `limits`.
 fn misbehave_with(mode: &str, limits: &str, reason: Option<&str>) {
-    let dir = scratch(&format!("misbehave-{mode}"));
+    let dir = scratch(&format!("external-misbehave-{mode}"));
     let bot = format!(
         "ext:{limits},cmd=python3 {} {mode}",
         repo("tournament/tests/bots/misbehave.py")
@@ -295,34 +310,66 @@ fn a_bot_that_ignores_quit_is_killed_and_loses_nothing() {
     misbehave("ignore_quit", 2000, None);
 }
 
-#[test]
-fn a_bot_is_never_sent_other_seats_gift_cards_or_the_tile_order() {
-    let dir = scratch("spy");
+/// A spy bot (it logs every line it receives) as seat 0 of a tournament
+/// with `args` against random and greedy: per bot process, the messages
+/// it received, in order.
+fn spy(name: &str, args: &[&str]) -> Vec<Vec<serde_json::Value>> {
+    let dir = scratch(name);
     let bot = format!(
         "ext:cmd=python3 {} spy",
         repo("tournament/tests/bots/misbehave.py")
     );
     let agents = format!("{bot},random,greedy");
-    let args = [
-        "--agents",
-        &agents,
-        "--players",
-        "3",
-        "--games",
-        "3",
-        "--gifts",
-    ];
-    tournament(&dir, &args);
+    tournament(&dir, &[&["--agents", &agents][..], args].concat());
+    let mut logs = Vec::new();
+    for entry in std::fs::read_dir(dir.join("bots")).unwrap() {
+        let text = std::fs::read_to_string(entry.unwrap().path()).unwrap();
+        let lines = text.lines().filter_map(|l| l.strip_prefix("got "));
+        logs.push(lines.map(|l| serde_json::from_str(l).unwrap()).collect());
+    }
+    logs
+}
+
+/// The keys of a message, sorted.
+fn keys(msg: &serde_json::Value) -> Vec<&str> {
+    msg.as_object()
+        .unwrap()
+        .keys()
+        .map(|k| k.as_str())
+        .collect()
+}
+
+/// The keys every `decide` has.
+const DECIDE_KEYS: [&str; 16] = [
+    "bag",
+    "bag_size",
+    "current",
+    "gift_deck_size",
+    "gift_discard",
+    "hand",
+    "hand_sizes",
+    "legal",
+    "legal_ids",
+    "phase",
+    "scores",
+    "seat",
+    "supply",
+    "time_left_ms",
+    "turns",
+    "type",
+];
+
+#[test]
+fn a_bot_is_never_sent_other_seats_gift_cards_or_the_tile_order() {
+    let args = ["--players", "3", "--games", "3", "--gifts"];
     let mut decides = 0;
     let mut hidden = 0;
     let mut own = 0;
     let mut histories = 0;
-    for entry in std::fs::read_dir(dir.join("bots")).unwrap() {
-        let text = std::fs::read_to_string(entry.unwrap().path()).unwrap();
+    for log in spy("external-spy", &args) {
         let mut seat = None;
         let mut received: Vec<serde_json::Value> = Vec::new();
-        for line in text.lines().filter_map(|l| l.strip_prefix("got ")) {
-            let msg: serde_json::Value = serde_json::from_str(line).unwrap();
+        for msg in &log {
             let kind = msg["type"].as_str().unwrap();
             if kind == "new_game" {
                 seat = msg["seat"].as_u64();
@@ -336,33 +383,10 @@ fn a_bot_is_never_sent_other_seats_gift_cards_or_the_tile_order() {
             if kind != "decide" && kind != "game_over" {
                 continue;
             }
-            let keys: Vec<&str> = msg
-                .as_object()
-                .unwrap()
-                .keys()
-                .map(|k| k.as_str())
-                .collect();
             if kind == "decide" {
                 decides += 1;
                 assert_eq!(msg["seat"].as_u64(), seat);
-                let mut expected = vec![
-                    "bag",
-                    "bag_size",
-                    "current",
-                    "gift_deck_size",
-                    "gift_discard",
-                    "hand",
-                    "hand_sizes",
-                    "legal",
-                    "legal_ids",
-                    "phase",
-                    "scores",
-                    "seat",
-                    "supply",
-                    "time_left_ms",
-                    "turns",
-                    "type",
-                ];
+                let mut expected = DECIDE_KEYS.to_vec();
                 expected.push(if msg["phase"] == "choose" {
                     "choose"
                 } else {
@@ -370,7 +394,8 @@ fn a_bot_is_never_sent_other_seats_gift_cards_or_the_tile_order() {
                 });
                 expected.sort();
                 assert_eq!(
-                    keys, expected,
+                    keys(msg),
+                    expected,
                     "a decide message carries only what the seat knows"
                 );
                 let bag = msg["bag"].as_object().unwrap();
@@ -400,9 +425,106 @@ fn a_bot_is_never_sent_other_seats_gift_cards_or_the_tile_order() {
     );
 }
 
+/// Each seat's tiles in `list` (a deal or `tile_hands`) are shown to
+/// `seat` only if they are its own or hands are visible; the sizes of the
+/// hidden ones.
+fn check_tiles(list: &serde_json::Value, seat: u64, visible: bool) -> Vec<usize> {
+    let mut hidden = Vec::new();
+    for (s, tiles) in list.as_array().unwrap().iter().enumerate() {
+        let tiles = tiles.as_array().unwrap();
+        let shown = tiles.iter().filter(|t| *t != "hidden").count();
+        if s as u64 == seat || visible {
+            assert_eq!(shown, tiles.len(), "seat {s}'s tiles are shown: {list}");
+        } else {
+            assert_eq!(
+                shown, 0,
+                "seat {s}'s tiles are hidden from seat {seat}: {list}"
+            );
+            hidden.push(tiles.len());
+        }
+    }
+    hidden
+}
+
+#[test]
+fn a_bot_sees_its_own_hand_of_tiles_and_only_the_sizes_of_hidden_ones() {
+    for visible in [false, true] {
+        let rules = format!("hand=3,hand_visible={visible}");
+        let args = ["--players", "3", "--games", "1", "--rules", &rules];
+        let (mut decides, mut draws_hidden, mut draws_shown) = (0, 0, 0);
+        for log in spy(&format!("external-spy-hands-{visible}"), &args) {
+            let mut seat = 0;
+            let mut deals = 0;
+            for msg in &log {
+                match msg["type"].as_str().unwrap() {
+                    "new_game" => {
+                        (seat, deals) = (msg["seat"].as_u64().unwrap(), 0);
+                        continue;
+                    }
+                    "history" => {
+                        check_tiles(&msg["deal"], seat, visible);
+                    }
+                    "decide" | "game_over" => {}
+                    _ => continue,
+                }
+                if let Some(deal) = msg.get("deal").filter(|_| msg["type"] != "history") {
+                    deals += 1;
+                    check_tiles(deal, seat, visible);
+                }
+                if msg["type"] == "decide" {
+                    decides += 1;
+                    assert_eq!(msg["phase"], "place_hand");
+                    let mut expected = DECIDE_KEYS.to_vec();
+                    expected.push("tile_hands");
+                    if deals == 1 && msg.get("deal").is_some() {
+                        expected.push("deal");
+                    }
+                    expected.sort();
+                    assert_eq!(keys(msg), expected, "{msg}");
+                    // The bag counts every tile the seat has not seen.
+                    let hidden = check_tiles(&msg["tile_hands"], seat, visible);
+                    let unseen: u64 = msg["bag"]
+                        .as_object()
+                        .unwrap()
+                        .values()
+                        .map(|n| n.as_u64().unwrap())
+                        .sum();
+                    let bag_size = msg["bag_size"].as_u64().unwrap();
+                    assert_eq!(unseen, bag_size + hidden.iter().sum::<usize>() as u64);
+                }
+                assert!(deals <= 1, "the deal is sent once a game");
+                let turns = msg["turns"].as_array().unwrap();
+                for turn in turns.iter().chain(msg.get("current")) {
+                    let Some(drawn) = turn.get("drawn") else {
+                        continue;
+                    };
+                    let own = turn["player"].as_u64() == Some(seat);
+                    let n = drawn
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .filter(|t| *t == "hidden")
+                        .count();
+                    if own || visible {
+                        assert_eq!(n, 0, "{turn}");
+                        draws_shown += 1;
+                    } else {
+                        assert_eq!(n, drawn.as_array().unwrap().len(), "{turn}");
+                        draws_hidden += 1;
+                    }
+                }
+            }
+            assert_eq!(deals, 1, "the deal is sent once a game");
+        }
+        assert!(decides > 15, "{decides}");
+        assert!(draws_shown > 0, "{draws_shown}");
+        assert_eq!(draws_hidden > 0, !visible, "{draws_hidden}");
+    }
+}
+
 #[test]
 fn bad_ext_specs_fail_before_anything_is_created() {
-    let dir = scratch("bad-specs");
+    let dir = scratch("external-bad-specs");
     let bots = dir.join("bots.json");
     std::fs::write(&bots, r#"{"a": {"command": "python3"}}"#).unwrap();
     for (spec, needle) in [
@@ -432,7 +554,7 @@ fn bad_ext_specs_fail_before_anything_is_created() {
 
 #[test]
 fn play_takes_an_external_bot_and_logs_its_stderr() {
-    let dir = scratch("play");
+    let dir = scratch("external-play");
     let record = dir.join("game.json");
     let bot = format!(
         "ext:cmd=python3 {} spy",

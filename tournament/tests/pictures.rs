@@ -4,29 +4,29 @@
 mod common;
 
 use common::{fails, ok, scratch};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 fn s(path: &Path) -> &str {
     path.to_str().unwrap()
 }
 
+/// A fresh scratch folder `name` holding `game.json`, the record `play`
+/// writes with `args`; the folder, the record and what `play` printed.
+fn played(name: &str, args: &[&str]) -> (PathBuf, PathBuf, String) {
+    let dir = scratch(name);
+    let record = dir.join("game.json");
+    let text = ok(&[&["play", "--out", s(&record)], args].concat());
+    (dir, record, text)
+}
+
 #[test]
 fn play_writes_a_picture_per_turn_and_render_and_view_read_its_record() {
-    let dir = scratch("pictures-play");
-    let record = dir.join("game.json");
-    let turns = dir.join("turns");
-    let text = ok(&[
-        "play",
-        "--agents",
-        "greedy,random",
-        "--seed",
-        "2",
-        "--gifts",
-        "--out",
-        s(&record),
-        "--svg",
-        s(&turns),
-    ]);
+    let turns = scratch("pictures-play-turns").join("turns");
+    let args = ["--agents", "greedy,random", "--seed", "2", "--gifts"];
+    let (dir, record, text) = played(
+        "pictures-play",
+        &[&args[..], &["--svg", s(&turns)]].concat(),
+    );
     let json: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&record).unwrap()).unwrap();
     let n = json["turns"].as_array().unwrap().len();
@@ -62,9 +62,7 @@ fn play_writes_a_picture_per_turn_and_render_and_view_read_its_record() {
 
 #[test]
 fn bad_render_and_view_arguments_are_one_line_errors_writing_nothing() {
-    let dir = scratch("pictures-errors");
-    let record = dir.join("game.json");
-    ok(&["play", "--seed", "1", "--out", s(&record)]);
+    let (dir, record, _) = played("pictures-errors", &["--seed", "1"]);
     let out = dir.join("x.svg");
     let err = fails(&["render", s(&record), "--turn", "999", "--out", s(&out)]);
     assert!(err.contains("--turn 999: the record has only"), "{err}");
@@ -125,19 +123,15 @@ fn render_picks_a_record_of_a_records_file() {
 /// before, which failed at turn 1).
 #[test]
 fn play_and_render_follow_a_game_with_hands() {
-    let dir = scratch("pictures-hand");
-    let record = dir.join("game.json");
-    let text = ok(&[
-        "play",
+    let args = [
         "--agents",
         "greedy,random",
         "--seed",
         "2",
         "--rules",
         "hand=2",
-        "--out",
-        s(&record),
-    ]);
+    ];
+    let (dir, record, text) = played("pictures-hand", &args);
     assert!(text.contains("  1  seat "), "{text}");
     let svg = dir.join("last.svg");
     ok(&["render", s(&record), "--out", s(&svg)]);

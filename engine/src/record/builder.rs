@@ -93,6 +93,39 @@ impl RecordBuilder {
         &self.record.turns
     }
 
+    /// The rules of the game.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{RecordBuilder, Rules};
+    ///
+    /// let rules: Rules = "hand=2,hand_visible=true".parse().unwrap();
+    /// assert!(RecordBuilder::new(2, rules).rules().hand_visible);
+    /// ```
+    pub fn rules(&self) -> Rules {
+        self.record.rules
+    }
+
+    /// With a hand (RULES.md §8): the tiles each seat drew at set-up so
+    /// far, in seat order.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{RecordBuilder, Rules, Seat, State, Tile};
+    ///
+    /// let rules: Rules = "hand=1".parse().unwrap();
+    /// let mut state = State::new(rules, 2, Seat(0));
+    /// let mut builder = RecordBuilder::new(2, rules);
+    /// for tile in [Tile::U, Tile::V] {
+    ///     let drawn = state.apply_chance_outcome(engine::Chance::Tile(tile)).unwrap();
+    ///     builder.chance(&state, drawn);
+    /// }
+    /// assert_eq!(builder.deal(), [vec![Tile::U], vec![Tile::V]]);
+    /// ```
+    pub fn deal(&self) -> &[Vec<Tile>] {
+        &self.record.deal
+    }
+
     /// The turn in progress, if it has begun: the tiles set aside, the
     /// first placeable tile drawn (as `tile`, with no cell yet) and a gift
     /// opened.
@@ -125,6 +158,20 @@ impl RecordBuilder {
             self.close();
         }
         self.current(seat)
+    }
+
+    /// With a hand: close the open turn once it is over (its tile placed
+    /// and no draw back up due, or its seat no longer to play), so that
+    /// [`RecordBuilder::current_turn`] is only ever a turn in progress.
+    fn close_finished_hand_turn(&mut self, after: &State) {
+        let finished = self.turn.as_ref().is_some_and(|t| {
+            after.is_over()
+                || t.player != after.to_play().0
+                || (t.tile.is_some() && after.phase() != Phase::DrawHand)
+        });
+        if finished {
+            self.close();
+        }
     }
 
     /// A chance outcome with a hand (RULES.md §8): a tile dealt, drawn
@@ -168,9 +215,7 @@ impl RecordBuilder {
                 self.hand_chance(tile, drawn);
             }
             self.before = Some((after.to_play(), after.phase()));
-            if after.is_over() {
-                self.close();
-            }
+            self.close_finished_hand_turn(after);
             return;
         }
         let seat = after.to_play();
@@ -237,10 +282,8 @@ impl RecordBuilder {
                 (turn.tile, turn.x, turn.y, turn.rot, turn.meeple) =
                     (t.tile, t.x, t.y, t.rot, t.meeple);
                 if hand {
-                    // Draws back up may follow: the next step closes it.
-                    if after.is_over() {
-                        self.close();
-                    }
+                    // Unless draws back up follow.
+                    self.close_finished_hand_turn(after);
                 } else if after.phase() != Phase::DrawGift {
                     self.close();
                 }

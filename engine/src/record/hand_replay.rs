@@ -8,7 +8,7 @@ use super::{Record, TurnRecord};
 use crate::geom::Pos;
 use crate::moves::{IllegalMove, Move, Placement};
 use crate::state::State;
-use crate::tiles::segment_at;
+use crate::tiles::{segment_at, Tile};
 use crate::turn::{Drawn, Phase};
 
 /// Deal the record's `deal` at set-up: seat 0's tiles first, then seat
@@ -50,37 +50,9 @@ pub(super) fn apply_deal(state: &mut State, record: &Record) -> Result<(), Strin
 /// Apply one recorded turn of a game with a hand.
 pub(super) fn apply_hand_turn(state: &mut State, turn: &TurnRecord) -> Result<(), ReplayReason> {
     use ReplayReason::*;
-    if turn.gift_open.is_some() || turn.gift_received.is_some() {
-        return Err(BadTurn("a game with a hand has no gifts".to_string()));
-    }
     let seat = state.to_play();
-    // The start of the turn: tiles set aside, then replacements drawn.
-    for &t in &turn.discarded {
-        if state.phase() != Phase::Draw || state.to_play() != seat {
-            return Err(BadTurn(format!(
-                "tile {t} set aside but nothing is left to set aside or draw"
-            )));
-        }
-        match state.draw(t).map_err(Illegal)? {
-            Drawn::SetAside => {}
-            _ => return Err(Illegal(IllegalMove::FalseDiscard(t))),
-        }
-    }
     let mut drawn = turn.drawn.iter().copied();
-    while state.phase() == Phase::Draw && state.to_play() == seat {
-        if let Some(t) = state.unplaceable_in_hand() {
-            return Err(Illegal(IllegalMove::MustSetAside(t)));
-        }
-        let Some(t) = drawn.next() else {
-            return Err(BadTurn(
-                "the hand is short: a replacement tile must be drawn before placing".to_string(),
-            ));
-        };
-        match state.draw(t).map_err(Illegal)? {
-            Drawn::Held => {}
-            _ => return Err(Illegal(IllegalMove::Unplaceable(t))),
-        }
-    }
+    start_hand_turn(state, turn, &mut drawn)?;
     let Some(tile) = turn.tile else {
         // A pass: the seat's hand ran empty with the bag.
         let passed =
@@ -124,6 +96,76 @@ pub(super) fn apply_hand_turn(state: &mut State, turn: &TurnRecord) -> Result<()
             "the hand must be drawn back up to {} tiles after placing",
             state.rules().hand
         )));
+    }
+    Ok(())
+}
+
+/// The start of a turn with a hand: the tiles set aside (`discarded`),
+/// then replacements drawn from `drawn` until the seat is to place (or
+/// passes). The draws after placing are left in `drawn`.
+fn start_hand_turn(
+    state: &mut State,
+    turn: &TurnRecord,
+    drawn: &mut impl Iterator<Item = Tile>,
+) -> Result<(), ReplayReason> {
+    use ReplayReason::*;
+    if turn.gift_open.is_some() || turn.gift_received.is_some() {
+        return Err(BadTurn("a game with a hand has no gifts".to_string()));
+    }
+    let seat = state.to_play();
+    // The start of the turn: tiles set aside, then replacements drawn.
+    for &t in &turn.discarded {
+        if state.phase() != Phase::Draw || state.to_play() != seat {
+            return Err(BadTurn(format!(
+                "tile {t} set aside but nothing is left to set aside or draw"
+            )));
+        }
+        match state.draw(t).map_err(Illegal)? {
+            Drawn::SetAside => {}
+            _ => return Err(Illegal(IllegalMove::FalseDiscard(t))),
+        }
+    }
+    while state.phase() == Phase::Draw && state.to_play() == seat {
+        if let Some(t) = state.unplaceable_in_hand() {
+            return Err(Illegal(IllegalMove::MustSetAside(t)));
+        }
+        let Some(t) = drawn.next() else {
+            return Err(BadTurn(
+                "the hand is short: a replacement tile must be drawn before placing".to_string(),
+            ));
+        };
+        match state.draw(t).map_err(Illegal)? {
+            Drawn::Held => {}
+            _ => return Err(Illegal(IllegalMove::Unplaceable(t))),
+        }
+    }
+    Ok(())
+}
+
+/// Apply the start of a turn in progress with a hand, as
+/// [`RecordBuilder::current_turn`](super::RecordBuilder::current_turn)
+/// gives it: the tiles set aside and the replacements drawn. The seat is
+/// then to place a tile of its hand.
+pub(super) fn apply_hand_turn_start(
+    state: &mut State,
+    turn: &TurnRecord,
+) -> Result<(), ReplayReason> {
+    use ReplayReason::*;
+    if turn.tile.is_some() {
+        return Err(BadTurn(
+            "a turn in progress has placed no tile yet".to_string(),
+        ));
+    }
+    let seat = state.to_play();
+    let mut drawn = turn.drawn.iter().copied();
+    start_hand_turn(state, turn, &mut drawn)?;
+    if let Some(t) = drawn.next() {
+        return Err(BadTurn(format!("tile {t} drawn but the hand is full")));
+    }
+    if state.phase() != Phase::PlaceHand || state.to_play() != seat {
+        return Err(BadTurn(
+            "the turn in progress does not end at a placement".to_string(),
+        ));
     }
     Ok(())
 }

@@ -221,16 +221,7 @@ pub fn replay(record: &Record, end: bool) -> Result<State, ReplayError> {
 /// ```
 pub fn apply_turn(state: &mut State, turn: &TurnRecord) -> Result<(), ReplayReason> {
     use ReplayReason::*;
-    if state.phase() == Phase::Over {
-        return Err(AfterEnd);
-    }
-    let expected = state.to_play().0;
-    if turn.player != expected {
-        return Err(WrongPlayer {
-            found: turn.player,
-            expected,
-        });
-    }
+    check_seat(state, turn)?;
     if state.rules().hand > 0 {
         return super::hand_replay::apply_hand_turn(state, turn);
     }
@@ -288,23 +279,25 @@ pub fn apply_turn(state: &mut State, turn: &TurnRecord) -> Result<(), ReplayReas
 /// the tiles set aside, the first tile drawn (`tile`, which has no cell
 /// yet), and a gift opened (for Take 2, its set-aside tiles, `second`
 /// draw, and `returned` once a tile was kept). The seat is then to
-/// decide: place, open a gift, or keep one of two tiles.
+/// decide: place, open a gift, or keep one of two tiles. With a hand
+/// (RULES.md §8), the tiles set aside and the replacements `drawn`: the
+/// seat is then to place a tile of its hand.
 ///
 /// [`RecordBuilder::current_turn`]: super::RecordBuilder::current_turn
 ///
 /// # Errors
 /// As [`apply_turn`].
 pub fn apply_turn_start(state: &mut State, turn: &TurnRecord) -> Result<(), ReplayReason> {
+    if state.rules().hand > 0 {
+        check_seat(state, turn)?;
+        return super::hand_replay::apply_hand_turn_start(state, turn);
+    }
     set_aside(state, turn)?;
     let tile = turn.tile.ok_or(ReplayReason::MissingTile)?;
     match state.draw(tile).map_err(ReplayReason::Illegal)? {
         Drawn::Placeable => {}
         Drawn::SetAside => return Err(ReplayReason::Illegal(IllegalMove::Unplaceable(tile))),
-        Drawn::Held => {
-            return Err(ReplayReason::BadTurn(
-                "a turn in progress cannot be applied with a hand".to_string(),
-            ))
-        }
+        Drawn::Held => unreachable!("a tile held without a hand"),
     }
     match &turn.gift_open {
         Some(g) => {
@@ -319,8 +312,8 @@ pub fn apply_turn_start(state: &mut State, turn: &TurnRecord) -> Result<(), Repl
     }
 }
 
-/// Check the turn's seat and set its `discarded` tiles aside.
-fn set_aside(state: &mut State, turn: &TurnRecord) -> Result<(), ReplayReason> {
+/// Check that the game goes on and that the turn is its seat to play's.
+fn check_seat(state: &State, turn: &TurnRecord) -> Result<(), ReplayReason> {
     if state.phase() == Phase::Over {
         return Err(ReplayReason::AfterEnd);
     }
@@ -331,6 +324,12 @@ fn set_aside(state: &mut State, turn: &TurnRecord) -> Result<(), ReplayReason> {
             expected,
         });
     }
+    Ok(())
+}
+
+/// Check the turn's seat and set its `discarded` tiles aside.
+fn set_aside(state: &mut State, turn: &TurnRecord) -> Result<(), ReplayReason> {
+    check_seat(state, turn)?;
     for &t in &turn.discarded {
         discard(state, t)?;
     }

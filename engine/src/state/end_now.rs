@@ -18,7 +18,7 @@
 
 use super::{State, MAX_MEEPLES};
 use crate::board::AROUND;
-use crate::features::{segment_id, Counters, SegmentId, MAX_TILES};
+use crate::features::{segment_id, Counters, SegmentId, MAX_SEGMENT_IDS};
 use crate::geom::{Pos, Rotation, Side};
 use crate::seat::{PerSeat, Score, Seat, MAX_PLAYERS};
 use crate::tiles::{Edge, FeatureKind, Tile, MAX_SEGMENTS, NO_SEGMENT};
@@ -236,75 +236,50 @@ impl Overlay {
         }
     }
 
-    /// Calls `f(field, city)` for every field segment (the new tile's
-    /// included) whose feature passes `wanted` and that borders a completed
-    /// city (a pair may come more than once).
-    fn for_each_field_city(
-        &self,
-        state: &State,
-        wanted: impl Fn(Key) -> bool,
-        mut f: impl FnMut(Key, Key),
-    ) {
-        let slots = state.board.len() + (self.slot != usize::MAX) as usize;
-        for slot in 0..slots {
-            for (i, seg) in self.tile_in(state, slot).def().segments.iter().enumerate() {
-                let mut touches = seg.touches;
-                if touches == 0 {
-                    continue;
-                }
-                let field = self.key(state, segment_id(slot, i as u8));
-                if !wanted(field) {
-                    continue;
-                }
-                while touches != 0 {
-                    let c = touches.trailing_zeros() as u8;
-                    touches &= touches - 1;
-                    let city = self.key(state, segment_id(slot, c));
-                    if self.counters(state, city).open == 0 {
-                        f(field, city);
-                    }
-                }
+    /// Calls `f` for every segment of feature `key` (the new tile's
+    /// included).
+    fn for_each_member(&self, state: &State, key: Key, mut f: impl FnMut(SegmentId)) {
+        if key & GROUP == 0 {
+            return state.features.for_each_member(key, f);
+        }
+        let node = (key & !GROUP) as u8;
+        for i in 0..self.tile.segment_count() {
+            if self.parent[i] == node {
+                f(segment_id(self.slot, i as u8));
+            }
+        }
+        for k in 0..self.joined {
+            if self.parent[MAX_SEGMENTS + k] == node {
+                state.features.for_each_member(self.roots[k], &mut f);
             }
         }
     }
-}
 
-/// Sorted (field, city) pairs, packed as `field << 16 | city`. A tile
-/// borders at most two (field, city) pairs, so 146 (the new tile's
-/// included) is enough.
-struct FarmCities {
-    pairs: [u32; 2 * MAX_TILES + 2],
-    len: usize,
-}
-
-impl FarmCities {
-    const NONE: FarmCities = FarmCities {
-        pairs: [0; 2 * MAX_TILES + 2],
-        len: 0,
-    };
-
-    /// Every (wanted field, completed city) pair that touch.
-    fn collect(state: &State, ov: &Overlay, wanted: impl Fn(Key) -> bool) -> FarmCities {
-        let mut out = FarmCities::NONE;
-        ov.for_each_field_city(state, wanted, |field, city| {
-            out.pairs[out.len] = (field as u32) << 16 | city as u32;
-            out.len += 1;
+    /// Distinct completed cities bordering field `field`: only the
+    /// field's own segments are visited (through the union-find's member
+    /// lists), each bordering city marked once in a bitset of keys.
+    fn completed_cities(&self, state: &State, field: Key) -> u16 {
+        // State roots below MAX_SEGMENT_IDS, then the overlay's nodes.
+        let mut seen = [0u64; (MAX_SEGMENT_IDS + NODES).div_ceil(64)];
+        self.for_each_member(state, field, |id| {
+            let slot = id as usize / MAX_SEGMENTS;
+            let segment = &self.tile_in(state, slot).def().segments[id as usize % MAX_SEGMENTS];
+            let mut touches = segment.touches;
+            while touches != 0 {
+                let c = touches.trailing_zeros() as u8;
+                touches &= touches - 1;
+                let city = self.key(state, segment_id(slot, c));
+                if self.counters(state, city).open == 0 {
+                    let bit = if city & GROUP != 0 {
+                        MAX_SEGMENT_IDS + (city & !GROUP) as usize
+                    } else {
+                        city as usize
+                    };
+                    seen[bit / 64] |= 1 << (bit % 64);
+                }
+            }
         });
-        out.pairs[..out.len].sort_unstable();
-        out
-    }
-
-    /// Distinct completed cities touching `field`.
-    fn count(&self, field: Key) -> u16 {
-        let mut n = 0;
-        let mut last = None;
-        for &p in &self.pairs[..self.len] {
-            if p >> 16 == field as u32 && last != Some(p) {
-                n += 1;
-                last = Some(p);
-            }
-        }
-        n
+        seen.iter().map(|w| w.count_ones() as u16).sum()
     }
 }
 
@@ -408,15 +383,10 @@ impl State {
         for (kind, &key) in kinds.iter_mut().zip(&keys[..n]) {
             *kind = ov.kind(self, key);
         }
-        let farms = if rules.farmers && kinds[..n].contains(&FeatureKind::Field) {
-            FarmCities::collect(self, ov, |field| keys[..n].contains(&field))
-        } else {
-            FarmCities::NONE
-        };
         for ((&key, &kind), counts) in keys[..n].iter().zip(&kinds).zip(&counts) {
             let points = match kind {
                 FeatureKind::Field if !rules.farmers => continue,
-                FeatureKind::Field => 3 * farms.count(key),
+                FeatureKind::Field => 3 * ov.completed_cities(self, key),
                 // What the placement completes scores in play; with
                 // `final_incomplete: false` the unfinished rest scores
                 // nothing (RULES.md §8). (Features holding meeples are
@@ -439,6 +409,6 @@ impl State {
 
     /// Distinct completed cities touching the field with root `field`.
     pub(super) fn completed_cities_touching(&self, field: SegmentId) -> u32 {
-        FarmCities::collect(self, &Overlay::NONE, |f| f == field).count(field) as u32
+        Overlay::NONE.completed_cities(self, field) as u32
     }
 }

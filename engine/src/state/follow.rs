@@ -76,22 +76,64 @@ impl State {
     }
 }
 
+/// What a turn record sent to a seat that follows the game leaves out.
+///
+/// # Examples
+/// ```
+/// use engine::Hidden;
+///
+/// let hidden = Hidden { gift: true, ..Hidden::default() };
+/// assert_eq!(hidden.draws, 0);
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Hidden {
+    /// Another seat received a gift card (The Gifts): which one is hidden,
+    /// and the turn's `gift_received` is unused.
+    pub gift: bool,
+    /// Tiles another seat drew into its hidden hand (RULES.md §8 `hand`
+    /// without `hand_visible`): which ones are hidden, and the turn's
+    /// `drawn` is unused.
+    pub draws: usize,
+}
+
 /// Apply a completed turn to a copy of the game kept by `viewer` (see the
 /// module documentation), with The Gifts' hidden cards put where the turn
 /// shows them: an opened card into the opener's hand, `viewer`'s received
-/// card into the deck; for another seat's received card (`gift_hidden`,
-/// the turn's `gift_received` then unused) a placeholder from the deck.
+/// card into the deck; for another seat's received card (`hidden.gift`)
+/// a placeholder from the deck. With hidden hands of tiles the copy deals
+/// the tiles `viewer` has not seen again before the turn (see
+/// [`follow_deal`](crate::follow_deal)).
 ///
 /// # Errors
 ///
 /// As [`apply_turn`], and `Illegal` when a card shown is in no holding
 /// hidden from `viewer`.
+///
+/// # Examples
+/// ```
+/// use engine::{follow_turn, Hidden, Rules, Seat, State, Tile, TurnRecord};
+///
+/// let mut copy = State::new(Rules::default(), 2, Seat(0));
+/// let turn = TurnRecord { player: 0, tile: Some(Tile::U), x: Some(1), y: Some(0),
+///                         rot: Some(1), ..TurnRecord::default() };
+/// follow_turn(&mut copy, Seat(1), &turn, Hidden::default()).unwrap();
+/// assert_eq!(copy.to_play(), Seat(1));
+/// ```
 pub fn follow_turn(
     state: &mut State,
     viewer: Seat,
     turn: &TurnRecord,
-    gift_hidden: bool,
+    hidden: Hidden,
 ) -> Result<(), ReplayReason> {
+    if state.hands_hidden() {
+        return super::follow_hand::follow_hand_turn(state, viewer, turn, hidden.draws);
+    }
+    if hidden.draws > 0 {
+        return Err(ReplayReason::BadTurn(
+            "hidden draws, but no hand is hidden".to_string(),
+        ));
+    }
+    let gift_hidden = hidden.gift;
     let seat = Seat(turn.player);
     let mut turn = turn.clone();
     if let Some(open) = &turn.gift_open {
@@ -120,4 +162,32 @@ pub fn follow_turn(
         }
     }
     apply_turn(state, &turn)
+}
+
+/// Apply the start of `viewer`'s own turn in progress to its copy of the
+/// game: [`apply_turn_start`](crate::apply_turn_start), after dealing the
+/// tiles it has not seen again with hidden hands (its draws may be
+/// another hand's placeholders).
+///
+/// # Errors
+/// As [`apply_turn_start`](crate::apply_turn_start).
+///
+/// # Examples
+/// ```
+/// use engine::{follow_turn_start, Phase, Rules, Seat, State, Tile, TurnRecord};
+///
+/// let mut copy = State::new(Rules::default(), 2, Seat(0));
+/// let start = TurnRecord { player: 0, tile: Some(Tile::U), ..TurnRecord::default() };
+/// follow_turn_start(&mut copy, Seat(0), &start).unwrap();
+/// assert!(matches!(copy.phase(), Phase::Place(_)));
+/// ```
+pub fn follow_turn_start(
+    state: &mut State,
+    viewer: Seat,
+    turn: &TurnRecord,
+) -> Result<(), ReplayReason> {
+    if state.hands_hidden() {
+        return super::follow_hand::follow_hand_turn_start(state, viewer, turn);
+    }
+    crate::record::apply_turn_start(state, turn)
 }

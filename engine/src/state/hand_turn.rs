@@ -185,7 +185,7 @@ impl State {
     /// set-aside or a draw is due ([`Phase::Draw`]), or the seat places
     /// ([`Phase::PlaceHand`]), or it passes (its hand is empty and so is
     /// the bag), or the game ends (every hand is empty too).
-    fn start_hand_turn(&mut self) {
+    pub(super) fn start_hand_turn(&mut self) {
         let n = self.rules.hand() as usize;
         loop {
             let hand = self.hands[self.to_play];

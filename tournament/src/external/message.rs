@@ -2,19 +2,63 @@
 //!
 //! Actions travel in the engine's record notation (`U (1, 0) r1 NNE`,
 //! `open synod (0, 1)`, `keep V`) and as the engine's stable integer ids;
-//! turns in the record's [`TurnRecord`] shape. A bot's answer is matched
-//! against the list of legal actions.
+//! turns in the record's [`TurnRecord`] shape, with `"hidden"` in place of
+//! what the seat may not see (another seat's gift card; with hidden hands
+//! of tiles, the tiles another seat holds and draws). A bot's answer is
+//! matched against the list of legal actions.
 
 use agents::history::SeenTurn;
-use engine::{Action, Gift, GiftCards, Phase, Rules, Score, Seat, SeatView, Tile, TurnRecord};
+use engine::{
+    Action, Gift, GiftCards, Hidden, Phase, Rules, Score, Seat, SeatView, Tile, TurnRecord,
+};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// The protocol version spoken here.
 pub const PROTOCOL: &str = "carcassonne-bot/1";
 
-/// What an external bot is told in place of another seat's gift card.
+/// What an external bot is told in place of another seat's gift card or
+/// hidden tile.
 pub const HIDDEN: &str = "hidden";
+
+/// Tiles as a seat is told them: each tile's letter, or [`HIDDEN`].
+pub fn seen_tiles(tiles: impl IntoIterator<Item = Option<Tile>>) -> Vec<String> {
+    tiles
+        .into_iter()
+        .map(|t| t.map_or_else(|| HIDDEN.to_string(), |t| t.to_string()))
+        .collect()
+}
+
+/// A list of tiles as sent: letters, or [`HIDDEN`] for a tile not seen.
+///
+/// # Errors
+/// A value that is not a list of tile letters and `"hidden"`.
+pub fn parse_seen_tiles(value: &serde_json::Value) -> Result<Vec<Option<Tile>>, String> {
+    let list = value
+        .as_array()
+        .ok_or_else(|| format!("a list of tiles, not {value}"))?;
+    list.iter()
+        .map(|t| match t.as_str() {
+            Some(HIDDEN) => Ok(None),
+            Some(letter) => letter.parse().map(Some).map_err(|e| format!("{e}")),
+            None => Err(format!("a tile letter, not {t}")),
+        })
+        .collect()
+}
+
+/// The set-up deal as sent: one list of tiles per seat.
+///
+/// # Errors
+/// A value that is not a list of such lists.
+pub fn parse_deal(value: &serde_json::Value) -> Result<Vec<Vec<Option<Tile>>>, String> {
+    let seats = value
+        .as_array()
+        .ok_or_else(|| format!("deal: a list per seat, not {value}"))?;
+    seats
+        .iter()
+        .map(|s| parse_seen_tiles(s).map_err(|e| format!("deal: {e}")))
+        .collect()
+}
 
 /// Every legal action of the seat of `view`, in the engine's order, with
 /// its record notation (the engine's [`State::describe`]) and its stable
@@ -44,37 +88,53 @@ pub struct Legal {
     pub ids: Vec<u32>,
 }
 
-/// A turn as sent: the record turn, and `"gift_received":"hidden"` for a
-/// card another seat received.
+/// A turn as sent: the record turn, with `"gift_received":"hidden"` for a
+/// card another seat received and `"drawn":["hidden", …]` for the tiles
+/// another seat drew into a hidden hand.
 #[derive(Debug, Serialize)]
 pub struct TurnOut<'a> {
     #[serde(flatten)]
     turn: &'a TurnRecord,
     #[serde(skip_serializing_if = "Option::is_none")]
     gift_received: Option<&'static str>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    drawn: Vec<&'static str>,
 }
 
 impl<'a> From<&'a SeenTurn> for TurnOut<'a> {
     fn from(seen: &'a SeenTurn) -> TurnOut<'a> {
         TurnOut {
             turn: &seen.turn,
-            gift_received: seen.gift_hidden.then_some(HIDDEN),
+            gift_received: seen.hidden.gift.then_some(HIDDEN),
+            drawn: vec![HIDDEN; seen.hidden.draws],
         }
     }
 }
 
-/// A turn as received: the record turn and whether its gift is hidden.
+/// A turn as received: the record turn and what it hides.
+///
+/// # Errors
+/// A value that is not a turn (naming the field).
 pub fn parse_turn(value: serde_json::Value) -> Result<SeenTurn, String> {
     let mut value = value;
-    let hidden = value.get("gift_received").and_then(|g| g.as_str()) == Some(HIDDEN);
-    if hidden {
-        value.as_object_mut().map(|o| o.remove("gift_received"));
+    let mut hidden = Hidden::default();
+    if let Some(turn) = value.as_object_mut() {
+        if turn.get("gift_received").and_then(|g| g.as_str()) == Some(HIDDEN) {
+            turn.remove("gift_received");
+            hidden.gift = true;
+        }
+        let drawn = turn.get("drawn").and_then(|d| d.as_array());
+        let hidden_draws = drawn.map_or(0, |d| d.iter().filter(|t| *t == HIDDEN).count());
+        if hidden_draws > 0 {
+            if drawn.map(Vec::len) != Some(hidden_draws) {
+                return Err("a turn: `drawn` mixes tiles and \"hidden\"".to_string());
+            }
+            turn.remove("drawn");
+            hidden.draws = hidden_draws;
+        }
     }
     let turn: TurnRecord = serde_json::from_value(value).map_err(|e| format!("a turn: {e}"))?;
-    Ok(SeenTurn {
-        turn,
-        gift_hidden: hidden,
-    })
+    Ok(SeenTurn { turn, hidden })
 }
 
 /// A seat's score with its total.
@@ -123,7 +183,7 @@ pub struct Decide<'a> {
     pub turns: Vec<TurnOut<'a>>,
     /// The turn in progress.
     pub current: Option<TurnOut<'a>>,
-    /// `place` or `choose`.
+    /// `place`, `place_hand` or `choose`.
     pub phase: &'static str,
     /// The tile to place.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -135,10 +195,19 @@ pub struct Decide<'a> {
     pub scores: Vec<ScoreOut>,
     /// Meeples in each seat's supply.
     pub supply: Vec<u8>,
-    /// Tiles left, by letter.
+    /// The tiles the seat has not seen, by letter: those left in the bag,
+    /// and with hidden hands those in the other seats' hands.
     pub bag: BTreeMap<String, u8>,
-    /// Tiles left.
+    /// Tiles left in the bag.
     pub bag_size: u8,
+    /// With a hand of tiles: the set-up deal, one list per seat (in the
+    /// first message of a game that carries turns).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub deal: Option<Vec<Vec<String>>>,
+    /// With a hand of tiles: each seat's hand in slot order, `"hidden"`
+    /// for a tile the seat may not see.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tile_hands: Option<Vec<Vec<String>>>,
     /// The seat's own gift cards.
     pub hand: BTreeMap<String, u8>,
     /// Cards each seat holds.
@@ -157,19 +226,28 @@ pub struct Decide<'a> {
 
 impl<'a> Decide<'a> {
     /// What the seat of `view` may know, with the `turns` and `current`
-    /// turn it has not been sent.
+    /// turn it has not been sent (and the `deal`, if it has not been sent).
     pub fn new(
         view: &SeatView<'_>,
         turns: &'a [SeenTurn],
         current: Option<&'a SeenTurn>,
+        deal: Option<Vec<Vec<String>>>,
         time_left_ms: u64,
         legal: &'a Legal,
     ) -> Decide<'a> {
         let seats = (0..view.players()).map(|s| Seat(s as u8));
         let (phase, tile, choose) = match view.phase() {
             Phase::Choose(a, b) => ("choose", None, Some([a, b])),
+            Phase::PlaceHand => ("place_hand", None, None),
             _ => ("place", view.drawn_tile(), None),
         };
+        let tile_hands = (view.rules().hand > 0).then(|| {
+            let hand = |s: Seat| match view.visible_tiles(s) {
+                Some(hand) => seen_tiles(hand.iter().map(Some)),
+                None => seen_tiles(vec![None; view.tiles_held(s)]),
+            };
+            seats.clone().map(hand).collect()
+        });
         Decide {
             seat: view.seat().0,
             turns: turns.iter().map(TurnOut::from).collect(),
@@ -180,12 +258,14 @@ impl<'a> Decide<'a> {
             scores: seats.clone().map(|s| view.score(s).into()).collect(),
             supply: seats.clone().map(|s| view.supply(s)).collect(),
             bag: view
-                .bag()
+                .unseen_tiles()
                 .iter()
                 .filter(|&(_, n)| n > 0)
                 .map(|(t, n)| (t.to_string(), n))
                 .collect(),
             bag_size: view.bag().total(),
+            deal,
+            tile_hands,
             hand: cards(&view.own_hand()),
             hand_sizes: seats.map(|s| view.hand_size(s)).collect(),
             gift_discard: cards(&view.gift_discard()),
@@ -209,6 +289,9 @@ fn cards(of: &GiftCards) -> BTreeMap<String, u8> {
 /// `game_over`.
 #[derive(Debug, Serialize)]
 pub struct GameOver<'a> {
+    /// With a hand of tiles, the set-up deal if the bot has not been sent it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub deal: Option<Vec<Vec<String>>>,
     /// Turns the bot has not been sent.
     pub turns: Vec<TurnOut<'a>>,
     /// Scores per seat.

@@ -137,6 +137,8 @@ pub struct ExtAgent {
     fault: Option<String>,
     /// Completed turns sent this game.
     sent: usize,
+    /// The set-up deal (with a hand of tiles) was sent this game.
+    deal_sent: bool,
     /// Time used this game.
     used: Duration,
 }
@@ -150,6 +152,7 @@ impl ExtAgent {
             process: None,
             fault: None,
             sent: 0,
+            deal_sent: false,
             used: Duration::ZERO,
         }
     }
@@ -173,13 +176,21 @@ impl ExtAgent {
         reason
     }
 
-    /// The turns of `history` not sent yet, and the turn in progress.
+    /// The turns of `history` not sent yet.
     fn unsent(&mut self, history: &History<'_>) -> Vec<SeenTurn> {
         let turns = (self.sent..history.len())
             .filter_map(|i| history.turn(i))
             .collect();
         self.sent = history.len();
         turns
+    }
+
+    /// With a hand of tiles, the set-up deal if it was not sent yet.
+    fn unsent_deal(&mut self, history: &History<'_>) -> Option<Vec<Vec<String>>> {
+        if std::mem::replace(&mut self.deal_sent, true) {
+            return None;
+        }
+        deal_out(history)
     }
 
     fn ask(&mut self, view: &SeatView<'_>, history: &History<'_>) -> Result<Action, String> {
@@ -190,7 +201,8 @@ impl ExtAgent {
         let legal = message::legal_actions(view);
         let turns = self.unsent(history);
         let current = history.current();
-        let decide = Decide::new(view, &turns, current.as_ref(), limit_ms, &legal);
+        let deal = self.unsent_deal(history);
+        let decide = Decide::new(view, &turns, current.as_ref(), deal, limit_ms, &legal);
         let p = self.process.as_mut().ok_or("exited: no process")?;
         p.send(&message::line("decide", &decide))?;
         loop {
@@ -201,9 +213,12 @@ impl ExtAgent {
                 "history" => {
                     let all: Vec<SeenTurn> =
                         (0..history.len()).filter_map(|i| history.turn(i)).collect();
-                    let body = serde_json::json!({
+                    let mut body = serde_json::json!({
                         "turns": all.iter().map(message::TurnOut::from).collect::<Vec<_>>()
                     });
+                    if let Some(deal) = deal_out(history) {
+                        body["deal"] = deal.into();
+                    }
                     p.send(&message::line("history", &body))?;
                 }
                 "action" => {
@@ -221,6 +236,13 @@ impl ExtAgent {
             }
         }
     }
+}
+
+/// With a hand of tiles, the set-up deal as the viewer of `history` is
+/// told it.
+fn deal_out(history: &History<'_>) -> Option<Vec<Vec<String>>> {
+    let deal = history.deal();
+    (!deal.is_empty()).then(|| deal.into_iter().map(message::seen_tiles).collect())
 }
 
 /// The action a reply names: by index into `legal`, by id, or in record
@@ -285,6 +307,7 @@ impl Agent for ExtAgent {
 
     fn new_game(&mut self, start: &GameStart) {
         self.sent = 0;
+        self.deal_sent = false;
         self.used = Duration::ZERO;
         self.fault = None;
         let def = self.def.clone();
@@ -341,6 +364,7 @@ impl Agent for ExtAgent {
         };
         let turns = self.unsent(history);
         let msg = GameOver {
+            deal: self.unsent_deal(history),
             turns: turns.iter().map(message::TurnOut::from).collect(),
             scores: end.scores.iter().map(|&s| ScoreOut::from(s)).collect(),
             forfeit: end.forfeit.map(|f| ForfeitOut {

@@ -1,7 +1,7 @@
 //! The report of small results folders written by real runs.
 
 use super::REPORT_HTML;
-use crate::cli::TournamentArgs;
+use crate::cli::{GameOptions, TournamentArgs};
 use crate::config::TournamentConfig;
 
 fn run(
@@ -15,11 +15,14 @@ fn run(
     let _ = std::fs::remove_dir_all(&dir);
     let args = TournamentArgs {
         agents: vec![agents.to_string()],
-        games: Some(games),
-        players: Some(players),
-        seed: Some(4),
-        threads: Some(1),
-        out: Some(dir.clone()),
+        game: GameOptions {
+            games: Some(games),
+            players: Some(players),
+            seed: Some(4),
+            threads: Some(1),
+            out: Some(dir.clone()),
+            ..GameOptions::default()
+        },
         sprt: sprt.map(String::from),
         ..TournamentArgs::default()
     };
