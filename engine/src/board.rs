@@ -399,6 +399,44 @@ impl Board {
         }
     }
 
+    /// The slots of the tiles on the eight cells around `pos` in
+    /// [`AROUND`] order (even entries: the edge neighbours N, E, S, W),
+    /// [`NO_SLOT`] where there is none: one cell index, then fixed offsets.
+    #[inline]
+    pub(crate) fn around_slots(&self, pos: Pos) -> [u8; 8] {
+        let cell = pos.cell() as usize;
+        std::array::from_fn(|k| self.slot_around(cell, pos, k))
+    }
+
+    /// The slots of the edge neighbours of `pos` on sides N, E, S, W
+    /// ([`NO_SLOT`] where there is none).
+    #[inline]
+    pub(crate) fn side_slots(&self, pos: Pos) -> [u8; 4] {
+        let cell = pos.cell() as usize;
+        std::array::from_fn(|side| self.slot_around(cell, pos, 2 * side))
+    }
+
+    /// The slot of the tile on the cell [`AROUND`]`[k]` of `pos` (whose
+    /// index is `cell`), or [`NO_SLOT`].
+    #[inline]
+    fn slot_around(&self, cell: usize, pos: Pos, k: usize) -> u8 {
+        let q = cell + AROUND_OFFSET[k] as usize;
+        let q = if q >= CELLS { q - CELLS } else { q };
+        match self.grid[q] {
+            s @ 1..=MAX_TILES_U8 => {
+                let (dx, dy) = AROUND[k];
+                let at = Pos::new(pos.x.wrapping_add(dx), pos.y.wrapping_add(dy));
+                // The torus folds far cells onto near ones: check the cell.
+                if self.placed[s as usize - 1].pos == at {
+                    s - 1
+                } else {
+                    NO_SLOT
+                }
+            }
+            _ => NO_SLOT,
+        }
+    }
+
     /// Put `tile` at `pos` (which must be open, or the origin on an empty
     /// board) and return its slot with what it touched. Updates the
     /// frontier and the surrounded-counts of the tile and its eight

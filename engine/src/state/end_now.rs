@@ -17,7 +17,7 @@
 //! the tests compare both ways over thousands of random positions.
 
 use super::{State, MAX_MEEPLES};
-use crate::board::AROUND;
+use crate::board::NO_SLOT;
 use crate::features::{segment_id, Counters, SegmentId, MAX_SEGMENT_IDS};
 use crate::geom::{Pos, Rotation, Side};
 use crate::seat::{PerSeat, Score, Seat, MAX_PLAYERS};
@@ -92,10 +92,13 @@ impl Overlay {
                 _ => Counters::one(0, false, 0),
             };
         }
+        let around = state.board.around_slots(pos);
         for side in Side::ALL {
-            let Some(nslot) = state.board.slot_at(pos.step(side)) else {
+            let nslot = around[2 * side.index()];
+            if nslot == NO_SLOT {
                 continue;
-            };
+            }
+            let nslot = nslot as usize;
             let n = state.board.placed(nslot);
             let no = n.tile.oriented(n.rot);
             let (s, opp) = (side.index(), side.opposite().index());
@@ -115,10 +118,9 @@ impl Overlay {
         for node in 0..NODES {
             ov.parent[node] = ov.find(node) as u8;
         }
-        for (dx, dy) in AROUND {
-            let cell = Pos::new(pos.x.wrapping_add(dx), pos.y.wrapping_add(dy));
-            if let Some(s) = state.board.slot_at(cell) {
-                ov.around[ov.around_len] = s as u8;
+        for s in around {
+            if s != NO_SLOT {
+                ov.around[ov.around_len] = s;
                 ov.around_len += 1;
             }
         }

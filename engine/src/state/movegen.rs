@@ -2,6 +2,7 @@
 //! segments free for a meeple, and the legal moves.
 
 use super::State;
+use crate::board::NO_SLOT;
 use crate::features::{segment_id, SegmentId};
 use crate::geom::{Rotation, Side};
 use crate::moves::{Move, MoveList, Placement};
@@ -183,10 +184,13 @@ impl State {
             pairs[n] = (root, 1 << mine);
             n += 1;
         };
+        let sides = self.board.side_slots(placement.pos);
         for side in Side::ALL {
-            let Some(slot) = self.board.slot_at(placement.pos.step(side)) else {
+            let slot = sides[side.index()];
+            if slot == NO_SLOT {
                 continue;
-            };
+            }
+            let slot = slot as usize;
             let nb = self.board.placed(slot);
             let no = nb.tile.oriented(nb.rot);
             let s = side.index();
