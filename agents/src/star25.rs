@@ -29,7 +29,9 @@
 //! draw repeated) is left in the bag of the searched positions. Following
 //! every order in which unplaceable tiles could be set aside first would
 //! multiply the chance nodes by the orders of those tiles, which late in a
-//! game with many unplaceable kinds never finishes.
+//! game with many unplaceable kinds never finishes. When no tile left can
+//! be placed (a bounded `table` fills up), every order of the set-asides
+//! ends in the same position, so the draw is one certain outcome.
 //!
 //! The search runs on one [`SeatView::determinize`] of the view (in the
 //! base game the position itself). It uses no randomness but for ties at
@@ -280,15 +282,27 @@ impl Star25 {
             .map(|(_, p)| p)
             .sum();
         let mut out = Vec::new();
+        if placeable == 0.0 {
+            // Nothing left fits: whichever tile comes, the draws go on to
+            // the same position (see the module docs).
+            if let Some(&(chance, _)) = outcomes.first() {
+                let mut child = state.clone();
+                child
+                    .apply_chance_outcome(chance)
+                    .expect("a possible outcome");
+                out.push((child, 1.0));
+            }
+            return out;
+        }
         for &(chance, p) in &outcomes {
-            if placeable > 0.0 && stuck(&chance) {
+            if stuck(&chance) {
                 continue;
             }
             let mut child = state.clone();
             child
                 .apply_chance_outcome(chance)
                 .expect("a possible outcome");
-            out.push((child, if placeable > 0.0 { p / placeable } else { p }));
+            out.push((child, p / placeable));
         }
         out
     }

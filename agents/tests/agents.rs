@@ -97,6 +97,52 @@ fn search_agents_play_only_legal_moves_over_thousands_of_games() {
     }
 }
 
+/// Variants of RULES.md §8, alone and together (small tables fill up, so
+/// unplaceable tiles, returns and early ends come up).
+const VARIANTS: [&str; 8] = [
+    "table=5x5,table_closes=true",
+    "hand=3,table=5x5,table_closes=true,unplaceable=return,start_in_bag=true",
+    "hand=2,hand_visible=true,table=7x7,unplaceable=return,hole_bonus=true",
+    "table=3x3,unplaceable=return",
+    "start_in_bag=true,hole_bonus=true",
+    "table=7x5,unplaceable=return,final_incomplete=false",
+    "table=5x7,table_closes=true,unplaceable=return,start_in_bag=true,gifts=true",
+    "table=9x9,table_closes=true,hole_bonus=true,gifts=true",
+];
+
+#[test]
+fn every_agent_plays_every_variant_legally() {
+    let specs = [
+        "random",
+        "greedy",
+        "mcts:iterations=12",
+        "mcts:iterations=8,solver_tiles=1",
+        "ismcts:iterations=12",
+        "solver:tiles=1",
+        "star25:depth=2,width=1",
+    ];
+    for spec in specs {
+        for (v, variant) in VARIANTS.iter().enumerate() {
+            let rules: Rules = variant.parse().unwrap();
+            for players in [2, 3] {
+                let mut agents: Vec<Box<dyn Agent>> =
+                    (0..players).map(|_| from_spec(spec).unwrap()).collect();
+                let seeds: Vec<u64> = (0..players as u64).collect();
+                let deck_seed = 31 * v as u64 + players as u64;
+                let out = play_game(&mut agents, rules, deck_seed, &seeds);
+                assert!(
+                    out.forfeit.is_none(),
+                    "{spec}, {players} seats, {variant}: {:?}",
+                    out.forfeit
+                );
+                assert!(out.turns > 0);
+                engine::replay(&out.record, false)
+                    .unwrap_or_else(|e| panic!("{spec}, {variant}: {e}"));
+            }
+        }
+    }
+}
+
 /// Positions in the place phase from a game of random play.
 fn positions(players: usize, rules: Rules, seed: u64) -> Vec<State> {
     let mut rng = AgentRng::seed_from_u64(seed);

@@ -31,12 +31,18 @@ impl Bag {
     /// assert_eq!(*State::new(Rules::default(), 2, Seat(0)).bag(), Bag::full());
     /// ```
     pub fn full() -> Bag {
+        let mut bag = Bag::every_tile();
+        bag.take(Tile::START);
+        bag
+    }
+
+    /// All 72 tiles, the start tile among them (`start_in_bag`).
+    pub(crate) fn every_tile() -> Bag {
         let mut counts = [0; Tile::COUNT];
         for t in Tile::ALL {
             counts[t.index()] = t.def().count;
         }
-        counts[Tile::START.index()] -= 1;
-        Bag { counts, total: 71 }
+        Bag { counts, total: 72 }
     }
 
     /// No tiles at all.

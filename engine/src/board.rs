@@ -8,6 +8,11 @@
 //! empty cells next to a placed tile, each with the [`Demand`] its
 //! neighbours make, so listing the placements of a tile is one table lookup
 //! per open cell.
+//!
+//! With a table (RULES.md §8 `table`) cells off the table never join the
+//! frontier, so every placement listed lies on the table; with
+//! `table_closes` a cell off the table counts as a surrounding tile in
+//! [`Placed::surrounded`] (a monastery on the border is completed by it).
 
 use crate::features::MAX_TILES;
 use crate::geom::{Pos, Rotation, Side};
@@ -48,7 +53,8 @@ pub struct Placed {
     pub rot: Rotation,
     /// Its cell.
     pub pos: Pos,
-    /// How many of its eight surrounding cells hold a tile.
+    /// How many of its eight surrounding cells hold a tile (or, with
+    /// `table_closes`, lie off the table).
     pub surrounded: u8,
 }
 
@@ -74,6 +80,42 @@ pub struct Board {
     frontier: [Pos; MAX_FRONTIER],
     demand: [Demand; MAX_FRONTIER],
     frontier_len: u8,
+}
+
+/// The play area of RULES.md §8 `table`, as [`Board::place`] needs it: the
+/// state keeps it in its packed rules, so the board costs no bytes more.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Bounds {
+    /// Half the width and height (`u8::MAX`: no table).
+    half: [u8; 2],
+    /// Cells off the table count as surrounding tiles (`table_closes`).
+    pub closes: bool,
+}
+
+impl Bounds {
+    /// No table: every cell is on it.
+    pub(crate) const UNBOUNDED: Bounds = Bounds {
+        half: [u8::MAX; 2],
+        closes: false,
+    };
+
+    /// A `width` x `height` table (odd sizes; 0 means no table).
+    #[inline]
+    pub(crate) fn table(width: u8, height: u8, closes: bool) -> Bounds {
+        if width == 0 {
+            return Bounds::UNBOUNDED;
+        }
+        Bounds {
+            half: [width / 2, height / 2],
+            closes,
+        }
+    }
+
+    /// `pos` lies on the table.
+    #[inline]
+    pub(crate) fn contains(self, pos: Pos) -> bool {
+        pos.x.unsigned_abs() <= self.half[0] && pos.y.unsigned_abs() <= self.half[1]
+    }
 }
 
 /// The eight cells around a tile, clockwise from north: even indices are
@@ -439,9 +481,16 @@ impl Board {
 
     /// Put `tile` at `pos` (which must be open, or the origin on an empty
     /// board) and return its slot with what it touched. Updates the
-    /// frontier and the surrounded-counts of the tile and its eight
-    /// neighbours.
-    pub(crate) fn place(&mut self, tile: Tile, rot: Rotation, pos: Pos) -> (usize, Touched) {
+    /// frontier (only cells within `bounds` join it) and the
+    /// surrounded-counts of the tile and its eight neighbours (cells off a
+    /// closing table count for the placed tile).
+    pub(crate) fn place(
+        &mut self,
+        tile: Tile,
+        rot: Rotation,
+        pos: Pos,
+        bounds: Bounds,
+    ) -> (usize, Touched) {
         let slot = self.len as usize;
         let cell = pos.cell() as usize;
         debug_assert!(self.is_empty() || self.is_open(pos));
@@ -481,6 +530,10 @@ impl Board {
                 if k % 2 == 0 {
                     touched.sides[k / 2] = s as u8;
                 }
+            } else if !bounds.contains(qpos) {
+                // Off the table: never open; with `table_closes` it
+                // surrounds the tile as a tile would.
+                surrounded += u8::from(bounds.closes);
             } else if k % 2 == 0 {
                 let side = Side::from_index(k / 2);
                 let want = (edges[side.index()] as u8) << (2 * side.opposite().index());

@@ -210,6 +210,14 @@ impl Features {
         root
     }
 
+    /// Close one open edge of the feature of `id` against the table's
+    /// border (`table_closes`).
+    #[inline]
+    pub(crate) fn close_edge(&mut self, id: SegmentId) {
+        let root = self.find(id);
+        self.nodes[root as usize].c.open -= 1;
+    }
+
     /// Join the features of `a` and `b` (fields: no counters but meeples):
     /// the members of the feature on fewer tiles (a stand-in for fewer
     /// segments that costs no bytes) are relabelled to the other's root

@@ -288,6 +288,8 @@ pub enum IllegalMove {
     Occupied(Pos),
     /// The cell touches no placed tile along an edge.
     NoNeighbour(Pos),
+    /// The cell lies off the table (RULES.md §8 `table`).
+    OffTable(Pos),
     /// An edge of the tile does not match its neighbour.
     EdgeMismatch(Pos, Side),
     /// The tile has no segment at that location.
@@ -338,6 +340,7 @@ impl fmt::Display for IllegalMove {
             NotInBag(t) => write!(f, "tile {t} is not left in the stack"),
             Occupied(p) => write!(f, "cell {p} already holds a tile"),
             NoNeighbour(p) => write!(f, "cell {p} has no neighbouring tile along an edge"),
+            OffTable(p) => write!(f, "cell {p} lies off the table"),
             EdgeMismatch(p, s) => write!(f, "the {s} edge at {p} does not match its neighbour"),
             NoSuchSegment(t, l) => write!(f, "tile {t} has no feature at location {l}"),
             BadSegment(t, s) => write!(f, "tile {t} has no segment {s}"),

@@ -2,6 +2,7 @@
 //! [`Rules`] in four bytes, so that the §8 variants do not grow the state
 //! search clones at every node.
 
+use crate::board::Bounds;
 use crate::rules::{Rules, Table, Unplaceable};
 
 const FARMERS: u8 = 1;
@@ -44,6 +45,18 @@ impl PackedRules {
             hand: rules.hand,
             table: rules.table.map_or([0, 0], |t| [t.width, t.height]),
         }
+    }
+
+    /// `unplaceable: return`: unplaceable draws go back into the bag.
+    #[inline]
+    pub(crate) fn returns_unplaceable(self) -> bool {
+        self.flags & RETURN != 0
+    }
+
+    /// The table's play area (unbounded without a table).
+    #[inline]
+    pub(crate) fn bounds(self) -> Bounds {
+        Bounds::table(self.table[0], self.table[1], self.flags & TABLE_CLOSES != 0)
     }
 
     /// Tiles in each hand (0 without the variant).

@@ -248,8 +248,6 @@ pub enum RulesError {
     Syntax(String),
     /// Options that cannot be combined (RULES.md §8).
     Conflict(&'static str),
-    /// A variant the engine does not play yet.
-    NotImplemented(&'static str),
 }
 
 impl fmt::Display for RulesError {
@@ -264,15 +262,17 @@ impl fmt::Display for RulesError {
                 key,
                 value,
                 expected,
-            } => write!(f, "rules key `{key}`: bad value `{value}` (expected {expected})"),
+            } => write!(
+                f,
+                "rules key `{key}`: bad value `{value}` (expected {expected})"
+            ),
             RulesError::Syntax(item) => {
-                write!(f, "rules item `{item}` is not KEY=VALUE (e.g. hole_bonus=true)")
+                write!(
+                    f,
+                    "rules item `{item}` is not KEY=VALUE (e.g. hole_bonus=true)"
+                )
             }
             RulesError::Conflict(why) => write!(f, "rules conflict: {why}"),
-            RulesError::NotImplemented(key) => write!(
-                f,
-                "rules key `{key}`: this variant is not implemented yet (only its default value is accepted)"
-            ),
         }
     }
 }
@@ -401,15 +401,6 @@ impl Rules {
             return Err(RulesError::Conflict(
                 "`table_closes=true` needs a `table` (e.g. table=11x11)",
             ));
-        }
-        if self.start_in_bag {
-            return Err(RulesError::NotImplemented("start_in_bag"));
-        }
-        if self.unplaceable != Unplaceable::Aside {
-            return Err(RulesError::NotImplemented("unplaceable"));
-        }
-        if self.table.is_some() {
-            return Err(RulesError::NotImplemented("table"));
         }
         Ok(())
     }

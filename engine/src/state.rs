@@ -147,7 +147,9 @@ impl std::fmt::Debug for State {
 
 impl State {
     /// A new game: the start tile at the origin, every seat with 7
-    /// meeples, `first` to play, a tile to be drawn.
+    /// meeples, `first` to play, a tile to be drawn. With `start_in_bag`
+    /// the board is empty and the first draw is the start tile (RULES.md
+    /// §8), placed at the origin in rotation 0.
     ///
     /// # Panics
     /// If `players` is not 2–6, `first` is not a seat, or
@@ -177,7 +179,7 @@ impl State {
             players: players as u8,
             to_play: first,
             phase: Phase::Draw,
-            bag: Bag::full(),
+            bag: Bag::every_tile(),
             turns: 0,
             placements: 0,
             scores: PerSeat::default(),
@@ -193,9 +195,15 @@ impl State {
             board: Board::new(),
             features: Features::new(),
         };
-        state.put_tile(Tile::START, Rotation::default(), Pos::ORIGIN);
-        if rules.hand > 0 {
-            state.start_deal();
+        // With `start_in_bag` the start tile is the first chance outcome
+        // (see [`State::draw`]) and a hand is dealt after it; otherwise it
+        // is D, taken out of the bag.
+        if !rules.start_in_bag {
+            state.bag.take(Tile::START);
+            state.put_tile(Tile::START, Rotation::default(), Pos::ORIGIN);
+            if rules.hand > 0 {
+                state.start_deal();
+            }
         }
         state
     }
@@ -615,7 +623,7 @@ impl State {
         if self.rules.hand() > 0 {
             return self.end_hand_turn();
         }
-        if self.bag.is_empty() {
+        if !self.tile_draw_due() {
             self.finish();
         } else {
             self.phase = Phase::Draw;
@@ -627,9 +635,34 @@ impl State {
         }
     }
 
-    /// Put a tile on the board and join its segments to its neighbours'.
+    /// `pos` lies on the table (always, without a `table`).
+    #[inline]
+    pub fn on_table(&self, pos: Pos) -> bool {
+        self.rules.bounds().contains(pos)
+    }
+
+    /// No tile can be drawn any more, which ends the game: the bag is
+    /// empty, or with `unplaceable: return` holds only tiles that fit
+    /// nowhere (RULES.md §8). A game ended early (`replay --end`) is over
+    /// without this.
+    pub fn tiles_exhausted(&self) -> bool {
+        !self.tile_draw_due()
+    }
+
+    /// Whether another tile can be drawn (see [`State::tiles_exhausted`]).
+    pub(super) fn tile_draw_due(&self) -> bool {
+        if self.bag.is_empty() {
+            return false;
+        }
+        !self.rules.returns_unplaceable() || self.bag.iter().any(|(t, _)| self.board.has_fit(t))
+    }
+
+    /// Put a tile on the board and join its segments to its neighbours'
+    /// (and with `table_closes`, close its roads and cities facing the
+    /// table's border).
     fn put_tile(&mut self, tile: Tile, rot: Rotation, pos: Pos) -> (usize, Touched) {
-        let (slot, touched) = self.board.place(tile, rot, pos);
+        let bounds = self.rules.bounds();
+        let (slot, touched) = self.board.place(tile, rot, pos, bounds);
         let o = tile.oriented(rot);
         let piece_bit = if o.multi_piece {
             let bit = 1u16 << self.pieces_used;
@@ -650,6 +683,11 @@ impl State {
         for side in Side::ALL {
             let nslot = touched.sides[side.index()];
             if nslot == NO_SLOT {
+                let s = side.index();
+                if bounds.closes && o.edges[s] != Edge::Field && !bounds.contains(pos.step(side)) {
+                    self.features
+                        .close_edge(segment_id(slot, o.edge_segment[s]));
+                }
                 continue;
             }
             let nslot = nslot as usize;

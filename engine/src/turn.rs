@@ -132,6 +132,14 @@ pub enum Drawn {
     /// game is over if the bag is empty). With a hand, also a tile of the
     /// hand set aside at the start of the turn.
     SetAside,
+    /// It has no legal placement and went back into the bag
+    /// (`unplaceable: return`; with a hand, also a tile of the hand
+    /// returned at the start of the turn); draw again.
+    Returned,
+    /// It is the start tile (`start_in_bag`), now at the origin in
+    /// rotation 0; the first turn's tile (or the hands' deal) is drawn
+    /// next.
+    Start,
     /// With a hand: it went into the hand of the seat it was drawn for.
     Held,
 }

@@ -385,6 +385,10 @@ impl<'a> SeatView<'a> {
         /// assert!(state.view(Seat(0)).is_placeable(Tile::C));
         /// ```
         fn is_placeable(&self, tile: Tile) -> bool;
+        /// A cell lies on the table (`table` variant).
+        fn on_table(&self, pos: Pos) -> bool;
+        /// No tile can be drawn any more.
+        fn tiles_exhausted(&self) -> bool;
         /// The kind of a segment's feature.
         ///
         /// # Examples

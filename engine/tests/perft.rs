@@ -10,10 +10,12 @@
 //! To regenerate the tables (only when the rules change on purpose):
 //! `cargo test -p carcassonne-engine --test perft -- --ignored --nocapture`.
 
+mod counts;
 mod naive;
 
+use counts::{free_names, play_rows, Row};
 use engine::random_move;
-use engine::{Drawn, Move, Phase, Placement, Pos, Rotation, Rules, Seat, State, Tile, TurnRecord};
+use engine::{Drawn, Phase, Rules, Seat, State, TurnRecord};
 use naive::NaiveGame;
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
@@ -32,10 +34,6 @@ const SEQUENCES: [(usize, bool, &str, u32); 3] = [
     (3, false, "VVKUHRJSTWLAGMOQEBCV", 1),
     (2, true, "BUEVJKLWDNPUVAEBVRIT", 2),
 ];
-
-/// One turn: tile, x, y, rotation, meeple location ("" for none), then the
-/// expected number of placements and of moves before the move is played.
-type Row = (char, i8, i8, u8, &'static str, usize, usize);
 
 /// 2 players, farmers on.
 ///
@@ -150,40 +148,7 @@ fn check_sequence(players: usize, farmers: bool, rows: &[Row]) {
         gifts: false,
         ..Rules::STANDARD
     };
-    let mut state = State::new(rules, players, Seat(0));
-    for (k, &(t, x, y, r, meeple, placements, moves)) in rows.iter().enumerate() {
-        let turn = k + 1;
-        let tile: Tile = t.to_string().parse().unwrap();
-        assert_eq!(state.draw(tile), Ok(Drawn::Placeable), "turn {turn}");
-        assert_eq!(
-            state.placement_count(),
-            placements,
-            "placements, turn {turn}"
-        );
-        let mut listed = 0;
-        state.for_each_placement(|_| listed += 1);
-        assert_eq!(listed, placements, "for_each_placement, turn {turn}");
-        let mut n = 0;
-        state.for_each_move(|_| n += 1);
-        assert_eq!(n, moves, "moves, turn {turn} ({t})");
-        let mut list = engine::MoveList::new();
-        state.legal_moves(&mut list);
-        assert_eq!(list.len(), moves, "legal_moves, turn {turn}");
-        let rot = Rotation::new(r).unwrap();
-        let meeple = (!meeple.is_empty())
-            .then(|| state.meeple_segment(rot, meeple.parse().unwrap()).unwrap());
-        let m = Move {
-            placement: Placement {
-                pos: Pos::new(x, y),
-                rot,
-                slot: 0,
-            },
-            meeple,
-        };
-        state
-            .try_play(m)
-            .unwrap_or_else(|e| panic!("turn {turn}: {e}"));
-    }
+    play_rows(&mut State::new(rules, players, Seat(0)), rows);
 }
 
 #[test]
@@ -208,18 +173,6 @@ fn perft_tables_follow_their_sequences() {
         let letters: String = rows.iter().map(|r| r.0).collect();
         assert_eq!(&letters, tiles);
     }
-}
-
-/// Canonical names of the free segments of the drawn tile at a placement.
-fn free_names(state: &State, p: Placement) -> Vec<String> {
-    let tile = state.drawn_tile().unwrap();
-    let free = state.free_segments(p);
-    let mut out: Vec<String> = (0..8)
-        .filter(|i| free & (1 << i) != 0)
-        .map(|i| tile.oriented(p.rot).canonical[i].to_string())
-        .collect();
-    out.sort();
-    out
 }
 
 /// Seeded random games (random draws, uniformly random moves); at every

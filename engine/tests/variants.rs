@@ -1,9 +1,11 @@
 //! The house-rule variants of RULES.md §8: the rules configuration (keys,
-//! values, refusals) and the variants the engine plays so far
-//! (`final_incomplete`, `hole_bonus`).
+//! values, refusals) and positions for the variants the engine plays
+//! (`final_incomplete`, `hole_bonus`, `unplaceable: return`,
+//! `start_in_bag`; the table has its own file, `tests/table.rs`).
 
 use engine::{
-    random_action, replay, Action, Pos, Record, Rules, RulesError, Seat, Side, State, Table,
+    random_action, replay, Action, Chance, Drawn, Phase, Pos, Record, RecordBuilder, ReplayReason,
+    Rules, RulesError, Seat, Side, State, Table, Tile, Unplaceable,
 };
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
@@ -65,31 +67,17 @@ fn impossible_combinations_are_refused() {
 }
 
 #[test]
-fn variants_not_implemented_yet_are_refused_not_ignored() {
-    for (s, key) in [
-        ("start_in_bag=true", "start_in_bag"),
-        ("unplaceable=return", "unplaceable"),
-        ("table=11x11", "table"),
-        ("table=11x11,table_closes=true", "table"),
+fn the_table_start_and_return_variants_are_played() {
+    for s in [
+        "start_in_bag=true",
+        "unplaceable=return",
+        "table=11x11",
+        "table=3x3,table_closes=true,unplaceable=return,start_in_bag=true,gifts=true",
+        "hand=3,hand_visible=true,table=5x5,table_closes=true,unplaceable=return,start_in_bag=true",
     ] {
-        assert_eq!(
-            s.parse::<Rules>(),
-            Err(RulesError::NotImplemented(key)),
-            "{s}"
-        );
+        let rules: Rules = s.parse().unwrap_or_else(|e| panic!("{s}: {e}"));
+        assert_eq!(rules.to_string().parse::<Rules>(), Ok(rules));
     }
-    // A record asking for one does not replay.
-    let mut record = Record::new(
-        2,
-        Rules {
-            start_in_bag: true,
-            ..Rules::STANDARD
-        },
-    );
-    record.turns = vec![turn("0 U 1 0 1")];
-    let e = replay(&record, false).unwrap_err();
-    assert_eq!(e.turn, 0);
-    assert!(e.to_string().contains("not implemented yet"), "{e}");
 }
 
 /// Seat 0's farmer in the field touching D's closed city (3 points at the
@@ -166,4 +154,168 @@ fn hole_bonus_gives_the_same_seat_another_turn_and_only_then() {
         holes > 10,
         "only {holes} holes filled: the test checks little"
     );
+}
+
+/// The 3x3 table with `unplaceable: return`.
+fn small_table_return() -> Rules {
+    "table=3x3,unplaceable=return".parse().unwrap()
+}
+
+#[test]
+fn an_unplaceable_tile_returns_to_the_bag_and_another_is_drawn() {
+    // G closes D's city at the top of a 3x3 table: C (city all round) fits
+    // nowhere on it.
+    let mut record = Record::new(2, small_table_return());
+    record.turns = vec![turn("0 G 0 1 0")];
+    let mut state = replay(&record, false).unwrap();
+    let before = state.clone();
+    assert_eq!(state.draw(Tile::C), Ok(Drawn::Returned));
+    assert!(state == before, "a returned draw changes nothing");
+    assert_eq!(state.bag().count(Tile::C), 1);
+    // It may come up again in the same turn.
+    assert_eq!(state.draw(Tile::C), Ok(Drawn::Returned));
+    // The chance outcomes are the placeable kinds, renormalised.
+    let outcomes = state.chance_outcomes();
+    assert!(outcomes.iter().all(|(c, _)| *c != Chance::Tile(Tile::C)));
+    let placeable: u32 = state
+        .bag()
+        .iter()
+        .filter(|&(t, _)| state.is_placeable(t))
+        .map(|(_, n)| u32::from(n))
+        .sum();
+    let (_, p_u) = outcomes
+        .iter()
+        .find(|(c, _)| *c == Chance::Tile(Tile::U))
+        .unwrap();
+    assert!((p_u - 8.0 / f64::from(placeable)).abs() < 1e-12);
+    assert!((outcomes.iter().map(|(_, p)| p).sum::<f64>() - 1.0).abs() < 1e-12);
+    // Records list such draws in `discarded`, repeats included.
+    record.turns.push(turn("1 [C] [C] U 1 0 1"));
+    let replayed = replay(&record, false).unwrap();
+    assert_eq!(replayed.bag().count(Tile::C), 1);
+    assert_eq!(replayed.bag().total(), 69);
+    // A placeable tile listed as discarded is refused, naming the turn.
+    record.turns[1] = turn("1 [U] U 1 0 1");
+    let e = replay(&record, false).unwrap_err();
+    assert_eq!(e.turn, 2);
+    assert!(
+        e.to_string()
+            .contains("set aside but has a legal placement"),
+        "{e}"
+    );
+}
+
+/// A 3x3 table filled around D (the last tile at (-1, -1)).
+const FILL_THE_TABLE: [&str; 8] = [
+    "0 E 0 1 2",
+    "1 U 1 0 1",
+    "0 U -1 0 1 E",
+    "1 B 0 -1 0 C",
+    "0 B 1 1 0",
+    "1 B -1 1 0",
+    "0 E 1 -1 2",
+    "1 B -1 -1 0",
+];
+
+#[test]
+fn unplaceable_return_ends_the_game_when_every_tile_left_is_unplaceable() {
+    let mut record = Record::new(2, small_table_return());
+    record.turns = FILL_THE_TABLE.iter().map(|t| turn(t)).collect();
+    let state = replay(&record, false).unwrap();
+    assert!(state.is_over() && state.tiles_exhausted());
+    assert_eq!(state.bag().total(), 71 - 8);
+    // Final scoring ran: the open road U + D + U, 3 for seat 0; seat 1's
+    // monastery south of D has five neighbours on the table (the border
+    // does not close): 1 + 5.
+    assert_eq!(state.score(Seat(0)).road, 3);
+    assert_eq!(state.score(Seat(1)).monastery, 6);
+    // A ninth turn is after the end.
+    record.turns.push(turn("0 U 1 0 1"));
+    let e = replay(&record, false).unwrap_err();
+    assert_eq!((e.turn, e.reason), (9, ReplayReason::AfterEnd));
+    // With the standard rule the game goes on: every draw is set aside
+    // until the bag is empty.
+    let aside = Rules {
+        unplaceable: Unplaceable::Aside,
+        ..small_table_return()
+    };
+    let mut record = Record::new(2, aside);
+    record.turns = FILL_THE_TABLE.iter().map(|t| turn(t)).collect();
+    let mut state = replay(&record, false).unwrap();
+    assert_eq!(state.phase(), Phase::Draw);
+    assert!(!state.tiles_exhausted());
+    let mut rng = Pcg64Mcg::seed_from_u64(1);
+    while !state.is_over() {
+        assert_eq!(state.draw_random(&mut rng).1, Drawn::SetAside);
+    }
+    assert!(state.bag().is_empty());
+}
+
+#[test]
+fn start_in_bag_draws_the_start_tile_from_all_72() {
+    let rules: Rules = "start_in_bag=true".parse().unwrap();
+    let mut state = State::new(rules, 2, Seat(1));
+    assert!(state.board().is_empty());
+    assert_eq!((state.phase(), state.bag().total()), (Phase::Draw, 72));
+    let outcomes = state.chance_outcomes();
+    assert_eq!(outcomes.len(), 24);
+    let (_, p_d) = outcomes
+        .iter()
+        .find(|(c, _)| *c == Chance::Tile(Tile::D))
+        .unwrap();
+    assert_eq!(*p_d, 4.0 / 72.0);
+    assert_eq!(state.draw(Tile::U), Ok(Drawn::Start));
+    let start = state.board().at(Pos::ORIGIN).unwrap();
+    assert_eq!((start.tile, start.rot.quarter_turns()), (Tile::U, 0));
+    assert_eq!(
+        (state.phase(), state.to_play(), state.turns()),
+        (Phase::Draw, Seat(1), 0)
+    );
+    assert_eq!((state.bag().total(), state.bag().count(Tile::D)), (71, 4));
+    // U's road runs N–S: a road tile goes north or south of it.
+    state.draw(Tile::U).unwrap();
+    let mut cells = Vec::new();
+    state.for_each_placement(|p| cells.push(p.pos));
+    cells.dedup();
+    assert_eq!(
+        cells.iter().filter(|p| p.x == 0).count(),
+        2,
+        "north and south: {cells:?}"
+    );
+}
+
+#[test]
+fn start_in_bag_records_name_the_start_tile_and_replay_checks_it() {
+    let rules: Rules = "start_in_bag=true".parse().unwrap();
+    let mut rng = Pcg64Mcg::seed_from_u64(4);
+    let mut state = State::new(rules, 2, Seat(0));
+    let mut builder = RecordBuilder::new(2, rules);
+    for _ in 0..10 {
+        while state.is_chance() {
+            let outcome = state.apply_chance(&mut rng);
+            builder.chance(&state, outcome);
+        }
+        let seat = state.to_play();
+        let action = random_action(&state, &mut rng).unwrap();
+        state.try_action(action).unwrap();
+        builder.action(seat, &state, action);
+    }
+    let record = builder.finish(&state);
+    let start = record.start.expect("the record names the start tile");
+    assert_eq!(state.board().at(Pos::ORIGIN).unwrap().tile, start);
+    assert!(replay(&record, false).unwrap() == state);
+    // Without it, or with another start, the record does not replay.
+    let mut missing = record.clone();
+    missing.start = None;
+    let e = replay(&missing, false).unwrap_err();
+    assert!(e.to_string().contains("no \"start\""), "{e}");
+    let other = if start == Tile::C { Tile::G } else { Tile::C };
+    let mut wrong = record.clone();
+    wrong.start = Some(other);
+    assert!(replay(&wrong, false).is_err());
+    // A start tile with the standard rule is refused.
+    let mut standard = Record::new(2, Rules::default());
+    standard.start = Some(Tile::D);
+    let e = replay(&standard, false).unwrap_err();
+    assert!(e.to_string().contains("start_in_bag is off"), "{e}");
 }

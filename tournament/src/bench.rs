@@ -454,3 +454,30 @@ fn rate_text(games_per_s: Option<f64>, us: Option<f64>) -> String {
         _ => "skipped".to_string(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The signatures `carcassonne bench --games 2000` printed before the
+    /// table, `start_in_bag` and `unplaceable` variants were played: the
+    /// standard rules (and the variants played then) must give exactly
+    /// the same games.
+    #[test]
+    fn bench_signatures_of_the_standard_rules_are_unchanged() {
+        let standard = Rules::default();
+        assert_eq!(random_games(2000, standard), 38_959_425);
+        let gifts = Rules {
+            gifts: true,
+            ..standard
+        };
+        assert_eq!(random_games(2000, gifts), 41_845_088);
+        let house: Rules = "hole_bonus=true,final_incomplete=false".parse().unwrap();
+        assert_eq!(random_games(2000, house), 15_056_038);
+        let house_gifts = Rules {
+            gifts: true,
+            ..house
+        };
+        assert_eq!(random_games(2000, house_gifts), 17_491_510);
+    }
+}

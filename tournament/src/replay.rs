@@ -29,7 +29,8 @@ pub struct ScoreReport {
     pub scores: Vec<SeatScore>,
     /// Turns in the record.
     pub turns: usize,
-    /// All tiles were drawn (the game is finished).
+    /// Every tile was drawn, or none left can be drawn under the rules
+    /// (the game is finished).
     pub finished: bool,
 }
 
@@ -82,7 +83,7 @@ pub fn replay_json(text: &str, end: bool) -> Result<ScoreReport, String> {
 /// Replay a parsed record.
 fn replay_record(record: &Record, end: bool) -> Result<ScoreReport, String> {
     let state = engine::replay(record, end).map_err(|e| e.to_string())?;
-    let finished = state.bag().is_empty() && state.is_over();
+    let finished = state.tiles_exhausted() && state.is_over();
     Ok(ScoreReport::new(&state, record.turns.len(), finished))
 }
 

@@ -222,7 +222,11 @@ impl<'c, 't> Search<'c, 't> {
                     {
                         continue
                     }
-                    ChanceOutcome::Tile(_, Drawn::SetAside) if state.is_chance() => continue,
+                    ChanceOutcome::Tile(_, Drawn::SetAside | Drawn::Returned | Drawn::Start)
+                        if state.is_chance() =>
+                    {
+                        continue
+                    }
                     ChanceOutcome::Tile(t, _) => Key::Tile(t),
                 }
             } else {

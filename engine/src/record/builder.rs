@@ -174,13 +174,15 @@ impl RecordBuilder {
         }
     }
 
-    /// A chance outcome with a hand (RULES.md §8): a tile dealt, drawn
-    /// back up, drawn at the start of a turn, or set aside.
+    /// A chance outcome with a hand (RULES.md §8): the start tile
+    /// (`start_in_bag`), a tile dealt, drawn back up, drawn at the start of
+    /// a turn, or set aside (or returned).
     fn hand_chance(&mut self, tile: Tile, drawn: Drawn) {
         let (seat, phase) = self.before.unwrap_or((Seat(0), Phase::DrawHand));
         let dealing =
             phase == Phase::DrawHand && self.record.turns.is_empty() && self.turn.is_none();
         match (phase, drawn) {
+            (_, Drawn::Start) => self.record.start = Some(tile),
             (Phase::DrawHand, _) if dealing => {
                 let seat = self.dealt / self.record.rules.hand as usize;
                 self.record.deal.resize(self.record.players, Vec::new());
@@ -188,7 +190,7 @@ impl RecordBuilder {
                 self.dealt += 1;
             }
             (Phase::DrawHand, _) => self.current(seat).drawn.push(tile),
-            (_, Drawn::SetAside) => self.turn_start(seat).discarded.push(tile),
+            (_, Drawn::SetAside | Drawn::Returned) => self.turn_start(seat).discarded.push(tile),
             (_, _) => self.turn_start(seat).drawn.push(tile),
         }
     }
@@ -220,12 +222,14 @@ impl RecordBuilder {
         }
         let seat = after.to_play();
         match outcome {
+            ChanceOutcome::Tile(tile, Drawn::Start) => self.record.start = Some(tile),
             ChanceOutcome::Tile(tile, drawn) => {
                 let turn = self.current(seat);
                 match (&mut turn.gift_open, drawn) {
-                    (Some(g), Drawn::SetAside) => g.discarded.push(tile),
+                    (_, Drawn::Start) => unreachable!("matched above"),
+                    (Some(g), Drawn::SetAside | Drawn::Returned) => g.discarded.push(tile),
                     (Some(g), Drawn::Placeable) => g.second = Some(tile),
-                    (None, Drawn::SetAside) => turn.discarded.push(tile),
+                    (None, Drawn::SetAside | Drawn::Returned) => turn.discarded.push(tile),
                     (None, Drawn::Placeable) => self.first = Some(tile),
                     (_, Drawn::Held) => unreachable!("a tile held without a hand"),
                 }

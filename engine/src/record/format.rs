@@ -49,6 +49,13 @@ pub struct Record {
         serde(default, skip_serializing_if = "Option::is_none")
     )]
     pub seed: Option<u64>,
+    /// The start tile drawn from the bag at set-up (`start_in_bag`; absent
+    /// otherwise, when it is D).
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub start: Option<Tile>,
     /// The agents' spec strings in seat order, if known.
     #[cfg_attr(
         feature = "serde",
@@ -120,9 +127,11 @@ pub struct FinalRecord {
 pub struct TurnRecord {
     /// The seat that played the turn.
     pub player: u8,
-    /// Tiles drawn and set aside as unplaceable before the placed one.
-    /// With a hand: the tiles of the hand set aside at the start of the
-    /// turn, then the replacement draws set aside.
+    /// Tiles drawn and set aside as unplaceable before the placed one
+    /// (with `unplaceable: return`, drawn and put back: a tile may come
+    /// more than once). With a hand: the tiles of the hand set aside (or
+    /// returned) at the start of the turn, then the replacement draws set
+    /// aside (or returned).
     #[cfg_attr(
         feature = "serde",
         serde(default, skip_serializing_if = "Vec::is_empty")

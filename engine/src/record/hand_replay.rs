@@ -1,5 +1,6 @@
 //! Replaying a record played with a hand of tiles (RULES.md §8 `hand`):
-//! the set-up `deal`, and per turn the tiles set aside (`discarded`), the
+//! the set-up `deal`, and per turn the tiles set aside or, with
+//! `unplaceable: return`, put back into the bag (`discarded`), the
 //! tiles drawn into the hand (`drawn`: replacements, then back up to the
 //! hand size) and the tile placed from the hand.
 
@@ -121,7 +122,7 @@ fn start_hand_turn(
             )));
         }
         match state.draw(t).map_err(Illegal)? {
-            Drawn::SetAside => {}
+            Drawn::SetAside | Drawn::Returned => {}
             _ => return Err(Illegal(IllegalMove::FalseDiscard(t))),
         }
     }

@@ -107,8 +107,9 @@ impl fmt::Display for ReplayError {
 
 impl std::error::Error for ReplayError {}
 
-/// The position before the record's first turn: its header checked (format,
-/// players, rules, first player) and, with a hand, the set-up `deal` dealt.
+/// The position before a record's first turn: its header checked (format,
+/// players, rules, the first seat), with `start_in_bag` its `start` tile
+/// drawn and placed, and with a hand the set-up `deal` dealt.
 ///
 /// # Errors
 /// A [`ReplayError`] at turn 0 for a bad header or deal (turn 1 for a
@@ -116,10 +117,16 @@ impl std::error::Error for ReplayError {}
 ///
 /// # Examples
 /// ```
-/// use engine::{initial_state, Record, Rules};
+/// use engine::{initial_state, Pos, Record, Rules, Tile};
 ///
 /// let state = initial_state(&Record::new(2, Rules::default())).unwrap();
 /// assert_eq!(state.turns(), 0);
+/// let mut record = Record::new(2, "start_in_bag=true".parse().unwrap());
+/// record.start = Some(Tile::V);
+/// let state = initial_state(&record).unwrap();
+/// assert_eq!(state.board().at(Pos::ORIGIN).unwrap().tile, Tile::V);
+/// record.start = None;
+/// assert!(initial_state(&record).is_err());
 /// ```
 pub fn initial_state(record: &Record) -> Result<State, ReplayError> {
     let header = |s: String| ReplayError {
@@ -150,6 +157,24 @@ pub fn initial_state(record: &Record) -> Result<State, ReplayError> {
         });
     }
     let mut state = State::new(record.rules, record.players, Seat(first));
+    match (record.rules.start_in_bag, record.start) {
+        (true, Some(start)) => {
+            state
+                .draw(start)
+                .map_err(|e| header(format!("start: {e}")))?;
+        }
+        (true, None) => {
+            return Err(header(
+                "start_in_bag: the record names no \"start\" tile".to_string(),
+            ))
+        }
+        (false, Some(start)) => {
+            return Err(header(format!(
+                "\"start\": {start} given but start_in_bag is off (the start tile is D)"
+            )))
+        }
+        (false, None) => {}
+    }
     super::hand_replay::apply_deal(&mut state, record).map_err(header)?;
     Ok(state)
 }
@@ -248,9 +273,8 @@ pub fn apply_turn(state: &mut State, turn: &TurnRecord) -> Result<(), ReplayReas
         Some(g) if g.card == Gift::Take2 => take2_first_tile(tile, g)?,
         _ => tile,
     };
-    match state.draw(first).map_err(Illegal)? {
-        Drawn::Placeable | Drawn::Held => {}
-        Drawn::SetAside => return Err(Illegal(IllegalMove::Unplaceable(first))),
+    if state.draw(first).map_err(Illegal)? != Drawn::Placeable {
+        return Err(Illegal(IllegalMove::Unplaceable(first)));
     }
     if let Some(g) = &turn.gift_open {
         open_gift(state, g, Some(tile))?;
@@ -296,8 +320,14 @@ pub fn apply_turn_start(state: &mut State, turn: &TurnRecord) -> Result<(), Repl
     let tile = turn.tile.ok_or(ReplayReason::MissingTile)?;
     match state.draw(tile).map_err(ReplayReason::Illegal)? {
         Drawn::Placeable => {}
-        Drawn::SetAside => return Err(ReplayReason::Illegal(IllegalMove::Unplaceable(tile))),
-        Drawn::Held => unreachable!("a tile held without a hand"),
+        Drawn::SetAside | Drawn::Returned | Drawn::Start => {
+            return Err(ReplayReason::Illegal(IllegalMove::Unplaceable(tile)))
+        }
+        Drawn::Held => {
+            return Err(ReplayReason::BadTurn(
+                "a turn in progress cannot be applied with a hand".to_string(),
+            ))
+        }
     }
     match &turn.gift_open {
         Some(g) => {
@@ -469,9 +499,8 @@ fn open_gift(
     }
     match (state.phase(), g.second) {
         (Phase::DrawSecond(_), Some(second)) => {
-            match state.draw(second).map_err(Illegal)? {
-                Drawn::Placeable | Drawn::Held => {}
-                Drawn::SetAside => return Err(Illegal(IllegalMove::Unplaceable(second))),
+            if state.draw(second).map_err(Illegal)? != Drawn::Placeable {
+                return Err(Illegal(IllegalMove::Unplaceable(second)));
             }
             match placed {
                 Some(placed) => state.try_action(Action::Keep(placed)).map_err(Illegal),

@@ -2,6 +2,7 @@
 //! given, and the chance outcomes with their probabilities.
 
 use super::State;
+use crate::geom::{Pos, Rotation};
 use crate::gifts::Gift;
 use crate::moves::IllegalMove;
 use crate::tiles::Tile;
@@ -14,6 +15,11 @@ impl State {
     /// [`Phase::DrawSecond`], a gift card kind left in the deck in
     /// [`Phase::DrawGift`]; empty when no chance event is due. This reads
     /// the hidden gift deck: it is for the game's driver, not an agent.
+    ///
+    /// With `unplaceable: return` an unplaceable draw goes back into the
+    /// bag and leaves the state as it was, so the outcomes are the
+    /// placeable kinds only, each with the probability that it is the
+    /// tile finally drawn (its count over the placeable tiles' count).
     ///
     /// # Examples
     /// ```
@@ -31,11 +37,17 @@ impl State {
         }
         match self.phase {
             Phase::Draw | Phase::DrawSecond(_) | Phase::DrawHand => {
-                let total = self.bag.total() as f64;
-                let outcomes = self
-                    .bag
-                    .iter()
-                    .map(|(t, c)| (Chance::Tile(t), c as f64 / total));
+                // The start draw (empty board) fits anywhere, and a draw
+                // into a hand after placing takes any tile.
+                let any_tile = !self.rules.returns_unplaceable()
+                    || self.board.is_empty()
+                    || self.phase == Phase::DrawHand;
+                let counted = |t: Tile| any_tile || self.board.has_fit(t);
+                let kinds: Vec<(Tile, u8)> = self.bag.iter().filter(|&(t, _)| counted(t)).collect();
+                let total: f64 = kinds.iter().map(|&(_, c)| f64::from(c)).sum();
+                let outcomes = kinds
+                    .into_iter()
+                    .map(|(t, c)| (Chance::Tile(t), f64::from(c) / total));
                 outcomes.collect()
             }
             Phase::DrawGift => {
@@ -90,7 +102,11 @@ impl State {
     }
 
     /// Draw `tile` from the bag for the seat to play. An unplaceable tile
-    /// is set aside (and the game ends if the bag is then empty).
+    /// is set aside (and the game ends if the bag is then empty), or with
+    /// `unplaceable: return` put back into the bag ([`Drawn::Returned`]:
+    /// nothing changes, draw again). With `start_in_bag` the first draw of
+    /// the game is the start tile, placed at the origin in rotation 0
+    /// ([`Drawn::Start`]).
     ///
     /// After Take 2 ([`Phase::DrawSecond`]) this draws the second tile: a
     /// placeable one leads to [`Phase::Choose`]; when the bag runs out
@@ -111,6 +127,16 @@ impl State {
     /// assert!(state.draw(Tile::V).is_err()); // U must be placed first
     /// ```
     pub fn draw(&mut self, tile: Tile) -> Result<Drawn, IllegalMove> {
+        if self.phase == Phase::Draw && self.board.is_empty() {
+            if !self.bag.take(tile) {
+                return Err(IllegalMove::NotInBag(tile));
+            }
+            self.put_tile(tile, Rotation::default(), Pos::ORIGIN);
+            if self.rules.hand() > 0 {
+                self.start_deal();
+            }
+            return Ok(Drawn::Start);
+        }
         if self.rules.hand() > 0 {
             return self.draw_with_hand(tile);
         }
@@ -133,6 +159,11 @@ impl State {
                 Some(first) => Phase::Choose(first, tile),
             };
             Ok(Drawn::Placeable)
+        } else if self.rules.returns_unplaceable() {
+            // A placeable tile is left (else no draw would be due), so
+            // drawing again ends with probability 1.
+            self.bag.put_back(tile);
+            Ok(Drawn::Returned)
         } else {
             if self.bag.is_empty() {
                 match first {

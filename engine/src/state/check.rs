@@ -36,6 +36,9 @@ impl State {
         if self.board.slot_at(pos).is_some() {
             return Err(IllegalMove::Occupied(pos));
         }
+        if !self.on_table(pos) {
+            return Err(IllegalMove::OffTable(pos));
+        }
         if !self.board.is_open(pos) {
             return Err(IllegalMove::NoNeighbour(pos));
         }

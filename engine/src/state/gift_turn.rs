@@ -452,7 +452,7 @@ impl State {
                 self.features.add_meeples(rn, 1);
             }
             GiftOpen::Take2 => {
-                if !self.bag.is_empty() {
+                if self.tile_draw_due() {
                     self.phase = Phase::DrawSecond(tile);
                 }
             }

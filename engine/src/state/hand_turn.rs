@@ -17,6 +17,12 @@
 //!   bag has tiles. Then the next seat's turn starts.
 //!
 //! The game ends when the bag and every hand are empty.
+//!
+//! With `unplaceable: return` an unplaceable tile (of the hand at the start
+//! of the turn, or drawn to replace one) goes back into the bag instead of
+//! being set aside; a bag holding only unplaceable tiles counts as empty
+//! (no tile is drawn from it), and the game ends as soon as no tile left
+//! in the bag or in any hand can be placed (RULES.md §8).
 
 use super::State;
 use crate::bag::Bag;
@@ -123,7 +129,7 @@ impl State {
                 } else {
                     self.hands[self.to_play].insert(tile);
                     let full = self.hands[self.to_play].len() == self.rules.hand() as usize;
-                    if full || self.bag.is_empty() {
+                    if full || !self.tile_draw_due() {
                         self.end_hand_turn();
                     }
                 }
@@ -139,7 +145,7 @@ impl State {
                         return Err(IllegalMove::FalseDiscard(tile));
                     }
                     hand.remove(slot);
-                    Drawn::SetAside
+                    self.unplaceable_out(tile)
                 } else {
                     if !self.bag.take(tile) {
                         return Err(IllegalMove::NotInBag(tile));
@@ -148,7 +154,7 @@ impl State {
                         self.hands[self.to_play].insert(tile);
                         Drawn::Held
                     } else {
-                        Drawn::SetAside
+                        self.unplaceable_out(tile)
                     }
                 };
                 self.start_hand_turn();
@@ -159,11 +165,33 @@ impl State {
         }
     }
 
+    /// An unplaceable tile leaves the hand (or the draw): set aside, or
+    /// back into the bag with `unplaceable: return`.
+    fn unplaceable_out(&mut self, tile: Tile) -> Drawn {
+        if self.rules.returns_unplaceable() {
+            self.bag.put_back(tile);
+            Drawn::Returned
+        } else {
+            Drawn::SetAside
+        }
+    }
+
+    /// With `unplaceable: return`: no tile left in the bag or in any hand
+    /// can be placed, which ends the game.
+    fn nothing_placeable(&self) -> bool {
+        let players = self.players as usize;
+        self.rules.returns_unplaceable()
+            && !self.tile_draw_due()
+            && self.hands.0[..players]
+                .iter()
+                .all(|h| h.iter().all(|t| !self.board.has_fit(t)))
+    }
+
     /// After a tile of the hand was placed (and scored): draw back up, or
     /// pass the turn.
     pub(super) fn after_hand_placement(&mut self) {
         let short = self.hands[self.to_play].len() < self.rules.hand() as usize;
-        if short && !self.bag.is_empty() {
+        if short && self.tile_draw_due() {
             self.phase = Phase::DrawHand;
         } else {
             self.end_hand_turn();
@@ -187,9 +215,13 @@ impl State {
     /// the bag), or the game ends (every hand is empty too).
     pub(super) fn start_hand_turn(&mut self) {
         let n = self.rules.hand() as usize;
+        if self.nothing_placeable() {
+            self.finish();
+            return;
+        }
         loop {
             let hand = self.hands[self.to_play];
-            let short = hand.len() < n && !self.bag.is_empty();
+            let short = hand.len() < n && self.tile_draw_due();
             if short || self.unplaceable_in_hand().is_some() {
                 self.phase = Phase::Draw;
                 return;

@@ -434,10 +434,27 @@ impl PlacedTile {
     }
 }
 
+/// The table of RULES.md §8: cells with |x| <= half_width and
+/// |y| <= half_height; with `closes`, its edge acts like a placed tile for
+/// closing roads and cities and for surrounding monasteries.
+#[derive(Clone, Copy, Debug)]
+struct Table {
+    half_width: i32,
+    half_height: i32,
+    closes: bool,
+}
+
+impl Table {
+    fn holds(&self, pos: Pos) -> bool {
+        pos.0.abs() <= self.half_width && pos.1.abs() <= self.half_height
+    }
+}
+
 /// The board, optionally with one extra (hypothetical) tile laid on top.
 struct View<'a> {
     board: &'a HashMap<Pos, PlacedTile>,
     extra: Option<(Pos, &'a PlacedTile)>,
+    table: Option<Table>,
 }
 
 impl View<'_> {
@@ -460,12 +477,19 @@ impl View<'_> {
         self.get(node.0).expect("node on a placed tile").meeples[node.1]
     }
 
-    /// How many of the 8 surrounding cells hold a tile.
+    /// Whether `pos` is beyond a closing table edge.
+    fn beyond_closing_edge(&self, pos: Pos) -> bool {
+        matches!(self.table, Some(t) if t.closes && !t.holds(pos))
+    }
+
+    /// How many of the 8 surrounding cells hold a tile (cells beyond a
+    /// closing table edge count as tiles).
     fn neighbours(&self, pos: Pos) -> u32 {
         let mut n = 0;
         for dx in -1..=1 {
             for dy in -1..=1 {
-                if (dx, dy) != (0, 0) && self.get((pos.0 + dx, pos.1 + dy)).is_some() {
+                let q = (pos.0 + dx, pos.1 + dy);
+                if (dx, dy) != (0, 0) && (self.get(q).is_some() || self.beyond_closing_edge(q)) {
                     n += 1;
                 }
             }
@@ -502,7 +526,9 @@ impl View<'_> {
             for (edge, facing) in links {
                 let npos = (pos.0 + DIRS[edge].0, pos.1 + DIRS[edge].1);
                 let Some(neighbour) = self.get(npos) else {
-                    open = true;
+                    if !self.beyond_closing_edge(npos) {
+                        open = true;
+                    }
                     continue;
                 };
                 let j = neighbour
@@ -579,6 +605,8 @@ enum FitProblem {
     Occupied,
     /// No tile shares an edge with the cell.
     NoNeighbour,
+    /// The cell is not on the table.
+    OffTable,
     /// The tile's edge on this side (0 N .. 3 W) differs from its neighbour's.
     Mismatch(usize),
 }
@@ -602,6 +630,7 @@ fn segment_named(face: &Face, name: &str) -> Option<usize> {
 pub struct NaiveGame {
     players: usize,
     farmers: bool,
+    table: Option<Table>,
     board: HashMap<Pos, PlacedTile>,
     supply: Vec<u32>,
     scores: Vec<[u32; 4]>,
@@ -616,16 +645,37 @@ impl NaiveGame {
         NaiveGame {
             players,
             farmers,
+            table: None,
             board,
             supply: vec![MEEPLES_PER_PLAYER; players],
             scores: vec![[0; 4]; players],
         }
     }
 
+    /// The same new game on a `width` x `height` table centred on the
+    /// start tile, whose edge closes features when `closes`.
+    pub fn on_table(mut self, width: i32, height: i32, closes: bool) -> NaiveGame {
+        self.table = Some(Table {
+            half_width: (width - 1) / 2,
+            half_height: (height - 1) / 2,
+            closes,
+        });
+        self
+    }
+
+    /// The same new game with tile `letter` instead of D as the start
+    /// tile (rotation 0 at the origin).
+    pub fn with_start(mut self, letter: char) -> NaiveGame {
+        let face = face(letter, 0).expect("a tile letter");
+        self.board.insert((0, 0), PlacedTile::new(face));
+        self
+    }
+
     fn view(&self) -> View<'_> {
         View {
             board: &self.board,
             extra: None,
+            table: self.table,
         }
     }
 
@@ -633,6 +683,9 @@ impl NaiveGame {
     fn fit_problem(&self, face: &Face, pos: Pos) -> Option<FitProblem> {
         if self.board.contains_key(&pos) {
             return Some(FitProblem::Occupied);
+        }
+        if matches!(self.table, Some(t) if !t.holds(pos)) {
+            return Some(FitProblem::OffTable);
         }
         let mut neighbours = 0;
         for (e, d) in DIRS.iter().enumerate() {
@@ -692,6 +745,7 @@ impl NaiveGame {
         let view = View {
             board: &self.board,
             extra: Some(((x, y), &placed)),
+            table: self.table,
         };
         let mut out: Vec<String> = face
             .segments
@@ -735,6 +789,7 @@ impl NaiveGame {
             Some(FitProblem::NoNeighbour) => {
                 return Err(format!("({x}, {y}) has no edge neighbour"))
             }
+            Some(FitProblem::OffTable) => return Err(format!("({x}, {y}) is off the table")),
             Some(FitProblem::Mismatch(e)) => {
                 return Err(format!(
                     "edge mismatch on the {} side of ({x}, {y})",
@@ -757,6 +812,7 @@ impl NaiveGame {
             let view = View {
                 board: &self.board,
                 extra: Some((pos, &placed)),
+                table: self.table,
             };
             if view.occupied((pos, seg)) {
                 return Err(format!("the feature at {name} is already occupied"));
