@@ -2,9 +2,10 @@
 //! decisions, and decisions that depend only on what the seat may see.
 
 use agents::game::{deck_rng, play_game};
+use agents::history::History;
 use agents::{from_spec, Agent, AgentRng};
 use engine::random_move;
-use engine::{Action, Gift, Phase, Record, Rules, Seat, State, Tile};
+use engine::{Action, ChanceOutcome, Gift, Phase, Record, RecordBuilder, Rules, Seat, State, Tile};
 use rand::SeedableRng;
 use testkit::placed;
 
@@ -84,6 +85,7 @@ fn search_agents_play_only_legal_moves() {
     only_legal_moves("mcts:iterations=12,bias=1,pick=0,threads=2", 1);
     only_legal_moves("ismcts:iterations=12,rollout=random,widen=0", 1);
     only_legal_moves("mcts:iterations=8,solver_tiles=1", 1);
+    only_legal_moves("mcts:iterations=30,widen=0.3,reuse=true", 1);
     only_legal_moves("star25:depth=2,width=1", 1);
 }
 
@@ -219,7 +221,8 @@ fn greedy_takes_a_best_move_and_breaks_ties_at_random() {
 /// The moves of one game up to and including turn `k`, where the tiles of
 /// the first `k + 1` turns are `prefix` (set-aside tiles included) and the
 /// later ones come from `deck_seed`. One agent plays every seat with one
-/// generator seeded with `agent_seed`.
+/// generator seeded with `agent_seed`, told the game's history (so
+/// `reuse=true` follows it).
 fn moves_until(
     spec: &str,
     players: usize,
@@ -232,21 +235,27 @@ fn moves_until(
     let mut rng = AgentRng::seed_from_u64(agent_seed);
     let mut deck = deck_rng(deck_seed);
     let mut state = State::new(Rules::default(), players, Seat(0));
+    let mut record = RecordBuilder::new(players, Rules::default());
     let mut drawn = Vec::new();
     let mut moves = Vec::new();
     while !state.is_over() && moves.len() < turns {
         match state.phase() {
             Phase::Draw => {
-                if drawn.len() < prefix.len() {
-                    state.draw(prefix[drawn.len()]).unwrap();
-                    drawn.push(prefix[drawn.len()]);
+                let (tile, how) = if drawn.len() < prefix.len() {
+                    let tile = prefix[drawn.len()];
+                    (tile, state.draw(tile).unwrap())
                 } else {
-                    drawn.push(state.draw_random(&mut deck).0);
-                }
+                    state.draw_random(&mut deck)
+                };
+                drawn.push(tile);
+                record.chance(&state, ChanceOutcome::Tile(tile, how));
             }
             Phase::Place(_) => {
-                let mv = agent.select(&state.view(state.to_play()), &mut rng);
+                let seat = state.to_play();
+                let history = History::new(&record, seat);
+                let mv = agent.decide(&state.view(seat), &history, &mut rng).unwrap();
                 state.try_action(mv).unwrap();
+                record.action(seat, &state, mv);
                 moves.push(mv);
             }
             other => unreachable!("not in the base game: {other:?}"),
@@ -261,6 +270,7 @@ fn decisions_do_not_depend_on_the_future_tile_order() {
         "random",
         "greedy",
         "mcts:iterations=40",
+        "mcts:iterations=300,widen=0.3,reuse=true",
         "ismcts:iterations=40",
         "solver:tiles=1",
         "star25:depth=2,width=2",

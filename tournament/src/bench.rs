@@ -374,7 +374,7 @@ impl SearchBench {
     /// random play with deck and moves from `seed`), 2 seats, default
     /// rules; and the greedy agent's decisions per second in the midgame.
     pub fn mcts_iterations_per_s(&self, config: &MctsConfig, seed: u64) -> MctsSpeed {
-        let agent = MctsAgent::new(
+        let mut agent = MctsAgent::new(
             "mcts".into(),
             MctsConfig {
                 time_ms: None,
@@ -385,7 +385,7 @@ impl SearchBench {
         let mut rng = AgentRng::seed_from_u64(seed);
         let mut state = State::new(Rules::default(), 2, Seat(0));
         state.draw_random(&mut rng);
-        let rate = |state: &State, rng: &mut AgentRng| {
+        let mut rate = |state: &State, rng: &mut AgentRng| {
             self.median_rate(|| {
                 let result = agent.search(&state.view(state.to_play()), rng);
                 u64::from(result.iterations)

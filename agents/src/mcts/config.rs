@@ -23,6 +23,7 @@ pub const PARAMS: &[Param] = &[
     Param::new("threads", "integer in 1..64", "1"),
     crate::learn::EVAL_PARAM,
     Param::new("bias", "number >= 0", "0"),
+    Param::new("reuse", "true|false", "false"),
 ];
 
 /// What a finished rollout is worth to each seat.
@@ -101,6 +102,11 @@ pub struct MctsConfig {
     /// the seat's end-now advantage its move makes at once and `n` its
     /// visits, so the greedy evaluation guides the first visits and fades.
     pub bias: f64,
+    /// Tree reuse (`reuse=true|false`, default `false`): start each search
+    /// of a game from the subtree the last one grew below the moves and
+    /// draws played since, when they can be followed (see `docs/agents.md`).
+    /// The budget counts the new iterations only.
+    pub reuse: bool,
     /// Single-observer information-set MCTS (the `ismcts` agent; not a
     /// spec parameter): availability counts in UCB, and no branching on
     /// the gift cards other seats receive.
@@ -130,6 +136,7 @@ impl Default for MctsConfig {
             solver_tiles: 0,
             threads: 1,
             bias: 0.0,
+            reuse: false,
             info_sets: false,
             eval: None,
         }
@@ -173,6 +180,7 @@ impl MctsConfig {
                 .get("threads", |t: &u32| (1..=64).contains(t))?
                 .unwrap_or(d.threads),
             bias: params.number_in("bias", 0.0, f64::MAX, d.bias)?,
+            reuse: params.choice("reuse", &["false", "true"], usize::from(d.reuse))? == 1,
             info_sets: false,
             eval: crate::learn::eval_param(params)?,
         })
@@ -210,6 +218,8 @@ pub(crate) mod tests {
         assert_eq!(c.widen, 0.0);
         assert_eq!(config("mcts:time_ms=20").time_ms, Some(20));
         assert_eq!(config("mcts:depth=3,k=2").depth, Some(3));
+        assert!(config("mcts:reuse=true").reuse);
+        assert!(!config("mcts:reuse=false").reuse);
     }
 
     #[test]
@@ -221,5 +231,6 @@ pub(crate) mod tests {
         assert!(error("mcts:c=-1").contains(">= 0"));
         assert!(error("mcts:scale=0").contains("> 0"));
         assert!(error("mcts:time_ms=0").contains("integer >= 1"));
+        assert!(error("mcts:reuse=yes").contains("true|false"));
     }
 }

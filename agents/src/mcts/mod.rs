@@ -21,7 +21,10 @@
 //!   keyed by the move of the seat to play;
 //! - *move* nodes, whose children are keyed by the next tile drawn.
 //!
-//! Nodes live in one `Vec` indexed by [`NodeId`]. A move node keeps the sum
+//! Nodes live in one arena (`tree.rs`: one `Vec` indexed by [`NodeId`],
+//! children as linked indices, untried actions as ranges of one shared
+//! list), which the agent keeps and clears between searches, so a search
+//! allocates nothing once the arena has grown. A move node keeps the sum
 //! of the rewards of the seat that made its move, so 2–6 seats work the
 //! same way: each seat picks what is best for itself.
 //!
@@ -52,6 +55,11 @@
 //! - **Threads** (`threads=`): root parallelism — independent searches
 //!   on their own operating-system threads, each with its own generator seeded from the
 //!   agent's and the full budget, their root visits summed.
+//! - **Tree reuse** (`reuse=true`, `reuse.rs`): a search starts from the
+//!   subtree the last search of the game grew below the moves and draws
+//!   played since (followed through [`Agent::decide`]'s history, and only
+//!   where nothing but the tile order is hidden); `iterations` counts the
+//!   new iterations.
 //! - **Move choice**: the most visited child of the root (ties: the higher
 //!   mean reward).
 //!
@@ -64,22 +72,28 @@
 //! randomness from its own generator.
 
 mod config;
+mod reuse;
 mod rollout;
 mod search;
+mod tree;
 
 pub use config::{MctsConfig, Reward, Rollout, PARAMS};
 pub use rollout::sampled_greedy_move;
-pub use search::{NodeId, RootStats, SearchResult};
+pub use search::{RootStats, SearchResult};
+pub use tree::NodeId;
 
 use crate::clock::{move_time, Budget, Clock, WallClock};
+use crate::history::History;
 use crate::solver;
 use crate::spec::AgentKind;
 use crate::{Agent, AgentRng};
 use engine::{Action, SeatView};
 use rand::{Rng, SeedableRng};
+use reuse::LastSearch;
 use search::Search;
 use std::sync::Arc;
 use std::time::Duration;
+use tree::{Key, Tree};
 
 /// The `mcts` agent in the spec registry.
 pub const KIND: AgentKind = AgentKind {
@@ -103,6 +117,17 @@ pub struct MctsAgent {
     game_spent: Duration,
     /// The root visits of the last search ([`Agent::root_visits`]).
     last_visits: Option<Vec<(Action, u32)>>,
+    /// The search trees, one per thread, kept between searches (their
+    /// memory always; their nodes with `reuse`).
+    trees: Vec<Tree>,
+    /// A spare arena for [`Tree::reroot`].
+    spare: Tree,
+    /// With `reuse`: the last search of this game, to follow the game from.
+    last: Option<LastSearch>,
+    /// With `reuse`: the root visits kept from the last search (summed
+    /// over the threads) by the last search, `None` if the game could not
+    /// be followed to it.
+    kept: Option<u32>,
 }
 
 impl MctsAgent {
@@ -115,6 +140,10 @@ impl MctsAgent {
             clock: WallClock::shared(),
             game_spent: Duration::ZERO,
             last_visits: None,
+            trees: Vec::new(),
+            spare: Tree::default(),
+            last: None,
+            kept: None,
         }
     }
 
@@ -150,32 +179,54 @@ impl MctsAgent {
     }
 
     /// Search the position of `view` (a decision of its seat) within the
-    /// per-move budget (the game budget is not charged).
-    pub fn search(&self, view: &SeatView<'_>, rng: &mut AgentRng) -> SearchResult {
+    /// per-move budget (the game budget is not charged), on a fresh tree.
+    pub fn search(&mut self, view: &SeatView<'_>, rng: &mut AgentRng) -> SearchResult {
         let budget = self.budget(view, self.clock.now());
-        self.run(view, rng, &budget).choose()
+        self.run(view, rng, &budget, None).choose()
     }
 
     /// One search on this thread, or `threads` searches in parallel with
     /// generators seeded from `rng`, their root statistics merged in
-    /// thread order.
-    fn run(&self, view: &SeatView<'_>, rng: &mut AgentRng, budget: &Budget) -> RootStats {
+    /// thread order. Each search grows its own tree: the subtree at the
+    /// end of `path` from the root of its last search, or a fresh one.
+    fn run(
+        &mut self,
+        view: &SeatView<'_>,
+        rng: &mut AgentRng,
+        budget: &Budget,
+        path: Option<&[Key]>,
+    ) -> RootStats {
         let cfg = &self.config;
-        if cfg.threads <= 1 {
-            return Search::new(cfg).run(view, rng, budget);
+        let threads = cfg.threads.max(1) as usize;
+        self.trees.resize_with(threads, Tree::default);
+        self.kept = path.map(|_| 0);
+        for tree in &mut self.trees {
+            match path {
+                Some(path) if tree.reroot(path, &mut self.spare) => {
+                    let visits = tree.children(NodeId::ROOT).map(|c| tree.node(c).visits);
+                    *self.kept.as_mut().expect("a path") += visits.sum::<u32>();
+                }
+                _ => tree.clear(),
+            }
         }
-        let seeds: Vec<u64> = (0..cfg.threads).map(|_| rng.gen()).collect();
-        let search =
-            |seed: u64| Search::new(cfg).run(view, &mut AgentRng::seed_from_u64(seed), budget);
+        if threads == 1 {
+            return Search::new(cfg, &mut self.trees[0]).run(view, rng, budget);
+        }
+        let seeds: Vec<u64> = (0..threads).map(|_| rng.gen()).collect();
+        let search = |tree: &mut Tree, seed: u64| {
+            Search::new(cfg, tree).run(view, &mut AgentRng::seed_from_u64(seed), budget)
+        };
         // Operating-system threads, not the rayon pool: a tournament plays
         // its games on that pool, where the searches of one move could run
         // one after the other and miss a shared deadline.
         let stats: Vec<RootStats> = std::thread::scope(|scope| {
-            let others: Vec<_> = seeds[1..]
-                .iter()
-                .map(|&seed| scope.spawn(move || search(seed)))
+            let (first, rest) = self.trees.split_first_mut().expect("a tree per thread");
+            let others: Vec<_> = rest
+                .iter_mut()
+                .zip(&seeds[1..])
+                .map(|(tree, &seed)| scope.spawn(move || search(tree, seed)))
                 .collect();
-            let mut stats = vec![search(seeds[0])];
+            let mut stats = vec![search(first, seeds[0])];
             stats.extend(
                 others
                     .into_iter()
@@ -189,6 +240,39 @@ impl MctsAgent {
         }
         merged
     }
+
+    /// With `reuse`: the visits of the root's children the last search
+    /// started from (kept from the search before), or `None` if it could
+    /// not follow the game.
+    pub fn kept_visits(&self) -> Option<u32> {
+        self.kept
+    }
+
+    /// Choose the move of `view`: from the solver in its reach, else by a
+    /// search on the trees kept at the end of `path` (or fresh ones).
+    /// `None` as the second value when no search ran.
+    fn choose(
+        &mut self,
+        view: &SeatView<'_>,
+        rng: &mut AgentRng,
+        path: Option<&[Key]>,
+    ) -> (Action, bool) {
+        self.last_visits = None;
+        self.kept = None;
+        if self.config.solver_tiles > 0 {
+            let state = view.determinize(rng);
+            if solver::in_reach(&state, self.config.solver_tiles) {
+                return (solver::solve(&state).1, false);
+            }
+        }
+        let start = self.clock.now();
+        let budget = self.budget(view, start);
+        let stats = self.run(view, rng, &budget, path);
+        let action = stats.choose().action;
+        self.last_visits = Some(stats.children.iter().map(|&(a, v, _)| (a, v)).collect());
+        self.game_spent += self.clock.now().saturating_sub(start);
+        (action, true)
+    }
 }
 
 impl Agent for MctsAgent {
@@ -196,26 +280,38 @@ impl Agent for MctsAgent {
         &self.name
     }
 
+    /// A decision without the game's history: on fresh trees.
     fn select(&mut self, view: &SeatView<'_>, rng: &mut AgentRng) -> Action {
-        self.last_visits = None;
-        if self.config.solver_tiles > 0 {
-            let state = view.determinize(rng);
-            if solver::in_reach(&state, self.config.solver_tiles) {
-                return solver::solve(&state).1;
-            }
+        self.last = None;
+        self.choose(view, rng, None).0
+    }
+
+    /// A decision with the game's history: with `reuse`, on the trees of
+    /// the last search where the game since can be followed.
+    fn decide(
+        &mut self,
+        view: &SeatView<'_>,
+        history: &History<'_>,
+        rng: &mut AgentRng,
+    ) -> Result<Action, String> {
+        if !self.config.reuse {
+            return Ok(self.select(view, rng));
         }
-        let start = self.clock.now();
-        let budget = self.budget(view, start);
-        let stats = self.run(view, rng, &budget);
-        let action = stats.choose().action;
-        self.last_visits = Some(stats.children.iter().map(|&(a, v, _)| (a, v)).collect());
-        self.game_spent += self.clock.now().saturating_sub(start);
-        action
+        let path = self.last.take().and_then(|l| l.path_to(view, history));
+        let (action, searched) = self.choose(view, rng, path.as_deref());
+        if searched {
+            self.last = LastSearch::new(view, history, action);
+        }
+        Ok(action)
     }
 
     fn reset(&mut self) {
         self.game_spent = Duration::ZERO;
         self.last_visits = None;
+        self.last = None;
+        for tree in &mut self.trees {
+            tree.clear();
+        }
     }
 
     fn root_visits(&self) -> Option<Vec<(Action, u32)>> {
@@ -236,7 +332,7 @@ mod tests {
         let mut state = State::new(Rules::default(), 3, Seat(0));
         state.draw(Tile::D).unwrap();
         for spec in ["mcts:iterations=77", "mcts:iterations=77,pick=0,meeple=2"] {
-            let agent = MctsAgent::new(spec.into(), config(spec));
+            let mut agent = MctsAgent::new(spec.into(), config(spec));
             let mut rng = AgentRng::seed_from_u64(1);
             let r = agent.search(&state.view(Seat(0)), &mut rng);
             assert_eq!(r.iterations, 77);
@@ -253,7 +349,7 @@ mod tests {
         let mut state = State::new(Rules::default(), 2, Seat(0));
         state.draw(Tile::D).unwrap();
         let clock = Arc::new(TickClock::new(Duration::from_millis(1)));
-        let agent = MctsAgent::new("mcts".into(), config("mcts:time_ms=50,iterations=7"))
+        let mut agent = MctsAgent::new("mcts".into(), config("mcts:time_ms=50,iterations=7"))
             .with_clock(clock.clone());
         let r = agent.search(&state.view(Seat(0)), &mut AgentRng::seed_from_u64(1));
         assert_eq!(r.iterations, 50);
@@ -298,8 +394,8 @@ mod tests {
         let mut state = State::new(Rules::default(), 2, Seat(0));
         state.draw(Tile::D).unwrap();
         let spec = "mcts:iterations=40,threads=3";
-        let agent = MctsAgent::new(spec.into(), config(spec));
-        let run = || agent.search(&state.view(Seat(0)), &mut AgentRng::seed_from_u64(9));
+        let mut agent = MctsAgent::new(spec.into(), config(spec));
+        let mut run = || agent.search(&state.view(Seat(0)), &mut AgentRng::seed_from_u64(9));
         let r = run();
         assert_eq!(r.iterations, 120);
         assert_eq!(r, run());

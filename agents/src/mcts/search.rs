@@ -4,74 +4,14 @@
 
 use super::config::MctsConfig;
 use super::rollout::{evaluate, quick_value, reward, rewards, rollout};
+use super::tree::{Key, NodeId, Tree};
 use crate::clock::Budget;
 use crate::eval::{advantage, end_now_scores};
 use crate::greedy::action_value;
 use crate::AgentRng;
-use engine::{Action, ChanceOutcome, Drawn, Gift, Phase, Seat, SeatView, State, Tile, MAX_PLAYERS};
+use engine::{Action, ChanceOutcome, Drawn, Phase, SeatView, State, MAX_PLAYERS};
 use rand::seq::SliceRandom;
 use rand::Rng;
-
-/// The index of a node in the search tree.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct NodeId(u32);
-
-impl NodeId {
-    const ROOT: NodeId = NodeId(0);
-
-    fn index(self) -> usize {
-        self.0 as usize
-    }
-}
-
-/// What leads to a node from its parent.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Key {
-    /// The root (a decision node).
-    Root,
-    /// A move node: the action taken.
-    Act(Action),
-    /// A decision node after a tile draw: the (last) tile drawn.
-    Tile(Tile),
-    /// A node after a gift card was received: the card.
-    Gift(Gift),
-}
-
-#[derive(Clone, Debug)]
-struct Node {
-    key: Key,
-    /// Move nodes: the seat that made the move (whose rewards `total` sums).
-    seat: Seat,
-    visits: u32,
-    /// Move nodes under `ismcts`: how often the parent was visited with
-    /// this action legal (availability; else unused).
-    avail: u32,
-    /// Move nodes with progressive bias: `tanh(g / scale)` of the gain `g`
-    /// in end-now advantage the move makes at once (else 0).
-    prior: f64,
-    total: f64,
-    children: Vec<NodeId>,
-    /// Decision nodes, once expanded: the legal actions not yet children,
-    /// the next to add last.
-    untried: Vec<Action>,
-    expanded: bool,
-}
-
-impl Node {
-    fn new(key: Key, seat: Seat) -> Node {
-        Node {
-            key,
-            seat,
-            visits: 0,
-            avail: 0,
-            prior: 0.0,
-            total: 0.0,
-            children: Vec::new(),
-            untried: Vec::new(),
-            expanded: false,
-        }
-    }
-}
 
 /// What one search found.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -150,35 +90,27 @@ impl RootStats {
     }
 }
 
-/// One search: the tree and the settings.
-pub(crate) struct Search<'c> {
+/// One search: the settings, the tree it grows and its scratch lists.
+pub(crate) struct Search<'c, 't> {
     cfg: &'c MctsConfig,
-    nodes: Vec<Node>,
+    tree: &'t mut Tree,
     path: Vec<NodeId>,
     actions: Vec<Action>,
     scratch: Vec<(i32, Action)>,
 }
 
-impl<'c> Search<'c> {
-    pub(crate) fn new(cfg: &'c MctsConfig) -> Search<'c> {
+impl<'c, 't> Search<'c, 't> {
+    /// A search growing `tree`: a fresh one if it is empty, else the
+    /// subtree kept from the last search of the game (its root the
+    /// current decision, see [`Tree::reroot`]).
+    pub(crate) fn new(cfg: &'c MctsConfig, tree: &'t mut Tree) -> Search<'c, 't> {
         Search {
             cfg,
-            nodes: Vec::new(),
+            tree,
             path: Vec::new(),
             actions: Vec::new(),
             scratch: Vec::new(),
         }
-    }
-
-    fn node(&mut self, id: NodeId) -> &mut Node {
-        &mut self.nodes[id.index()]
-    }
-
-    fn add_child(&mut self, parent: NodeId, key: Key, seat: Seat) -> NodeId {
-        let id = NodeId(u32::try_from(self.nodes.len()).expect("fewer than 2^32 nodes"));
-        self.nodes.push(Node::new(key, seat));
-        self.node(parent).children.push(id);
-        id
     }
 
     pub(crate) fn run(
@@ -194,11 +126,14 @@ impl<'c> Search<'c> {
             ),
             "search needs a decision of the seat"
         );
-        self.nodes.push(Node::new(Key::Root, view.seat()));
+        if self.tree.is_empty() {
+            self.tree.start(view.seat());
+        }
         // The root's actions depend only on what the seat sees.
         let state = view.determinize(rng);
         self.expand(NodeId::ROOT, &state, rng);
-        let root_moves = self.nodes[0].untried.len();
+        let root_moves = self.tree.untried(NodeId::ROOT).len()
+            + self.tree.node(NodeId::ROOT).child_count as usize;
         let mut iterations = 0;
         if root_moves > 1 {
             while budget.allows(iterations) {
@@ -206,37 +141,39 @@ impl<'c> Search<'c> {
                 iterations += 1;
             }
         }
-        let root = &self.nodes[0];
+        let tree = &*self.tree;
         RootStats {
-            children: root
-                .children
-                .iter()
-                .map(|&c| {
-                    let ch = &self.nodes[c.index()];
+            children: tree
+                .children(NodeId::ROOT)
+                .map(|c| {
+                    let ch = tree.node(c);
                     let Key::Act(action) = ch.key else {
                         unreachable!("root children are actions")
                     };
                     (action, ch.visits, ch.total)
                 })
                 .collect(),
-            first_untried: root.untried.last().copied(),
+            first_untried: tree.untried(NodeId::ROOT).last().copied(),
             iterations,
-            nodes: self.nodes.len(),
+            nodes: tree.len(),
         }
     }
 
     /// List the legal moves of decision node `id` in `state`: at the root
     /// (or with `pick=0`) ordered so that the best by the greedy evaluation
     /// is added first, elsewhere as generated (see [`Search::next_child`]).
+    /// A root kept from the last search lists only the actions that are
+    /// not children yet.
     fn expand(&mut self, id: NodeId, state: &State, rng: &mut AgentRng) {
         let mut actions = std::mem::take(&mut self.actions);
         actions.clear();
         state.for_each_action(|a| actions.push(a));
+        if self.tree.node(id).child_count > 0 {
+            let tree = &*self.tree;
+            actions.retain(|&a| tree.child(id, Key::Act(a)).is_none());
+        }
         if id != NodeId::ROOT && self.cfg.pick > 0 {
-            let node = &mut self.nodes[id.index()];
-            node.untried.clear();
-            node.untried.extend(actions.iter().copied());
-            node.expanded = true;
+            self.tree.set_untried(id, actions.iter().copied());
             self.actions = actions;
             return;
         }
@@ -254,10 +191,7 @@ impl<'c> Search<'c> {
         // Shuffle first so that equal values come in random order.
         untried.shuffle(rng);
         untried.sort_by_key(|&(v, _)| v);
-        let node = &mut self.nodes[id.index()];
-        node.untried.clear();
-        node.untried.extend(untried.iter().map(|&(_, m)| m));
-        node.expanded = true;
+        self.tree.set_untried(id, untried.iter().map(|&(_, m)| m));
         self.scratch = untried;
     }
 
@@ -296,7 +230,7 @@ impl<'c> Search<'c> {
                     ChanceOutcome::Tile(t, _) => Key::Tile(t),
                 }
             } else {
-                if !self.nodes[id.index()].expanded {
+                if !self.tree.node(id).expanded {
                     self.expand(id, &state, rng);
                 }
                 let Some((child, new)) = self.select_child(id, &state, rng) else {
@@ -304,7 +238,7 @@ impl<'c> Search<'c> {
                     // evaluate from here.
                     break;
                 };
-                let Key::Act(action) = self.nodes[child.index()].key else {
+                let Key::Act(action) = self.tree.node(child).key else {
                     unreachable!("decision children are actions")
                 };
                 state.play_action_unchecked(action);
@@ -318,18 +252,13 @@ impl<'c> Search<'c> {
             if state.is_over() {
                 break;
             }
-            let found = self.nodes[id.index()]
-                .children
-                .iter()
-                .copied()
-                .find(|c| self.nodes[c.index()].key == key);
-            match found {
+            match self.tree.child(id, key) {
                 Some(c) => {
                     id = c;
                     self.path.push(id);
                 }
                 None => {
-                    id = self.add_child(id, key, state.to_play());
+                    id = self.tree.add_child(id, key, state.to_play());
                     self.path.push(id);
                     break;
                 }
@@ -338,7 +267,7 @@ impl<'c> Search<'c> {
         rollout(self.cfg, &mut state, rng);
         let rewards = self.rewards(&state);
         for &n in &self.path {
-            let node = &mut self.nodes[n.index()];
+            let node = self.tree.node_mut(n);
             node.visits += 1;
             if matches!(node.key, Key::Act(_)) {
                 node.total += rewards[node.seat.index()];
@@ -366,23 +295,24 @@ impl<'c> Search<'c> {
         let varies = rules.gifts || (rules.hand > 0 && !rules.hand_visible);
         let legal = |a: Action| !varies || state.check_action(a).is_ok();
         if cfg.info_sets {
-            for i in 0..self.nodes[id.index()].children.len() {
-                let c = self.nodes[id.index()].children[i];
-                let Key::Act(action) = self.nodes[c.index()].key else {
+            let mut next = self.tree.first_child(id);
+            while let Some(c) = next {
+                let Key::Act(action) = self.tree.node(c).key else {
                     unreachable!("decision children are actions")
                 };
                 if legal(action) {
-                    self.node(c).avail += 1;
+                    self.tree.node_mut(c).avail += 1;
                 }
+                next = self.tree.next_sibling(c);
             }
         }
-        let node = &self.nodes[id.index()];
+        let node = self.tree.node(id);
         let allowed = if cfg.widen > 0.0 {
             (cfg.widen * ((node.visits + 1) as f64).sqrt()).ceil() as usize
         } else {
             usize::MAX
         };
-        if node.children.len() < allowed.max(1) && !node.untried.is_empty() {
+        if (node.child_count as usize) < allowed.max(1) && !self.tree.untried(id).is_empty() {
             if let Some(action) = self.next_child(id, state, rng, &legal) {
                 let prior = if cfg.bias > 0.0 {
                     let before = advantage(&end_now_scores(state), state.players(), seat);
@@ -390,18 +320,17 @@ impl<'c> Search<'c> {
                 } else {
                     0.0
                 };
-                let child = self.add_child(id, Key::Act(action), seat);
-                let node = self.node(child);
+                let child = self.tree.add_child(id, Key::Act(action), seat);
+                let node = self.tree.node_mut(child);
                 node.avail = 1;
                 node.prior = prior;
                 return Some((child, true));
             }
         }
-        let node = &self.nodes[id.index()];
-        let log_n = (node.visits.max(1) as f64).ln();
+        let log_n = (self.tree.node(id).visits.max(1) as f64).ln();
         let mut best = None;
-        for &c in &node.children {
-            let ch = &self.nodes[c.index()];
+        for c in self.tree.children(id) {
+            let ch = self.tree.node(c);
             let Key::Act(action) = ch.key else {
                 unreachable!("decision children are actions")
             };
@@ -438,10 +367,10 @@ impl<'c> Search<'c> {
         legal: &dyn Fn(Action) -> bool,
     ) -> Option<Action> {
         let pick = self.cfg.pick;
-        let untried = &mut self.nodes[id.index()].untried;
+        let untried = self.tree.untried(id);
         if id == NodeId::ROOT || pick == 0 || untried.len() == 1 {
             let i = untried.iter().rposition(|&a| legal(a))?;
-            return Some(untried.remove(i));
+            return Some(self.tree.take_untried(id, i, true));
         }
         let mut best: Option<(i32, usize)> = None;
         for _ in 0..pick.min(untried.len() as u32) {
@@ -454,7 +383,7 @@ impl<'c> Search<'c> {
                 best = Some((v, i));
             }
         }
-        best.map(|(_, i)| untried.swap_remove(i))
+        best.map(|(_, i)| self.tree.take_untried(id, i, false))
     }
 
     /// The reward of each seat for the end-now scores of `state`, or for
@@ -477,7 +406,7 @@ impl<'c> Search<'c> {
 mod tests {
     use super::*;
     use crate::test_support::random_play_until;
-    use engine::Rules;
+    use engine::{Rules, Seat};
     use rand::SeedableRng;
 
     /// A 2-seat game with The Gifts after `turns` turns of random play,
@@ -491,22 +420,23 @@ mod tests {
         random_play_until(2, rules, seed, |s| s.turns() >= turns)
     }
 
-    /// The nodes after `iterations` iterations of a search of `state`
+    /// The tree after `iterations` iterations of a search of `state`
     /// with `cfg` and a generator seeded with `seed`.
-    fn grow(cfg: &MctsConfig, state: &State, iterations: u32, seed: u64) -> Vec<Node> {
-        let mut search = Search::new(cfg);
+    fn grow(cfg: &MctsConfig, state: &State, iterations: u32, seed: u64) -> Tree {
+        let mut tree = Tree::default();
+        tree.start(state.to_play());
+        let mut search = Search::new(cfg, &mut tree);
         let mut rng = AgentRng::seed_from_u64(seed);
-        search.nodes.push(Node::new(Key::Root, state.to_play()));
         let view = state.view(state.to_play());
         search.expand(NodeId::ROOT, &view.determinize(&mut rng), &mut rng);
         for _ in 0..iterations {
             search.iterate(&view, &mut rng);
         }
-        search.nodes
+        tree
     }
 
     /// The tree of a search of `state` with `info_sets` on or off.
-    fn tree(state: &State, info_sets: bool) -> Vec<Node> {
+    fn tree(state: &State, info_sets: bool) -> Tree {
         let cfg = MctsConfig {
             info_sets,
             // Narrow and deep: the tree reaches the other seat's draws.
@@ -517,12 +447,12 @@ mod tests {
     }
 
     /// The seats whose move is followed by a gift-card child.
-    fn gift_receivers(nodes: &[Node]) -> Vec<Seat> {
+    fn gift_receivers(tree: &Tree) -> Vec<Seat> {
         let mut out = Vec::new();
-        for n in nodes {
-            for c in &n.children {
-                if matches!(nodes[c.index()].key, Key::Gift(_)) {
-                    out.push(n.seat);
+        for n in tree.ids() {
+            for c in tree.children(n) {
+                if matches!(tree.node(c).key, Key::Gift(_)) {
+                    out.push(tree.node(n).seat);
                 }
             }
         }
@@ -536,20 +466,21 @@ mod tests {
             bias: 1.0,
             ..MctsConfig::default()
         };
-        let nodes = grow(&cfg, &state, 200, 2);
+        let tree = grow(&cfg, &state, 200, 2);
         let seat = state.to_play();
         let before = advantage(&end_now_scores(&state), 2, seat);
-        let root = &nodes[0];
-        assert!(root.children.len() > 3);
-        for &c in &root.children {
-            let child = &nodes[c.index()];
+        assert!(tree.node(NodeId::ROOT).child_count > 3);
+        for c in tree.children(NodeId::ROOT) {
+            let child = tree.node(c);
             let Key::Act(a) = child.key else {
                 unreachable!()
             };
             let gain = f64::from(quick_value(&state, a) - before);
             assert!((child.prior - (gain / cfg.scale).tanh()).abs() < 1e-12);
         }
-        assert!(root.children.iter().any(|c| nodes[c.index()].prior != 0.0));
+        assert!(tree
+            .children(NodeId::ROOT)
+            .any(|c| tree.node(c).prior != 0.0));
     }
 
     #[test]
@@ -569,7 +500,8 @@ mod tests {
     #[test]
     fn ismcts_counts_availability_at_least_as_often_as_visits() {
         let state = gift_position(10, 5);
-        let nodes = tree(&state, true);
+        let tree = tree(&state, true);
+        let nodes: Vec<_> = tree.ids().map(|n| tree.node(n)).collect();
         let mut moves = 0;
         for n in nodes.iter().filter(|n| matches!(n.key, Key::Act(_))) {
             assert!(n.avail >= n.visits, "{} < {}", n.avail, n.visits);
