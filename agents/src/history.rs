@@ -79,6 +79,12 @@ impl<'a> History<'a> {
         self.record.current_turn().map(|t| self.seen(t))
     }
 
+    /// With `start_in_bag` (RULES.md §8): the start tile drawn from the
+    /// bag (public: it lies face up at the origin).
+    pub fn start(&self) -> Option<Tile> {
+        self.record.start()
+    }
+
     /// With a hand of tiles (RULES.md §8): the tiles each seat drew at
     /// set-up, in seat order, `None` for a tile the viewer does not see
     /// (another seat's, unless `hand_visible`). Empty without a hand.

@@ -24,7 +24,12 @@ class Bot:
         game["seed"] (seed your randomness with it to be reproducible)."""
 
     def decide(self, msg):
-        """Return an index into msg["legal"], or one of its strings."""
+        """Return an index into msg["legal"], or one of its strings.
+
+        The first decide of a game may carry the set-up: msg.get("start")
+        (start_in_bag: the start tile drawn, at (0, 0) in rotation 0) and
+        msg.get("deal") (hands of tiles); game_over carries them if no
+        decide did."""
         raise NotImplementedError
 
     def game_over(self, msg):

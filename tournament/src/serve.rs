@@ -35,6 +35,8 @@ struct ToBot {
     #[serde(default)]
     current: Option<serde_json::Value>,
     #[serde(default)]
+    start: Option<String>,
+    #[serde(default)]
     deal: Option<serde_json::Value>,
 }
 
@@ -117,6 +119,15 @@ fn decide(agent: &mut dyn Agent, g: &mut Game, d: ToBot) -> std::result::Result<
     let viewer = Seat(d.seat);
     if viewer.index() >= g.state.players() {
         return Err(format!("seat {} is not a seat of this game", d.seat));
+    }
+    if let Some(start) = &d.start {
+        if !(g.state.rules().start_in_bag && g.state.board().is_empty()) {
+            return Err("start: no start tile is to be drawn here".to_string());
+        }
+        let tile: engine::Tile = start.parse().map_err(|e| format!("start: {e}"))?;
+        g.state.draw(tile).map_err(|e| format!("start: {e:?}"))?;
+    } else if g.state.rules().start_in_bag && g.state.board().is_empty() {
+        return Err("a game with start_in_bag begins with its start tile".to_string());
     }
     if let Some(deal) = &d.deal {
         follow_deal(&mut g.state, viewer, &parse_deal(deal)?)
@@ -220,5 +231,28 @@ mod tests {
         ));
         let e = result.unwrap_err();
         assert!(e.contains("line 2: seat 5 is not a seat"), "{e}");
+    }
+
+    #[test]
+    fn serve_places_the_start_tile_sent_and_refuses_it_missing_or_twice() {
+        // Issue 11: `serve` exited on every start_in_bag game.
+        let new_game = concat!(
+            "{\"type\":\"new_game\",\"rules\":{\"start_in_bag\":true},",
+            "\"players\":2,\"seat\":0,\"first\":0,\"seed\":1}\n"
+        );
+        let current = "\"current\":{\"player\":0,\"tile\":\"U\"}";
+        let decide = |start: &str| {
+            format!("{{\"type\":\"decide\",\"seat\":0,{start}\"turns\":[],{current}}}\n")
+        };
+        let (result, out) = serve_lines(&format!("{new_game}{}", decide("\"start\":\"V\",")));
+        assert!(result.is_ok(), "{result:?}");
+        assert!(out.contains("\"type\":\"action\""), "{out}");
+        let (result, _) = serve_lines(&format!("{new_game}{}", decide("")));
+        let e = result.unwrap_err();
+        assert!(e.contains("line 2: a game with start_in_bag begins"), "{e}");
+        let twice = decide("\"start\":\"V\",");
+        let (result, _) = serve_lines(&format!("{new_game}{twice}{twice}"));
+        let e = result.unwrap_err();
+        assert!(e.contains("line 3: start: no start tile"), "{e}");
     }
 }

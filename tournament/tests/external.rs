@@ -113,6 +113,26 @@ fn served_agents_play_the_same_games_with_hands_of_tiles() {
     }
 }
 
+#[test]
+fn served_agents_play_the_same_games_with_the_table_return_and_start_in_bag() {
+    // Issue 11: `serve` exited on start_in_bag (no start tile was sent);
+    // hidden hands returning unplaceable tiles to the bag.
+    let cases = [
+        (2, "table=5x5,table_closes=true"),
+        (3, "unplaceable=return"),
+        (2, "start_in_bag=true"),
+        (3, "start_in_bag=true,hand=2"),
+        (2, "hand=2,unplaceable=return"),
+        (3, "hand=2,unplaceable=return,table=7x5"),
+    ];
+    for (players, rules) in cases {
+        let players = players.to_string();
+        let args = ["--games", "2", "--players", &players, "--seed", "13"];
+        let args = [&args[..], &["--rules", rules]].concat();
+        round_trip(&format!("variants-{players}-{rules}"), &args, &SERVED, "2");
+    }
+}
+
 /// The games.csv of `outside` (served agents) equals that of `inside`
 /// (the same agents in-process) but for think times and agent names.
 fn assert_same_games(inside: &Path, outside: &Path, name: &str) {
@@ -146,17 +166,19 @@ fn served_agents_play_the_same_shards_and_sprt_runs() {
 }
 
 #[test]
-fn the_python_bots_play_a_game_with_hands_of_tiles() {
-    let dir = scratch("external-python-hands");
+fn the_python_bots_play_a_game_with_hands_of_tiles_and_the_start_in_the_bag() {
     let bot = format!("ext:cmd=python3 {}", repo("clients/python/random_bot.py"));
     let example = format!("ext:cmd=python3 {}", repo("clients/python/monk_bot.py"));
     let agents = format!("{bot},greedy,{example}");
-    let args = ["--agents", &agents, "--games", "1", "--players", "3"];
-    tournament(&dir, &[&args[..], &["--rules", "hand=2"]].concat());
-    let rows = games(&dir);
-    assert_eq!(rows.len(), 9, "3 seat rotations of 3 seats");
-    assert!(rows.iter().all(|r| r["forfeit"].is_empty()), "{rows:?}");
-    assert!(rows.iter().all(|r| r["turns"] == "71"), "{rows:?}");
+    for (name, rules) in [("hands", "hand=2"), ("start", "start_in_bag=true,hand=2")] {
+        let dir = scratch(&format!("external-python-{name}"));
+        let args = ["--agents", &agents, "--games", "1", "--players", "3"];
+        tournament(&dir, &[&args[..], &["--rules", rules]].concat());
+        let rows = games(&dir);
+        assert_eq!(rows.len(), 9, "3 seat rotations of 3 seats");
+        assert!(rows.iter().all(|r| r["forfeit"].is_empty()), "{rows:?}");
+        assert!(rows.iter().all(|r| r["turns"] == "71"), "{rows:?}");
+    }
 }
 
 #[test]

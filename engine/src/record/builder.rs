@@ -126,6 +126,12 @@ impl RecordBuilder {
         &self.record.deal
     }
 
+    /// With `start_in_bag` (RULES.md §8): the start tile drawn from the
+    /// bag, once drawn.
+    pub fn start(&self) -> Option<Tile> {
+        self.record.start
+    }
+
     /// The turn in progress, if it has begun: the tiles set aside, the
     /// first placeable tile drawn (as `tile`, with no cell yet) and a gift
     /// opened.

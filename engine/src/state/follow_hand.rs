@@ -59,10 +59,22 @@ impl State {
             self.hands[seat] = match fixed {
                 Some((f, hand)) if f == seat => hand,
                 _ => {
+                    // Placeable tiles first: with `unplaceable: return` a
+                    // hand left short says the bag holds none, so the copy
+                    // keeps as few there as the unseen tiles allow.
                     let size = self.hands[seat].len();
-                    let tiles = take_first(&mut pool, size, |_| true).ok_or_else(|| {
-                        ReplayReason::BadTurn("more tiles drawn than the bag holds".to_string())
-                    })?;
+                    let board = &self.board;
+                    let mut tiles = Vec::with_capacity(size);
+                    for fits in [true, false] {
+                        let more =
+                            take_up_to(&mut pool, size - tiles.len(), |t| board.has_fit(t) == fits);
+                        tiles.extend(more);
+                    }
+                    if tiles.len() < size {
+                        return Err(ReplayReason::BadTurn(
+                            "more tiles drawn than the bag holds".to_string(),
+                        ));
+                    }
                     hand_of(&tiles)
                 }
             };
@@ -112,13 +124,20 @@ fn take_all(
 
 /// Take the first `n` tiles of `pool` by kind that pass `fits`.
 fn take_first(pool: &mut Bag, n: usize, fits: impl Fn(Tile) -> bool) -> Option<Vec<Tile>> {
+    let taken = take_up_to(pool, n, fits);
+    (taken.len() == n).then_some(taken)
+}
+
+/// Take the first `n` tiles of `pool` by kind that pass `fits`, or as many
+/// as it holds.
+fn take_up_to(pool: &mut Bag, n: usize, fits: impl Fn(Tile) -> bool) -> Vec<Tile> {
     let mut taken = Vec::with_capacity(n);
     for t in Tile::ALL.iter().copied().filter(|&t| fits(t)) {
         while taken.len() < n && pool.take(t) {
             taken.push(t);
         }
     }
-    (taken.len() == n).then_some(taken)
+    taken
 }
 
 /// Deal the set-up hands of a game with a hand (RULES.md §8) in a copy
@@ -264,12 +283,38 @@ fn own_draws(state: &State, turn: &TurnRecord) -> Bag {
         .iter()
         .filter(|&t| !state.board.has_fit(t))
         .count();
-    let mut keep = Bag::empty();
-    let from_bag = turn.discarded.iter().skip(stuck);
-    for &t in from_bag.chain(&turn.drawn) {
+    let mut keep = bag_draws(state, &turn.discarded, stuck);
+    for &t in &turn.drawn {
         keep.put_back(t);
     }
     keep
+}
+
+/// The tiles the bag must hold at the start of a turn for the tiles set
+/// aside after the hand's first `from_hand`. With `unplaceable: return`
+/// a returned tile is back in the bag for the next draw: a tile returned
+/// again and again is needed once, and not at all when the hand returned
+/// it first (found by the served round trip of `hand=2,unplaceable=return`:
+/// the follower looked for a tile its own hand had just returned among
+/// the tiles it had not seen).
+fn bag_draws(state: &State, discarded: &[Tile], from_hand: usize) -> Bag {
+    let returns = state.rules.returns_unplaceable();
+    let mut need = Bag::empty();
+    let mut returned = Bag::empty();
+    if returns {
+        for &t in &discarded[..from_hand] {
+            returned.put_back(t);
+        }
+    }
+    for &t in &discarded[from_hand..] {
+        if !(returns && returned.take(t)) {
+            need.put_back(t);
+        }
+        if returns {
+            returned.put_back(t);
+        }
+    }
+    need
 }
 
 /// Another seat's turn with its draws made concrete, for the split where
@@ -287,11 +332,12 @@ fn hidden_turn(
     let seat = Seat(turn.player);
     let size = state.tiles_held(seat);
     let mut pool = state.unseen_by(viewer);
-    take_all(
-        &mut pool,
-        turn.discarded.iter().chain(&turn.tile).copied(),
-        viewer,
-    )?;
+    let from_bag = bag_draws(state, &turn.discarded, from_hand);
+    let shown = turn.discarded[..from_hand]
+        .iter()
+        .chain(&turn.tile)
+        .copied();
+    take_all(&mut pool, shown.chain(tiles_of(&from_bag)), viewer)?;
     let placeable = |t: Tile| state.board.has_fit(t);
     // The hand: the tiles set aside from it, the placed tile if it was
     // held, then any placeable tiles.
@@ -304,7 +350,10 @@ fn hidden_turn(
     }
     hand.extend(take_first(&mut pool, size - hand.len(), placeable).ok_or_else(short)?);
     // Drawn before placing: back up to the hand size while the bag lasts.
-    let set_aside = turn.discarded.len() - from_hand;
+    let set_aside = match state.rules.returns_unplaceable() {
+        true => 0, // returned tiles are back in the bag
+        false => turn.discarded.len() - from_hand,
+    };
     let bag_left = (state.bag.total() as usize)
         .checked_sub(set_aside)
         .ok_or_else(short)?;
@@ -313,10 +362,10 @@ fn hidden_turn(
     before.extend(take_first(&mut pool, missing, placeable).ok_or_else(short)?);
     let after_count = draws.checked_sub(refill).ok_or_else(short)?;
     let after = take_first(&mut pool, after_count, |_| true).ok_or_else(short)?;
-    let mut keep = Bag::empty();
+    let mut keep = from_bag;
     let mut concrete = turn.clone();
     concrete.drawn = [before, after].concat();
-    for &t in turn.discarded[from_hand..].iter().chain(&concrete.drawn) {
+    for &t in &concrete.drawn {
         keep.put_back(t);
     }
     Ok((hand_of(&hand), keep, concrete))

@@ -155,6 +155,20 @@ impl From<Score> for ScoreOut {
     }
 }
 
+/// How the game was set up, beyond `new_game`: what the chance of the
+/// set-up drew, sent once per game (with the first `decide`, or with
+/// `game_over` if there was none).
+#[derive(Debug, Default, Serialize)]
+pub struct Setup {
+    /// With `start_in_bag` (RULES.md §8): the start tile drawn from the
+    /// bag, at the origin in rotation 0.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub start: Option<Tile>,
+    /// With a hand of tiles: the set-up deal, one list per seat.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub deal: Option<Vec<Vec<String>>>,
+}
+
 /// `new_game`.
 #[derive(Debug, Serialize, Deserialize)]
 pub struct NewGame {
@@ -200,10 +214,10 @@ pub struct Decide<'a> {
     pub bag: BTreeMap<String, u8>,
     /// Tiles left in the bag.
     pub bag_size: u8,
-    /// With a hand of tiles: the set-up deal, one list per seat (in the
-    /// first message of a game that carries turns).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub deal: Option<Vec<Vec<String>>>,
+    /// The set-up (start tile, deal) in the first message of a game that
+    /// carries turns.
+    #[serde(flatten)]
+    pub setup: Setup,
     /// With a hand of tiles: each seat's hand in slot order, `"hidden"`
     /// for a tile the seat may not see.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -226,12 +240,12 @@ pub struct Decide<'a> {
 
 impl<'a> Decide<'a> {
     /// What the seat of `view` may know, with the `turns` and `current`
-    /// turn it has not been sent (and the `deal`, if it has not been sent).
+    /// turn it has not been sent (and the `setup`, if it has not been sent).
     pub fn new(
         view: &SeatView<'_>,
         turns: &'a [SeenTurn],
         current: Option<&'a SeenTurn>,
-        deal: Option<Vec<Vec<String>>>,
+        setup: Setup,
         time_left_ms: u64,
         legal: &'a Legal,
     ) -> Decide<'a> {
@@ -264,7 +278,7 @@ impl<'a> Decide<'a> {
                 .map(|(t, n)| (t.to_string(), n))
                 .collect(),
             bag_size: view.bag().total(),
-            deal,
+            setup,
             tile_hands,
             hand: cards(&view.own_hand()),
             hand_sizes: seats.map(|s| view.hand_size(s)).collect(),
@@ -289,9 +303,9 @@ fn cards(of: &GiftCards) -> BTreeMap<String, u8> {
 /// `game_over`.
 #[derive(Debug, Serialize)]
 pub struct GameOver<'a> {
-    /// With a hand of tiles, the set-up deal if the bot has not been sent it.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub deal: Option<Vec<Vec<String>>>,
+    /// The set-up if the bot has not been sent it.
+    #[serde(flatten)]
+    pub setup: Setup,
     /// Turns the bot has not been sent.
     pub turns: Vec<TurnOut<'a>>,
     /// Scores per seat.

@@ -19,7 +19,7 @@ use agents::history::{GameEnd, GameStart, History, SeenTurn};
 use agents::{Agent, AgentRng};
 use answer::Answer;
 use engine::{Action, SeatView};
-use message::{Decide, ForfeitOut, GameOver, NewGame, ScoreOut, PROTOCOL};
+use message::{Decide, ForfeitOut, GameOver, NewGame, ScoreOut, Setup, PROTOCOL};
 use process::BotProcess;
 use spec::BotDef;
 use std::collections::HashMap;
@@ -132,8 +132,8 @@ pub struct ExtAgent {
     fault: Option<String>,
     /// Completed turns sent this game.
     sent: usize,
-    /// The set-up deal (with a hand of tiles) was sent this game.
-    deal_sent: bool,
+    /// The set-up (start tile, deal) was sent this game.
+    setup_sent: bool,
     /// Time used this game.
     used: Duration,
 }
@@ -147,7 +147,7 @@ impl ExtAgent {
             process: None,
             fault: None,
             sent: 0,
-            deal_sent: false,
+            setup_sent: false,
             used: Duration::ZERO,
         }
     }
@@ -180,12 +180,12 @@ impl ExtAgent {
         turns
     }
 
-    /// With a hand of tiles, the set-up deal if it was not sent yet.
-    fn unsent_deal(&mut self, history: &History<'_>) -> Option<Vec<Vec<String>>> {
-        if std::mem::replace(&mut self.deal_sent, true) {
-            return None;
+    /// The set-up (start tile, deal) if it was not sent yet.
+    fn unsent_setup(&mut self, history: &History<'_>) -> Setup {
+        if std::mem::replace(&mut self.setup_sent, true) {
+            return Setup::default();
         }
-        deal_out(history)
+        setup_out(history)
     }
 
     fn ask(&mut self, view: &SeatView<'_>, history: &History<'_>) -> Result<Action, String> {
@@ -196,8 +196,8 @@ impl ExtAgent {
         let legal = message::legal_actions(view);
         let turns = self.unsent(history);
         let current = history.current();
-        let deal = self.unsent_deal(history);
-        let decide = Decide::new(view, &turns, current.as_ref(), deal, limit_ms, &legal);
+        let setup = self.unsent_setup(history);
+        let decide = Decide::new(view, &turns, current.as_ref(), setup, limit_ms, &legal);
         let p = self.process.as_mut().ok_or("exited: no process")?;
         p.send(&message::line("decide", &decide))?;
         loop {
@@ -207,12 +207,12 @@ impl ExtAgent {
                 Answer::History => {
                     let all: Vec<SeenTurn> =
                         (0..history.len()).filter_map(|i| history.turn(i)).collect();
-                    let mut body = serde_json::json!({
-                        "turns": all.iter().map(message::TurnOut::from).collect::<Vec<_>>()
-                    });
-                    if let Some(deal) = deal_out(history) {
-                        body["deal"] = deal.into();
-                    }
+                    let mut body =
+                        serde_json::to_value(setup_out(history)).expect("a set-up serializes");
+                    body["turns"] = serde_json::to_value(
+                        all.iter().map(message::TurnOut::from).collect::<Vec<_>>(),
+                    )
+                    .expect("turns serialize");
                     p.send(&message::line("history", &body))?;
                 }
             }
@@ -220,11 +220,14 @@ impl ExtAgent {
     }
 }
 
-/// With a hand of tiles, the set-up deal as the viewer of `history` is
-/// told it.
-fn deal_out(history: &History<'_>) -> Option<Vec<Vec<String>>> {
+/// The set-up as the viewer of `history` is told it: the start tile
+/// drawn with `start_in_bag`, the deal with a hand of tiles.
+fn setup_out(history: &History<'_>) -> Setup {
     let deal = history.deal();
-    (!deal.is_empty()).then(|| deal.into_iter().map(message::seen_tiles).collect())
+    Setup {
+        start: history.start(),
+        deal: (!deal.is_empty()).then(|| deal.into_iter().map(message::seen_tiles).collect()),
+    }
 }
 
 impl Agent for ExtAgent {
@@ -238,7 +241,7 @@ impl Agent for ExtAgent {
 
     fn new_game(&mut self, start: &GameStart) {
         self.sent = 0;
-        self.deal_sent = false;
+        self.setup_sent = false;
         self.used = Duration::ZERO;
         self.fault = None;
         let def = self.def.clone();
@@ -292,7 +295,7 @@ impl Agent for ExtAgent {
         };
         let turns = self.unsent(history);
         let msg = GameOver {
-            deal: self.unsent_deal(history),
+            setup: self.unsent_setup(history),
             turns: turns.iter().map(message::TurnOut::from).collect(),
             scores: end.scores.iter().map(|&s| ScoreOut::from(s)).collect(),
             forfeit: end.forfeit.map(|f| ForfeitOut {
