@@ -36,10 +36,17 @@ def test_refused_rules_raise_value_error_with_the_engine_reason():
         Game(rules="hole_bonus")
     with pytest.raises(ValueError, match="cannot be combined"):
         Game(hand=1, gifts=True)
-    with pytest.raises(ValueError, match="not implemented"):
-        Game(start_in_bag=True)
+    with pytest.raises(ValueError, match="needs a `table`"):
+        Game(table_closes=True)
     with pytest.raises(TypeError):
         Game(rules=3)
+
+
+def test_start_in_bag_draws_the_start_tile_into_the_record():
+    game = play(Game(players=2, seed=5, start_in_bag=True), 5)
+    record = json.loads(game.to_record())
+    assert record["rules"]["start_in_bag"] is True
+    assert isinstance(record["start"], str) and len(record["start"]) == 1
 
 
 def test_final_incomplete_false_scores_no_unfinished_feature():
