@@ -69,11 +69,16 @@ impl View {
         self.seat_view().is_over()
     }
 
-    /// The tile to place (or the two of Take 2's choice), as letters.
+    /// The tile to place (or the two of Take 2's choice; with a hand of
+    /// tiles, the seat's own hand to choose from), as letters.
     fn tiles_to_place(&self) -> Vec<String> {
-        match self.seat_view().phase() {
+        let v = self.seat_view();
+        match v.phase() {
             Phase::Place(t) => vec![t.to_string()],
             Phase::Choose(a, b) => vec![a.to_string(), b.to_string()],
+            Phase::PlaceHand if v.to_play() == self.seat => {
+                v.own_tiles().iter().map(|t| t.to_string()).collect()
+            }
             _ => Vec::new(),
         }
     }

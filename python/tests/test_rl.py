@@ -114,6 +114,15 @@ def test_aec_env_plays_whole_games_with_final_rewards():
     assert env.game.is_over()
 
 
+def test_a_seat_sees_its_own_hand_as_the_tiles_to_place():
+    game = Game(players=2, hand=3)
+    for tile in ["D", "U", "V", "E", "K", "L"]:
+        game.apply_chance(tile)
+    assert game.phase() == "place_hand"
+    assert sorted(game.view(0).tiles_to_place()) == ["D", "U", "V"]
+    assert game.view(1).tiles_to_place() == []
+
+
 def test_a_seat_does_not_see_another_seats_hidden_hand():
     # Issue 11: two hand=3 deals differing only in seat 1's hidden hand
     # (and the bag correspondingly) look the same to seat 0.
