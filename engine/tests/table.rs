@@ -13,7 +13,7 @@
 mod counts;
 mod naive;
 
-use counts::{free_names, play_rows, Row};
+use counts::{free_names, placements, play_rows, Row};
 use engine::{
     random_move, replay, Drawn, IllegalMove, Move, Phase, Pos, Record, Rotation, Rules, Score,
     Seat, State, Table, Tile, TurnRecord, Unplaceable,
@@ -371,13 +371,7 @@ fn differential_game(seed: u64) -> usize {
                 let g = naive.as_mut().unwrap();
                 let turn = state.turns() + 1;
                 let seat = state.to_play();
-                let mut fast = Vec::new();
-                state.for_each_placement(|p| fast.push(p));
-                let mut fast_xyr: Vec<(i32, i32, u8)> = fast
-                    .iter()
-                    .map(|p| (p.pos.x.into(), p.pos.y.into(), p.rot.quarter_turns()))
-                    .collect();
-                fast_xyr.sort();
+                let (fast, fast_xyr) = placements(&state);
                 assert_eq!(
                     fast_xyr,
                     g.legal_placements(tile.letter()),

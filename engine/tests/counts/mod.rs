@@ -62,3 +62,16 @@ pub fn free_names(state: &State, p: Placement) -> Vec<String> {
     out.sort();
     out
 }
+
+/// The legal placements of the drawn tile, and the same as sorted
+/// `(x, y, quarter turns)` triples: the naive reference's form.
+pub fn placements(state: &State) -> (Vec<Placement>, Vec<(i32, i32, u8)>) {
+    let mut fast = Vec::new();
+    state.for_each_placement(|p| fast.push(p));
+    let mut xyr: Vec<(i32, i32, u8)> = fast
+        .iter()
+        .map(|p| (p.pos.x.into(), p.pos.y.into(), p.rot.quarter_turns()))
+        .collect();
+    xyr.sort();
+    (fast, xyr)
+}
