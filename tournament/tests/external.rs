@@ -124,6 +124,9 @@ fn served_agents_play_the_same_games_with_the_table_return_and_start_in_bag() {
         (3, "start_in_bag=true,hand=2"),
         (2, "hand=2,unplaceable=return"),
         (3, "hand=2,unplaceable=return,table=7x5"),
+        // Hands left short by a bag of only unplaceable tiles.
+        (2, "hand=2,unplaceable=return,table=5x5"),
+        (3, "hand=3,unplaceable=return,table=5x5,table_closes=true"),
     ];
     for (players, rules) in cases {
         let players = players.to_string();
