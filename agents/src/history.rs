@@ -114,7 +114,11 @@ impl<'a> History<'a> {
         };
         SeenTurn {
             turn,
-            hidden: Hidden { gift, draws },
+            hidden: Hidden {
+                gift,
+                draws,
+                held: None,
+            },
         }
     }
 }

@@ -7,7 +7,8 @@
 //! `follow_turn_start`) gives the same view, legal actions and
 //! determinizations as the real position. One thing a turn record does
 //! not tell, with `unplaceable: return` and hidden hands, is how many of
-//! the tiles set aside came from the hand (see `split_unknown`).
+//! the tiles set aside came from the hand (see `split_unknown`); told the
+//! hand's size after the turn (`Hidden::held`) the copy is exact again.
 
 use engine::{
     follow_deal, follow_turn, follow_turn_start, random_action, Bag, Hidden, Meeple, Phase, Placed,
@@ -21,15 +22,21 @@ fn sees_hand(rules: Rules, viewer: Seat, seat: u8) -> bool {
     seat == viewer.0 || rules.hand_visible
 }
 
-/// The turn as `viewer` is told it, and what it is not told.
-fn masked(turn: &TurnRecord, viewer: Seat, rules: Rules) -> (TurnRecord, Hidden) {
+/// The turn as `viewer` is told it, and what it is not told; `held`: the
+/// size of the seat's hand after the turn, when the viewer is told it.
+fn masked(
+    turn: &TurnRecord,
+    viewer: Seat,
+    rules: Rules,
+    held: Option<usize>,
+) -> (TurnRecord, Hidden) {
     let mut turn = turn.clone();
     let gift = turn.player != viewer.0 && turn.gift_received.take().is_some();
-    let draws = match sees_hand(rules, viewer, turn.player) {
-        true => 0,
-        false => std::mem::take(&mut turn.drawn).len(),
+    let (draws, held) = match sees_hand(rules, viewer, turn.player) {
+        true => (0, None),
+        false => (std::mem::take(&mut turn.drawn).len(), held),
     };
-    (turn, Hidden { gift, draws })
+    (turn, Hidden { gift, draws, held })
 }
 
 /// The set-up deal as `viewer` is told it.
@@ -96,7 +103,8 @@ fn facts(state: &State, seat: Seat) -> Facts {
 /// and put back, and two splits can both replay (the copy's is checked by
 /// the replay) yet leave the seat holding different numbers of tiles. Then
 /// the copy differs from the game only there: in that seat's hand size and
-/// in the bag count, by the same number of tiles.
+/// in the bag count, by the same number of tiles. (Told the hand's size
+/// after the turn, `Hidden::held`, the follower keeps the right split.)
 fn split_unknown(
     rules: Rules,
     turn: &TurnRecord,
@@ -140,8 +148,10 @@ struct Checked {
 /// Play a random game. Every seat's copy follows each turn as soon as it
 /// is completed and must agree with the game on everything the seat sees;
 /// at every decision the deciding seat's copy, with the turn in progress,
-/// gives the same phase, view, actions and determinization.
-fn check_game(seed: u64, players: usize, rules: Rules) -> Checked {
+/// gives the same phase, view, actions and determinization. `tell_held`:
+/// the copies are told each hidden hand's size after its seat's turn (as
+/// `serve` takes it from `tile_hands`).
+fn check_game(seed: u64, players: usize, rules: Rules, tell_held: bool) -> Checked {
     let mut rng = Pcg64Mcg::seed_from_u64(seed);
     let mut state = State::new(rules, players, Seat(0));
     let mut builder = RecordBuilder::new(players, rules);
@@ -171,7 +181,8 @@ fn check_game(seed: u64, players: usize, rules: Rules) -> Checked {
             let t = checked.turns;
             for (s, copy) in copies.iter_mut().enumerate() {
                 let seat = Seat(s as u8);
-                let (seen, hidden) = masked(turn, seat, rules);
+                let held = tell_held.then(|| state.tiles_held(Seat(turn.player)));
+                let (seen, hidden) = masked(turn, seat, rules, held);
                 follow_turn(copy, seat, &seen, hidden)
                     .unwrap_or_else(|e| panic!("seed {seed}, seat {s}, turn {t}: {e:?}"));
                 let (copy, real) = (facts(copy, seat), facts(&state, seat));
@@ -243,7 +254,7 @@ fn a_seat_following_turn_records_sees_the_real_game() {
     };
     let mut decisions = 0;
     for seed in 0..12 {
-        let checked = check_game(seed, 2 + (seed as usize % 4), rules);
+        let checked = check_game(seed, 2 + (seed as usize % 4), rules, false);
         assert!(!checked.split_unknown);
         decisions += checked.decisions;
     }
@@ -265,7 +276,7 @@ fn a_seat_following_a_game_with_hands_sees_the_real_game() {
     {
         let rules: Rules = rules.parse().unwrap();
         for seed in 0..6 {
-            let checked = check_game(seed + 100 * i as u64, 2 + (seed as usize % 5), rules);
+            let checked = check_game(seed + 100 * i as u64, 2 + (seed as usize % 5), rules, false);
             assert!(!checked.split_unknown);
             decisions += checked.decisions;
         }
@@ -293,11 +304,16 @@ fn a_follower_draws_nothing_from_a_bag_of_unplaceable_tiles() {
     {
         let rules: Rules = rules.parse().unwrap();
         for seed in 0..10 {
-            let checked = check_game(seed + 100 * i as u64, 2 + (seed as usize % 2), rules);
+            let (seed, players) = (seed + 100 * i as u64, 2 + (seed as usize % 2));
+            let checked = check_game(seed, players, rules, false);
             games += 1;
             exact += usize::from(!checked.split_unknown);
             short_refills += checked.short_refills;
             turns += checked.turns;
+            // Told each hand's size after its turn, every copy sees the
+            // game exactly to its end.
+            let told = check_game(seed, players, rules, true);
+            assert!(!told.split_unknown, "seed {seed}");
         }
     }
     assert!(

@@ -38,6 +38,8 @@ struct ToBot {
     start: Option<String>,
     #[serde(default)]
     deal: Option<serde_json::Value>,
+    #[serde(default)]
+    tile_hands: Option<Vec<Vec<serde_json::Value>>>,
 }
 
 /// A game being followed.
@@ -135,8 +137,30 @@ fn decide(agent: &mut dyn Agent, g: &mut Game, d: ToBot) -> std::result::Result<
     } else if g.state.phase() == Phase::DrawHand && g.state.turns() == 0 {
         return Err("a game with a hand of tiles begins with its deal".to_string());
     }
-    for value in d.turns {
-        let seen = parse_turn(value)?;
+    let mut turns = d
+        .turns
+        .into_iter()
+        .map(parse_turn)
+        .collect::<std::result::Result<Vec<_>, _>>()?;
+    // Another seat's hand size now is its size after that seat's last
+    // turn here: it settles how many tiles that turn set aside from the
+    // hand (engine::Hidden::held).
+    if let Some(hands) = &d.tile_hands {
+        for (seat, hand) in hands
+            .iter()
+            .enumerate()
+            .filter(|&(s, _)| s != viewer.index())
+        {
+            let last = turns
+                .iter_mut()
+                .rev()
+                .find(|s| s.turn.player as usize == seat);
+            if let Some(seen) = last {
+                seen.hidden.held = Some(hand.len());
+            }
+        }
+    }
+    for seen in turns {
         let turn = g.state.turns() + 1;
         follow_turn(&mut g.state, viewer, &seen.turn, seen.hidden)
             .map_err(|e| format!("turn {turn}: {e:?}"))?;
@@ -219,6 +243,31 @@ mod tests {
         ));
         let e = result.unwrap_err();
         assert!(e.contains("line 2: seat 0 has no decision"), "{e}");
+    }
+
+    #[test]
+    fn serve_takes_a_hidden_hand_size_from_tile_hands() {
+        // With unplaceable=return a turn does not show how many tiles set
+        // aside came from the hand; the hand sizes in `tile_hands` settle
+        // it (engine::Hidden::held), so a size no split gives is refused.
+        let decide = |held: &str| {
+            format!(
+                concat!(
+                    "{{\"type\":\"new_game\",\"rules\":{{\"hand\":2,\"unplaceable\":\"return\"}},",
+                    "\"players\":2,\"seat\":1,\"first\":0,\"seed\":1}}\n",
+                    "{{\"type\":\"decide\",\"seat\":1,\"deal\":[[\"hidden\",\"hidden\"],[\"U\",\"V\"]],",
+                    "\"turns\":[{{\"player\":0,\"drawn\":[\"hidden\"],\"tile\":\"U\",\"x\":1,\"y\":0,\"rot\":1}}],",
+                    "\"tile_hands\":[[{}],[\"U\",\"V\"]]}}\n"
+                ),
+                held
+            )
+        };
+        let (result, out) = serve_lines(&decide("\"hidden\",\"hidden\""));
+        assert!(result.is_ok(), "{result:?}");
+        assert!(out.contains("\"type\":\"action\""), "{out}");
+        let (result, _) = serve_lines(&decide("\"hidden\",\"hidden\",\"hidden\""));
+        let e = result.unwrap_err();
+        assert!(e.contains("line 2: turn 1:"), "{e}");
     }
 
     #[test]

@@ -94,6 +94,12 @@ pub struct Hidden {
     /// without `hand_visible`): which ones are hidden, and the turn's
     /// `drawn` is unused.
     pub draws: usize,
+    /// With hidden hands: how many tiles the turn's seat holds after it,
+    /// when the follower is told (the protocol's `tile_hands` after that
+    /// seat's last turn). With `unplaceable: return` a turn does not show
+    /// how many of the tiles set aside came from the hand; this settles
+    /// it.
+    pub held: Option<usize>,
 }
 
 /// Apply a completed turn to a copy of the game kept by `viewer` (see the
@@ -126,7 +132,7 @@ pub fn follow_turn(
     hidden: Hidden,
 ) -> Result<(), ReplayReason> {
     if state.hands_hidden() {
-        return super::follow_hand::follow_hand_turn(state, viewer, turn, hidden.draws);
+        return super::follow_hand::follow_hand_turn(state, viewer, turn, hidden);
     }
     if hidden.draws > 0 {
         return Err(ReplayReason::BadTurn(

@@ -23,9 +23,10 @@
 //! hand; each split is tried, fewest from the hand first. With
 //! `unplaceable: return` two splits can both replay (the tiles go back
 //! into the bag either way) and leave that seat holding different numbers
-//! of tiles: then the copy's hand size for it and its bag count can be off
-//! by the same number of tiles (the record lacks what would tell them
-//! apart; engine/tests/follow.rs, `split_unknown`).
+//! of tiles: unless the follower is told the hand size after the turn
+//! ([`Hidden::held`](crate::Hidden::held)), the copy's hand size for it and
+//! its bag count can then be off by the same number of tiles
+//! (engine/tests/follow.rs, `split_unknown`).
 
 use super::State;
 use crate::bag::Bag;
@@ -309,14 +310,16 @@ pub fn follow_deal(
 }
 
 /// A completed turn of a game with hidden hands, in `viewer`'s copy:
-/// `hidden_draws` tiles another seat drew into its hand (the turn's
-/// `drawn` then unused).
+/// `hidden.draws` tiles another seat drew into its hand (the turn's
+/// `drawn` then unused), and the size of that hand after the turn if
+/// `hidden.held` tells it.
 pub(super) fn follow_hand_turn(
     state: &mut State,
     viewer: Seat,
     turn: &TurnRecord,
-    hidden_draws: usize,
+    hidden: crate::Hidden,
 ) -> Result<(), ReplayReason> {
+    let hidden_draws = hidden.draws;
     let seat = Seat(turn.player);
     if state.phase == Phase::Over || seat != state.to_play {
         return apply_turn(state, turn); // which names what is wrong
@@ -340,11 +343,14 @@ pub(super) fn follow_hand_turn(
     }
     // How many of the tiles set aside came from the hand, and how many
     // draws came before the placement, the turn does not say: every
-    // split is tried, and the first that replays is kept (see the module
-    // documentation).
-    let most = state.tiles_held(seat).min(turn.discarded.len());
-    let splits =
-        (0..=most).flat_map(|from_hand| (0..=hidden_draws).rev().map(move |b| (from_hand, b)));
+    // split is tried (those that leave the hand size told), and the first
+    // that replays is kept (see the module documentation).
+    let size = state.tiles_held(seat);
+    let placed = usize::from(turn.tile.is_some());
+    let leaves = move |from_hand: usize| size - from_hand + hidden_draws;
+    let most = size.min(turn.discarded.len());
+    let told = (0..=most).filter(|&f| hidden.held.is_none_or(|h| h + placed == leaves(f)));
+    let splits = told.flat_map(|from_hand| (0..=hidden_draws).rev().map(move |b| (from_hand, b)));
     first_that_replays(state, splits, |copy, (from_hand, before)| {
         let (hand, keep, concrete, limits) =
             hidden_turn(copy, viewer, turn, hidden_draws, from_hand, before)?;
