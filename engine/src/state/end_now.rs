@@ -51,8 +51,8 @@ struct Overlay {
     tile: Tile,
     /// Union-find over the new tile's segments (nodes `0..MAX_SEGMENTS`)
     /// and the neighbouring roots they join (`MAX_SEGMENTS..`), flattened
-    /// once built: every node points at its group's root, which is always
-    /// a segment of the new tile.
+    /// once built: every node in use points at its group's root, which is
+    /// always a segment of the new tile.
     parent: [u8; NODES],
     counters: [Counters; NODES],
     /// The state's roots joined, node `MAX_SEGMENTS + k` for `roots[k]`.
@@ -121,7 +121,9 @@ impl Overlay {
                 }
             }
         }
-        for node in 0..NODES {
+        // Flatten the nodes in use (the new tile's segments, the joined
+        // roots): every one then points at its group's root.
+        for node in (0..tile.segment_count()).chain(MAX_SEGMENTS..MAX_SEGMENTS + ov.joined) {
             ov.parent[node] = ov.find(node) as u8;
         }
         for s in around {
@@ -311,14 +313,15 @@ pub struct EndNow<'s> {
     held_len: usize,
     touches: Touches,
     /// The placement scored last, shared by its meeple choices.
-    prepared: Option<Prepared>,
+    prepared: Prepared,
 }
 
 /// A placement of the position, prepared for its meeple choices: its
 /// overlay and what it does to the end-now scores before a meeple goes
 /// on the new tile.
 struct Prepared {
-    placement: Placement,
+    /// The placement (`None`: nothing prepared yet).
+    placement: Option<Placement>,
     ov: Overlay,
     /// The position's end-now scores without the held features the
     /// placement joins, with the monasteries it surrounds further and
@@ -363,7 +366,14 @@ impl<'s> EndNow<'s> {
                 roots: [0; CACHED_TOUCHES],
                 roots_len: 0,
             },
-            prepared: None,
+            prepared: Prepared {
+                placement: None,
+                ov: Overlay::NONE,
+                scores: state.scores,
+                counts: [[0; MAX_PLAYERS]; MAX_SEGMENTS],
+                holding: 0,
+                points: [u16::MAX; MAX_SEGMENTS],
+            },
         }
     }
 
@@ -420,10 +430,10 @@ impl<'s> EndNow<'s> {
             after.play_action_unchecked(action);
             return after.end_now_scores();
         };
-        if self.prepared.as_ref().map(|p| p.placement) != Some(mv.placement) {
-            self.prepared = Some(self.prepare(tile, mv.placement));
+        if self.prepared.placement != Some(mv.placement) {
+            self.prepared = self.prepare(tile, mv.placement);
         }
-        let p = self.prepared.as_mut().expect("prepared");
+        let p = &mut self.prepared;
         let (mut counts, mut holding, mut scores) = (p.counts, p.holding, p.scores);
         if let Some(segment) = mv.meeple {
             let node = p.ov.parent[segment as usize] as usize;
@@ -483,7 +493,7 @@ impl<'s> EndNow<'s> {
             }
         }
         Prepared {
-            placement,
+            placement: Some(placement),
             ov,
             scores,
             counts,
