@@ -7,10 +7,11 @@
 //! growing feature is therefore worth what that feature is worth today.
 //!
 //! The engine computes it without changing or copying the state
-//! ([`State::end_now_scores`], [`State::end_now_scores_after`]); this
-//! module turns it into score totals and advantages.
+//! ([`State::end_now_scores`], [`State::end_now_scores_after`], and
+//! [`State::end_now`] for many actions of one position); this module
+//! turns it into score totals and advantages.
 
-use engine::{Action, Move, PerSeat, Score, Seat, State, MAX_PLAYERS};
+use engine::{Action, EndNow, Move, PerSeat, Score, Seat, State, MAX_PLAYERS};
 
 /// Score totals per seat (seats past the table's player count are 0).
 pub type Scores = [i32; MAX_PLAYERS];
@@ -31,6 +32,26 @@ pub fn end_now_scores_after_action(state: &State, action: Action) -> Scores {
 /// included). `mv` must be legal in `state`.
 pub fn end_now_scores_after(state: &State, mv: Move) -> Scores {
     end_now_scores_after_action(state, Action::Place(mv))
+}
+
+/// The end-now advantage ([`advantage`]) of the seat to play right
+/// after `action`, scored through `end_now`, the position's shared
+/// end-now scores. `action` must be legal.
+pub fn advantage_after(end_now: &mut EndNow<'_>, action: Action) -> i32 {
+    let state = end_now.state();
+    let (players, seat) = (state.players(), state.to_play());
+    advantage(&totals(&end_now.after(action), players), players, seat)
+}
+
+/// The end-now advantage of the seat to play in `end_now`'s position.
+pub fn advantage_now(end_now: &EndNow<'_>) -> i32 {
+    let state = end_now.state();
+    let players = state.players();
+    advantage(
+        &totals(&end_now.scores(), players),
+        players,
+        state.to_play(),
+    )
 }
 
 /// The totals of the first `players` seats' scores.

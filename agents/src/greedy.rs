@@ -1,8 +1,8 @@
 //! `greedy`: one-ply lookahead on the end-now score advantage.
 //!
-//! For every legal move the agent plays it on a copy of the position and
-//! evaluates the result as if the game ended right then
-//! ([`crate::eval`]): each seat's points so far plus the final scoring of
+//! For every legal move the agent evaluates the position it makes as if
+//! the game ended right then ([`crate::eval`], without copying the
+//! position: one [`State::end_now`] scores all the moves of a position): each seat's points so far plus the final scoring of
 //! every meeple still on the board (incomplete roads 1 per tile, cities 1
 //! per tile and shield, monasteries 1 + neighbours, fields 3 per completed
 //! city touching them when farmers are on). The value of a move is the
@@ -28,11 +28,11 @@
 //! fitted on self-play ([`crate::learn`]): the mover's predicted final
 //! lead right after it (the exact lead when it ends the game).
 
-use crate::eval::{advantage, end_now_scores, end_now_scores_after};
+use crate::eval::{advantage, advantage_after, end_now_scores};
 use crate::learn::{self, ValueModel};
 use crate::spec::AgentKind;
 use crate::{Agent, AgentRng};
-use engine::{Action, Move, Phase, SeatView, State};
+use engine::{Action, EndNow, Move, Phase, SeatView, State};
 use rand::Rng;
 use std::sync::Arc;
 
@@ -77,31 +77,44 @@ pub fn model_action<R: Rng + ?Sized>(model: &ValueModel, state: &State, rng: &mu
 /// The value the greedy agent gives `mv` in `state`: the mover's end-now
 /// score minus the best other seat's, right after the move.
 pub fn move_value(state: &State, mv: Move) -> i32 {
-    let seat = state.to_play();
-    advantage(&end_now_scores_after(state, mv), state.players(), seat)
+    advantage_after(&mut state.end_now(), Action::Place(mv))
 }
 
 /// The legal move of highest [`move_value`], ties broken uniformly with
 /// `rng`. The state must be in the place phase.
 pub fn greedy_move<R: Rng + ?Sized>(state: &State, rng: &mut R) -> Move {
-    best_of(rng, |f| state.for_each_move(|m| f(move_value(state, m), m)))
-        .expect("a placeable tile was drawn")
-        .1
+    // One end-now scoring of the position shared by all its moves.
+    let mut end_now = state.end_now();
+    best_of(rng, |f| {
+        state.for_each_move(|m| f(advantage_after(&mut end_now, Action::Place(m)), m))
+    })
+    .expect("a placeable tile was drawn")
+    .1
 }
 
 /// The value of `action` for the seat to play: as [`move_value`] for a
 /// placement; for a gift opening or Take 2's choice, the value of the best
 /// move after it (or, when a tile must first be drawn, of the position).
 pub fn action_value(state: &State, action: Action) -> i32 {
+    action_value_in(&mut state.end_now(), action)
+}
+
+/// [`action_value`] in the position of `end_now`, which scores its
+/// placements (shared by the actions of one position).
+pub fn action_value_in(end_now: &mut EndNow<'_>, action: Action) -> i32 {
     match action {
-        Action::Place(m) => move_value(state, m),
+        Action::Place(_) => advantage_after(end_now, action),
         Action::Open(_) | Action::Keep(_) => {
+            let state = end_now.state();
             let seat = state.to_play();
             let mut after = state.clone();
             after.play_action_unchecked(action);
             if matches!(after.phase(), Phase::Place(_) | Phase::PlaceHand) {
                 let mut best = i32::MIN;
-                after.for_each_move(|m| best = best.max(move_value(&after, m)));
+                let mut end_now = after.end_now();
+                after.for_each_move(|m| {
+                    best = best.max(advantage_after(&mut end_now, Action::Place(m)))
+                });
                 best
             } else {
                 advantage(&end_now_scores(&after), state.players(), seat)
@@ -112,8 +125,9 @@ pub fn action_value(state: &State, action: Action) -> i32 {
 
 /// The legal action of highest [`action_value`], ties broken uniformly.
 pub fn greedy_action<R: Rng + ?Sized>(state: &State, rng: &mut R) -> Action {
+    let mut end_now = state.end_now();
     best_of(rng, |f| {
-        state.for_each_action(|a| f(action_value(state, a), a))
+        state.for_each_action(|a| f(action_value_in(&mut end_now, a), a))
     })
     .expect("the seat has a legal action")
     .1

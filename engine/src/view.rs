@@ -661,12 +661,39 @@ impl<'a> SeatView<'a> {
     /// ```
     pub fn determinize<R: Rng + ?Sized>(&self, rng: &mut R) -> State {
         let mut state = self.state.clone();
+        self.deal_hidden(&mut state, rng);
+        state
+    }
+
+    /// [`SeatView::determinize`] into `state` (its content replaced), with
+    /// the same sample for the same `rng`: a search that samples every
+    /// iteration copies the position once, into a state it keeps.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{Rules, Seat, State};
+    /// use rand::SeedableRng;
+    ///
+    /// let state = State::new(Rules { farmers: true, gifts: true, ..Rules::STANDARD }, 3, Seat(0));
+    /// let view = state.view(Seat(1));
+    /// let mut sample = State::new(Rules::default(), 2, Seat(0));
+    /// view.determinize_into(&mut rand_pcg::Pcg64Mcg::seed_from_u64(3), &mut sample);
+    /// assert!(sample == view.determinize(&mut rand_pcg::Pcg64Mcg::seed_from_u64(3)));
+    /// ```
+    pub fn determinize_into<R: Rng + ?Sized>(&self, rng: &mut R, state: &mut State) {
+        state.clone_from(self.state);
+        self.deal_hidden(state, rng);
+    }
+
+    /// Deal what this seat cannot see in `state`, a copy of the position
+    /// (see [`SeatView::determinize`]).
+    fn deal_hidden<R: Rng + ?Sized>(&self, state: &mut State, rng: &mut R) {
         let rules = self.state.rules();
         if rules.hand > 0 && !rules.hand_visible {
-            self.deal_hidden_tiles(&mut state, rng);
+            self.deal_hidden_tiles(state, rng);
         }
         if !rules.gifts {
-            return state;
+            return;
         }
         let unseen = GiftCards::FULL
             .minus(&self.own_hand())
@@ -696,7 +723,6 @@ impl<'a> SeatView<'a> {
         }
         debug_assert_eq!(next, candidates.len);
         state.set_hidden_cards(deck, &hands[..self.players()]);
-        state
     }
 }
 

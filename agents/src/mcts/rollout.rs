@@ -2,10 +2,9 @@
 //! play with random draws, then the end-now scores turned into rewards.
 
 use super::config::{MctsConfig, Reward, Rollout};
-use crate::eval::{advantage, end_now_scores, end_now_scores_after_action};
-use crate::greedy::move_value;
+use crate::eval::{advantage_after, end_now_scores};
 use engine::random_move;
-use engine::{Action, Move, Phase, Seat, State, MAX_PLAYERS};
+use engine::{Action, EndNow, Move, Phase, Seat, State, MAX_PLAYERS};
 use rand::Rng;
 
 /// The value of `state` to each seat: its end-now score plus `cfg.meeple`
@@ -90,26 +89,23 @@ pub(crate) fn rollout<R: Rng + ?Sized>(cfg: &MctsConfig, state: &mut State, rng:
     }
 }
 
-/// A one-ply value of `action` for the seat to play: [`move_value`] for a
-/// placement, else the end-now advantage right after the action.
-pub(crate) fn quick_value(state: &State, action: Action) -> i32 {
-    match action {
-        Action::Place(m) => move_value(state, m),
-        _ => advantage(
-            &end_now_scores_after_action(state, action),
-            state.players(),
-            state.to_play(),
-        ),
-    }
+/// A one-ply value of `action` for the seat to play in the position of
+/// `end_now` (shared by the actions of one position): the end-now
+/// advantage right after it ([`crate::greedy::move_value`] for a
+/// placement).
+pub(crate) fn quick_value(end_now: &mut EndNow<'_>, action: Action) -> i32 {
+    advantage_after(end_now, action)
 }
 
 /// The best of `k` uniformly random legal moves by the greedy evaluation
 /// (the first sampled among equals); `None` outside the place phase.
 pub fn sampled_greedy_move<R: Rng + ?Sized>(state: &State, k: u32, rng: &mut R) -> Option<Move> {
     let mut best: Option<(i32, Move)> = None;
+    let mut end_now: Option<EndNow<'_>> = None;
     for _ in 0..k {
         let mv = random_move(state, rng)?;
-        let v = move_value(state, mv);
+        let end_now = end_now.get_or_insert_with(|| state.end_now());
+        let v = quick_value(end_now, Action::Place(mv));
         if best.map_or(true, |(b, _)| v > b) {
             best = Some((v, mv));
         }

@@ -6,8 +6,8 @@ use super::config::MctsConfig;
 use super::rollout::{evaluate, quick_value, reward, rewards, rollout};
 use super::tree::{Key, NodeId, Tree};
 use crate::clock::Budget;
-use crate::eval::{advantage, end_now_scores};
-use crate::greedy::action_value;
+use crate::eval::advantage_now;
+use crate::greedy::action_value_in;
 use crate::AgentRng;
 use engine::{Action, ChanceOutcome, Drawn, Phase, SeatView, State, MAX_PLAYERS};
 use rand::seq::SliceRandom;
@@ -130,14 +130,14 @@ impl<'c, 't> Search<'c, 't> {
             self.tree.start(view.seat());
         }
         // The root's actions depend only on what the seat sees.
-        let state = view.determinize(rng);
+        let mut state = view.determinize(rng);
         self.expand(NodeId::ROOT, &state, rng);
         let root_moves = self.tree.untried(NodeId::ROOT).len()
             + self.tree.node(NodeId::ROOT).child_count as usize;
         let mut iterations = 0;
         if root_moves > 1 {
             while budget.allows(iterations) {
-                self.iterate(view, rng);
+                self.iterate(view, rng, &mut state);
                 iterations += 1;
             }
         }
@@ -179,11 +179,12 @@ impl<'c, 't> Search<'c, 't> {
         }
         let mut untried = std::mem::take(&mut self.scratch);
         untried.clear();
-        let value = |a: Action| {
+        let mut end_now = state.end_now();
+        let mut value = |a: Action| {
             if id == NodeId::ROOT {
-                action_value(state, a)
+                action_value_in(&mut end_now, a)
             } else {
-                quick_value(state, a)
+                quick_value(&mut end_now, a)
             }
         };
         untried.extend(actions.iter().map(|&a| (value(a), a)));
@@ -196,8 +197,10 @@ impl<'c, 't> Search<'c, 't> {
     }
 
     /// One iteration: select and expand down the tree, roll out, back up.
-    fn iterate(&mut self, view: &SeatView<'_>, rng: &mut AgentRng) {
-        let mut state = view.determinize(rng);
+    /// It plays on `state`, which it overwrites first with a fresh
+    /// determinization of `view` (one copy of the position).
+    fn iterate(&mut self, view: &SeatView<'_>, rng: &mut AgentRng, state: &mut State) {
+        view.determinize_into(rng, state);
         let observer = view.seat();
         let hidden_hands = state.rules().hand > 0 && !state.rules().hand_visible;
         self.path.clear();
@@ -231,9 +234,9 @@ impl<'c, 't> Search<'c, 't> {
                 }
             } else {
                 if !self.tree.node(id).expanded {
-                    self.expand(id, &state, rng);
+                    self.expand(id, state, rng);
                 }
-                let Some((child, new)) = self.select_child(id, &state, rng) else {
+                let Some((child, new)) = self.select_child(id, state, rng) else {
                     // Nothing stored here is legal in this determinization:
                     // evaluate from here.
                     break;
@@ -264,8 +267,8 @@ impl<'c, 't> Search<'c, 't> {
                 }
             }
         }
-        rollout(self.cfg, &mut state, rng);
-        let rewards = self.rewards(&state);
+        rollout(self.cfg, state, rng);
+        let rewards = self.rewards(state);
         for &n in &self.path {
             let node = self.tree.node_mut(n);
             node.visits += 1;
@@ -315,8 +318,9 @@ impl<'c, 't> Search<'c, 't> {
         if (node.child_count as usize) < allowed.max(1) && !self.tree.untried(id).is_empty() {
             if let Some(action) = self.next_child(id, state, rng, &legal) {
                 let prior = if cfg.bias > 0.0 {
-                    let before = advantage(&end_now_scores(state), state.players(), seat);
-                    ((quick_value(state, action) - before) as f64 / cfg.scale).tanh()
+                    let mut end_now = state.end_now();
+                    let before = advantage_now(&end_now);
+                    ((quick_value(&mut end_now, action) - before) as f64 / cfg.scale).tanh()
                 } else {
                     0.0
                 };
@@ -373,12 +377,14 @@ impl<'c, 't> Search<'c, 't> {
             return Some(self.tree.take_untried(id, i, true));
         }
         let mut best: Option<(i32, usize)> = None;
+        let mut end_now = None;
         for _ in 0..pick.min(untried.len() as u32) {
             let i = rng.gen_range(0..untried.len());
             if !legal(untried[i]) {
                 continue;
             }
-            let v = quick_value(state, untried[i]);
+            let end_now = end_now.get_or_insert_with(|| state.end_now());
+            let v = quick_value(end_now, untried[i]);
             if best.map_or(true, |(b, _)| v > b) {
                 best = Some((v, i));
             }
@@ -405,6 +411,7 @@ impl<'c, 't> Search<'c, 't> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::eval::{advantage, end_now_scores};
     use crate::test_support::random_play_until;
     use engine::{Rules, Seat};
     use rand::SeedableRng;
@@ -428,9 +435,10 @@ mod tests {
         let mut search = Search::new(cfg, &mut tree);
         let mut rng = AgentRng::seed_from_u64(seed);
         let view = state.view(state.to_play());
-        search.expand(NodeId::ROOT, &view.determinize(&mut rng), &mut rng);
+        let mut sample = view.determinize(&mut rng);
+        search.expand(NodeId::ROOT, &sample, &mut rng);
         for _ in 0..iterations {
-            search.iterate(&view, &mut rng);
+            search.iterate(&view, &mut rng, &mut sample);
         }
         tree
     }
@@ -468,14 +476,16 @@ mod tests {
         };
         let tree = grow(&cfg, &state, 200, 2);
         let seat = state.to_play();
-        let before = advantage(&end_now_scores(&state), 2, seat);
+        let mut end_now = state.end_now();
+        let before = advantage_now(&end_now);
+        assert_eq!(before, advantage(&end_now_scores(&state), 2, seat));
         assert!(tree.node(NodeId::ROOT).child_count > 3);
         for c in tree.children(NodeId::ROOT) {
             let child = tree.node(c);
             let Key::Act(a) = child.key else {
                 unreachable!()
             };
-            let gain = f64::from(quick_value(&state, a) - before);
+            let gain = f64::from(quick_value(&mut end_now, a) - before);
             assert!((child.prior - (gain / cfg.scale).tanh()).abs() < 1e-12);
         }
         assert!(tree

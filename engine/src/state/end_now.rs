@@ -7,11 +7,20 @@
 //! features they touch merge into a few *groups*. An [`Overlay`] holds
 //! exactly that — the groups' counters as the union-find would have them
 //! after `put_tile`, and the tiles whose surrounded count rises — and reads
-//! everything else from the state. Scoring then looks each meeple's feature
-//! up once, awards what the placement completes (as `score_completed`
-//! would) and adds the final scoring (RULES.md §4) of the rest. The overlay
-//! of no placement is empty, so [`State::end_now_scores`] and
-//! [`State::end_now_scores_after`] share one routine.
+//! everything else from the state.
+//!
+//! [`EndNow`] computes once per position what its placements share: each
+//! meeple's feature (looked up once), the seats' meeples on it and its
+//! value, and the distinct cities each field touches (walked once, then
+//! kept), with the end-now scores these make. Scoring a placement starts
+//! from those scores and changes only what the placement changes: the
+//! held features its overlay joins give their points back and their
+//! meeples to their group, which with the new meeple's is valued (what
+//! the placement completes as `score_completed` would, the rest as in the
+//! final scoring, RULES.md §4); the monasteries it surrounds further and,
+//! when it completes a city, the farms are valued again. The overlay of
+//! no placement is empty, so [`State::end_now_scores`] and
+//! [`EndNow::after`] share one valuation.
 //!
 //! `Overlay::new` must join segments exactly as `State::put_tile` does;
 //! the tests compare both ways over thousands of random positions.
@@ -20,7 +29,8 @@ use super::{State, MAX_MEEPLES};
 use crate::board::NO_SLOT;
 use crate::features::{segment_id, Counters, SegmentId, MAX_SEGMENT_IDS};
 use crate::geom::{Pos, Rotation, Side};
-use crate::seat::{PerSeat, Score, Seat, MAX_PLAYERS};
+use crate::moves::Placement;
+use crate::seat::{PerSeat, Score, MAX_PLAYERS};
 use crate::tiles::{Edge, FeatureKind, Tile, MAX_SEGMENTS, NO_SEGMENT};
 use crate::turn::{Action, Phase};
 
@@ -37,14 +47,12 @@ const NODES: usize = MAX_SEGMENTS + MAX_JOINED;
 
 /// A placement's changes to the features, over a state it leaves alone.
 struct Overlay {
-    /// The new tile's slot (`usize::MAX` for no placement).
-    slot: usize,
     /// The new tile.
     tile: Tile,
     /// Union-find over the new tile's segments (nodes `0..MAX_SEGMENTS`)
     /// and the neighbouring roots they join (`MAX_SEGMENTS..`), flattened
-    /// once built: every node points at its group's root, which is always
-    /// a segment of the new tile.
+    /// once built: every node in use points at its group's root, which is
+    /// always a segment of the new tile.
     parent: [u8; NODES],
     counters: [Counters; NODES],
     /// The state's roots joined, node `MAX_SEGMENTS + k` for `roots[k]`.
@@ -59,7 +67,6 @@ struct Overlay {
 impl Overlay {
     /// No placement: every feature as the state has it.
     const NONE: Overlay = Overlay {
-        slot: usize::MAX,
         tile: Tile::START,
         parent: [0; NODES],
         counters: [Counters::one(0, false, 0); NODES],
@@ -73,7 +80,6 @@ impl Overlay {
     /// placement in `state`).
     fn new(state: &State, tile: Tile, rot: Rotation, pos: Pos) -> Overlay {
         let mut ov = Overlay {
-            slot: state.board.len(),
             tile,
             ..Overlay::NONE
         };
@@ -115,7 +121,9 @@ impl Overlay {
                 }
             }
         }
-        for node in 0..NODES {
+        // Flatten the nodes in use (the new tile's segments, the joined
+        // roots): every one then points at its group's root.
+        for node in (0..tile.segment_count()).chain(MAX_SEGMENTS..MAX_SEGMENTS + ov.joined) {
             ov.parent[node] = ov.find(node) as u8;
         }
         for s in around {
@@ -158,13 +166,9 @@ impl Overlay {
         a
     }
 
-    /// The feature of segment `id` (of a placed tile or of the new one).
+    /// The feature, after the placement, of the state's feature `root`.
     #[inline]
-    fn key(&self, state: &State, id: SegmentId) -> Key {
-        if id as usize / MAX_SEGMENTS == self.slot {
-            return GROUP | self.parent[id as usize % MAX_SEGMENTS] as Key;
-        }
-        let root = state.features.root(id);
+    fn map_root(&self, root: SegmentId) -> Key {
         match self.roots[..self.joined].iter().position(|&r| r == root) {
             Some(k) => GROUP | self.parent[MAX_SEGMENTS + k] as Key,
             None => root,
@@ -179,31 +183,28 @@ impl Overlay {
         }
     }
 
-    fn kind(&self, state: &State, key: Key) -> FeatureKind {
-        if key & GROUP != 0 {
-            self.tile.def().segments[(key & !GROUP) as usize].kind
-        } else {
-            state.segment_kind(key)
-        }
-    }
-
-    /// The tile in `slot`, the new one included.
-    fn tile_in(&self, state: &State, slot: usize) -> Tile {
-        if slot == self.slot {
-            self.tile
-        } else {
-            state.board.placed(slot).tile
-        }
-    }
-
     /// Surrounding tiles of the tile whose monastery is `key`.
     fn surrounded(&self, state: &State, key: Key) -> u8 {
         if key & GROUP != 0 {
             return self.around_len as u8;
         }
         let slot = key as usize / MAX_SEGMENTS;
-        let gained = self.around[..self.around_len].contains(&(slot as u8));
-        state.board.placed(slot).surrounded + gained as u8
+        state.board.placed(slot).surrounded + self.gains(slot) as u8
+    }
+
+    /// The tile in `slot` gains a surrounding tile.
+    fn gains(&self, slot: usize) -> bool {
+        self.around[..self.around_len].contains(&(slot as u8))
+    }
+
+    /// The placement completes a city (which then touches fields it did
+    /// not touch as a completed city before).
+    fn completes_city(&self) -> bool {
+        (0..self.joined).any(|k| {
+            let node = self.parent[MAX_SEGMENTS + k] as usize;
+            self.counters[node].open == 0
+                && self.tile.def().segments[node].kind == FeatureKind::City
+        })
     }
 
     /// The feature `key` (of `kind`) is complete: a closed road or city, a
@@ -237,62 +238,429 @@ impl Overlay {
             FeatureKind::Field => unreachable!("fields are valued by their cities"),
         }
     }
-
-    /// Calls `f` for every segment of feature `key` (the new tile's
-    /// included).
-    fn for_each_member(&self, state: &State, key: Key, mut f: impl FnMut(SegmentId)) {
-        if key & GROUP == 0 {
-            return state.features.for_each_member(key, f);
-        }
-        let node = (key & !GROUP) as u8;
-        for i in 0..self.tile.segment_count() {
-            if self.parent[i] == node {
-                f(segment_id(self.slot, i as u8));
-            }
-        }
-        for k in 0..self.joined {
-            if self.parent[MAX_SEGMENTS + k] == node {
-                state.features.for_each_member(self.roots[k], &mut f);
-            }
-        }
-    }
-
-    /// Distinct completed cities bordering field `field`: only the
-    /// field's own segments are visited (through the union-find's member
-    /// lists), each bordering city marked once in a bitset of keys.
-    fn completed_cities(&self, state: &State, field: Key) -> u16 {
-        // State roots below MAX_SEGMENT_IDS, then the overlay's nodes.
-        let mut seen = [0u64; (MAX_SEGMENT_IDS + NODES).div_ceil(64)];
-        self.for_each_member(state, field, |id| {
-            let slot = id as usize / MAX_SEGMENTS;
-            let segment = &self.tile_in(state, slot).def().segments[id as usize % MAX_SEGMENTS];
-            let mut touches = segment.touches;
-            while touches != 0 {
-                let c = touches.trailing_zeros() as u8;
-                touches &= touches - 1;
-                let city = self.key(state, segment_id(slot, c));
-                if self.counters(state, city).open == 0 {
-                    let bit = if city & GROUP != 0 {
-                        MAX_SEGMENT_IDS + (city & !GROUP) as usize
-                    } else {
-                        city as usize
-                    };
-                    seen[bit / 64] |= 1 << (bit % 64);
-                }
-            }
-        });
-        seen.iter().map(|w| w.count_ones() as u16).sum()
-    }
 }
 
 /// Add `points` of feature `kind` to `score`.
 #[inline]
 pub(super) fn add_points(score: &mut Score, kind: FeatureKind, points: u16) {
+    *part(score, kind) += points;
+}
+
+/// City segments in the whole game: a bound on the distinct cities one
+/// field can touch.
+const GAME_CITY_SEGMENTS: usize = {
+    let mut n = 0;
+    let mut t = 0;
+    while t < Tile::ALL.len() {
+        let def = Tile::ALL[t].def();
+        let mut i = 0;
+        while i < def.segments.len() {
+            if matches!(def.segments[i].kind, FeatureKind::City) {
+                n += def.count as usize;
+            }
+            i += 1;
+        }
+        t += 1;
+    }
+    n
+};
+/// Fields whose touched cities an [`EndNow`] keeps at once.
+const CACHED_FIELDS: usize = 32;
+/// Touched-city roots it keeps over all those fields.
+const CACHED_TOUCHES: usize = 256;
+const _: () = assert!(GAME_CITY_SEGMENTS <= CACHED_TOUCHES);
+
+/// A feature of the position holding meeples.
+#[derive(Clone, Copy)]
+struct Held {
+    root: SegmentId,
+    kind: FeatureKind,
+    /// Meeples per seat.
+    counts: [u8; MAX_PLAYERS],
+    /// The seats with the most meeples on it (bit per seat).
+    winners: u8,
+    /// What it scores if the game ends now (0: nothing).
+    points: u16,
+}
+
+/// The end-now scores of one position ([`State::end_now_scores`]),
+/// prepared to score many of its actions ([`EndNow::after`]).
+///
+/// What the placements of a position share is computed once: each
+/// meeple's feature, its seats' meeples and its value, and for fields the
+/// distinct cities they touch (kept as they are looked up, so a field is
+/// walked once however many placements join it). Scoring a placement then
+/// reads only what it changes: the features its tile joins, the
+/// monasteries around it, and — when it completes a city — the fields
+/// that city touches.
+///
+/// # Examples
+/// ```
+/// use engine::{Action, Rules, Seat, State, Tile};
+///
+/// let mut state = State::new(Rules::default(), 2, Seat(0));
+/// state.draw(Tile::U).unwrap();
+/// let mut end_now = state.end_now();
+/// assert_eq!(end_now.scores(), state.end_now_scores());
+/// state.for_each_action(|a| {
+///     assert_eq!(end_now.after(a), state.end_now_scores_after(a));
+/// });
+/// ```
+pub struct EndNow<'s> {
+    state: &'s State,
+    scores: PerSeat<Score>,
+    held: [Held; MAX_MEEPLES],
+    held_len: usize,
+    touches: Touches,
+    /// The placement scored last, shared by its meeple choices.
+    prepared: Prepared,
+}
+
+/// A placement of the position, prepared for its meeple choices: its
+/// overlay and what it does to the end-now scores before a meeple goes
+/// on the new tile.
+struct Prepared {
+    /// The placement (`None`: nothing prepared yet).
+    placement: Option<Placement>,
+    ov: Overlay,
+    /// The position's end-now scores without the held features the
+    /// placement joins, with the monasteries it surrounds further and
+    /// (when it completes a city) the unjoined farms valued again.
+    scores: PerSeat<Score>,
+    /// Meeples per seat on each group (by root node, a segment of the new
+    /// tile), and the groups holding any (bit per node).
+    counts: [[u8; MAX_PLAYERS]; MAX_SEGMENTS],
+    holding: u32,
+    /// Each group's points once valued (`u16::MAX`: not yet).
+    points: [u16; MAX_SEGMENTS],
+}
+
+/// The distinct cities fields touch, as they are looked up: a field's
+/// segments are walked once, however many placements join it.
+struct Touches {
+    /// Fields whose touched cities are listed: root, then the range of
+    /// `roots` holding the distinct roots of the cities it touches.
+    fields: [(SegmentId, u16, u16); CACHED_FIELDS],
+    fields_len: usize,
+    roots: [SegmentId; CACHED_TOUCHES],
+    roots_len: usize,
+}
+
+impl<'s> EndNow<'s> {
+    /// Nothing computed yet.
+    fn empty(state: &'s State) -> EndNow<'s> {
+        EndNow {
+            state,
+            scores: state.scores,
+            held: [Held {
+                root: 0,
+                kind: FeatureKind::Road,
+                counts: [0; MAX_PLAYERS],
+                winners: 0,
+                points: 0,
+            }; MAX_MEEPLES],
+            held_len: 0,
+            touches: Touches {
+                fields: [(0, 0, 0); CACHED_FIELDS],
+                fields_len: 0,
+                roots: [0; CACHED_TOUCHES],
+                roots_len: 0,
+            },
+            prepared: Prepared {
+                placement: None,
+                ov: Overlay::NONE,
+                scores: state.scores,
+                counts: [[0; MAX_PLAYERS]; MAX_SEGMENTS],
+                holding: 0,
+                points: [u16::MAX; MAX_SEGMENTS],
+            },
+        }
+    }
+
+    fn new(state: &'s State) -> EndNow<'s> {
+        let mut e = EndNow::empty(state);
+        if state.phase == Phase::Over {
+            return e;
+        }
+        for m in state.meeples() {
+            let root = state.features.root(m.segment);
+            let k = match e.held[..e.held_len].iter().position(|h| h.root == root) {
+                Some(k) => k,
+                None => {
+                    e.held[e.held_len].root = root;
+                    e.held[e.held_len].kind = state.segment_kind(root);
+                    e.held_len += 1;
+                    e.held_len - 1
+                }
+            };
+            e.held[k].counts[m.seat.index()] += 1;
+        }
+        let mut scores = state.scores;
+        for k in 0..e.held_len {
+            let h = e.held[k];
+            let points = points(&mut e.touches, state, &Overlay::NONE, h.root, h.kind);
+            let winners = winners(&h.counts, state.players);
+            e.held[k].points = points;
+            e.held[k].winners = winners;
+            give(&mut scores, h.kind, points, winners);
+        }
+        add_gifts(state, &mut scores);
+        e.scores = scores;
+        e
+    }
+
+    /// The position.
+    pub fn state(&self) -> &'s State {
+        self.state
+    }
+
+    /// The end-now scores of the position ([`State::end_now_scores`]).
+    pub fn scores(&self) -> PerSeat<Score> {
+        self.scores
+    }
+
+    /// The end-now scores right after `action`
+    /// ([`State::end_now_scores_after`]). `action` must be legal (checked
+    /// only by `debug_assert!`).
+    pub fn after(&mut self, action: Action) -> PerSeat<Score> {
+        let state = self.state;
+        debug_assert_eq!(state.check_action(action), Ok(()));
+        let (Action::Place(mv), Phase::Place(tile)) = (action, state.phase) else {
+            let mut after = state.clone();
+            after.play_action_unchecked(action);
+            return after.end_now_scores();
+        };
+        if self.prepared.placement != Some(mv.placement) {
+            self.prepared = self.prepare(tile, mv.placement);
+        }
+        let p = &mut self.prepared;
+        let (mut counts, mut holding, mut scores) = (p.counts, p.holding, p.scores);
+        if let Some(segment) = mv.meeple {
+            let node = p.ov.parent[segment as usize] as usize;
+            counts[node][state.to_play.index()] += 1;
+            holding |= 1 << node;
+        }
+        while holding != 0 {
+            let node = holding.trailing_zeros() as usize;
+            holding &= holding - 1;
+            let kind = tile.def().segments[node].kind;
+            if p.points[node] == u16::MAX {
+                p.points[node] = points(&mut self.touches, state, &p.ov, GROUP | node as Key, kind);
+            }
+            give(
+                &mut scores,
+                kind,
+                p.points[node],
+                winners(&counts[node], state.players),
+            );
+        }
+        scores
+    }
+
+    /// Prepare `placement` of `tile` for its meeple choices: from the
+    /// position's end-now scores, take back what the placement changes —
+    /// the held features it joins (their meeples go to their group), the
+    /// monasteries it surrounds further and, when it completes a city,
+    /// the farms.
+    fn prepare(&mut self, tile: Tile, placement: Placement) -> Prepared {
+        let state = self.state;
+        let ov = Overlay::new(state, tile, placement.rot, placement.pos);
+        let farms_change = state.rules().farmers && ov.completes_city();
+        let mut scores = self.scores;
+        let mut counts = [[0u8; MAX_PLAYERS]; MAX_SEGMENTS];
+        let mut holding = 0u32;
+        for h in &self.held[..self.held_len] {
+            let key = ov.map_root(h.root);
+            let changes = key & GROUP != 0
+                || match h.kind {
+                    FeatureKind::Monastery => ov.gains(key as usize / MAX_SEGMENTS),
+                    FeatureKind::Field => farms_change,
+                    FeatureKind::Road | FeatureKind::City => false,
+                };
+            if !changes {
+                continue;
+            }
+            take(&mut scores, h.kind, h.points, h.winners);
+            if key & GROUP != 0 {
+                let node = (key & !GROUP) as usize;
+                for (c, &h) in counts[node].iter_mut().zip(&h.counts) {
+                    *c += h;
+                }
+                holding |= 1 << node;
+            } else {
+                let points = points(&mut self.touches, state, &ov, key, h.kind);
+                give(&mut scores, h.kind, points, h.winners);
+            }
+        }
+        Prepared {
+            placement: Some(placement),
+            ov,
+            scores,
+            counts,
+            holding,
+            points: [u16::MAX; MAX_SEGMENTS],
+        }
+    }
+}
+
+/// What feature `key` (of `kind`, holding meeples) scores if the game
+/// ends right after the placement `ov`: what it completes as in play,
+/// the rest as in the final scoring.
+fn points(touches: &mut Touches, state: &State, ov: &Overlay, key: Key, kind: FeatureKind) -> u16 {
+    let rules = state.rules();
     match kind {
-        FeatureKind::Road => score.road += points,
-        FeatureKind::City => score.city += points,
-        FeatureKind::Monastery => score.monastery += points,
-        FeatureKind::Field => score.farm += points,
+        FeatureKind::Field if !rules.farmers => 0,
+        FeatureKind::Field => 3 * touches.completed_cities(state, ov, key),
+        // With `final_incomplete: false` the unfinished rest scores
+        // nothing (RULES.md §8). (Features holding meeples are never
+        // complete but through the placement.)
+        _ if !rules.final_incomplete && !ov.is_complete(state, key, kind) => 0,
+        _ => ov.value(state, key, kind),
+    }
+}
+
+impl Touches {
+    /// Distinct completed cities touching field `key` after the placement
+    /// `ov`.
+    fn completed_cities(&mut self, state: &State, ov: &Overlay, key: Key) -> u16 {
+        let complete = |city: Key| ov.counters(state, city).open == 0;
+        // Completed groups (bits by node) and state roots seen.
+        let mut groups = 0u32;
+        let mut roots = [0u64; MAX_SEGMENT_IDS.div_ceil(64)];
+        let mut mark = |city: Key| {
+            if !complete(city) {
+            } else if city & GROUP != 0 {
+                groups |= 1 << (city & !GROUP);
+            } else {
+                roots[city as usize / 64] |= 1 << (city % 64);
+            }
+        };
+        if key & GROUP == 0 {
+            let range = self.touches(state, key);
+            for &city in &self.roots[range] {
+                mark(ov.map_root(city));
+            }
+        } else {
+            let node = (key & !GROUP) as u8;
+            let segments = ov.tile.def().segments;
+            for (i, seg) in segments.iter().enumerate() {
+                if ov.parent[i] != node {
+                    continue;
+                }
+                let mut touches = seg.touches;
+                while touches != 0 {
+                    let c = touches.trailing_zeros() as usize;
+                    touches &= touches - 1;
+                    mark(GROUP | ov.parent[c] as Key);
+                }
+            }
+            for k in 0..ov.joined {
+                if ov.parent[MAX_SEGMENTS + k] == node {
+                    let range = self.touches(state, ov.roots[k]);
+                    for &city in &self.roots[range] {
+                        mark(ov.map_root(city));
+                    }
+                }
+            }
+        }
+        let roots: u32 = roots.iter().map(|w| w.count_ones()).sum();
+        (groups.count_ones() + roots) as u16
+    }
+
+    /// The range of `roots` listing the distinct roots of the cities
+    /// field `root` touches: walked once, then kept (all forgotten when
+    /// there is no room for another field).
+    fn touches(&mut self, state: &State, root: SegmentId) -> std::ops::Range<usize> {
+        let range =
+            |(_, start, len): (SegmentId, u16, u16)| start as usize..start as usize + len as usize;
+        if let Some(&f) = self.fields[..self.fields_len].iter().find(|f| f.0 == root) {
+            return range(f);
+        }
+        if self.fields_len == CACHED_FIELDS || CACHED_TOUCHES - self.roots_len < GAME_CITY_SEGMENTS
+        {
+            self.fields_len = 0;
+            self.roots_len = 0;
+        }
+        let start = self.roots_len;
+        let mut seen = [0u64; MAX_SEGMENT_IDS.div_ceil(64)];
+        let (touches, len) = (&mut self.roots, &mut self.roots_len);
+        state.features.for_each_member(root, |id| {
+            let slot = id as usize / MAX_SEGMENTS;
+            let tile = state.board.placed(slot).tile;
+            let mut bits = tile.def().segments[id as usize % MAX_SEGMENTS].touches;
+            while bits != 0 {
+                let c = bits.trailing_zeros() as u8;
+                bits &= bits - 1;
+                let city = state.features.root(segment_id(slot, c));
+                let (w, b) = (city as usize / 64, city % 64);
+                if seen[w] & (1 << b) == 0 {
+                    seen[w] |= 1 << b;
+                    touches[*len] = city;
+                    *len += 1;
+                }
+            }
+        });
+        let f = (root, start as u16, (self.roots_len - start) as u16);
+        self.fields[self.fields_len] = f;
+        self.fields_len += 1;
+        range(f)
+    }
+}
+
+/// The seats (bit per seat) with the most meeples by `counts`.
+#[inline]
+fn winners(counts: &[u8; MAX_PLAYERS], players: u8) -> u8 {
+    let most = *counts.iter().max().expect("six seats");
+    let mut mask = 0;
+    for (s, &c) in counts.iter().enumerate().take(players as usize) {
+        if c == most {
+            mask |= 1 << s;
+        }
+    }
+    mask
+}
+
+/// The part of `score` that feature `kind` scores in.
+#[inline]
+fn part(score: &mut Score, kind: FeatureKind) -> &mut u16 {
+    match kind {
+        FeatureKind::Road => &mut score.road,
+        FeatureKind::City => &mut score.city,
+        FeatureKind::Monastery => &mut score.monastery,
+        FeatureKind::Field => &mut score.farm,
+    }
+}
+
+/// Give `points` of feature `kind` to each seat of `winners`.
+#[inline]
+fn give(scores: &mut PerSeat<Score>, kind: FeatureKind, points: u16, mut winners: u8) {
+    if points == 0 {
+        return;
+    }
+    while winners != 0 {
+        let s = winners.trailing_zeros() as usize;
+        winners &= winners - 1;
+        *part(&mut scores.0[s], kind) += points;
+    }
+}
+
+/// Take back what [`give`] gave.
+#[inline]
+fn take(scores: &mut PerSeat<Score>, kind: FeatureKind, points: u16, mut winners: u8) {
+    if points == 0 {
+        return;
+    }
+    while winners != 0 {
+        let s = winners.trailing_zeros() as usize;
+        winners &= winners - 1;
+        *part(&mut scores.0[s], kind) -= points;
+    }
+}
+
+/// Two points per unopened gift (RULES.md §5).
+fn add_gifts(state: &State, scores: &mut PerSeat<Score>) {
+    for s in 0..state.players as usize {
+        scores.0[s].gifts += 2 * state.gifts.hands[s].total() as u16;
     }
 }
 
@@ -317,17 +685,15 @@ impl State {
     /// assert_eq!(end_now[Seat(0)].road, 2); // the open road of 2 tiles
     /// ```
     pub fn end_now_scores(&self) -> PerSeat<Score> {
-        if self.phase == Phase::Over {
-            return self.scores;
-        }
-        self.end_now_with(&Overlay::NONE, None)
+        EndNow::new(self).scores
     }
 
     /// The end-now scores ([`State::end_now_scores`]) right after `action`
     /// is played: the points it scores included, an opened gift no longer
     /// counting 2. `action` must be legal (checked only by `debug_assert!`).
     /// `self` is not changed; a placement is evaluated without copying the
-    /// state (gift openings and Take 2's choice play on a copy).
+    /// state (gift openings and Take 2's choice play on a copy). To score
+    /// many actions of one position, [`State::end_now`] shares the work.
     ///
     /// # Examples
     /// ```
@@ -342,75 +708,98 @@ impl State {
     /// assert_eq!(after, state.end_now_scores());
     /// ```
     pub fn end_now_scores_after(&self, action: Action) -> PerSeat<Score> {
-        debug_assert_eq!(self.check_action(action), Ok(()));
-        match (action, self.phase) {
-            (Action::Place(mv), Phase::Place(tile)) => {
-                let p = mv.placement;
-                let ov = Overlay::new(self, tile, p.rot, p.pos);
-                let meeple = mv.meeple.map(|s| (self.to_play, segment_id(ov.slot, s)));
-                self.end_now_with(&ov, meeple)
-            }
-            _ => {
-                let mut after = self.clone();
-                after.play_action_unchecked(action);
-                after.end_now_scores()
-            }
-        }
+        EndNow::new(self).after(action)
     }
 
-    /// The end-now scores with the placement `ov` (and its `meeple`, a
-    /// seat and segment) made: what it completes scored as in play, the
-    /// rest as in the final scoring.
-    fn end_now_with(&self, ov: &Overlay, meeple: Option<(Seat, SegmentId)>) -> PerSeat<Score> {
-        let mut scores = self.scores;
-        // The distinct features holding meeples, with each seat's meeples.
-        let mut keys = [0 as Key; MAX_MEEPLES + 1];
-        let mut counts = [[0u8; MAX_PLAYERS]; MAX_MEEPLES + 1];
-        let mut n = 0;
-        let placed = self.meeples().iter().map(|m| (m.seat, m.segment));
-        for (seat, segment) in placed.chain(meeple) {
-            let key = ov.key(self, segment);
-            let k = match keys[..n].iter().position(|&r| r == key) {
-                Some(k) => k,
-                None => {
-                    keys[n] = key;
-                    n += 1;
-                    n - 1
-                }
-            };
-            counts[k][seat.index()] += 1;
-        }
-        let rules = self.rules();
-        let mut kinds = [FeatureKind::Road; MAX_MEEPLES + 1];
-        for (kind, &key) in kinds.iter_mut().zip(&keys[..n]) {
-            *kind = ov.kind(self, key);
-        }
-        for ((&key, &kind), counts) in keys[..n].iter().zip(&kinds).zip(&counts) {
-            let points = match kind {
-                FeatureKind::Field if !rules.farmers => continue,
-                FeatureKind::Field => 3 * ov.completed_cities(self, key),
-                // What the placement completes scores in play; with
-                // `final_incomplete: false` the unfinished rest scores
-                // nothing (RULES.md §8). (Features holding meeples are
-                // never complete but through the placement.)
-                _ if !rules.final_incomplete && !ov.is_complete(self, key, kind) => continue,
-                _ => ov.value(self, key, kind),
-            };
-            let most = *counts.iter().max().expect("six seats");
-            for (s, &c) in counts.iter().enumerate().take(self.players as usize) {
-                if c == most {
-                    add_points(&mut scores.0[s], kind, points);
-                }
-            }
-        }
-        for s in 0..self.players as usize {
-            scores.0[s].gifts += 2 * self.gifts.hands[s].total() as u16;
-        }
-        scores
+    /// The end-now scores of this position prepared to score many of its
+    /// actions ([`EndNow`]).
+    pub fn end_now(&self) -> EndNow<'_> {
+        EndNow::new(self)
     }
 
     /// Distinct completed cities touching the field with root `field`.
     pub(super) fn completed_cities_touching(&self, field: SegmentId) -> u32 {
-        Overlay::NONE.completed_cities(self, field) as u32
+        EndNow::empty(self)
+            .touches
+            .completed_cities(self, &Overlay::NONE, field) as u32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::playout::random_action;
+    use crate::rules::Rules;
+    use crate::seat::Seat;
+    use rand::SeedableRng;
+    use rand_pcg::Pcg64Mcg;
+
+    /// Distinct completed cities touching field `root`, from every
+    /// segment of the board.
+    fn naive_completed_cities(state: &State, root: SegmentId) -> u16 {
+        let mut cities = Vec::new();
+        for slot in 0..state.board.len() {
+            let def = state.board.placed(slot).tile.def();
+            for (i, seg) in def.segments.iter().enumerate() {
+                if state.features.root(segment_id(slot, i as u8)) != root {
+                    continue;
+                }
+                for c in 0..MAX_SEGMENTS as u8 {
+                    let city = state.features.root(segment_id(slot, c));
+                    if seg.touches & (1 << c) != 0
+                        && state.features.open(city) == 0
+                        && !cities.contains(&city)
+                    {
+                        cities.push(city);
+                    }
+                }
+            }
+        }
+        cities.len() as u16
+    }
+
+    #[test]
+    fn field_touches_kept_stay_right_when_the_room_runs_out() {
+        let mut rng = Pcg64Mcg::seed_from_u64(3);
+        let mut state = State::new(Rules::default(), 2, Seat(0));
+        while !state.is_over() {
+            let action = random_action(&state, &mut rng);
+            match action {
+                Some(a) => state.play_action_unchecked(a),
+                None => {
+                    state.apply_chance(&mut rng);
+                }
+            }
+        }
+        let mut fields = Vec::new();
+        for slot in 0..state.board.len() {
+            for (i, seg) in state
+                .board
+                .placed(slot)
+                .tile
+                .def()
+                .segments
+                .iter()
+                .enumerate()
+            {
+                let root = state.features.root(segment_id(slot, i as u8));
+                if seg.kind == FeatureKind::Field && !fields.contains(&root) {
+                    fields.push(root);
+                }
+            }
+        }
+        assert!(fields.len() > CACHED_FIELDS, "{} fields", fields.len());
+        let mut end_now = EndNow::empty(&state);
+        let mut completed = 0;
+        // Twice round: the second finds some kept, some walked again.
+        for &root in fields.iter().chain(&fields) {
+            let expected = naive_completed_cities(&state, root);
+            let found = end_now
+                .touches
+                .completed_cities(&state, &Overlay::NONE, root);
+            assert_eq!(found, expected);
+            completed += expected;
+        }
+        assert!(completed > 0);
     }
 }

@@ -129,7 +129,8 @@ fn end_now_scores_leave_the_state_unchanged() {
 
 /// Plays `games` random games under `rules` and checks, for every legal
 /// action at every decision, that `end_now_scores_after` (no copy for
-/// placements) equals playing the action on a copy and scoring that.
+/// placements), alone and through one [`State::end_now`] shared by all
+/// the actions, equals playing the action on a copy and scoring that.
 /// Returns the number of actions checked.
 fn check_every_action(rules: Rules, games: u64) -> usize {
     let mut checked = 0;
@@ -142,13 +143,24 @@ fn check_every_action(rules: Rules, games: u64) -> usize {
                 state.apply_chance(&mut rng);
                 continue;
             }
+            // One `EndNow` for all the actions: what it keeps between
+            // them must not leak from one action into another.
+            let mut end_now = state.end_now();
+            assert_eq!(end_now.scores(), state.end_now_scores());
             state.for_each_action(|action| {
                 let mut after = state.clone();
                 after.play_action_unchecked(action);
+                let expected = after.end_now_scores();
                 assert_eq!(
                     state.end_now_scores_after(action),
-                    after.end_now_scores(),
+                    expected,
                     "seed {seed}, turn {}, {action:?}",
+                    state.turns()
+                );
+                assert_eq!(
+                    end_now.after(action),
+                    expected,
+                    "shared, seed {seed}, turn {}, {action:?}",
                     state.turns()
                 );
                 checked += 1;
