@@ -1,10 +1,12 @@
 //! The grid of placed tiles and the frontier of open cells.
 //!
-//! The grid is a 74×74 torus of one byte per cell. The tiles of one game
-//! and their eight neighbours span at most 74 cells in x and in y, so they
-//! never share a byte; a position asked about from outside (a record, an
-//! agent) may fold onto one of them, so every lookup also compares the
-//! position stored for the tile or open cell found there. The frontier lists the
+//! The grid is one byte per cell on a ring of 2,813 cells read row-major
+//! (`Pos::cell`): the plane folded so that only positions at least 75 steps
+//! apart share a byte. The tiles of one game and their eight neighbours are
+//! at most 73 steps apart, so they never share a byte; a position asked
+//! about from outside (a record, an agent) may fold onto one of them, so
+//! every lookup also compares the position stored for the tile or open
+//! cell found there. The frontier lists the
 //! empty cells next to a placed tile, each with the [`Demand`] its
 //! neighbours make, so listing the placements of a tile is one table lookup
 //! per open cell.
@@ -25,10 +27,25 @@ const EMPTY: u8 = 0;
 /// Grid byte of the first open cell of the frontier.
 const OPEN_BASE: u8 = MAX_TILES as u8 + 1;
 const MAX_TILES_U8: u8 = MAX_TILES as u8;
-/// Cells on the torus.
+/// Cells of the grid.
 const CELLS: usize = Pos::CELLS;
-// The torus must hold a row of every tile with a neighbour at each end.
-const _: () = assert!(Pos::TORUS >= MAX_TILES + 2);
+// Positions within reach of one game's tiles (a path through every tile and
+// a step out at each end: at most MAX_TILES + 1 steps) never share a cell.
+const _: () = {
+    let reach = MAX_TILES as i32 + 1;
+    let mut dx = -reach;
+    while dx <= reach {
+        let dy_max = reach - if dx < 0 { -dx } else { dx };
+        let mut dy = -dy_max;
+        while dy <= dy_max {
+            if dx != 0 || dy != 0 {
+                assert!(Pos::new(dx as i8, dy as i8).cell() != Pos::ORIGIN.cell());
+            }
+            dy += 1;
+        }
+        dx += 1;
+    }
+};
 
 /// Most open cells: a polyomino of n cells has at most 2n + 2 empty
 /// edge-neighbours, 146 for 72 tiles.
@@ -145,12 +162,12 @@ const AROUND_OFFSET: [u16; 8] = {
 
 impl Board {
     /// An empty board (no start tile yet).
-    pub(crate) fn new() -> Board {
+    pub(crate) const fn new() -> Board {
         Board {
             grid: [EMPTY; CELLS],
             placed: [Placed {
                 tile: Tile::START,
-                rot: Rotation::default(),
+                rot: Rotation::ALL[0],
                 pos: Pos::ORIGIN,
                 surrounded: 0,
             }; MAX_TILES],
@@ -217,7 +234,7 @@ impl Board {
     #[inline]
     pub fn slot_at(&self, pos: Pos) -> Option<usize> {
         match self.grid[pos.cell() as usize] {
-            // The torus folds far cells onto near ones: check the cell.
+            // The grid folds far cells onto near ones: check the cell.
             s @ 1..=MAX_TILES_U8 if self.placed[s as usize - 1].pos == pos => Some(s as usize - 1),
             _ => None,
         }
@@ -468,7 +485,7 @@ impl Board {
             s @ 1..=MAX_TILES_U8 => {
                 let (dx, dy) = AROUND[k];
                 let at = Pos::new(pos.x.wrapping_add(dx), pos.y.wrapping_add(dy));
-                // The torus folds far cells onto near ones: check the cell.
+                // The grid folds far cells onto near ones: check the cell.
                 if self.placed[s as usize - 1].pos == at {
                     s - 1
                 } else {
@@ -562,6 +579,24 @@ impl Board {
     }
 }
 
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn start_board_is_the_start_tile_placed() {
+        for bounds in [
+            Bounds::UNBOUNDED,
+            Bounds::table(3, 3, false),
+            Bounds::table(3, 3, true),
+        ] {
+            let mut b = Board::new();
+            b.place(Tile::START, Rotation::ALL[0], Pos::ORIGIN, bounds);
+            assert!(b == Board::START, "{bounds:?}");
+        }
+    }
+}
+
 /// No tile on that side.
 pub(crate) const NO_SLOT: u8 = u8::MAX;
 
@@ -583,6 +618,36 @@ impl Touched {
     pub(crate) fn surrounded(&self) -> &[u8] {
         &self.surrounded[..self.surrounded_len as usize]
     }
+}
+
+impl Board {
+    /// [`Board::new`] as a constant.
+    pub(crate) const EMPTY: Board = Board::new();
+
+    /// The board with the start tile at the origin in rotation 0: what
+    /// [`Board::place`] makes of an empty board (on any table, at least
+    /// 3 × 3, too). [`crate::State::new`] copies it rather than placing the
+    /// tile, so the state is built where the caller keeps it.
+    pub(crate) const START: Board = {
+        let mut b = Board::new();
+        let edges = Tile::START.def().edges;
+        b.grid[Pos::ORIGIN.cell() as usize] = 1;
+        b.placed[0].surrounded = 0;
+        b.len = 1;
+        // The edge neighbours in `place`'s order (AROUND's even entries).
+        let mut k = 0;
+        while k < 4 {
+            let side = Side::from_index(k);
+            let (dx, dy) = side.delta();
+            let q = Pos::new(dx, dy);
+            b.frontier[k] = q;
+            b.demand[k] = (edges[k] as u8) << (2 * side.opposite().index());
+            b.grid[q.cell() as usize] = OPEN_BASE + k as u8;
+            k += 1;
+        }
+        b.frontier_len = 4;
+        b
+    };
 }
 
 impl Default for Board {
