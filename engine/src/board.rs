@@ -501,7 +501,25 @@ impl Board {
     /// frontier (only cells within `bounds` join it) and the
     /// surrounded-counts of the tile and its eight neighbours (cells off a
     /// closing table count for the placed tile).
+    #[inline]
     pub(crate) fn place(
+        &mut self,
+        tile: Tile,
+        rot: Rotation,
+        pos: Pos,
+        bounds: Bounds,
+    ) -> (usize, Touched) {
+        if bounds == Bounds::UNBOUNDED {
+            self.place_within::<false>(tile, rot, pos, bounds)
+        } else {
+            self.place_within::<true>(tile, rot, pos, bounds)
+        }
+    }
+
+    /// [`Board::place`], compiled apart for the unbounded board (`TABLE`
+    /// false: no cell is off the table, so no bounds test per neighbour).
+    #[inline(always)]
+    fn place_within<const TABLE: bool>(
         &mut self,
         tile: Tile,
         rot: Rotation,
@@ -534,6 +552,7 @@ impl Board {
             let q = cell + AROUND_OFFSET[k] as usize;
             let q = if q >= CELLS { q - CELLS } else { q };
             debug_assert_eq!(q, qpos.cell() as usize);
+            let on_table = !TABLE || bounds.contains(qpos);
             let byte = self.grid[q];
             if (1..=MAX_TILES_U8).contains(&byte) {
                 let s = byte as usize - 1;
@@ -547,7 +566,7 @@ impl Board {
                 if k % 2 == 0 {
                     touched.sides[k / 2] = s as u8;
                 }
-            } else if !bounds.contains(qpos) {
+            } else if !on_table {
                 // Off the table: never open; with `table_closes` it
                 // surrounds the tile as a tile would.
                 surrounded += u8::from(bounds.closes);

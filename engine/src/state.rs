@@ -639,7 +639,8 @@ impl State {
             let bonus = self.rules.bonus_turn();
             self.rules.set_bonus_turn(false);
             if !bonus {
-                self.to_play = Seat((self.to_play.0 + 1) % self.players);
+                let next = self.to_play.0 + 1;
+                self.to_play = Seat(if next == self.players { 0 } else { next });
             }
         }
     }
@@ -713,13 +714,16 @@ impl State {
                 }
                 Edge::Field => {}
             }
+            // A field usually holds both ports of a side on both tiles:
+            // then the second port joins what the first joined.
+            let mut joined = (NO_SEGMENT, NO_SEGMENT);
             for port in side.ports() {
                 let mine = o.port_segment[port.index()];
-                if mine != NO_SEGMENT {
-                    self.features.union(
-                        segment_id(slot, mine),
-                        segment_id(nslot, no.port_segment[port.facing().index()]),
-                    );
+                let theirs = no.port_segment[port.facing().index()];
+                if mine != NO_SEGMENT && (mine, theirs) != joined {
+                    self.features
+                        .union(segment_id(slot, mine), segment_id(nslot, theirs));
+                    joined = (mine, theirs);
                 }
             }
         }
