@@ -18,7 +18,7 @@
 
 use crate::features::MAX_TILES;
 use crate::geom::{Pos, Rotation, Side};
-use crate::tiles::{fit_row, fitting_rotations, Demand, Tile};
+use crate::tiles::{fit_counts, fit_counts_for, fit_row, fitting_rotations, Demand, Tile};
 
 /// Grid byte of an empty cell with no placed neighbour. Bytes
 /// `1..=MAX_TILES` hold a placed tile's slot plus one, bytes from
@@ -97,6 +97,11 @@ pub struct Board {
     frontier: [Pos; MAX_FRONTIER],
     demand: [Demand; MAX_FRONTIER],
     frontier_len: u8,
+    /// Per tile kind (by index), the (cell, rotation) pairs where it fits:
+    /// its fit counts summed over the open cells' demands, kept up to date
+    /// as the frontier changes (so counting a drawn tile's placements
+    /// scans nothing).
+    fits: [u16; Tile::COUNT],
 }
 
 /// The play area of RULES.md §8 `table`, as [`Board::place`] needs it: the
@@ -175,6 +180,7 @@ impl Board {
             frontier: [Pos::ORIGIN; MAX_FRONTIER],
             demand: [0; MAX_FRONTIER],
             frontier_len: 0,
+            fits: [0; Tile::COUNT],
         }
     }
 
@@ -390,12 +396,7 @@ impl Board {
     /// ```
     #[inline]
     pub fn fit_count(&self, tile: Tile) -> usize {
-        let row = fit_row(tile);
-        let n = self.frontier_len as usize;
-        self.demand[..n]
-            .iter()
-            .map(|&d| (row[d as usize] >> 4) as usize)
-            .sum()
+        self.fits[tile.index()] as usize
     }
 
     /// The `k`-th (cell, rotation) pair where `tile` fits, in
@@ -416,7 +417,19 @@ impl Board {
     pub fn nth_fit(&self, tile: Tile, mut k: usize) -> Option<(Pos, Rotation)> {
         let row = fit_row(tile);
         let n = self.frontier_len as usize;
-        for (&pos, &d) in self.frontier[..n].iter().zip(&self.demand[..n]) {
+        let count = |d: u8| (row[d as usize] >> 4) as usize;
+        // Skip whole groups of 4 cells by their total (fewer tests and
+        // branches than cell by cell), then walk the group holding `k`.
+        let mut first = 0;
+        for g in self.demand[..n].chunks_exact(4) {
+            let total = count(g[0]) + count(g[1]) + count(g[2]) + count(g[3]);
+            if k < total {
+                break;
+            }
+            k -= total;
+            first += 4;
+        }
+        for (&pos, &d) in self.frontier[first..n].iter().zip(&self.demand[first..n]) {
             let entry = row[d as usize];
             let count = (entry >> 4) as usize;
             if k < count {
@@ -443,9 +456,21 @@ impl Board {
     /// ```
     #[inline]
     pub fn has_fit(&self, tile: Tile) -> bool {
-        let row = fit_row(tile);
-        let n = self.frontier_len as usize;
-        self.demand[..n].iter().any(|&d| row[d as usize] != 0)
+        self.fits[tile.index()] != 0
+    }
+
+    /// Add (`ADD`) or take away the fit counts of an open cell with
+    /// demand `d` to or from every kind's total.
+    #[inline]
+    fn count_fits<const ADD: bool>(&mut self, d: Demand) {
+        let counts = fit_counts(d);
+        for (total, &c) in self.fits.iter_mut().zip(counts) {
+            if ADD {
+                *total += c;
+            } else {
+                *total -= c;
+            }
+        }
     }
 
     #[inline]
@@ -530,6 +555,7 @@ impl Board {
         let cell = pos.cell() as usize;
         debug_assert!(self.is_empty() || self.is_open(pos));
         if let Some(i) = self.frontier_index(pos) {
+            self.count_fits::<false>(self.demand[i]);
             let last = self.frontier_len as usize - 1;
             let moved = self.frontier[last];
             self.frontier[i] = moved;
@@ -579,8 +605,12 @@ impl Board {
                     self.demand[n] = want;
                     self.frontier_len += 1;
                     self.grid[q] = OPEN_BASE + n as u8;
+                    self.count_fits::<true>(want);
                 } else {
-                    self.demand[(byte - OPEN_BASE) as usize] |= want;
+                    let i = (byte - OPEN_BASE) as usize;
+                    self.count_fits::<false>(self.demand[i]);
+                    self.demand[i] |= want;
+                    self.count_fits::<true>(self.demand[i]);
                 }
             }
         }
@@ -601,6 +631,45 @@ impl Board {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The kept per-kind totals are the fit counts summed over the
+    /// frontier, through whole random games on and off a closing table.
+    #[test]
+    fn kept_fit_totals_match_a_scan() {
+        use crate::{random_action, Rules, Seat, State};
+        use rand::SeedableRng;
+        let scan = |b: &Board, t: Tile| -> usize {
+            b.frontier()
+                .map(|(_, d)| fitting_rotations(t, d).count_ones() as usize)
+                .sum()
+        };
+        let table = Some(crate::rules::Table {
+            width: 7,
+            height: 5,
+        });
+        let closing = Rules {
+            table,
+            table_closes: true,
+            ..Rules::STANDARD
+        };
+        for (seed, rules) in (0..6).zip([Rules::STANDARD, closing].into_iter().cycle()) {
+            let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(seed);
+            let mut state = State::new(rules, 2, Seat(0));
+            while !state.is_over() {
+                for t in Tile::ALL {
+                    let b = state.board();
+                    assert_eq!(b.fit_count(t), scan(b, t), "{t:?}");
+                    assert_eq!(b.has_fit(t), scan(b, t) > 0, "{t:?}");
+                }
+                if state.is_chance() {
+                    state.apply_chance(&mut rng);
+                } else {
+                    let action = random_action(&state, &mut rng).expect("a move");
+                    state.play_action_unchecked(action);
+                }
+            }
+        }
+    }
 
     #[test]
     fn start_board_is_the_start_tile_placed() {
@@ -662,6 +731,12 @@ impl Board {
             b.frontier[k] = q;
             b.demand[k] = (edges[k] as u8) << (2 * side.opposite().index());
             b.grid[q.cell() as usize] = OPEN_BASE + k as u8;
+            let counts = fit_counts_for(b.demand[k] as usize);
+            let mut t = 0;
+            while t < Tile::COUNT {
+                b.fits[t] += counts[t] as u16;
+                t += 1;
+            }
             k += 1;
         }
         b.frontier_len = 4;
