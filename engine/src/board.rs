@@ -413,36 +413,59 @@ impl Board {
     /// assert_eq!(board.nth_fit(Tile::U, n), None);
     /// ```
     #[inline]
-    #[allow(clippy::missing_panics_doc)] // its `expect` is on a set bit of a 4-bit mask
-    pub fn nth_fit(&self, tile: Tile, mut k: usize) -> Option<(Pos, Rotation)> {
+    #[allow(clippy::missing_panics_doc)] // its `unreachable!` follows every counted pair
+    pub fn nth_fit(&self, tile: Tile, k: usize) -> Option<(Pos, Rotation)> {
         let row = fit_row(tile);
-        let n = self.frontier_len as usize;
+        let total = self.fits[tile.index()] as usize;
+        if k >= total {
+            return None;
+        }
+        let demand = &self.demand[..self.frontier_len as usize];
         let count = |d: u8| (row[d as usize] >> 4) as usize;
-        // Skip whole groups of 4 cells by their total (fewer tests and
-        // branches than cell by cell), then walk the group holding `k`.
-        let mut first = 0;
-        for g in self.demand[..n].chunks_exact(4) {
-            let total = count(g[0]) + count(g[1]) + count(g[2]) + count(g[3]);
-            if k < total {
-                break;
-            }
-            k -= total;
-            first += 4;
-        }
-        for (&pos, &d) in self.frontier[first..n].iter().zip(&self.demand[first..n]) {
-            let entry = row[d as usize];
-            let count = (entry >> 4) as usize;
-            if k < count {
-                let mut mask = entry & 0xf;
-                for _ in 0..k {
-                    mask &= mask - 1;
+        // Walk from the nearer end: the k-th pair from the first cell is
+        // the (total - 1 - k)-th from the last, rotations descending. Skip
+        // whole groups of 4 cells by their count first (fewer tests and
+        // branches than cell by cell), then walk the group holding it.
+        if 2 * k < total {
+            let mut k = k;
+            let mut first = 0;
+            for g in demand.chunks_exact(4) {
+                let group = count(g[0]) + count(g[1]) + count(g[2]) + count(g[3]);
+                if k < group {
+                    break;
                 }
-                let rot = Rotation::new(mask.trailing_zeros() as u8).expect("rotation bit");
-                return Some((pos, rot));
+                k -= group;
+                first += 4;
             }
-            k -= count;
+            for (i, &d) in demand.iter().enumerate().skip(first) {
+                let entry = row[d as usize];
+                let c = (entry >> 4) as usize;
+                if k < c {
+                    return Some((self.frontier[i], nth_rotation(entry, k)));
+                }
+                k -= c;
+            }
+        } else {
+            let mut j = total - 1 - k;
+            let mut end = demand.len();
+            for g in demand.rchunks_exact(4) {
+                let group = count(g[0]) + count(g[1]) + count(g[2]) + count(g[3]);
+                if j < group {
+                    break;
+                }
+                j -= group;
+                end -= 4;
+            }
+            for (i, &d) in demand[..end].iter().enumerate().rev() {
+                let entry = row[d as usize];
+                let c = (entry >> 4) as usize;
+                if j < c {
+                    return Some((self.frontier[i], nth_rotation(entry, c - 1 - j)));
+                }
+                j -= c;
+            }
         }
-        None
+        unreachable!("the kept total counts every fitting pair")
     }
 
     /// `tile` has at least one legal placement.
@@ -652,7 +675,7 @@ mod tests {
             table_closes: true,
             ..Rules::STANDARD
         };
-        for (seed, rules) in (0..6).zip([Rules::STANDARD, closing].into_iter().cycle()) {
+        for (seed, rules) in (0..4).zip([Rules::STANDARD, closing].into_iter().cycle()) {
             let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(seed);
             let mut state = State::new(rules, 2, Seat(0));
             while !state.is_over() {
@@ -660,6 +683,19 @@ mod tests {
                     let b = state.board();
                     assert_eq!(b.fit_count(t), scan(b, t), "{t:?}");
                     assert_eq!(b.has_fit(t), scan(b, t) > 0, "{t:?}");
+                    // nth_fit, from either end, in for_each_fit order.
+                    let mut pairs = Vec::new();
+                    b.for_each_fit(t, |pos, mut mask| {
+                        while mask != 0 {
+                            pairs.push((pos, mask.trailing_zeros()));
+                            mask &= mask - 1;
+                        }
+                    });
+                    for (k, &(pos, r)) in pairs.iter().enumerate() {
+                        let (p, rot) = b.nth_fit(t, k).expect("a pair");
+                        assert_eq!((p, u32::from(rot.quarter_turns())), (pos, r), "{t:?} {k}");
+                    }
+                    assert_eq!(b.nth_fit(t, pairs.len()), None);
                 }
                 if state.is_chance() {
                     state.apply_chance(&mut rng);
@@ -683,6 +719,17 @@ mod tests {
             assert!(b == Board::START, "{bounds:?}");
         }
     }
+}
+
+/// The rotation of the `k`-th lowest set bit of a fit-table entry's
+/// rotation mask.
+#[inline]
+fn nth_rotation(entry: u8, k: usize) -> Rotation {
+    let mut mask = entry & 0xf;
+    for _ in 0..k {
+        mask &= mask - 1;
+    }
+    Rotation::ALL[mask.trailing_zeros() as usize & 3]
 }
 
 /// No tile on that side.
