@@ -1,10 +1,12 @@
 //! The grid of placed tiles and the frontier of open cells.
 //!
-//! The grid is a 74×74 torus of one byte per cell. The tiles of one game
-//! and their eight neighbours span at most 74 cells in x and in y, so they
-//! never share a byte; a position asked about from outside (a record, an
-//! agent) may fold onto one of them, so every lookup also compares the
-//! position stored for the tile or open cell found there. The frontier lists the
+//! The grid is one byte per cell on a ring of 2,813 cells read row-major
+//! (`Pos::cell`): the plane folded so that only positions at least 75 steps
+//! apart share a byte. The tiles of one game and their eight neighbours are
+//! at most 73 steps apart, so they never share a byte; a position asked
+//! about from outside (a record, an agent) may fold onto one of them, so
+//! every lookup also compares the position stored for the tile or open
+//! cell found there. The frontier lists the
 //! empty cells next to a placed tile, each with the [`Demand`] its
 //! neighbours make, so listing the placements of a tile is one table lookup
 //! per open cell.
@@ -16,7 +18,7 @@
 
 use crate::features::MAX_TILES;
 use crate::geom::{Pos, Rotation, Side};
-use crate::tiles::{fit_row, fitting_rotations, Demand, Tile};
+use crate::tiles::{fit_counts, fit_counts_for, fit_row, fitting_rotations, Demand, Tile};
 
 /// Grid byte of an empty cell with no placed neighbour. Bytes
 /// `1..=MAX_TILES` hold a placed tile's slot plus one, bytes from
@@ -25,10 +27,25 @@ const EMPTY: u8 = 0;
 /// Grid byte of the first open cell of the frontier.
 const OPEN_BASE: u8 = MAX_TILES as u8 + 1;
 const MAX_TILES_U8: u8 = MAX_TILES as u8;
-/// Cells on the torus.
+/// Cells of the grid.
 const CELLS: usize = Pos::CELLS;
-// The torus must hold a row of every tile with a neighbour at each end.
-const _: () = assert!(Pos::TORUS >= MAX_TILES + 2);
+// Positions within reach of one game's tiles (a path through every tile and
+// a step out at each end: at most MAX_TILES + 1 steps) never share a cell.
+const _: () = {
+    let reach = MAX_TILES as i32 + 1;
+    let mut dx = -reach;
+    while dx <= reach {
+        let dy_max = reach - if dx < 0 { -dx } else { dx };
+        let mut dy = -dy_max;
+        while dy <= dy_max {
+            if dx != 0 || dy != 0 {
+                assert!(Pos::new(dx as i8, dy as i8).cell() != Pos::ORIGIN.cell());
+            }
+            dy += 1;
+        }
+        dx += 1;
+    }
+};
 
 /// Most open cells: a polyomino of n cells has at most 2n + 2 empty
 /// edge-neighbours, 146 for 72 tiles.
@@ -80,6 +97,11 @@ pub struct Board {
     frontier: [Pos; MAX_FRONTIER],
     demand: [Demand; MAX_FRONTIER],
     frontier_len: u8,
+    /// Per tile kind (by index), the (cell, rotation) pairs where it fits:
+    /// its fit counts summed over the open cells' demands, kept up to date
+    /// as the frontier changes (so counting a drawn tile's placements
+    /// scans nothing).
+    fits: [u16; Tile::COUNT],
 }
 
 /// The play area of RULES.md §8 `table`, as [`Board::place`] needs it: the
@@ -145,12 +167,12 @@ const AROUND_OFFSET: [u16; 8] = {
 
 impl Board {
     /// An empty board (no start tile yet).
-    pub(crate) fn new() -> Board {
+    pub(crate) const fn new() -> Board {
         Board {
             grid: [EMPTY; CELLS],
             placed: [Placed {
                 tile: Tile::START,
-                rot: Rotation::default(),
+                rot: Rotation::ALL[0],
                 pos: Pos::ORIGIN,
                 surrounded: 0,
             }; MAX_TILES],
@@ -158,6 +180,7 @@ impl Board {
             frontier: [Pos::ORIGIN; MAX_FRONTIER],
             demand: [0; MAX_FRONTIER],
             frontier_len: 0,
+            fits: [0; Tile::COUNT],
         }
     }
 
@@ -217,7 +240,7 @@ impl Board {
     #[inline]
     pub fn slot_at(&self, pos: Pos) -> Option<usize> {
         match self.grid[pos.cell() as usize] {
-            // The torus folds far cells onto near ones: check the cell.
+            // The grid folds far cells onto near ones: check the cell.
             s @ 1..=MAX_TILES_U8 if self.placed[s as usize - 1].pos == pos => Some(s as usize - 1),
             _ => None,
         }
@@ -373,12 +396,7 @@ impl Board {
     /// ```
     #[inline]
     pub fn fit_count(&self, tile: Tile) -> usize {
-        let row = fit_row(tile);
-        let n = self.frontier_len as usize;
-        self.demand[..n]
-            .iter()
-            .map(|&d| (row[d as usize] >> 4) as usize)
-            .sum()
+        self.fits[tile.index()] as usize
     }
 
     /// The `k`-th (cell, rotation) pair where `tile` fits, in
@@ -395,24 +413,59 @@ impl Board {
     /// assert_eq!(board.nth_fit(Tile::U, n), None);
     /// ```
     #[inline]
-    #[allow(clippy::missing_panics_doc)] // its `expect` is on a set bit of a 4-bit mask
-    pub fn nth_fit(&self, tile: Tile, mut k: usize) -> Option<(Pos, Rotation)> {
+    #[allow(clippy::missing_panics_doc)] // its `unreachable!` follows every counted pair
+    pub fn nth_fit(&self, tile: Tile, k: usize) -> Option<(Pos, Rotation)> {
         let row = fit_row(tile);
-        let n = self.frontier_len as usize;
-        for (&pos, &d) in self.frontier[..n].iter().zip(&self.demand[..n]) {
-            let entry = row[d as usize];
-            let count = (entry >> 4) as usize;
-            if k < count {
-                let mut mask = entry & 0xf;
-                for _ in 0..k {
-                    mask &= mask - 1;
-                }
-                let rot = Rotation::new(mask.trailing_zeros() as u8).expect("rotation bit");
-                return Some((pos, rot));
-            }
-            k -= count;
+        let total = self.fits[tile.index()] as usize;
+        if k >= total {
+            return None;
         }
-        None
+        let demand = &self.demand[..self.frontier_len as usize];
+        let count = |d: u8| (row[d as usize] >> 4) as usize;
+        // Walk from the nearer end: the k-th pair from the first cell is
+        // the (total - 1 - k)-th from the last, rotations descending. Skip
+        // whole groups of 4 cells by their count first (fewer tests and
+        // branches than cell by cell), then walk the group holding it.
+        if 2 * k < total {
+            let mut k = k;
+            let mut first = 0;
+            for g in demand.chunks_exact(4) {
+                let group = count(g[0]) + count(g[1]) + count(g[2]) + count(g[3]);
+                if k < group {
+                    break;
+                }
+                k -= group;
+                first += 4;
+            }
+            for (i, &d) in demand.iter().enumerate().skip(first) {
+                let entry = row[d as usize];
+                let c = (entry >> 4) as usize;
+                if k < c {
+                    return Some((self.frontier[i], nth_rotation(entry, k)));
+                }
+                k -= c;
+            }
+        } else {
+            let mut j = total - 1 - k;
+            let mut end = demand.len();
+            for g in demand.rchunks_exact(4) {
+                let group = count(g[0]) + count(g[1]) + count(g[2]) + count(g[3]);
+                if j < group {
+                    break;
+                }
+                j -= group;
+                end -= 4;
+            }
+            for (i, &d) in demand[..end].iter().enumerate().rev() {
+                let entry = row[d as usize];
+                let c = (entry >> 4) as usize;
+                if j < c {
+                    return Some((self.frontier[i], nth_rotation(entry, c - 1 - j)));
+                }
+                j -= c;
+            }
+        }
+        unreachable!("the kept total counts every fitting pair")
     }
 
     /// `tile` has at least one legal placement.
@@ -426,9 +479,21 @@ impl Board {
     /// ```
     #[inline]
     pub fn has_fit(&self, tile: Tile) -> bool {
-        let row = fit_row(tile);
-        let n = self.frontier_len as usize;
-        self.demand[..n].iter().any(|&d| row[d as usize] != 0)
+        self.fits[tile.index()] != 0
+    }
+
+    /// Add (`ADD`) or take away the fit counts of an open cell with
+    /// demand `d` to or from every kind's total.
+    #[inline]
+    fn count_fits<const ADD: bool>(&mut self, d: Demand) {
+        let counts = fit_counts(d);
+        for (total, &c) in self.fits.iter_mut().zip(counts) {
+            if ADD {
+                *total += c;
+            } else {
+                *total -= c;
+            }
+        }
     }
 
     #[inline]
@@ -468,7 +533,7 @@ impl Board {
             s @ 1..=MAX_TILES_U8 => {
                 let (dx, dy) = AROUND[k];
                 let at = Pos::new(pos.x.wrapping_add(dx), pos.y.wrapping_add(dy));
-                // The torus folds far cells onto near ones: check the cell.
+                // The grid folds far cells onto near ones: check the cell.
                 if self.placed[s as usize - 1].pos == at {
                     s - 1
                 } else {
@@ -484,7 +549,25 @@ impl Board {
     /// frontier (only cells within `bounds` join it) and the
     /// surrounded-counts of the tile and its eight neighbours (cells off a
     /// closing table count for the placed tile).
+    #[inline]
     pub(crate) fn place(
+        &mut self,
+        tile: Tile,
+        rot: Rotation,
+        pos: Pos,
+        bounds: Bounds,
+    ) -> (usize, Touched) {
+        if bounds == Bounds::UNBOUNDED {
+            self.place_within::<false>(tile, rot, pos, bounds)
+        } else {
+            self.place_within::<true>(tile, rot, pos, bounds)
+        }
+    }
+
+    /// [`Board::place`], compiled apart for the unbounded board (`TABLE`
+    /// false: no cell is off the table, so no bounds test per neighbour).
+    #[inline(always)]
+    fn place_within<const TABLE: bool>(
         &mut self,
         tile: Tile,
         rot: Rotation,
@@ -495,6 +578,7 @@ impl Board {
         let cell = pos.cell() as usize;
         debug_assert!(self.is_empty() || self.is_open(pos));
         if let Some(i) = self.frontier_index(pos) {
+            self.count_fits::<false>(self.demand[i]);
             let last = self.frontier_len as usize - 1;
             let moved = self.frontier[last];
             self.frontier[i] = moved;
@@ -517,6 +601,7 @@ impl Board {
             let q = cell + AROUND_OFFSET[k] as usize;
             let q = if q >= CELLS { q - CELLS } else { q };
             debug_assert_eq!(q, qpos.cell() as usize);
+            let on_table = !TABLE || bounds.contains(qpos);
             let byte = self.grid[q];
             if (1..=MAX_TILES_U8).contains(&byte) {
                 let s = byte as usize - 1;
@@ -530,7 +615,7 @@ impl Board {
                 if k % 2 == 0 {
                     touched.sides[k / 2] = s as u8;
                 }
-            } else if !bounds.contains(qpos) {
+            } else if !on_table {
                 // Off the table: never open; with `table_closes` it
                 // surrounds the tile as a tile would.
                 surrounded += u8::from(bounds.closes);
@@ -543,8 +628,12 @@ impl Board {
                     self.demand[n] = want;
                     self.frontier_len += 1;
                     self.grid[q] = OPEN_BASE + n as u8;
+                    self.count_fits::<true>(want);
                 } else {
-                    self.demand[(byte - OPEN_BASE) as usize] |= want;
+                    let i = (byte - OPEN_BASE) as usize;
+                    self.count_fits::<false>(self.demand[i]);
+                    self.demand[i] |= want;
+                    self.count_fits::<true>(self.demand[i]);
                 }
             }
         }
@@ -560,6 +649,87 @@ impl Board {
         }
         (slot, touched)
     }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The kept per-kind totals are the fit counts summed over the
+    /// frontier, through whole random games on and off a closing table.
+    #[test]
+    fn kept_fit_totals_match_a_scan() {
+        use crate::{random_action, Rules, Seat, State};
+        use rand::SeedableRng;
+        let scan = |b: &Board, t: Tile| -> usize {
+            b.frontier()
+                .map(|(_, d)| fitting_rotations(t, d).count_ones() as usize)
+                .sum()
+        };
+        let table = Some(crate::rules::Table {
+            width: 7,
+            height: 5,
+        });
+        let closing = Rules {
+            table,
+            table_closes: true,
+            ..Rules::STANDARD
+        };
+        for (seed, rules) in (0..4).zip([Rules::STANDARD, closing].into_iter().cycle()) {
+            let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(seed);
+            let mut state = State::new(rules, 2, Seat(0));
+            while !state.is_over() {
+                for t in Tile::ALL {
+                    let b = state.board();
+                    assert_eq!(b.fit_count(t), scan(b, t), "{t:?}");
+                    assert_eq!(b.has_fit(t), scan(b, t) > 0, "{t:?}");
+                    // nth_fit, from either end, in for_each_fit order.
+                    let mut pairs = Vec::new();
+                    b.for_each_fit(t, |pos, mut mask| {
+                        while mask != 0 {
+                            pairs.push((pos, mask.trailing_zeros()));
+                            mask &= mask - 1;
+                        }
+                    });
+                    for (k, &(pos, r)) in pairs.iter().enumerate() {
+                        let (p, rot) = b.nth_fit(t, k).expect("a pair");
+                        assert_eq!((p, u32::from(rot.quarter_turns())), (pos, r), "{t:?} {k}");
+                    }
+                    assert_eq!(b.nth_fit(t, pairs.len()), None);
+                }
+                if state.is_chance() {
+                    state.apply_chance(&mut rng);
+                } else {
+                    let action = random_action(&state, &mut rng).expect("a move");
+                    state.play_action_unchecked(action);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn start_board_is_the_start_tile_placed() {
+        for bounds in [
+            Bounds::UNBOUNDED,
+            Bounds::table(3, 3, false),
+            Bounds::table(3, 3, true),
+        ] {
+            let mut b = Board::new();
+            b.place(Tile::START, Rotation::ALL[0], Pos::ORIGIN, bounds);
+            assert!(b == Board::START, "{bounds:?}");
+        }
+    }
+}
+
+/// The rotation of the `k`-th lowest set bit of a fit-table entry's
+/// rotation mask.
+#[inline]
+fn nth_rotation(entry: u8, k: usize) -> Rotation {
+    let mut mask = entry & 0xf;
+    for _ in 0..k {
+        mask &= mask - 1;
+    }
+    Rotation::ALL[mask.trailing_zeros() as usize & 3]
 }
 
 /// No tile on that side.
@@ -583,6 +753,42 @@ impl Touched {
     pub(crate) fn surrounded(&self) -> &[u8] {
         &self.surrounded[..self.surrounded_len as usize]
     }
+}
+
+impl Board {
+    /// [`Board::new`] as a constant.
+    pub(crate) const EMPTY: Board = Board::new();
+
+    /// The board with the start tile at the origin in rotation 0: what
+    /// [`Board::place`] makes of an empty board (on any table, at least
+    /// 3 × 3, too). [`crate::State::new`] copies it rather than placing the
+    /// tile, so the state is built where the caller keeps it.
+    pub(crate) const START: Board = {
+        let mut b = Board::new();
+        let edges = Tile::START.def().edges;
+        b.grid[Pos::ORIGIN.cell() as usize] = 1;
+        b.placed[0].surrounded = 0;
+        b.len = 1;
+        // The edge neighbours in `place`'s order (AROUND's even entries).
+        let mut k = 0;
+        while k < 4 {
+            let side = Side::from_index(k);
+            let (dx, dy) = side.delta();
+            let q = Pos::new(dx, dy);
+            b.frontier[k] = q;
+            b.demand[k] = (edges[k] as u8) << (2 * side.opposite().index());
+            b.grid[q.cell() as usize] = OPEN_BASE + k as u8;
+            let counts = fit_counts_for(b.demand[k] as usize);
+            let mut t = 0;
+            while t < Tile::COUNT {
+                b.fits[t] += counts[t] as u16;
+                t += 1;
+            }
+            k += 1;
+        }
+        b.frontier_len = 4;
+        b
+    };
 }
 
 impl Default for Board {

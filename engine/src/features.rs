@@ -156,6 +156,31 @@ impl Features {
         }
     }
 
+    /// The segments of the start tile in slot 0, each a feature of its own
+    /// (what `State::put_tile` makes of the first tile), as a constant
+    /// `State::new` copies.
+    pub(crate) const START: Features = {
+        let mut f = Features::new();
+        let segments = crate::tiles::Tile::START.def().segments;
+        let mut i = 0;
+        while i < segments.len() {
+            let seg = &segments[i];
+            let (open, shield) = match seg.kind {
+                crate::tiles::FeatureKind::Road | crate::tiles::FeatureKind::City => {
+                    (seg.open, seg.shield)
+                }
+                _ => (0, false),
+            };
+            f.nodes[i] = Node {
+                root: i as u16,
+                next: i as u16,
+                c: Counters::one(open, shield, 0),
+            };
+            i += 1;
+        }
+        f
+    };
+
     /// Start segment `id` as a feature of its own, on one tile.
     #[inline]
     pub(crate) fn init(&mut self, id: SegmentId, open: u8, shield: bool, piece_bit: u16) {

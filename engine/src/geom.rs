@@ -67,28 +67,33 @@ impl Pos {
         }
     }
 
-    /// Side of the square torus the board is stored on. The tiles of a
-    /// game and their eight neighbours differ by less than this in x and
-    /// in y (72 tiles in a row and a neighbour at each end span 74 cells),
-    /// so they never share an index; other positions may, and the board
-    /// checks the position it finds (see [`crate::board`]).
-    pub(crate) const TORUS: usize = 74;
+    /// Width of a row of the board's grid: the grid is one ring of
+    /// [`Pos::CELLS`] cells read row-major, `x + ROW * y` modulo `CELLS`
+    /// (see [`Pos::cell`]).
+    pub(crate) const ROW: usize = 75;
 
-    /// Cells of the board's grid: `TORUS` rows of `TORUS` cells.
-    pub(crate) const CELLS: usize = Pos::TORUS * Pos::TORUS;
+    /// Cells of the board's grid: 2,813 = 38² + 37². Two positions share a
+    /// cell exactly when they differ by a vector of the lattice spanned by
+    /// (38, 37) and (−37, 38) (both satisfy `dx + 75 dy ≡ 0 (mod 2813)`,
+    /// and the lattice has index 2,813), whose shortest vectors are 75
+    /// steps long (`|dx| + |dy|`). The cells one game uses, its tiles and
+    /// the cells around them, are at most 73 steps apart (a path through
+    /// at most 72 tiles and one step out at each end), so they never share
+    /// a cell; other positions may, and the board checks the position it
+    /// finds (see [`crate::board`]). A square torus would need 74 × 74 =
+    /// 5,476 cells for the same guarantee.
+    pub(crate) const CELLS: usize = 2_813;
 
-    /// The cell index on the board's torus (see [`Pos::TORUS`]): row-major,
-    /// `y * TORUS + x` wrapped around the whole grid rather than per row,
-    /// so stepping to a neighbour is adding one fixed offset modulo
-    /// [`Pos::CELLS`] ([`Pos::cell_offset`]). Positions that differ by less
-    /// than `TORUS` in x and in y still never share a cell: equal cells
-    /// need `dy * TORUS + dx` to be a multiple of `TORUS²`.
+    /// The cell index on the board's grid (see [`Pos::CELLS`]):
+    /// `x + ROW * y` wrapped around the whole grid, so stepping to a
+    /// neighbour is adding one fixed offset modulo [`Pos::CELLS`]
+    /// ([`Pos::cell_offset`]).
     #[inline]
     pub(crate) const fn cell(self) -> u16 {
         const C: i32 = Pos::CELLS as i32;
-        // |y * TORUS + x| ≤ 128 * 74 + 128 < 2 * CELLS.
-        let linear = self.y as i32 * Pos::TORUS as i32 + self.x as i32;
-        ((linear + 2 * C) % C) as u16
+        // |x + ROW * y| ≤ 128 + 75 * 128 < 4 * CELLS.
+        let linear = self.y as i32 * Pos::ROW as i32 + self.x as i32;
+        ((linear + 4 * C) as u32 % C as u32) as u16
     }
 
     /// What to add (modulo [`Pos::CELLS`]) to a cell index to reach the
@@ -560,17 +565,33 @@ mod tests {
 
     #[test]
     fn cells_within_reach_never_alias() {
-        let mut seen = vec![false; Pos::TORUS * Pos::TORUS];
-        // Any window of 74 × 74 cells maps one-to-one onto the torus.
-        for x in -71..=2 {
-            for y in -1..=72 {
-                let c = Pos::new(x, y).cell() as usize;
-                assert!(!seen[c], "({x}, {y}) aliases");
-                seen[c] = true;
+        // No two positions at most 73 steps apart share a cell: no
+        // difference vector that short folds onto cell 0.
+        let zero = Pos::ORIGIN.cell();
+        for dx in -73i8..=73 {
+            let reach = 73 - dx.unsigned_abs() as i8;
+            for dy in -reach..=reach {
+                if (dx, dy) != (0, 0) {
+                    assert_ne!(Pos::new(dx, dy).cell(), zero, "({dx}, {dy}) aliases");
+                }
             }
         }
-        // Far positions fold: one full row east is one row north.
-        assert_eq!(Pos::new(74, 0).cell(), Pos::new(0, 1).cell());
+        // The windows a straight line of 72 tiles with its neighbours spans
+        // map one-to-one.
+        for (w, h) in [(74, 3), (3, 74)] {
+            let mut seen = vec![false; Pos::CELLS];
+            for x in 0..w {
+                for y in 0..h {
+                    let c = Pos::new(x - 1, y - 1).cell() as usize;
+                    assert!(!seen[c], "({x}, {y}) aliases");
+                    seen[c] = true;
+                }
+            }
+        }
+        // Far positions fold: the lattice's shortest vectors, 75 steps.
+        for (dx, dy) in [(38, 37), (-37, 38), (75, -1), (1, 75)] {
+            assert_eq!(Pos::new(dx, dy).cell(), zero);
+        }
     }
 
     #[test]

@@ -165,6 +165,7 @@ impl State {
     /// assert_eq!(state.phase(), Phase::Draw);
     /// assert_eq!(state.bag().total(), 71);
     /// ```
+    #[inline]
     pub fn new(rules: Rules, players: usize, first: Seat) -> State {
         assert!((2..=MAX_PLAYERS).contains(&players), "2 to 6 players");
         assert!(first.index() < players, "first seat out of range");
@@ -175,12 +176,27 @@ impl State {
         for s in 0..players {
             supply.0[s] = MEEPLES_PER_SEAT;
         }
-        let mut state = State {
+        // Built from constants, with no call taking it by reference, so
+        // it is built where the caller keeps it (placing the start tile on
+        // an empty board here cost a second copy of the whole state). With
+        // `start_in_bag` the start tile is the first chance outcome (see
+        // [`State::draw`]) and a hand is dealt after it; otherwise it is D,
+        // taken out of the bag, and the deal (if any) comes next.
+        let start = !rules.start_in_bag;
+        State {
             rules: PackedRules::pack(rules),
             players: players as u8,
             to_play: first,
-            phase: Phase::Draw,
-            bag: Bag::every_tile(),
+            phase: if start && rules.hand > 0 {
+                Phase::DrawHand
+            } else {
+                Phase::Draw
+            },
+            bag: if start {
+                Bag::full()
+            } else {
+                Bag::every_tile()
+            },
             turns: 0,
             placements: 0,
             scores: PerSeat::default(),
@@ -193,20 +209,13 @@ impl State {
             }; MAX_MEEPLES],
             gifts: GiftState::new(),
             hands: PerSeat::default(),
-            board: Board::new(),
-            features: Features::new(),
-        };
-        // With `start_in_bag` the start tile is the first chance outcome
-        // (see [`State::draw`]) and a hand is dealt after it; otherwise it
-        // is D, taken out of the bag.
-        if !rules.start_in_bag {
-            state.bag.take(Tile::START);
-            state.put_tile(Tile::START, Rotation::default(), Pos::ORIGIN);
-            if rules.hand > 0 {
-                state.start_deal();
-            }
+            board: if start { Board::START } else { Board::EMPTY },
+            features: if start {
+                Features::START
+            } else {
+                Features::new()
+            },
         }
-        state
     }
 
     // ----- Observers -------------------------------------------------------
@@ -631,7 +640,8 @@ impl State {
             let bonus = self.rules.bonus_turn();
             self.rules.set_bonus_turn(false);
             if !bonus {
-                self.to_play = Seat((self.to_play.0 + 1) % self.players);
+                let next = self.to_play.0 + 1;
+                self.to_play = Seat(if next == self.players { 0 } else { next });
             }
         }
     }
@@ -705,16 +715,73 @@ impl State {
                 }
                 Edge::Field => {}
             }
+            // A field usually holds both ports of a side on both tiles:
+            // then the second port joins what the first joined.
+            let mut joined = (NO_SEGMENT, NO_SEGMENT);
             for port in side.ports() {
                 let mine = o.port_segment[port.index()];
-                if mine != NO_SEGMENT {
-                    self.features.union(
-                        segment_id(slot, mine),
-                        segment_id(nslot, no.port_segment[port.facing().index()]),
-                    );
+                let theirs = no.port_segment[port.facing().index()];
+                if mine != NO_SEGMENT && (mine, theirs) != joined {
+                    self.features
+                        .union(segment_id(slot, mine), segment_id(nslot, theirs));
+                    joined = (mine, theirs);
                 }
             }
         }
         (slot, touched)
+    }
+}
+
+#[cfg(test)]
+mod new_tests {
+    use super::*;
+    use crate::rules::Table;
+
+    /// `State::new` copies its start position from constants: it must be
+    /// what placing the start tile on an empty board (and starting the
+    /// deal) makes, under every variant that changes the set-up.
+    #[test]
+    fn new_is_the_start_tile_placed_on_an_empty_board() {
+        let table = Some(Table {
+            width: 3,
+            height: 3,
+        });
+        let variants = [
+            Rules::STANDARD,
+            Rules {
+                table,
+                table_closes: true,
+                ..Rules::STANDARD
+            },
+            Rules {
+                hand: 2,
+                ..Rules::STANDARD
+            },
+            Rules {
+                start_in_bag: true,
+                ..Rules::STANDARD
+            },
+            Rules {
+                start_in_bag: true,
+                hand: 3,
+                ..Rules::STANDARD
+            },
+        ];
+        for rules in variants {
+            let state = State::new(rules, 3, Seat(1));
+            let mut placed = state.clone();
+            placed.board = Board::new();
+            placed.features = Features::new();
+            placed.bag = Bag::every_tile();
+            placed.phase = Phase::Draw;
+            if !rules.start_in_bag {
+                placed.bag.take(Tile::START);
+                placed.put_tile(Tile::START, Rotation::default(), Pos::ORIGIN);
+                if rules.hand > 0 {
+                    placed.start_deal();
+                }
+            }
+            assert!(state == placed, "{rules:?}");
+        }
     }
 }

@@ -784,36 +784,80 @@ static ORIENTED: [[Oriented; 4]; 24] = build_oriented();
 /// ```
 pub type Demand = u8;
 
+/// The fit-table entry of tile kind `t` for `demand`: the fitting
+/// rotations in bits 0–3, their number in bits 4–6.
+const fn fit_entry(t: usize, demand: usize) -> u8 {
+    let mut mask = 0u8;
+    let mut r = 0;
+    while r < 4 {
+        let o = orient(&TILE_DEFS[t], r);
+        let mut ok = true;
+        let mut s = 0;
+        while s < 4 {
+            let want = (demand >> (2 * s)) & 3;
+            if want != 0 && want != o.edges[s] as usize {
+                ok = false;
+            }
+            s += 1;
+        }
+        if ok {
+            mask |= 1 << r;
+        }
+        r += 1;
+    }
+    mask | ((mask.count_ones() as u8) << 4)
+}
+
 const fn build_fits() -> [[u8; 256]; 24] {
     let mut out = [[0u8; 256]; 24];
     let mut t = 0;
     while t < 24 {
         let mut demand = 0;
         while demand < 256 {
-            let mut mask = 0u8;
-            let mut r = 0;
-            while r < 4 {
-                let o = orient(&TILE_DEFS[t], r);
-                let mut ok = true;
-                let mut s = 0;
-                while s < 4 {
-                    let want = (demand >> (2 * s)) & 3;
-                    if want != 0 && want != o.edges[s] as usize {
-                        ok = false;
-                    }
-                    s += 1;
-                }
-                if ok {
-                    mask |= 1 << r;
-                }
-                r += 1;
-            }
-            out[t][demand] = mask | ((mask.count_ones() as u8) << 4);
+            out[t][demand] = fit_entry(t, demand);
             demand += 1;
         }
         t += 1;
     }
     out
+}
+
+/// Per demand, the number of fitting rotations of each tile kind: what an
+/// open cell with that demand adds to each kind's placements.
+pub(crate) const fn fit_counts_for(demand: usize) -> [u8; 24] {
+    let mut out = [0u8; 24];
+    let mut t = 0;
+    while t < 24 {
+        out[t] = fit_entry(t, demand) >> 4;
+        t += 1;
+    }
+    out
+}
+
+const fn build_fit_counts() -> [[u16; 24]; 256] {
+    let mut out = [[0u16; 24]; 256];
+    let mut demand = 0;
+    while demand < 256 {
+        let counts = fit_counts_for(demand);
+        let mut t = 0;
+        while t < 24 {
+            out[demand][t] = counts[t] as u16;
+            t += 1;
+        }
+        demand += 1;
+    }
+    out
+}
+
+/// [`fit_counts_for`] for every demand (the fit table transposed), as
+/// `u16` so adding a row to the per-kind totals is plain vector adds.
+static FIT_COUNTS: [[u16; 24]; 256] = build_fit_counts();
+
+/// The number of fitting rotations of each tile kind (by index) at an open
+/// cell with `demand`.
+#[inline]
+pub(crate) fn fit_counts(demand: Demand) -> &'static [u16; 24] {
+    &FIT_COUNTS[demand as usize]
 }
 
 /// Per tile kind and demand: the fitting rotations in the low four bits,

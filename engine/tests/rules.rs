@@ -365,12 +365,16 @@ fn occupied_cell_is_refused() {
 
 #[test]
 fn far_cell_aliasing_an_open_cell_is_refused() {
-    // The board is a torus of cells: (-127, 0) and (1, 0) may share a grid
-    // cell, and (-128, 0) the start tile's. A placement there must still be
-    // refused: it touches no tile.
+    // The board folds far cells onto near ones (`x + 75 y` modulo 2,813
+    // cells): (-74, 1) and (39, 37) share the open (1, 0)'s grid cell,
+    // (75, 0) the open (0, 1)'s, (-75, 1) and (38, 37) the start tile's. A
+    // placement there must still be refused: it touches no tile. So must
+    // the far corners of the coordinate range.
     let mut state = State::new(Rules::default(), 2, Seat(0));
     state.draw(Tile::U).unwrap();
-    for (x, y) in [(-127, 0), (1, -128), (-128, 1), (127, 0), (0, 127)] {
+    let folded = [(-74, 1), (39, 37), (75, 0), (-75, 1), (38, 37)];
+    let corners = [(-127, 0), (1, -128), (-128, 1), (127, 0), (0, 127)];
+    for (x, y) in folded.into_iter().chain(corners) {
         for r in 0..4 {
             let m = mv(&state, x, y, r, None).unwrap();
             refused(&mut state, m, IllegalMove::NoNeighbour(Pos::new(x, y)));
@@ -1368,8 +1372,9 @@ fn record_with_a_bad_header_is_refused() {
 }
 
 /// A straight line of 39 tiles east of the start tile opens (40, 0), which
-/// shares its grid byte with (-40, 0) on the engine's torus: a tile at
-/// (-40, 0) touches nothing and must be refused, by play and by replay.
+/// shares its grid byte with (-35, 1) on the engine's folded grid (they
+/// differ by (75, -1), `x + 75 y ≡ 0` modulo its 2,813 cells): a tile at
+/// (-35, 1) touches nothing and must be refused, by play and by replay.
 #[test]
 fn a_far_cell_that_folds_onto_an_open_cell_is_not_open() {
     let mut state = State::new(Rules::default(), 2, Seat(0));
@@ -1393,9 +1398,9 @@ fn a_far_cell_that_folds_onto_an_open_cell_is_not_open() {
             .push(TurnRecord::new(seat, Vec::new(), tile, mv));
     }
     assert!(state.board().is_open(Pos::new(40, 0)));
-    let far = Pos::new(-40, 0);
+    let far = Pos::new(-35, 1);
     assert!(!state.board().is_open(far));
-    assert!(state.board().at(Pos::new(-39, 0)).is_none());
+    assert!(state.board().at(Pos::new(-35, 0)).is_none());
     let tile = Tile::ALL
         .into_iter()
         .find(|&t| state.bag().count(t) > 0 && state.is_placeable(t))

@@ -107,7 +107,7 @@ impl State {
     /// (`None`).
     pub(super) fn certain_set_aside(&self) -> Option<Tile> {
         match self.phase {
-            Phase::Draw => self.unplaceable_in_hand(),
+            Phase::Draw if self.rules.hand() > 0 => self.unplaceable_in_hand(),
             _ => None,
         }
     }
