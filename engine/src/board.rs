@@ -18,7 +18,7 @@
 
 use crate::features::MAX_TILES;
 use crate::geom::{Pos, Rotation, Side};
-use crate::tiles::{fit_counts, fit_counts_for, fit_row, fitting_rotations, Demand, Tile};
+use crate::tiles::{fit_counts, fit_counts_for, fit_row, fitting_rotations, Demand, Edge, Tile};
 
 /// Grid byte of an empty cell with no placed neighbour. Bytes
 /// `1..=MAX_TILES` hold a placed tile's slot plus one, bytes from
@@ -596,47 +596,16 @@ impl Board {
             surrounded_len: 0,
         };
         let mut surrounded = 0;
-        for (k, &(dx, dy)) in AROUND.iter().enumerate() {
-            let qpos = Pos::new(pos.x.wrapping_add(dx), pos.y.wrapping_add(dy));
-            let q = cell + AROUND_OFFSET[k] as usize;
-            let q = if q >= CELLS { q - CELLS } else { q };
-            debug_assert_eq!(q, qpos.cell() as usize);
-            let on_table = !TABLE || bounds.contains(qpos);
-            let byte = self.grid[q];
-            if (1..=MAX_TILES_U8).contains(&byte) {
-                let s = byte as usize - 1;
-                surrounded += 1;
-                let p = &mut self.placed[s];
-                p.surrounded += 1;
-                if p.surrounded == 8 {
-                    touched.surrounded[touched.surrounded_len as usize] = s as u8;
-                    touched.surrounded_len += 1;
-                }
-                if k % 2 == 0 {
-                    touched.sides[k / 2] = s as u8;
-                }
-            } else if !on_table {
-                // Off the table: never open; with `table_closes` it
-                // surrounds the tile as a tile would.
-                surrounded += u8::from(bounds.closes);
-            } else if k % 2 == 0 {
-                let side = Side::from_index(k / 2);
-                let want = (edges[side.index()] as u8) << (2 * side.opposite().index());
-                if byte == EMPTY {
-                    let n = self.frontier_len as usize;
-                    self.frontier[n] = qpos;
-                    self.demand[n] = want;
-                    self.frontier_len += 1;
-                    self.grid[q] = OPEN_BASE + n as u8;
-                    self.count_fits::<true>(want);
-                } else {
-                    let i = (byte - OPEN_BASE) as usize;
-                    self.count_fits::<false>(self.demand[i]);
-                    self.demand[i] |= want;
-                    self.count_fits::<true>(self.demand[i]);
-                }
-            }
-        }
+        // The eight cells in AROUND order, unrolled: each call has a
+        // constant `k`, so its offset, side and parity fold away.
+        self.place_around::<TABLE>(0, cell, pos, edges, bounds, &mut touched, &mut surrounded);
+        self.place_around::<TABLE>(1, cell, pos, edges, bounds, &mut touched, &mut surrounded);
+        self.place_around::<TABLE>(2, cell, pos, edges, bounds, &mut touched, &mut surrounded);
+        self.place_around::<TABLE>(3, cell, pos, edges, bounds, &mut touched, &mut surrounded);
+        self.place_around::<TABLE>(4, cell, pos, edges, bounds, &mut touched, &mut surrounded);
+        self.place_around::<TABLE>(5, cell, pos, edges, bounds, &mut touched, &mut surrounded);
+        self.place_around::<TABLE>(6, cell, pos, edges, bounds, &mut touched, &mut surrounded);
+        self.place_around::<TABLE>(7, cell, pos, edges, bounds, &mut touched, &mut surrounded);
         self.placed[slot] = Placed {
             tile,
             rot,
@@ -648,6 +617,63 @@ impl Board {
             touched.surrounded_len += 1;
         }
         (slot, touched)
+    }
+
+    /// One cell around a tile being placed at `pos` (cell index `cell`):
+    /// count it as surrounding, bump a placed neighbour's count, or open
+    /// or narrow an edge neighbour's demand.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn place_around<const TABLE: bool>(
+        &mut self,
+        k: usize,
+        cell: usize,
+        pos: Pos,
+        edges: [Edge; 4],
+        bounds: Bounds,
+        touched: &mut Touched,
+        surrounded: &mut u8,
+    ) {
+        let (dx, dy) = AROUND[k];
+        let qpos = Pos::new(pos.x.wrapping_add(dx), pos.y.wrapping_add(dy));
+        let q = cell + AROUND_OFFSET[k] as usize;
+        let q = if q >= CELLS { q - CELLS } else { q };
+        debug_assert_eq!(q, qpos.cell() as usize);
+        let on_table = !TABLE || bounds.contains(qpos);
+        let byte = self.grid[q];
+        if (1..=MAX_TILES_U8).contains(&byte) {
+            let s = byte as usize - 1;
+            *surrounded += 1;
+            let p = &mut self.placed[s];
+            p.surrounded += 1;
+            if p.surrounded == 8 {
+                touched.surrounded[touched.surrounded_len as usize] = s as u8;
+                touched.surrounded_len += 1;
+            }
+            if k % 2 == 0 {
+                touched.sides[k / 2] = s as u8;
+            }
+        } else if !on_table {
+            // Off the table: never open; with `table_closes` it
+            // surrounds the tile as a tile would.
+            *surrounded += u8::from(bounds.closes);
+        } else if k % 2 == 0 {
+            let side = Side::from_index(k / 2);
+            let want = (edges[side.index()] as u8) << (2 * side.opposite().index());
+            if byte == EMPTY {
+                let n = self.frontier_len as usize;
+                self.frontier[n] = qpos;
+                self.demand[n] = want;
+                self.frontier_len += 1;
+                self.grid[q] = OPEN_BASE + n as u8;
+                self.count_fits::<true>(want);
+            } else {
+                let i = (byte - OPEN_BASE) as usize;
+                self.count_fits::<false>(self.demand[i]);
+                self.demand[i] |= want;
+                self.count_fits::<true>(self.demand[i]);
+            }
+        }
     }
 }
 

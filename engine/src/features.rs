@@ -12,7 +12,7 @@
 //! feature has at most 72 × 9 segments and each segment is relabelled at
 //! most log₂ of that many times, so a game's unions stay linear.
 
-use crate::tiles::MAX_SEGMENTS;
+use crate::tiles::{FeatureKind, Tile, MAX_SEGMENTS};
 
 /// Most tiles on the board: the start tile and the 71 others.
 ///
@@ -92,7 +92,14 @@ impl Counters {
     /// The counters of the union of two distinct features.
     #[inline]
     pub(crate) fn joined(self, other: Counters) -> Counters {
-        let shared = (self.pieces & other.pieces).count_ones() as u8;
+        // Two pieces of one tile meet only on the five multi-piece kinds:
+        // skip the (software) popcount otherwise.
+        let both = self.pieces & other.pieces;
+        let shared = if both == 0 {
+            0
+        } else {
+            both.count_ones() as u8
+        };
         Counters {
             pieces: self.pieces | other.pieces,
             open: self.open + other.open,
@@ -102,6 +109,37 @@ impl Counters {
         }
     }
 }
+
+/// The counters each segment of a tile kind starts with (`pieces`: all
+/// ones on roads and cities, to be masked with the tile's piece bit).
+struct TileInit {
+    counters: [Counters; MAX_SEGMENTS],
+    len: u8,
+}
+
+static TILE_INIT: [TileInit; Tile::COUNT] = {
+    const EMPTY: TileInit = TileInit {
+        counters: [Counters::one(0, false, 0); MAX_SEGMENTS],
+        len: 0,
+    };
+    let mut out = [EMPTY; Tile::COUNT];
+    let mut t = 0;
+    while t < Tile::COUNT {
+        let segments = Tile::ALL[t].def().segments;
+        let mut i = 0;
+        while i < segments.len() {
+            let seg = &segments[i];
+            out[t].counters[i] = match seg.kind {
+                FeatureKind::Road | FeatureKind::City => Counters::one(seg.open, seg.shield, !0),
+                _ => Counters::one(0, false, 0),
+            };
+            i += 1;
+        }
+        out[t].len = segments.len() as u8;
+        t += 1;
+    }
+    out
+};
 
 /// One union-find node: its feature's root, the next member of the
 /// feature (a circular list) and, valid at roots, the counters of the
@@ -182,13 +220,37 @@ impl Features {
     };
 
     /// Start segment `id` as a feature of its own, on one tile.
-    #[inline]
+    #[cfg(test)]
     pub(crate) fn init(&mut self, id: SegmentId, open: u8, shield: bool, piece_bit: u16) {
         self.nodes[id as usize] = Node {
             root: id,
             next: id,
             c: Counters::one(open, shield, piece_bit),
         };
+    }
+
+    /// Start every segment of `tile`, placed in `slot`, as a feature of
+    /// its own on one tile (roads and cities of a multi-piece tile carry
+    /// `piece_bit`): one copy per segment from a table per kind.
+    #[inline]
+    pub(crate) fn init_tile(&mut self, slot: usize, tile: Tile, piece_bit: u16) {
+        let t = &TILE_INIT[tile as usize];
+        let base = slot * MAX_SEGMENTS;
+        let nodes = &mut self.nodes[base..base + MAX_SEGMENTS];
+        for (i, (node, c)) in nodes.iter_mut().zip(&t.counters).enumerate() {
+            if i == t.len as usize {
+                break;
+            }
+            let id = (base + i) as SegmentId;
+            *node = Node {
+                root: id,
+                next: id,
+                c: Counters {
+                    pieces: piece_bit & c.pieces,
+                    ..*c
+                },
+            };
+        }
     }
 
     /// The root of `id`'s feature (the same as [`Features::root`]; kept for

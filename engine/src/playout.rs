@@ -35,7 +35,9 @@ pub fn random_move<R: Rng + ?Sized>(state: &State, rng: &mut R) -> Option<Move> 
     }
     let placement = state.nth_placement(rng.gen_range(0..n))?;
     let free = state.free_segments(placement);
-    let k = rng.gen_range(0..=free.count_ones());
+    // A table, not `count_ones`: the engine targets plain x86-64, which
+    // has no popcount instruction.
+    let k = rng.gen_range(0..=u32::from(SEGMENT_COUNTS[free as usize]));
     let meeple = (k > 0).then(|| {
         let mut f = free;
         for _ in 1..k {
@@ -45,6 +47,17 @@ pub fn random_move<R: Rng + ?Sized>(state: &State, rng: &mut R) -> Option<Move> 
     });
     Some(Move { placement, meeple })
 }
+
+/// The number of set bits of each byte.
+static SEGMENT_COUNTS: [u8; 256] = {
+    let mut out = [0; 256];
+    let mut b = 0;
+    while b < 256 {
+        out[b] = (b as u8).count_ones() as u8;
+        b += 1;
+    }
+    out
+};
 
 /// Most gift openings at once: 6 monasteries + 62 roads + 7 Cash Outs +
 /// 7 × 7 Change Positions + Take 2 + 5 wasted cards (RULES.md tile counts).

@@ -682,15 +682,7 @@ impl State {
         } else {
             0
         };
-        for (i, seg) in tile.def().segments.iter().enumerate() {
-            let id = segment_id(slot, i as u8);
-            match seg.kind {
-                FeatureKind::Road | FeatureKind::City => {
-                    self.features.init(id, seg.open, seg.shield, piece_bit)
-                }
-                _ => self.features.init(id, 0, false, 0),
-            }
-        }
+        self.features.init_tile(slot, tile, piece_bit);
         for side in Side::ALL {
             let nslot = touched.sides[side.index()];
             if nslot == NO_SLOT {

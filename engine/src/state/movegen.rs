@@ -151,13 +151,21 @@ impl State {
     /// let further = Move::place(Pos::new(2, 0), Rotation::new(1).unwrap()).placement;
     /// assert_eq!(state.free_segments(further), 0b110); // the road is taken
     /// ```
+    #[inline]
     pub fn free_segments(&self, placement: Placement) -> u8 {
         let Some(tile) = self.placing_tile(placement.slot) else {
             return 0;
         };
+        // Inlined up to here: late in a game most seats have no meeple
+        // left, and this answer costs no call.
         if self.supply[self.to_play] == 0 {
             return 0;
         }
+        self.free_segments_of(tile, placement)
+    }
+
+    /// [`State::free_segments`] for the seat to play, which has a meeple.
+    fn free_segments_of(&self, tile: Tile, placement: Placement) -> u8 {
         let o = tile.oriented(placement.rot);
         let mut free: u8 = (1u16 << tile.segment_count()) as u8;
         free = free.wrapping_sub(1);
