@@ -58,6 +58,9 @@ struct Overlay {
     /// The state's roots joined, node `MAX_SEGMENTS + k` for `roots[k]`.
     roots: [SegmentId; MAX_JOINED],
     joined: usize,
+    /// Bit `root % 64` of each root joined: most features of the state
+    /// are found unjoined without a look at `roots`.
+    bloom: u64,
     /// Slots of the placed tiles among the eight cells around the new
     /// tile: each gains one surrounding tile.
     around: [u8; 8],
@@ -72,6 +75,7 @@ impl Overlay {
         counters: [Counters::one(0, false, 0); NODES],
         roots: [0; MAX_JOINED],
         joined: 0,
+        bloom: 0,
         around: [0; 8],
         around_len: 0,
     };
@@ -155,6 +159,7 @@ impl Overlay {
             None => {
                 let k = self.joined;
                 self.roots[k] = root;
+                self.bloom |= 1 << (root % 64);
                 self.parent[MAX_SEGMENTS + k] = (MAX_SEGMENTS + k) as u8;
                 self.counters[MAX_SEGMENTS + k] = state.features.counters(root);
                 self.joined += 1;
@@ -173,6 +178,9 @@ impl Overlay {
     /// The feature, after the placement, of the state's feature `root`.
     #[inline]
     fn map_root(&self, root: SegmentId) -> Key {
+        if self.bloom & (1 << (root % 64)) == 0 {
+            return root;
+        }
         match self.roots[..self.joined].iter().position(|&r| r == root) {
             Some(k) => GROUP | self.parent[MAX_SEGMENTS + k] as Key,
             None => root,
@@ -508,7 +516,8 @@ impl<'s> EndNow<'s> {
         match (action, state.phase) {
             (Action::Place(mv), Phase::Place(tile)) => {
                 let delta = self.place_delta(tile, mv);
-                for (o, d) in out.iter_mut().zip(&delta.0) {
+                let players = state.players as usize;
+                for (o, d) in out.iter_mut().zip(&delta.0).take(players) {
                     *o = signed_total(d);
                 }
             }
@@ -535,11 +544,12 @@ impl<'s> EndNow<'s> {
             self.prepare(tile, mv.placement);
         }
         let p = &mut self.prepared;
-        let (mut counts, mut holding, mut delta) = (p.counts, p.holding, p.delta);
+        let (mut holding, mut delta) = (p.holding, p.delta);
+        // The new meeple's group (none: `MAX_SEGMENTS`).
+        let mut meeple_node = MAX_SEGMENTS;
         if let Some(segment) = mv.meeple {
-            let node = p.ov.parent[segment as usize] as usize;
-            counts[node][state.to_play.index()] += 1;
-            holding |= 1 << node;
+            meeple_node = p.ov.parent[segment as usize] as usize;
+            holding |= 1 << meeple_node;
         }
         while holding != 0 {
             let node = holding.trailing_zeros() as usize;
@@ -548,11 +558,18 @@ impl<'s> EndNow<'s> {
             if p.points[node] == u16::MAX {
                 p.points[node] = points(&mut self.touches, state, &p.ov, GROUP | node as Key, kind);
             }
+            if p.points[node] == 0 {
+                continue;
+            }
+            let mut counts = p.counts[node];
+            if node == meeple_node {
+                counts[state.to_play.index()] += 1;
+            }
             give(
                 &mut delta,
                 kind,
                 p.points[node],
-                winners(&counts[node], state.players),
+                winners(&counts, state.players),
             );
         }
         delta
