@@ -43,6 +43,22 @@ pub fn advantage_after(end_now: &mut EndNow<'_>, action: Action) -> i32 {
     advantage(&totals(&end_now.after(action), players), players, seat)
 }
 
+/// What `action` changes in the end-now advantage of the seat to play:
+/// [`advantage_after`] less [`advantage_now`]. With two seats it is the
+/// seat's gain less the other's ([`EndNow::gain`]), which values only
+/// the held features the action changes (cheapest with
+/// [`State::end_now_lazy`]).
+pub fn advantage_gain(end_now: &mut EndNow<'_>, action: Action) -> i32 {
+    let state = end_now.state();
+    let (players, seat) = (state.players(), state.to_play());
+    if players == 2 {
+        let gain = end_now.gain(action);
+        gain[seat.index()] - gain[1 - seat.index()]
+    } else {
+        advantage_after(end_now, action) - advantage_now(end_now)
+    }
+}
+
 /// The end-now advantage of the seat to play in `end_now`'s position.
 pub fn advantage_now(end_now: &EndNow<'_>) -> i32 {
     let state = end_now.state();

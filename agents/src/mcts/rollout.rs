@@ -2,7 +2,7 @@
 //! play with random draws, then the end-now scores turned into rewards.
 
 use super::config::{MctsConfig, Reward, Rollout};
-use crate::eval::{advantage_after, end_now_scores};
+use crate::eval::{advantage_gain, end_now_scores};
 use engine::random_move;
 use engine::{Action, EndNow, Move, Phase, Seat, State, MAX_PLAYERS};
 use rand::Rng;
@@ -90,27 +90,32 @@ pub(crate) fn rollout<R: Rng + ?Sized>(cfg: &MctsConfig, state: &mut State, rng:
 }
 
 /// A one-ply value of `action` for the seat to play in the position of
-/// `end_now` (shared by the actions of one position): the end-now
-/// advantage right after it ([`crate::greedy::move_value`] for a
-/// placement).
+/// `end_now` (shared by the actions of one position): the change it makes
+/// in the seat's end-now advantage. It orders the actions of a position
+/// as the advantage right after them does ([`crate::greedy::move_value`]
+/// for a placement), which it differs from by the position's advantage.
 pub(crate) fn quick_value(end_now: &mut EndNow<'_>, action: Action) -> i32 {
-    advantage_after(end_now, action)
+    advantage_gain(end_now, action)
 }
 
 /// The best of `k` uniformly random legal moves by the greedy evaluation
 /// (the first sampled among equals); `None` outside the place phase.
 pub fn sampled_greedy_move<R: Rng + ?Sized>(state: &State, k: u32, rng: &mut R) -> Option<Move> {
-    let mut best: Option<(i32, Move)> = None;
-    let mut end_now: Option<EndNow<'_>> = None;
-    for _ in 0..k {
+    if k == 0 {
+        return None;
+    }
+    let first = random_move(state, rng)?;
+    // Built in place once a move is drawn (moving an `EndNow` copies it).
+    let mut end_now = state.end_now_lazy();
+    let mut best = (quick_value(&mut end_now, Action::Place(first)), first);
+    for _ in 1..k {
         let mv = random_move(state, rng)?;
-        let end_now = end_now.get_or_insert_with(|| state.end_now());
-        let v = quick_value(end_now, Action::Place(mv));
-        if best.map_or(true, |(b, _)| v > b) {
-            best = Some((v, mv));
+        let v = quick_value(&mut end_now, Action::Place(mv));
+        if v > best.0 {
+            best = (v, mv);
         }
     }
-    best.map(|(_, m)| m)
+    Some(best.1)
 }
 
 #[cfg(test)]

@@ -6,7 +6,6 @@ use super::config::MctsConfig;
 use super::rollout::{evaluate, quick_value, reward, rewards, rollout};
 use super::tree::{Key, NodeId, Tree};
 use crate::clock::Budget;
-use crate::eval::advantage_now;
 use crate::greedy::action_value_in;
 use crate::AgentRng;
 use engine::{Action, ChanceOutcome, Drawn, Phase, SeatView, State, MAX_PLAYERS};
@@ -318,9 +317,8 @@ impl<'c, 't> Search<'c, 't> {
         if (node.child_count as usize) < allowed.max(1) && !self.tree.untried(id).is_empty() {
             if let Some(action) = self.next_child(id, state, rng, &legal) {
                 let prior = if cfg.bias > 0.0 {
-                    let mut end_now = state.end_now();
-                    let before = advantage_now(&end_now);
-                    ((quick_value(&mut end_now, action) - before) as f64 / cfg.scale).tanh()
+                    let mut end_now = state.end_now_lazy();
+                    (quick_value(&mut end_now, action) as f64 / cfg.scale).tanh()
                 } else {
                     0.0
                 };
@@ -377,14 +375,13 @@ impl<'c, 't> Search<'c, 't> {
             return Some(self.tree.take_untried(id, i, true));
         }
         let mut best: Option<(i32, usize)> = None;
-        let mut end_now = None;
+        let mut end_now = state.end_now_lazy();
         for _ in 0..pick.min(untried.len() as u32) {
             let i = rng.gen_range(0..untried.len());
             if !legal(untried[i]) {
                 continue;
             }
-            let end_now = end_now.get_or_insert_with(|| state.end_now());
-            let v = quick_value(end_now, untried[i]);
+            let v = quick_value(&mut end_now, untried[i]);
             if best.map_or(true, |(b, _)| v > b) {
                 best = Some((v, i));
             }
@@ -411,7 +408,7 @@ impl<'c, 't> Search<'c, 't> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eval::{advantage, end_now_scores};
+    use crate::eval::{advantage, advantage_after, advantage_now, end_now_scores};
     use crate::test_support::random_play_until;
     use engine::{Rules, Seat};
     use rand::SeedableRng;
@@ -485,7 +482,11 @@ mod tests {
             let Key::Act(a) = child.key else {
                 unreachable!()
             };
-            let gain = f64::from(quick_value(&mut end_now, a) - before);
+            let gain = f64::from(advantage_after(&mut end_now, a) - before);
+            assert_eq!(
+                quick_value(&mut end_now, a),
+                advantage_after(&mut end_now, a) - before
+            );
             assert!((child.prior - (gain / cfg.scale).tanh()).abs() < 1e-12);
         }
         assert!(tree

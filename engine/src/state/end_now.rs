@@ -58,6 +58,9 @@ struct Overlay {
     /// The state's roots joined, node `MAX_SEGMENTS + k` for `roots[k]`.
     roots: [SegmentId; MAX_JOINED],
     joined: usize,
+    /// Bit `root % 64` of each root joined: most features of the state
+    /// are found unjoined without a look at `roots`.
+    bloom: u64,
     /// Slots of the placed tiles among the eight cells around the new
     /// tile: each gains one surrounding tile.
     around: [u8; 8],
@@ -72,6 +75,7 @@ impl Overlay {
         counters: [Counters::one(0, false, 0); NODES],
         roots: [0; MAX_JOINED],
         joined: 0,
+        bloom: 0,
         around: [0; 8],
         around_len: 0,
     };
@@ -113,11 +117,15 @@ impl Overlay {
                 let root = ov.join(state, o.edge_segment[s], theirs);
                 ov.counters[root].open -= 2;
             }
+            // The two ports of a side often join the same two fields:
+            // join them once.
+            let mut last = (NO_SEGMENT, 0);
             for port in side.ports() {
                 let mine = o.port_segment[port.index()];
-                if mine != NO_SEGMENT {
-                    let theirs = segment_id(nslot, no.port_segment[port.facing().index()]);
-                    ov.join(state, mine, theirs);
+                let theirs = no.port_segment[port.facing().index()];
+                if mine != NO_SEGMENT && (mine, theirs) != last {
+                    ov.join(state, mine, segment_id(nslot, theirs));
+                    last = (mine, theirs);
                 }
             }
         }
@@ -151,6 +159,7 @@ impl Overlay {
             None => {
                 let k = self.joined;
                 self.roots[k] = root;
+                self.bloom |= 1 << (root % 64);
                 self.parent[MAX_SEGMENTS + k] = (MAX_SEGMENTS + k) as u8;
                 self.counters[MAX_SEGMENTS + k] = state.features.counters(root);
                 self.joined += 1;
@@ -169,6 +178,9 @@ impl Overlay {
     /// The feature, after the placement, of the state's feature `root`.
     #[inline]
     fn map_root(&self, root: SegmentId) -> Key {
+        if self.bloom & (1 << (root % 64)) == 0 {
+            return root;
+        }
         match self.roots[..self.joined].iter().position(|&r| r == root) {
             Some(k) => GROUP | self.parent[MAX_SEGMENTS + k] as Key,
             None => root,
@@ -279,9 +291,13 @@ struct Held {
     counts: [u8; MAX_PLAYERS],
     /// The seats with the most meeples on it (bit per seat).
     winners: u8,
-    /// What it scores if the game ends now (0: nothing).
+    /// What it scores if the game ends now (0: nothing; [`UNVALUED`]:
+    /// not valued yet).
     points: u16,
 }
+
+/// The points of a held feature not valued yet.
+const UNVALUED: u16 = u16::MAX;
 
 /// The end-now scores of one position ([`State::end_now_scores`]),
 /// prepared to score many of its actions ([`EndNow::after`]).
@@ -308,7 +324,10 @@ struct Held {
 /// ```
 pub struct EndNow<'s> {
     state: &'s State,
+    /// The end-now scores of the position, once `valued`.
     scores: PerSeat<Score>,
+    /// Every held feature is valued and `scores` is set.
+    valued: bool,
     held: [Held; MAX_MEEPLES],
     held_len: usize,
     touches: Touches,
@@ -323,10 +342,11 @@ struct Prepared {
     /// The placement (`None`: nothing prepared yet).
     placement: Option<Placement>,
     ov: Overlay,
-    /// The position's end-now scores without the held features the
-    /// placement joins, with the monasteries it surrounds further and
-    /// (when it completes a city) the unjoined farms valued again.
-    scores: PerSeat<Score>,
+    /// What the placement changes in the position's end-now scores
+    /// before its groups are valued (parts counted modulo 2^16): the held
+    /// features it joins taken back, the monasteries it surrounds further
+    /// and (when it completes a city) the unjoined farms valued again.
+    delta: PerSeat<Score>,
     /// Meeples per seat on each group (by root node, a segment of the new
     /// tile), and the groups holding any (bit per node).
     counts: [[u8; MAX_PLAYERS]; MAX_SEGMENTS],
@@ -352,6 +372,7 @@ impl<'s> EndNow<'s> {
         EndNow {
             state,
             scores: state.scores,
+            valued: false,
             held: [Held {
                 root: 0,
                 kind: FeatureKind::Road,
@@ -369,7 +390,7 @@ impl<'s> EndNow<'s> {
             prepared: Prepared {
                 placement: None,
                 ov: Overlay::NONE,
-                scores: state.scores,
+                delta: PerSeat::splat(Score::default()),
                 counts: [[0; MAX_PLAYERS]; MAX_SEGMENTS],
                 holding: 0,
                 points: [u16::MAX; MAX_SEGMENTS],
@@ -377,9 +398,11 @@ impl<'s> EndNow<'s> {
         }
     }
 
-    fn new(state: &'s State) -> EndNow<'s> {
+    /// The held features listed with their meeples, none valued yet.
+    fn lazy(state: &'s State) -> EndNow<'s> {
         let mut e = EndNow::empty(state);
         if state.phase == Phase::Over {
+            e.valued = true;
             return e;
         }
         for m in state.meeples() {
@@ -387,26 +410,60 @@ impl<'s> EndNow<'s> {
             let k = match e.held[..e.held_len].iter().position(|h| h.root == root) {
                 Some(k) => k,
                 None => {
-                    e.held[e.held_len].root = root;
-                    e.held[e.held_len].kind = state.segment_kind(root);
+                    let h = &mut e.held[e.held_len];
+                    h.root = root;
+                    h.kind = state.segment_kind(root);
+                    h.points = UNVALUED;
                     e.held_len += 1;
                     e.held_len - 1
                 }
             };
             e.held[k].counts[m.seat.index()] += 1;
         }
-        let mut scores = state.scores;
-        for k in 0..e.held_len {
-            let h = e.held[k];
-            let points = points(&mut e.touches, state, &Overlay::NONE, h.root, h.kind);
-            let winners = winners(&h.counts, state.players);
-            e.held[k].points = points;
-            e.held[k].winners = winners;
-            give(&mut scores, h.kind, points, winners);
+        for h in &mut e.held[..e.held_len] {
+            h.winners = winners(&h.counts, state.players);
         }
-        add_gifts(state, &mut scores);
-        e.scores = scores;
         e
+    }
+
+    fn new(state: &'s State) -> EndNow<'s> {
+        let mut e = EndNow::lazy(state);
+        e.value_all();
+        e
+    }
+
+    /// Value every held feature and set the position's end-now scores.
+    fn value_all(&mut self) {
+        if self.valued {
+            return;
+        }
+        let mut scores = self.state.scores;
+        for k in 0..self.held_len {
+            let points = self.held_points(k);
+            let h = &self.held[k];
+            give(&mut scores, h.kind, points, h.winners);
+        }
+        add_gifts(self.state, &mut scores);
+        self.scores = scores;
+        self.valued = true;
+    }
+
+    /// What held feature `k` scores if the game ends now (valued once).
+    #[inline]
+    fn held_points(&mut self, k: usize) -> u16 {
+        let h = self.held[k];
+        if h.points != UNVALUED {
+            return h.points;
+        }
+        let points = points(
+            &mut self.touches,
+            self.state,
+            &Overlay::NONE,
+            h.root,
+            h.kind,
+        );
+        self.held[k].points = points;
+        points
     }
 
     /// The position.
@@ -416,7 +473,11 @@ impl<'s> EndNow<'s> {
 
     /// The end-now scores of the position ([`State::end_now_scores`]).
     pub fn scores(&self) -> PerSeat<Score> {
-        self.scores
+        if self.valued {
+            self.scores
+        } else {
+            EndNow::new(self.state).scores
+        }
     }
 
     /// The end-now scores right after `action`
@@ -425,20 +486,70 @@ impl<'s> EndNow<'s> {
     pub fn after(&mut self, action: Action) -> PerSeat<Score> {
         let state = self.state;
         debug_assert_eq!(state.check_action(action), Ok(()));
-        let (Action::Place(mv), Phase::Place(tile)) = (action, state.phase) else {
-            let mut after = state.clone();
-            after.play_action_unchecked(action);
-            return after.end_now_scores();
-        };
+        self.value_all();
+        match (action, state.phase) {
+            (Action::Place(mv), Phase::Place(tile)) => {
+                let delta = self.place_delta(tile, mv);
+                let mut scores = self.scores;
+                for (s, d) in scores.0.iter_mut().zip(&delta.0) {
+                    *s = wrapping_add(*s, *d);
+                }
+                scores
+            }
+            _ => {
+                let mut after = state.clone();
+                after.play_action_unchecked(action);
+                after.end_now_scores()
+            }
+        }
+    }
+
+    /// What `action` changes in each seat's end-now total: `after(action)`
+    /// less `scores()`, seat by seat (seats past the table's are 0).
+    /// A placement is scored without valuing the held features it leaves
+    /// alone, so a position prepared by [`State::end_now_lazy`] walks no
+    /// farm the placements compared do not reach.
+    pub fn gain(&mut self, action: Action) -> [i32; MAX_PLAYERS] {
+        let state = self.state;
+        debug_assert_eq!(state.check_action(action), Ok(()));
+        let mut out = [0; MAX_PLAYERS];
+        match (action, state.phase) {
+            (Action::Place(mv), Phase::Place(tile)) => {
+                let delta = self.place_delta(tile, mv);
+                let players = state.players as usize;
+                for (o, d) in out.iter_mut().zip(&delta.0).take(players) {
+                    *o = signed_total(d);
+                }
+            }
+            _ => {
+                let after = self.after(action);
+                let players = state.players as usize;
+                for (o, (a, b)) in out
+                    .iter_mut()
+                    .zip(after.0.iter().zip(&self.scores.0))
+                    .take(players)
+                {
+                    *o = a.total() as i32 - b.total() as i32;
+                }
+            }
+        }
+        out
+    }
+
+    /// What placing `mv` (of `tile`) changes in the end-now scores, parts
+    /// counted modulo 2^16.
+    fn place_delta(&mut self, tile: Tile, mv: crate::moves::Move) -> PerSeat<Score> {
+        let state = self.state;
         if self.prepared.placement != Some(mv.placement) {
-            self.prepared = self.prepare(tile, mv.placement);
+            self.prepare(tile, mv.placement);
         }
         let p = &mut self.prepared;
-        let (mut counts, mut holding, mut scores) = (p.counts, p.holding, p.scores);
+        let (mut holding, mut delta) = (p.holding, p.delta);
+        // The new meeple's group (none: `MAX_SEGMENTS`).
+        let mut meeple_node = MAX_SEGMENTS;
         if let Some(segment) = mv.meeple {
-            let node = p.ov.parent[segment as usize] as usize;
-            counts[node][state.to_play.index()] += 1;
-            holding |= 1 << node;
+            meeple_node = p.ov.parent[segment as usize] as usize;
+            holding |= 1 << meeple_node;
         }
         while holding != 0 {
             let node = holding.trailing_zeros() as usize;
@@ -447,29 +558,37 @@ impl<'s> EndNow<'s> {
             if p.points[node] == u16::MAX {
                 p.points[node] = points(&mut self.touches, state, &p.ov, GROUP | node as Key, kind);
             }
+            if p.points[node] == 0 {
+                continue;
+            }
+            let mut counts = p.counts[node];
+            if node == meeple_node {
+                counts[state.to_play.index()] += 1;
+            }
             give(
-                &mut scores,
+                &mut delta,
                 kind,
                 p.points[node],
-                winners(&counts[node], state.players),
+                winners(&counts, state.players),
             );
         }
-        scores
+        delta
     }
 
-    /// Prepare `placement` of `tile` for its meeple choices: from the
-    /// position's end-now scores, take back what the placement changes —
-    /// the held features it joins (their meeples go to their group), the
+    /// Prepare `placement` of `tile` for its meeple choices: what the
+    /// placement changes in the position's end-now scores — the held
+    /// features it joins taken back (their meeples go to their group), the
     /// monasteries it surrounds further and, when it completes a city,
-    /// the farms.
-    fn prepare(&mut self, tile: Tile, placement: Placement) -> Prepared {
+    /// the farms valued again.
+    fn prepare(&mut self, tile: Tile, placement: Placement) {
         let state = self.state;
         let ov = Overlay::new(state, tile, placement.rot, placement.pos);
         let farms_change = state.rules().farmers && ov.completes_city();
-        let mut scores = self.scores;
+        let mut delta = PerSeat::splat(Score::default());
         let mut counts = [[0u8; MAX_PLAYERS]; MAX_SEGMENTS];
         let mut holding = 0u32;
-        for h in &self.held[..self.held_len] {
+        for k in 0..self.held_len {
+            let h = self.held[k];
             let key = ov.map_root(h.root);
             let changes = key & GROUP != 0
                 || match h.kind {
@@ -480,7 +599,8 @@ impl<'s> EndNow<'s> {
             if !changes {
                 continue;
             }
-            take(&mut scores, h.kind, h.points, h.winners);
+            let before = self.held_points(k);
+            take(&mut delta, h.kind, before, h.winners);
             if key & GROUP != 0 {
                 let node = (key & !GROUP) as usize;
                 for (c, &h) in counts[node].iter_mut().zip(&h.counts) {
@@ -489,18 +609,39 @@ impl<'s> EndNow<'s> {
                 holding |= 1 << node;
             } else {
                 let points = points(&mut self.touches, state, &ov, key, h.kind);
-                give(&mut scores, h.kind, points, h.winners);
+                give(&mut delta, h.kind, points, h.winners);
             }
         }
-        Prepared {
-            placement: Some(placement),
-            ov,
-            scores,
-            counts,
-            holding,
-            points: [u16::MAX; MAX_SEGMENTS],
-        }
+        let p = &mut self.prepared;
+        p.placement = Some(placement);
+        p.ov = ov;
+        p.delta = delta;
+        p.counts = counts;
+        p.holding = holding;
+        p.points = [u16::MAX; MAX_SEGMENTS];
     }
+}
+
+/// `a + d`, part by part, modulo 2^16.
+#[inline]
+fn wrapping_add(a: Score, d: Score) -> Score {
+    Score {
+        road: a.road.wrapping_add(d.road),
+        city: a.city.wrapping_add(d.city),
+        monastery: a.monastery.wrapping_add(d.monastery),
+        farm: a.farm.wrapping_add(d.farm),
+        gifts: a.gifts.wrapping_add(d.gifts),
+    }
+}
+
+/// The total of a change counted modulo 2^16 part by part (each part's
+/// change is below 2^15 either way).
+#[inline]
+fn signed_total(d: &Score) -> i32 {
+    [d.road, d.city, d.monastery, d.farm, d.gifts]
+        .iter()
+        .map(|&p| p as i16 as i32)
+        .sum()
 }
 
 /// What feature `key` (of `kind`, holding meeples) scores if the game
@@ -640,7 +781,8 @@ fn give(scores: &mut PerSeat<Score>, kind: FeatureKind, points: u16, mut winners
     while winners != 0 {
         let s = winners.trailing_zeros() as usize;
         winners &= winners - 1;
-        *part(&mut scores.0[s], kind) += points;
+        let p = part(&mut scores.0[s], kind);
+        *p = p.wrapping_add(points);
     }
 }
 
@@ -653,7 +795,8 @@ fn take(scores: &mut PerSeat<Score>, kind: FeatureKind, points: u16, mut winners
     while winners != 0 {
         let s = winners.trailing_zeros() as usize;
         winners &= winners - 1;
-        *part(&mut scores.0[s], kind) -= points;
+        let p = part(&mut scores.0[s], kind);
+        *p = p.wrapping_sub(points);
     }
 }
 
@@ -715,6 +858,15 @@ impl State {
     /// actions ([`EndNow`]).
     pub fn end_now(&self) -> EndNow<'_> {
         EndNow::new(self)
+    }
+
+    /// The end-now scores of this position prepared to compare its
+    /// actions by [`EndNow::gain`]: only the features holding meeples are
+    /// listed, and each is valued when a placement first changes it (a
+    /// farm is walked only then). [`EndNow::scores`] and
+    /// [`EndNow::after`] still give the whole scores (valuing them all).
+    pub fn end_now_lazy(&self) -> EndNow<'_> {
+        EndNow::lazy(self)
     }
 
     /// Distinct completed cities touching the field with root `field`.

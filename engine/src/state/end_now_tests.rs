@@ -147,6 +147,10 @@ fn check_every_action(rules: Rules, games: u64) -> usize {
             // them must not leak from one action into another.
             let mut end_now = state.end_now();
             assert_eq!(end_now.scores(), state.end_now_scores());
+            // And one that values the held features only as the actions
+            // change them.
+            let mut lazy = state.end_now_lazy();
+            let now = state.end_now_scores();
             state.for_each_action(|action| {
                 let mut after = state.clone();
                 after.play_action_unchecked(action);
@@ -163,10 +167,24 @@ fn check_every_action(rules: Rules, games: u64) -> usize {
                     "shared, seed {seed}, turn {}, {action:?}",
                     state.turns()
                 );
+                let gain = lazy.gain(action);
+                for (seat, &g) in gain.iter().enumerate() {
+                    let (a, b) = (expected.0[seat].total(), now.0[seat].total());
+                    assert_eq!(
+                        g,
+                        a as i32 - b as i32,
+                        "gain, seed {seed}, turn {}, {action:?}, seat {seat}",
+                        state.turns()
+                    );
+                }
                 checked += 1;
             });
             let action = random_action(&state, &mut rng).expect("a legal action");
-            state.play_action_unchecked(action);
+            assert_eq!(lazy.scores(), now);
+            let mut after = state.clone();
+            after.play_action_unchecked(action);
+            assert_eq!(lazy.after(action), after.end_now_scores());
+            state = after;
         }
     }
     checked
