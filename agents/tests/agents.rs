@@ -89,6 +89,17 @@ fn search_agents_play_only_legal_moves() {
     only_legal_moves("star25:depth=2,width=1", 1);
 }
 
+/// The value model shipped in `models/` (README, "Strength of the
+/// research agents"): it must fit this build's features — a change of the
+/// features fails here until the model is fitted again — and drive
+/// `greedy` and `mcts` at every table size and rules.
+#[test]
+fn the_shipped_value_model_loads_and_plays() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../models/value-2p.json");
+    only_legal_moves(&format!("greedy:eval={path}"), 1);
+    only_legal_moves(&format!("mcts:iterations=12,depth=1,eval={path}"), 1);
+}
+
 #[test]
 #[ignore = "minutes: run with --ignored"]
 fn search_agents_play_only_legal_moves_over_thousands_of_games() {
