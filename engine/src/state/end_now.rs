@@ -405,9 +405,19 @@ impl<'s> EndNow<'s> {
             e.valued = true;
             return e;
         }
+        // Bit `root % 64` of each root listed: most meeples are the first
+        // on their feature, found new without a look at the list.
+        let mut bloom = 0u64;
         for m in state.meeples() {
             let root = state.features.root(m.segment);
-            let k = match e.held[..e.held_len].iter().position(|h| h.root == root) {
+            let bit = 1u64 << (root % 64);
+            let listed = if bloom & bit == 0 {
+                bloom |= bit;
+                None
+            } else {
+                e.held[..e.held_len].iter().position(|h| h.root == root)
+            };
+            let k = match listed {
                 Some(k) => k,
                 None => {
                     let h = &mut e.held[e.held_len];
@@ -478,6 +488,13 @@ impl<'s> EndNow<'s> {
         } else {
             EndNow::new(self.state).scores
         }
+    }
+
+    /// The end-now scores of the position, as [`EndNow::scores`], valuing
+    /// the held features not valued yet once (later calls read them).
+    pub fn valued_scores(&mut self) -> PerSeat<Score> {
+        self.value_all();
+        self.scores
     }
 
     /// The end-now scores right after `action`
@@ -665,15 +682,21 @@ impl Touches {
     /// `ov`.
     fn completed_cities(&mut self, state: &State, ov: &Overlay, key: Key) -> u16 {
         let complete = |city: Key| ov.counters(state, city).open == 0;
-        // Completed groups (bits by node) and state roots seen.
+        // Completed groups (bits by node) and state roots seen, counted as
+        // they are first seen (no popcount on plain x86-64).
         let mut groups = 0u32;
         let mut roots = [0u64; MAX_SEGMENT_IDS.div_ceil(64)];
+        let mut count = 0u16;
         let mut mark = |city: Key| {
             if !complete(city) {
             } else if city & GROUP != 0 {
-                groups |= 1 << (city & !GROUP);
+                let bit = 1 << (city & !GROUP);
+                count += (groups & bit == 0) as u16;
+                groups |= bit;
             } else {
-                roots[city as usize / 64] |= 1 << (city % 64);
+                let (word, bit) = (&mut roots[city as usize / 64], 1 << (city % 64));
+                count += (*word & bit == 0) as u16;
+                *word |= bit;
             }
         };
         if key & GROUP == 0 {
@@ -704,8 +727,7 @@ impl Touches {
                 }
             }
         }
-        let roots: u32 = roots.iter().map(|w| w.count_ones()).sum();
-        (groups.count_ones() + roots) as u16
+        count
     }
 
     /// The range of `roots` listing the distinct roots of the cities
