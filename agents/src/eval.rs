@@ -22,6 +22,12 @@ pub fn end_now_scores(state: &State) -> Scores {
     totals(&state.end_now_scores(), state.players())
 }
 
+/// [`end_now_scores`] with fields listed in `fields` (see
+/// [`engine::FieldCache`]).
+pub fn end_now_scores_in(state: &State, fields: &mut engine::FieldCache) -> Scores {
+    totals(&state.end_now_scores_in(fields), state.players())
+}
+
 /// The end-now scores right after `action` is played (points it scores
 /// included; an opened gift no longer counts 2). It must be legal.
 pub fn end_now_scores_after_action(state: &State, action: Action) -> Scores {
