@@ -22,6 +22,12 @@ pub fn end_now_scores(state: &State) -> Scores {
     totals(&state.end_now_scores(), state.players())
 }
 
+/// [`end_now_scores`] with fields listed in `fields` (see
+/// [`engine::FieldCache`]).
+pub fn end_now_scores_in(state: &State, fields: &mut engine::FieldCache) -> Scores {
+    totals(&state.end_now_scores_in(fields), state.players())
+}
+
 /// The end-now scores right after `action` is played (points it scores
 /// included; an opened gift no longer counts 2). It must be legal.
 pub fn end_now_scores_after_action(state: &State, action: Action) -> Scores {
@@ -44,19 +50,24 @@ pub fn advantage_after(end_now: &mut EndNow<'_>, action: Action) -> i32 {
 }
 
 /// What `action` changes in the end-now advantage of the seat to play:
-/// [`advantage_after`] less [`advantage_now`]. With two seats it is the
-/// seat's gain less the other's ([`EndNow::gain`]), which values only
-/// the held features the action changes (cheapest with
-/// [`State::end_now_lazy`]).
+/// [`advantage_after`] less [`advantage_now`], from each seat's gain
+/// ([`EndNow::gain`]). With two seats it is the seat's gain less the
+/// other's, which values only the held features the action changes
+/// (cheapest with [`State::end_now_lazy`]); with more, the position's
+/// scores tell which other seat leads before and after.
 pub fn advantage_gain(end_now: &mut EndNow<'_>, action: Action) -> i32 {
     let state = end_now.state();
     let (players, seat) = (state.players(), state.to_play());
+    let gain = end_now.gain(action);
     if players == 2 {
-        let gain = end_now.gain(action);
-        gain[seat.index()] - gain[1 - seat.index()]
-    } else {
-        advantage_after(end_now, action) - advantage_now(end_now)
+        return gain[seat.index()] - gain[1 - seat.index()];
     }
+    let now = totals(&end_now.valued_scores(), players);
+    let mut after = now;
+    for (a, g) in after.iter_mut().zip(&gain).take(players) {
+        *a += g;
+    }
+    advantage(&after, players, seat) - advantage(&now, players, seat)
 }
 
 /// The end-now advantage of the seat to play in `end_now`'s position.
@@ -87,4 +98,39 @@ pub fn advantage(scores: &Scores, players: usize, seat: Seat) -> i32 {
         .max()
         .expect("at least two seats");
     scores[seat.index()] - best_other
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_support::random_play_until;
+    use engine::Rules;
+
+    /// The gain path gives what scoring the position after each action
+    /// and the position itself does, with 2 to 4 seats, with and without
+    /// The Gifts.
+    #[test]
+    fn advantage_gain_is_the_change_of_the_advantage() {
+        let mut checked = 0;
+        for seed in 0..24u64 {
+            let players = 2 + (seed % 3) as usize;
+            let rules = Rules {
+                gifts: seed % 2 == 1,
+                ..Rules::default()
+            };
+            for turns in [5, 20, 40, 60] {
+                let state = random_play_until(players, rules, seed, |s| {
+                    s.turns() >= turns || s.bag().total() < 4
+                });
+                let mut lazy = state.end_now_lazy();
+                let mut full = state.end_now();
+                state.for_each_action(|a| {
+                    let expected = advantage_after(&mut full, a) - advantage_now(&full);
+                    assert_eq!(advantage_gain(&mut lazy, a), expected, "seed {seed}, {a:?}");
+                    checked += 1;
+                });
+            }
+        }
+        assert!(checked > 2000, "{checked}");
+    }
 }

@@ -167,8 +167,8 @@ pub use record::{
 pub use rules::{Rules, RulesError, Table, Unplaceable};
 pub use seat::{PerSeat, Score, Seat, MAX_PLAYERS, MEEPLES_PER_SEAT};
 pub use state::{
-    follow_deal, follow_turn, follow_turn_start, CardHolder, EndNow, Hidden, Meeple, State,
-    MAX_MEEPLES,
+    follow_deal, follow_turn, follow_turn_start, CardHolder, EndNow, FieldCache, Hidden, Meeple,
+    State, MAX_MEEPLES,
 };
 pub use tiles::{
     fitting_rotations, segment_at, Demand, Edge, FeatureKind, Oriented, ParseTileError, SegmentDef,

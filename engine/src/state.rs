@@ -23,7 +23,7 @@ mod actions;
 mod chance;
 mod check;
 mod end_now;
-pub use end_now::EndNow;
+pub use end_now::{EndNow, FieldCache};
 mod follow;
 mod follow_hand;
 mod gift_turn;

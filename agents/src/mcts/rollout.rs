@@ -2,15 +2,20 @@
 //! play with random draws, then the end-now scores turned into rewards.
 
 use super::config::{MctsConfig, Reward, Rollout};
-use crate::eval::{advantage_gain, end_now_scores};
+use crate::eval::{advantage_gain, end_now_scores_in};
 use engine::random_move;
-use engine::{Action, EndNow, Move, Phase, Seat, State, MAX_PLAYERS};
+use engine::{Action, EndNow, FieldCache, Move, Phase, Seat, State, MAX_PLAYERS};
 use rand::Rng;
 
 /// The value of `state` to each seat: its end-now score plus `cfg.meeple`
 /// per meeple in supply, times the fraction of tiles left in the bag.
-pub(crate) fn evaluate(cfg: &MctsConfig, state: &State) -> [f64; MAX_PLAYERS] {
-    let end_now = end_now_scores(state);
+/// Fields are listed in `fields` (see [`FieldCache`]).
+pub(crate) fn evaluate(
+    cfg: &MctsConfig,
+    state: &State,
+    fields: &mut FieldCache,
+) -> [f64; MAX_PLAYERS] {
+    let end_now = end_now_scores_in(state, fields);
     let mut scores = [0.0; MAX_PLAYERS];
     let left = if state.is_over() {
         0.0
@@ -57,8 +62,13 @@ pub(crate) fn reward(cfg: &MctsConfig, lead: f64) -> f64 {
 }
 
 /// Play `cfg.depth` turns (or to the end) of `state` with random draws and
-/// the rollout policy.
-pub(crate) fn rollout<R: Rng + ?Sized>(cfg: &MctsConfig, state: &mut State, rng: &mut R) {
+/// the rollout policy (fields listed in `fields`, see [`FieldCache`]).
+pub(crate) fn rollout<R: Rng + ?Sized>(
+    cfg: &MctsConfig,
+    state: &mut State,
+    rng: &mut R,
+    fields: &mut FieldCache,
+) {
     let mut turns = 0u32;
     loop {
         match state.phase() {
@@ -79,7 +89,7 @@ pub(crate) fn rollout<R: Rng + ?Sized>(cfg: &MctsConfig, state: &mut State, rng:
             Phase::Place(_) | Phase::PlaceHand => {
                 let mv = match cfg.rollout {
                     Rollout::Random => random_move(state, rng),
-                    Rollout::Greedy => sampled_greedy_move(state, cfg.k, rng),
+                    Rollout::Greedy => sampled_greedy_move_in(state, cfg.k, rng, fields),
                 }
                 .expect("a drawn tile is placeable");
                 state.play_unchecked(mv);
@@ -107,10 +117,39 @@ pub fn sampled_greedy_move<R: Rng + ?Sized>(state: &State, k: u32, rng: &mut R) 
     let first = random_move(state, rng)?;
     // Built in place once a move is drawn (moving an `EndNow` copies it).
     let mut end_now = state.end_now_lazy();
-    let mut best = (quick_value(&mut end_now, Action::Place(first)), first);
+    best_sampled(&mut end_now, first, k, rng)
+}
+
+/// [`sampled_greedy_move`] with fields listed in `fields` (see
+/// [`FieldCache`]).
+pub(crate) fn sampled_greedy_move_in<R: Rng + ?Sized>(
+    state: &State,
+    k: u32,
+    rng: &mut R,
+    fields: &mut FieldCache,
+) -> Option<Move> {
+    if k == 0 {
+        return None;
+    }
+    let first = random_move(state, rng)?;
+    let mut end_now = state.end_now_lazy_in(fields);
+    best_sampled(&mut end_now, first, k, rng)
+}
+
+/// The best of `first` and `k - 1` more random legal moves of the
+/// position of `end_now`.
+#[inline]
+fn best_sampled<R: Rng + ?Sized>(
+    end_now: &mut EndNow<'_>,
+    first: Move,
+    k: u32,
+    rng: &mut R,
+) -> Option<Move> {
+    let state = end_now.state();
+    let mut best = (quick_value(end_now, Action::Place(first)), first);
     for _ in 1..k {
         let mv = random_move(state, rng)?;
-        let v = quick_value(&mut end_now, Action::Place(mv));
+        let v = quick_value(end_now, Action::Place(mv));
         if v > best.0 {
             best = (v, mv);
         }

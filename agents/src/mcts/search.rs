@@ -8,7 +8,7 @@ use super::tree::{Key, NodeId, Tree};
 use crate::clock::Budget;
 use crate::greedy::action_value_in;
 use crate::AgentRng;
-use engine::{Action, ChanceOutcome, Drawn, Phase, SeatView, State, MAX_PLAYERS};
+use engine::{Action, ChanceOutcome, Drawn, FieldCache, Phase, SeatView, State, MAX_PLAYERS};
 use rand::seq::SliceRandom;
 use rand::Rng;
 
@@ -96,6 +96,8 @@ pub(crate) struct Search<'c, 't> {
     path: Vec<NodeId>,
     actions: Vec<Action>,
     scratch: Vec<(i32, Action)>,
+    /// The fields' touched cities, kept across the iterations.
+    fields: Box<FieldCache>,
 }
 
 impl<'c, 't> Search<'c, 't> {
@@ -109,6 +111,7 @@ impl<'c, 't> Search<'c, 't> {
             path: Vec::new(),
             actions: Vec::new(),
             scratch: Vec::new(),
+            fields: Box::default(),
         }
     }
 
@@ -130,6 +133,9 @@ impl<'c, 't> Search<'c, 't> {
         }
         // The root's actions depend only on what the seat sees.
         let mut state = view.determinize(rng);
+        // Every determinization has the seat's board: its fields are
+        // listed once for all the iterations.
+        self.fields.start(&state);
         self.expand(NodeId::ROOT, &state, rng);
         let root_moves = self.tree.untried(NodeId::ROOT).len()
             + self.tree.node(NodeId::ROOT).child_count as usize;
@@ -200,6 +206,7 @@ impl<'c, 't> Search<'c, 't> {
     /// determinization of `view` (one copy of the position).
     fn iterate(&mut self, view: &SeatView<'_>, rng: &mut AgentRng, state: &mut State) {
         view.determinize_into(rng, state);
+        self.fields.new_line();
         let observer = view.seat();
         let hidden_hands = state.rules().hand > 0 && !state.rules().hand_visible;
         self.path.clear();
@@ -266,7 +273,7 @@ impl<'c, 't> Search<'c, 't> {
                 }
             }
         }
-        rollout(self.cfg, state, rng);
+        rollout(self.cfg, state, rng, &mut self.fields);
         let rewards = self.rewards(state);
         for &n in &self.path {
             let node = self.tree.node_mut(n);
@@ -317,7 +324,7 @@ impl<'c, 't> Search<'c, 't> {
         if (node.child_count as usize) < allowed.max(1) && !self.tree.untried(id).is_empty() {
             if let Some(action) = self.next_child(id, state, rng, &legal) {
                 let prior = if cfg.bias > 0.0 {
-                    let mut end_now = state.end_now_lazy();
+                    let mut end_now = state.end_now_lazy_in(&mut self.fields);
                     (quick_value(&mut end_now, action) as f64 / cfg.scale).tanh()
                 } else {
                     0.0
@@ -375,7 +382,7 @@ impl<'c, 't> Search<'c, 't> {
             return Some(self.tree.take_untried(id, i, true));
         }
         let mut best: Option<(i32, usize)> = None;
-        let mut end_now = state.end_now_lazy();
+        let mut end_now = state.end_now_lazy_in(&mut self.fields);
         for _ in 0..pick.min(untried.len() as u32) {
             let i = rng.gen_range(0..untried.len());
             if !legal(untried[i]) {
@@ -391,7 +398,7 @@ impl<'c, 't> Search<'c, 't> {
 
     /// The reward of each seat for the end-now scores of `state`, or for
     /// its leads predicted by the `eval=` model.
-    fn rewards(&self, state: &State) -> [f64; MAX_PLAYERS] {
+    fn rewards(&mut self, state: &State) -> [f64; MAX_PLAYERS] {
         match &self.cfg.eval {
             Some(model) => {
                 let mut out = model.leads(state);
@@ -400,7 +407,11 @@ impl<'c, 't> Search<'c, 't> {
                 }
                 out
             }
-            None => rewards(self.cfg, &evaluate(self.cfg, state), state.players()),
+            None => rewards(
+                self.cfg,
+                &evaluate(self.cfg, state, &mut self.fields),
+                state.players(),
+            ),
         }
     }
 }

@@ -281,6 +281,37 @@ const CACHED_FIELDS: usize = 32;
 /// Touched-city roots it keeps over all those fields.
 const CACHED_TOUCHES: usize = 256;
 const _: () = assert!(GAME_CITY_SEGMENTS <= CACHED_TOUCHES);
+/// Field segments in the whole game: a bound on its fields.
+const GAME_FIELD_SEGMENTS: usize = game_field_segments(false);
+/// Cities touched by field segments in the whole game, plus room for one
+/// more field's list: what a [`FieldCache`] lists for a whole board.
+const GAME_FIELD_TOUCHES: usize = game_field_segments(true) + GAME_CITY_SEGMENTS;
+const _: () = assert!(GAME_FIELD_SEGMENTS < u8::MAX as usize);
+
+/// Field segments (or with `touches`, the city segments they touch) over
+/// every tile of the game.
+const fn game_field_segments(touches: bool) -> usize {
+    let mut n = 0;
+    let mut t = 0;
+    while t < Tile::ALL.len() {
+        let def = Tile::ALL[t].def();
+        let mut i = 0;
+        while i < def.segments.len() {
+            let seg = &def.segments[i];
+            if matches!(seg.kind, FeatureKind::Field) {
+                let per = if touches {
+                    seg.touches.count_ones() as usize
+                } else {
+                    1
+                };
+                n += def.count as usize * per;
+            }
+            i += 1;
+        }
+        t += 1;
+    }
+    n
+}
 
 /// A feature of the position holding meeples.
 #[derive(Clone, Copy)]
@@ -330,7 +361,7 @@ pub struct EndNow<'s> {
     valued: bool,
     held: [Held; MAX_MEEPLES],
     held_len: usize,
-    touches: Touches,
+    touches: FieldLists<'s>,
     /// The placement scored last, shared by its meeple choices.
     prepared: Prepared,
 }
@@ -356,19 +387,153 @@ struct Prepared {
 }
 
 /// The distinct cities fields touch, as they are looked up: a field's
-/// segments are walked once, however many placements join it.
-struct Touches {
-    /// Fields whose touched cities are listed: root, then the range of
-    /// `roots` holding the distinct roots of the cities it touches.
-    fields: [(SegmentId, u16, u16); CACHED_FIELDS],
+/// segments are walked once, however many placements join it. Room for
+/// `F` fields and `R` cities listed in all.
+struct Touches<const F: usize = CACHED_FIELDS, const R: usize = CACHED_TOUCHES> {
+    /// Fields whose touched cities are listed.
+    fields: [Listed; F],
     fields_len: usize,
-    roots: [SegmentId; CACHED_TOUCHES],
+    /// The cities' roots when they were listed (a city joined since may
+    /// appear under more than one; the root of any is the city's).
+    roots: [SegmentId; R],
     roots_len: usize,
 }
 
+/// A field whose touched cities are listed: its root and segments when it
+/// was walked (a field with that root and that many segments in a later
+/// position of the same line of play is the same field) and the range of
+/// `Touches::roots` holding them.
+#[derive(Clone, Copy)]
+struct Listed {
+    root: SegmentId,
+    segments: u8,
+    start: u16,
+    len: u16,
+}
+
+/// Where an [`EndNow`] keeps the fields' touched cities: its own lists, or
+/// a [`FieldCache`] shared with other positions of one line of play.
+// Boxing the own lists would allocate once per position.
+#[allow(clippy::large_enum_variant)]
+enum FieldLists<'s> {
+    Own(Touches),
+    Shared(&'s mut FieldCache),
+}
+
+impl FieldLists<'_> {
+    /// The cities field `root` touches in `state` (some perhaps more than
+    /// once, under an old root): walked once, then kept.
+    #[inline]
+    fn touches(&mut self, state: &State, root: SegmentId) -> &[SegmentId] {
+        match self {
+            FieldLists::Own(t) => {
+                let segments = state.features.counters(root).tiles;
+                let range = match t.find(root, segments) {
+                    Some(range) => range,
+                    None => t.walk(state, root),
+                };
+                &t.roots[range]
+            }
+            FieldLists::Shared(cache) => cache.touches(state, root),
+        }
+    }
+}
+
+/// The cities each field touches, kept across the positions of a search
+/// so that a field is walked once for them all rather than once per
+/// position ([`State::end_now_lazy_in`], [`State::end_now_scores_in`]).
+///
+/// A list stays right in every position that follows from the one it was
+/// walked in (features only grow: the field with the same root and as
+/// many segments is the same field, and the cities it touches are found
+/// from the roots listed). So the cache is started from the search's
+/// position ([`FieldCache::start`]), which lists all its fields for the
+/// whole search; a field a line of play grows is listed until
+/// [`FieldCache::new_line`], which a search calls before it plays another
+/// line from the start. Every position given with the cache must follow
+/// from the start's position (the same board, tiles added), and from the
+/// positions given since the last `new_line`.
+///
+/// # Examples
+/// ```
+/// use engine::{FieldCache, Rules, Seat, State, Tile};
+///
+/// let mut state = State::new(Rules::default(), 2, Seat(0));
+/// state.draw(Tile::U).unwrap();
+/// let mut cache = FieldCache::new();
+/// cache.start(&state);
+/// assert_eq!(state.end_now_scores_in(&mut cache), state.end_now_scores());
+/// ```
+pub struct FieldCache {
+    /// Each field of the start's position by root: its list's index in
+    /// `base` plus one (0: not a field's root there).
+    index: [u8; MAX_SEGMENT_IDS],
+    base: Touches<GAME_FIELD_SEGMENTS, GAME_FIELD_TOUCHES>,
+    /// Fields grown since, in the current line.
+    line: Touches,
+}
+
+impl Default for FieldCache {
+    fn default() -> FieldCache {
+        FieldCache::new()
+    }
+}
+
+impl FieldCache {
+    /// An empty cache, as if started from an empty board: each list is
+    /// kept until the next [`FieldCache::new_line`].
+    pub fn new() -> FieldCache {
+        FieldCache {
+            index: [0; MAX_SEGMENT_IDS],
+            base: Touches::EMPTY,
+            line: Touches::EMPTY,
+        }
+    }
+
+    /// Forget everything and start from `state`: every field of it is
+    /// walked now and its list kept until the next `start`.
+    pub fn start(&mut self, state: &State) {
+        self.index = [0; MAX_SEGMENT_IDS];
+        self.base.clear();
+        self.line.clear();
+        for slot in 0..state.board.len() {
+            let segments = state.board.placed(slot).tile.def().segments;
+            for (i, seg) in segments.iter().enumerate() {
+                let id = segment_id(slot, i as u8);
+                if seg.kind == FeatureKind::Field && state.features.root(id) == id {
+                    self.base.walk(state, id);
+                    self.index[id as usize] = self.base.fields_len as u8;
+                }
+            }
+        }
+    }
+
+    /// Forget the lists of fields grown since the start: the next
+    /// position given follows from the start's, not necessarily from the
+    /// last one.
+    pub fn new_line(&mut self) {
+        self.line.clear();
+    }
+
+    fn touches(&mut self, state: &State, root: SegmentId) -> &[SegmentId] {
+        let segments = state.features.counters(root).tiles;
+        let k = self.index[root as usize] as usize;
+        if k > 0 && self.base.fields[k - 1].segments == segments {
+            let f = self.base.fields[k - 1];
+            return &self.base.roots[f.start as usize..f.start as usize + f.len as usize];
+        }
+        let range = match self.line.find(root, segments) {
+            Some(range) => range,
+            None => self.line.walk(state, root),
+        };
+        &self.line.roots[range]
+    }
+}
+
 impl<'s> EndNow<'s> {
-    /// Nothing computed yet.
-    fn empty(state: &'s State) -> EndNow<'s> {
+    /// Nothing computed yet, the fields' lists kept in `touches`.
+    #[inline]
+    fn empty(state: &'s State, touches: FieldLists<'s>) -> EndNow<'s> {
         EndNow {
             state,
             scores: state.scores,
@@ -381,12 +546,7 @@ impl<'s> EndNow<'s> {
                 points: 0,
             }; MAX_MEEPLES],
             held_len: 0,
-            touches: Touches {
-                fields: [(0, 0, 0); CACHED_FIELDS],
-                fields_len: 0,
-                roots: [0; CACHED_TOUCHES],
-                roots_len: 0,
-            },
+            touches,
             prepared: Prepared {
                 placement: None,
                 ov: Overlay::NONE,
@@ -399,15 +559,26 @@ impl<'s> EndNow<'s> {
     }
 
     /// The held features listed with their meeples, none valued yet.
-    fn lazy(state: &'s State) -> EndNow<'s> {
-        let mut e = EndNow::empty(state);
+    #[inline]
+    fn lazy(state: &'s State, touches: FieldLists<'s>) -> EndNow<'s> {
+        let mut e = EndNow::empty(state, touches);
         if state.phase == Phase::Over {
             e.valued = true;
             return e;
         }
+        // Bit `root % 64` of each root listed: most meeples are the first
+        // on their feature, found new without a look at the list.
+        let mut bloom = 0u64;
         for m in state.meeples() {
             let root = state.features.root(m.segment);
-            let k = match e.held[..e.held_len].iter().position(|h| h.root == root) {
+            let bit = 1u64 << (root % 64);
+            let listed = if bloom & bit == 0 {
+                bloom |= bit;
+                None
+            } else {
+                e.held[..e.held_len].iter().position(|h| h.root == root)
+            };
+            let k = match listed {
                 Some(k) => k,
                 None => {
                     let h = &mut e.held[e.held_len];
@@ -427,7 +598,7 @@ impl<'s> EndNow<'s> {
     }
 
     fn new(state: &'s State) -> EndNow<'s> {
-        let mut e = EndNow::lazy(state);
+        let mut e = EndNow::lazy(state, FieldLists::Own(Touches::EMPTY));
         e.value_all();
         e
     }
@@ -478,6 +649,13 @@ impl<'s> EndNow<'s> {
         } else {
             EndNow::new(self.state).scores
         }
+    }
+
+    /// The end-now scores of the position, as [`EndNow::scores`], valuing
+    /// the held features not valued yet once (later calls read them).
+    pub fn valued_scores(&mut self) -> PerSeat<Score> {
+        self.value_all();
+        self.scores
     }
 
     /// The end-now scores right after `action`
@@ -647,11 +825,17 @@ fn signed_total(d: &Score) -> i32 {
 /// What feature `key` (of `kind`, holding meeples) scores if the game
 /// ends right after the placement `ov`: what it completes as in play,
 /// the rest as in the final scoring.
-fn points(touches: &mut Touches, state: &State, ov: &Overlay, key: Key, kind: FeatureKind) -> u16 {
+fn points(
+    touches: &mut FieldLists<'_>,
+    state: &State,
+    ov: &Overlay,
+    key: Key,
+    kind: FeatureKind,
+) -> u16 {
     let rules = state.rules();
     match kind {
         FeatureKind::Field if !rules.farmers => 0,
-        FeatureKind::Field => 3 * touches.completed_cities(state, ov, key),
+        FeatureKind::Field => 3 * completed_cities(touches, state, ov, key),
         // With `final_incomplete: false` the unfinished rest scores
         // nothing (RULES.md §8). (Features holding meeples are never
         // complete but through the placement.)
@@ -660,68 +844,95 @@ fn points(touches: &mut Touches, state: &State, ov: &Overlay, key: Key, kind: Fe
     }
 }
 
-impl Touches {
-    /// Distinct completed cities touching field `key` after the placement
-    /// `ov`.
-    fn completed_cities(&mut self, state: &State, ov: &Overlay, key: Key) -> u16 {
-        let complete = |city: Key| ov.counters(state, city).open == 0;
-        // Completed groups (bits by node) and state roots seen.
-        let mut groups = 0u32;
-        let mut roots = [0u64; MAX_SEGMENT_IDS.div_ceil(64)];
-        let mut mark = |city: Key| {
-            if !complete(city) {
-            } else if city & GROUP != 0 {
-                groups |= 1 << (city & !GROUP);
-            } else {
-                roots[city as usize / 64] |= 1 << (city % 64);
-            }
-        };
-        if key & GROUP == 0 {
-            let range = self.touches(state, key);
-            for &city in &self.roots[range] {
-                mark(ov.map_root(city));
-            }
+/// Distinct completed cities touching field `key` after the placement
+/// `ov`.
+fn completed_cities(fields: &mut FieldLists<'_>, state: &State, ov: &Overlay, key: Key) -> u16 {
+    let complete = |city: Key| ov.counters(state, city).open == 0;
+    // Completed groups (bits by node) and state roots seen, counted as
+    // they are first seen (no popcount on plain x86-64).
+    let mut groups = 0u32;
+    let mut roots = [0u64; MAX_SEGMENT_IDS.div_ceil(64)];
+    let mut count = 0u16;
+    let mut mark = |city: Key| {
+        if !complete(city) {
+        } else if city & GROUP != 0 {
+            let bit = 1 << (city & !GROUP);
+            count += (groups & bit == 0) as u16;
+            groups |= bit;
         } else {
-            let node = (key & !GROUP) as u8;
-            let segments = ov.tile.def().segments;
-            for (i, seg) in segments.iter().enumerate() {
-                if ov.parent[i] != node {
-                    continue;
-                }
-                let mut touches = seg.touches;
-                while touches != 0 {
-                    let c = touches.trailing_zeros() as usize;
-                    touches &= touches - 1;
-                    mark(GROUP | ov.parent[c] as Key);
-                }
+            let (word, bit) = (&mut roots[city as usize / 64], 1 << (city % 64));
+            count += (*word & bit == 0) as u16;
+            *word |= bit;
+        }
+    };
+    if key & GROUP == 0 {
+        for &city in fields.touches(state, key) {
+            mark(ov.map_root(state.features.root(city)));
+        }
+    } else {
+        let node = (key & !GROUP) as u8;
+        let segments = ov.tile.def().segments;
+        for (i, seg) in segments.iter().enumerate() {
+            if ov.parent[i] != node {
+                continue;
             }
-            for k in 0..ov.joined {
-                if ov.parent[MAX_SEGMENTS + k] == node {
-                    let range = self.touches(state, ov.roots[k]);
-                    for &city in &self.roots[range] {
-                        mark(ov.map_root(city));
-                    }
+            let mut touches = seg.touches;
+            while touches != 0 {
+                let c = touches.trailing_zeros() as usize;
+                touches &= touches - 1;
+                mark(GROUP | ov.parent[c] as Key);
+            }
+        }
+        for k in 0..ov.joined {
+            if ov.parent[MAX_SEGMENTS + k] == node {
+                for &city in fields.touches(state, ov.roots[k]) {
+                    mark(ov.map_root(state.features.root(city)));
                 }
             }
         }
-        let roots: u32 = roots.iter().map(|w| w.count_ones()).sum();
-        (groups.count_ones() + roots) as u16
+    }
+    count
+}
+
+impl<const F: usize, const R: usize> Touches<F, R> {
+    const EMPTY: Touches<F, R> = Touches {
+        fields: [Listed {
+            root: 0,
+            segments: 0,
+            start: 0,
+            len: 0,
+        }; F],
+        fields_len: 0,
+        roots: [0; R],
+        roots_len: 0,
+    };
+
+    fn clear(&mut self) {
+        self.fields_len = 0;
+        self.roots_len = 0;
     }
 
-    /// The range of `roots` listing the distinct roots of the cities
-    /// field `root` touches: walked once, then kept (all forgotten when
-    /// there is no room for another field).
-    fn touches(&mut self, state: &State, root: SegmentId) -> std::ops::Range<usize> {
-        let range =
-            |(_, start, len): (SegmentId, u16, u16)| start as usize..start as usize + len as usize;
-        if let Some(&f) = self.fields[..self.fields_len].iter().find(|f| f.0 == root) {
-            return range(f);
+    /// The range of `roots` listing the cities field `root` of `segments`
+    /// segments touches, if it is listed.
+    #[inline]
+    fn find(&self, root: SegmentId, segments: u8) -> Option<std::ops::Range<usize>> {
+        self.fields[..self.fields_len]
+            .iter()
+            .find(|f| f.root == root && f.segments == segments)
+            .map(|f| f.start as usize..f.start as usize + f.len as usize)
+    }
+
+    /// Make room for a field's list (forgetting all when there is none).
+    fn room(&mut self) {
+        if self.fields_len == F || R - self.roots_len < GAME_CITY_SEGMENTS {
+            self.clear();
         }
-        if self.fields_len == CACHED_FIELDS || CACHED_TOUCHES - self.roots_len < GAME_CITY_SEGMENTS
-        {
-            self.fields_len = 0;
-            self.roots_len = 0;
-        }
+    }
+
+    /// Walk field `root` and list the distinct roots of the cities it
+    /// touches: their range of `roots`.
+    fn walk(&mut self, state: &State, root: SegmentId) -> std::ops::Range<usize> {
+        self.room();
         let start = self.roots_len;
         let mut seen = [0u64; MAX_SEGMENT_IDS.div_ceil(64)];
         let (touches, len) = (&mut self.roots, &mut self.roots_len);
@@ -741,10 +952,14 @@ impl Touches {
                 }
             }
         });
-        let f = (root, start as u16, (self.roots_len - start) as u16);
-        self.fields[self.fields_len] = f;
+        self.fields[self.fields_len] = Listed {
+            root,
+            segments: state.features.counters(root).tiles,
+            start: start as u16,
+            len: (self.roots_len - start) as u16,
+        };
         self.fields_len += 1;
-        range(f)
+        start..self.roots_len
     }
 }
 
@@ -865,15 +1080,32 @@ impl State {
     /// listed, and each is valued when a placement first changes it (a
     /// farm is walked only then). [`EndNow::scores`] and
     /// [`EndNow::after`] still give the whole scores (valuing them all).
+    #[inline]
     pub fn end_now_lazy(&self) -> EndNow<'_> {
-        EndNow::lazy(self)
+        EndNow::lazy(self, FieldLists::Own(Touches::EMPTY))
+    }
+
+    /// [`State::end_now_lazy`] with the fields' touched cities kept in
+    /// `cache` (see [`FieldCache`]: this position must follow from the
+    /// cache's start and from the positions given since its last
+    /// [`FieldCache::new_line`]).
+    #[inline]
+    pub fn end_now_lazy_in<'a>(&'a self, cache: &'a mut FieldCache) -> EndNow<'a> {
+        EndNow::lazy(self, FieldLists::Shared(cache))
+    }
+
+    /// [`State::end_now_scores`] with the fields' touched cities kept in
+    /// `cache` (as for [`State::end_now_lazy_in`]).
+    pub fn end_now_scores_in(&self, cache: &mut FieldCache) -> PerSeat<Score> {
+        let mut e = EndNow::lazy(self, FieldLists::Shared(cache));
+        e.value_all();
+        e.scores
     }
 
     /// Distinct completed cities touching the field with root `field`.
     pub(super) fn completed_cities_touching(&self, field: SegmentId) -> u32 {
-        EndNow::empty(self)
-            .touches
-            .completed_cities(self, &Overlay::NONE, field) as u32
+        let mut lists = FieldLists::Own(Touches::EMPTY);
+        completed_cities(&mut lists, self, &Overlay::NONE, field) as u32
     }
 }
 
@@ -941,14 +1173,12 @@ mod tests {
             }
         }
         assert!(fields.len() > CACHED_FIELDS, "{} fields", fields.len());
-        let mut end_now = EndNow::empty(&state);
+        let mut lists = FieldLists::Own(Touches::EMPTY);
         let mut completed = 0;
         // Twice round: the second finds some kept, some walked again.
         for &root in fields.iter().chain(&fields) {
             let expected = naive_completed_cities(&state, root);
-            let found = end_now
-                .touches
-                .completed_cities(&state, &Overlay::NONE, root);
+            let found = completed_cities(&mut lists, &state, &Overlay::NONE, root);
             assert_eq!(found, expected);
             completed += expected;
         }

@@ -219,3 +219,69 @@ fn end_now_after_every_action_equals_playing_it_on_a_copy_with_variants() {
     };
     assert!(check_every_action(house, 8) > 10_000);
 }
+
+/// Plays many short random lines from positions of random games, as a
+/// search does, with one [`FieldCache`] started from each position, and
+/// checks at every position of every line that the end-now scores and
+/// every action's gain through the cache equal those without it.
+/// Returns the number of actions checked.
+fn check_field_cache(rules: Rules, games: u64) -> usize {
+    use super::FieldCache;
+    let mut checked = 0;
+    let mut cache = FieldCache::new();
+    for seed in 0..games {
+        let mut rng = Pcg64Mcg::seed_from_u64(2000 + seed);
+        let players = rng.gen_range(2..=4);
+        let mut start = State::new(rules, players, Seat(0));
+        while !start.is_over() {
+            if start.is_chance() {
+                start.apply_chance(&mut rng);
+                continue;
+            }
+            if rng.gen_range(0..6) == 0 {
+                cache.start(&start);
+                for _ in 0..6 {
+                    cache.new_line();
+                    let mut state = start.clone();
+                    for _ in 0..12 {
+                        if state.is_over() {
+                            break;
+                        }
+                        if state.is_chance() {
+                            state.apply_chance(&mut rng);
+                            continue;
+                        }
+                        let now = state.end_now_scores();
+                        assert_eq!(state.end_now_scores_in(&mut cache), now, "seed {seed}");
+                        let mut plain = state.end_now_lazy();
+                        let mut cached = state.end_now_lazy_in(&mut cache);
+                        state.for_each_action(|action| {
+                            assert_eq!(
+                                cached.gain(action),
+                                plain.gain(action),
+                                "seed {seed}, turn {}, {action:?}",
+                                state.turns()
+                            );
+                            checked += 1;
+                        });
+                        let action = random_action(&state, &mut rng).expect("a legal action");
+                        state.play_action_unchecked(action);
+                    }
+                }
+            }
+            let action = random_action(&start, &mut rng).expect("a legal action");
+            start.play_action_unchecked(action);
+        }
+    }
+    checked
+}
+
+#[test]
+fn field_cache_shared_by_the_lines_of_a_search_gives_the_same_scores() {
+    assert!(check_field_cache(Rules::default(), 6) > 50_000);
+    let gifts = Rules {
+        gifts: true,
+        ..Rules::default()
+    };
+    assert!(check_field_cache(gifts, 3) > 20_000);
+}
