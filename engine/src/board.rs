@@ -18,7 +18,9 @@
 
 use crate::features::MAX_TILES;
 use crate::geom::{Pos, Rotation, Side};
-use crate::tiles::{fit_counts, fit_counts_for, fit_row, fitting_rotations, Demand, Edge, Tile};
+use crate::tiles::{
+    fit_counts, fit_counts_for, fit_number_row, fit_row, fitting_rotations, Demand, Edge, Tile,
+};
 
 /// Grid byte of an empty cell with no placed neighbour. Bytes
 /// `1..=MAX_TILES` hold a placed tile's slot plus one, bytes from
@@ -421,7 +423,8 @@ impl Board {
             return None;
         }
         let demand = &self.demand[..self.frontier_len as usize];
-        let count = |d: u8| (row[d as usize] >> 4) as usize;
+        let numbers = fit_number_row(tile);
+        let count = |d: u8| numbers[d as usize] as usize;
         // Walk from the nearer end: the k-th pair from the first cell is
         // the (total - 1 - k)-th from the last, rotations descending. Skip
         // whole groups of 4 cells by their count first (fewer tests and
@@ -438,10 +441,9 @@ impl Board {
                 first += 4;
             }
             for (i, &d) in demand.iter().enumerate().skip(first) {
-                let entry = row[d as usize];
-                let c = (entry >> 4) as usize;
+                let c = count(d);
                 if k < c {
-                    return Some((self.frontier[i], nth_rotation(entry, k)));
+                    return Some((self.frontier[i], nth_rotation(row[d as usize], k)));
                 }
                 k -= c;
             }
@@ -457,10 +459,9 @@ impl Board {
                 end -= 4;
             }
             for (i, &d) in demand[..end].iter().enumerate().rev() {
-                let entry = row[d as usize];
-                let c = (entry >> 4) as usize;
+                let c = count(d);
                 if j < c {
-                    return Some((self.frontier[i], nth_rotation(entry, c - 1 - j)));
+                    return Some((self.frontier[i], nth_rotation(row[d as usize], c - 1 - j)));
                 }
                 j -= c;
             }
@@ -597,15 +598,13 @@ impl Board {
         };
         let mut surrounded = 0;
         // The eight cells in AROUND order, unrolled: each call has a
-        // constant `k`, so its offset, side and parity fold away.
-        self.place_around::<TABLE>(0, cell, pos, edges, bounds, &mut touched, &mut surrounded);
-        self.place_around::<TABLE>(1, cell, pos, edges, bounds, &mut touched, &mut surrounded);
-        self.place_around::<TABLE>(2, cell, pos, edges, bounds, &mut touched, &mut surrounded);
-        self.place_around::<TABLE>(3, cell, pos, edges, bounds, &mut touched, &mut surrounded);
-        self.place_around::<TABLE>(4, cell, pos, edges, bounds, &mut touched, &mut surrounded);
-        self.place_around::<TABLE>(5, cell, pos, edges, bounds, &mut touched, &mut surrounded);
-        self.place_around::<TABLE>(6, cell, pos, edges, bounds, &mut touched, &mut surrounded);
-        self.place_around::<TABLE>(7, cell, pos, edges, bounds, &mut touched, &mut surrounded);
+        // constant `K`, so its offset, side and parity fold away.
+        macro_rules! around {
+            ($($k:literal)*) => {
+                $(self.place_around::<TABLE, $k>(cell, pos, edges, bounds, &mut touched, &mut surrounded);)*
+            };
+        }
+        around!(0 1 2 3 4 5 6 7);
         self.placed[slot] = Placed {
             tile,
             rot,
@@ -619,14 +618,12 @@ impl Board {
         (slot, touched)
     }
 
-    /// One cell around a tile being placed at `pos` (cell index `cell`):
-    /// count it as surrounding, bump a placed neighbour's count, or open
-    /// or narrow an edge neighbour's demand.
+    /// The cell [`AROUND`]`[K]` of a tile being placed: count it as
+    /// surrounding, bump a placed neighbour's count, or open or narrow an
+    /// edge neighbour's demand.
     #[inline(always)]
-    #[allow(clippy::too_many_arguments)]
-    fn place_around<const TABLE: bool>(
+    fn place_around<const TABLE: bool, const K: usize>(
         &mut self,
-        k: usize,
         cell: usize,
         pos: Pos,
         edges: [Edge; 4],
@@ -634,6 +631,7 @@ impl Board {
         touched: &mut Touched,
         surrounded: &mut u8,
     ) {
+        let k = K;
         let (dx, dy) = AROUND[k];
         let qpos = Pos::new(pos.x.wrapping_add(dx), pos.y.wrapping_add(dy));
         let q = cell + AROUND_OFFSET[k] as usize;

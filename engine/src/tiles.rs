@@ -882,6 +882,28 @@ pub fn fitting_rotations(tile: Tile, demand: Demand) -> u8 {
     FITS[tile as usize][demand as usize] & 0xf
 }
 
+/// Per tile kind and demand: the number of fitting rotations (the high
+/// half of [`FITS`] on its own, so a walk over cells adds bytes as they are).
+static FIT_NUMBERS: [[u8; 256]; 24] = {
+    let mut out = [[0u8; 256]; 24];
+    let mut t = 0;
+    while t < 24 {
+        let mut demand = 0;
+        while demand < 256 {
+            out[t][demand] = FITS[t][demand] >> 4;
+            demand += 1;
+        }
+        t += 1;
+    }
+    out
+};
+
+/// The number of fitting rotations of `tile` for each demand.
+#[inline]
+pub(crate) fn fit_number_row(tile: Tile) -> &'static [u8; 256] {
+    &FIT_NUMBERS[tile as usize]
+}
+
 /// The row of the fit table for `tile`: entry `d` holds the fitting
 /// rotations for demand `d` in bits 0–3 and their count in bits 4–6.
 #[inline]

@@ -182,14 +182,18 @@ impl State {
         // through shared roots (fields can join this way; roads and cities
         // of one tile never share a neighbour's feature without touching
         // it directly).
-        let mut pairs = [(0 as SegmentId, 0u8); 12];
+        // Two arrays rather than one of pairs: fewer moves per entry.
+        let mut roots = [0 as SegmentId; 12];
+        let mut masks = [0u8; 12];
         let mut n = 0;
         let mut occupied = 0u8;
         let mut touch = |root: SegmentId, mine: u8, meeples: u8| {
+            let bit = 1 << mine;
             if meeples > 0 {
-                occupied |= 1 << mine;
+                occupied |= bit;
             }
-            pairs[n] = (root, 1 << mine);
+            roots[n] = root;
+            masks[n] = bit;
             n += 1;
         };
         let sides = self.board.side_slots(placement.pos);
@@ -218,11 +222,12 @@ impl State {
         }
         // Spread occupancy to every new segment sharing a neighbouring
         // feature with an occupied one (nothing to do when none is).
+        let (roots, masks) = (&roots[..n], &masks[..n]);
         while occupied != 0 {
             let before = occupied;
-            for &(root, mask) in &pairs[..n] {
+            for (&root, &mask) in roots.iter().zip(masks) {
                 if mask & occupied != 0 {
-                    for &(other, m) in &pairs[..n] {
+                    for (&other, &m) in roots.iter().zip(masks) {
                         if other == root {
                             occupied |= m;
                         }
