@@ -114,13 +114,12 @@ impl Counters {
 /// ones on roads and cities, to be masked with the tile's piece bit).
 struct TileInit {
     counters: [Counters; MAX_SEGMENTS],
-    len: u8,
 }
 
-static TILE_INIT: [TileInit; Tile::COUNT] = {
+/// [`TILE_INIT`] as a constant ([`Features::START`] is built from it).
+const TILE_INIT_TABLE: [TileInit; Tile::COUNT] = {
     const EMPTY: TileInit = TileInit {
-        counters: [Counters::one(0, false, 0); MAX_SEGMENTS],
-        len: 0,
+        counters: [NO_COUNTERS; MAX_SEGMENTS],
     };
     let mut out = [EMPTY; Tile::COUNT];
     let mut t = 0;
@@ -135,10 +134,20 @@ static TILE_INIT: [TileInit; Tile::COUNT] = {
             };
             i += 1;
         }
-        out[t].len = segments.len() as u8;
         t += 1;
     }
     out
+};
+
+static TILE_INIT: [TileInit; Tile::COUNT] = TILE_INIT_TABLE;
+
+/// The counters of an id past a tile's last segment (never read).
+const NO_COUNTERS: Counters = Counters {
+    pieces: 0,
+    open: 0,
+    tiles: 0,
+    shields: 0,
+    meeples: 0,
 };
 
 /// One union-find node: its feature's root, the next member of the
@@ -199,20 +208,16 @@ impl Features {
     /// `State::new` copies.
     pub(crate) const START: Features = {
         let mut f = Features::new();
-        let segments = crate::tiles::Tile::START.def().segments;
+        // As `init_tile` writes them: every id of the slot, those past
+        // the tile's segments included.
+        let counters = &TILE_INIT_TABLE[crate::tiles::Tile::START as usize].counters;
         let mut i = 0;
-        while i < segments.len() {
-            let seg = &segments[i];
-            let (open, shield) = match seg.kind {
-                crate::tiles::FeatureKind::Road | crate::tiles::FeatureKind::City => {
-                    (seg.open, seg.shield)
-                }
-                _ => (0, false),
-            };
+        while i < MAX_SEGMENTS {
+            let c = counters[i];
             f.nodes[i] = Node {
                 root: i as u16,
                 next: i as u16,
-                c: Counters::one(open, shield, 0),
+                c: Counters { pieces: 0, ..c },
             };
             i += 1;
         }
@@ -231,16 +236,15 @@ impl Features {
 
     /// Start every segment of `tile`, placed in `slot`, as a feature of
     /// its own on one tile (roads and cities of a multi-piece tile carry
-    /// `piece_bit`): one copy per segment from a table per kind.
+    /// `piece_bit`): one copy per segment id of the slot from a table per
+    /// kind, ids past the tile's segments included (no branch on the
+    /// kind's segment count).
     #[inline]
     pub(crate) fn init_tile(&mut self, slot: usize, tile: Tile, piece_bit: u16) {
         let t = &TILE_INIT[tile as usize];
         let base = slot * MAX_SEGMENTS;
         let nodes = &mut self.nodes[base..base + MAX_SEGMENTS];
         for (i, (node, c)) in nodes.iter_mut().zip(&t.counters).enumerate() {
-            if i == t.len as usize {
-                break;
-            }
             let id = (base + i) as SegmentId;
             *node = Node {
                 root: id,
@@ -309,7 +313,7 @@ impl Features {
     /// the members of the feature on fewer tiles (a stand-in for fewer
     /// segments that costs no bytes) are relabelled to the other's root
     /// and the two member lists spliced into one.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn union(&mut self, a: SegmentId, b: SegmentId) -> SegmentId {
         let (ra, rb) = (self.root(a), self.root(b));
         if ra == rb {

@@ -6,7 +6,7 @@ use crate::board::NO_SLOT;
 use crate::features::{segment_id, SegmentId};
 use crate::geom::{Rotation, Side};
 use crate::moves::{Move, MoveList, Placement};
-use crate::tiles::{FeatureKind, Tile, NO_SEGMENT};
+use crate::tiles::{Edge, FeatureKind, Tile};
 use crate::turn::Phase;
 
 impl State {
@@ -206,14 +206,17 @@ impl State {
             let nb = self.board.placed(slot);
             let no = nb.tile.oriented(nb.rot);
             let s = side.index();
-            if o.edge_segment[s] != NO_SEGMENT {
+            // By the edge (one branch each): a city edge has no field
+            // port, a road or field edge a field on both ports (tiles.rs
+            // checks this of every tile).
+            if o.edges[s] != Edge::Field {
                 let theirs = segment_id(slot, no.edge_segment[side.opposite().index()]);
                 let root = self.features.root(theirs);
                 touch(root, o.edge_segment[s], self.features.meeples(root));
             }
-            for port in side.ports() {
-                let mine = o.port_segment[port.index()];
-                if mine != NO_SEGMENT {
+            if o.edges[s] != Edge::City {
+                for port in side.ports() {
+                    let mine = o.port_segment[port.index()];
                     let theirs = segment_id(slot, no.port_segment[port.facing().index()]);
                     let root = self.features.root(theirs);
                     touch(root, mine, self.features.meeples(root));
