@@ -150,16 +150,6 @@ const NO_COUNTERS: Counters = Counters {
     meeples: 0,
 };
 
-/// One union-find node: its feature's root, the next member of the
-/// feature (a circular list) and, valid at roots, the counters of the
-/// feature.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
-struct Node {
-    root: u16,
-    next: u16,
-    c: Counters,
-}
-
 /// The board's roads, cities, monasteries and fields: a union-find over
 /// tile segments whose roots count open edges, tiles, shields and
 /// meeples (fields count only meeples).
@@ -180,26 +170,25 @@ struct Node {
 /// assert_eq!((f.open(root), f.tiles(root), f.shields(root), f.meeples(root)), (0, 2, 0, 0));
 /// assert!(state.is_complete(segment_id(0, 0)));
 /// ```
+///
+/// One union-find node per segment id, in three arrays (so a union or an
+/// initialisation touches only the fields it needs): the root of its
+/// feature, the next member of the feature (a circular list) and, valid
+/// at roots, the counters of the feature.
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct Features {
-    nodes: [Node; MAX_SEGMENT_IDS],
+    root: [u16; MAX_SEGMENT_IDS],
+    next: [u16; MAX_SEGMENT_IDS],
+    c: [Counters; MAX_SEGMENT_IDS],
 }
 
 impl Features {
     /// No segments yet.
     pub(crate) const fn new() -> Features {
         Features {
-            nodes: [Node {
-                root: 0,
-                next: 0,
-                c: Counters {
-                    pieces: 0,
-                    open: 0,
-                    tiles: 0,
-                    shields: 0,
-                    meeples: 0,
-                },
-            }; MAX_SEGMENT_IDS],
+            root: [0; MAX_SEGMENT_IDS],
+            next: [0; MAX_SEGMENT_IDS],
+            c: [NO_COUNTERS; MAX_SEGMENT_IDS],
         }
     }
 
@@ -213,11 +202,11 @@ impl Features {
         let counters = &TILE_INIT_TABLE[crate::tiles::Tile::START as usize].counters;
         let mut i = 0;
         while i < MAX_SEGMENTS {
-            let c = counters[i];
-            f.nodes[i] = Node {
-                root: i as u16,
-                next: i as u16,
-                c: Counters { pieces: 0, ..c },
+            f.root[i] = i as u16;
+            f.next[i] = i as u16;
+            f.c[i] = Counters {
+                pieces: 0,
+                ..counters[i]
             };
             i += 1;
         }
@@ -227,11 +216,9 @@ impl Features {
     /// Start segment `id` as a feature of its own, on one tile.
     #[cfg(test)]
     pub(crate) fn init(&mut self, id: SegmentId, open: u8, shield: bool, piece_bit: u16) {
-        self.nodes[id as usize] = Node {
-            root: id,
-            next: id,
-            c: Counters::one(open, shield, piece_bit),
-        };
+        self.root[id as usize] = id;
+        self.next[id as usize] = id;
+        self.c[id as usize] = Counters::one(open, shield, piece_bit);
     }
 
     /// Start every segment of `tile`, placed in `slot`, as a feature of
@@ -243,17 +230,13 @@ impl Features {
     pub(crate) fn init_tile(&mut self, slot: usize, tile: Tile, piece_bit: u16) {
         let t = &TILE_INIT[tile as usize];
         let base = slot * MAX_SEGMENTS;
-        let nodes = &mut self.nodes[base..base + MAX_SEGMENTS];
-        for (i, (node, c)) in nodes.iter_mut().zip(&t.counters).enumerate() {
-            let id = (base + i) as SegmentId;
-            *node = Node {
-                root: id,
-                next: id,
-                c: Counters {
-                    pieces: piece_bit & c.pieces,
-                    ..*c
-                },
-            };
+        let ids = std::array::from_fn::<u16, MAX_SEGMENTS, _>(|i| (base + i) as u16);
+        self.root[base..base + MAX_SEGMENTS].copy_from_slice(&ids);
+        self.next[base..base + MAX_SEGMENTS].copy_from_slice(&ids);
+        let c = &mut self.c[base..base + MAX_SEGMENTS];
+        c.copy_from_slice(&t.counters);
+        for c in c {
+            c.pieces &= piece_bit;
         }
     }
 
@@ -276,7 +259,7 @@ impl Features {
     /// ```
     #[inline]
     pub fn root(&self, id: SegmentId) -> SegmentId {
-        self.nodes[id as usize].root
+        self.root[id as usize]
     }
 
     /// Calls `f` for every segment of the feature with root `r`.
@@ -285,7 +268,7 @@ impl Features {
         let mut m = r;
         loop {
             f(m);
-            m = self.nodes[m as usize].next;
+            m = self.next[m as usize];
             if m == r {
                 return;
             }
@@ -297,7 +280,7 @@ impl Features {
     #[inline]
     pub(crate) fn join_edge(&mut self, a: SegmentId, b: SegmentId) -> SegmentId {
         let root = self.union(a, b);
-        self.nodes[root as usize].c.open -= 2;
+        self.c[root as usize].open -= 2;
         root
     }
 
@@ -306,7 +289,7 @@ impl Features {
     #[inline]
     pub(crate) fn close_edge(&mut self, id: SegmentId) {
         let root = self.find(id);
-        self.nodes[root as usize].c.open -= 1;
+        self.c[root as usize].open -= 1;
     }
 
     /// Join the features of `a` and `b` (fields: no counters but meeples):
@@ -319,34 +302,29 @@ impl Features {
         if ra == rb {
             return ra;
         }
-        let (na, nb) = (self.nodes[ra as usize], self.nodes[rb as usize]);
-        let (big, small) = if na.c.tiles >= nb.c.tiles {
+        let (ca, cb) = (self.c[ra as usize], self.c[rb as usize]);
+        let (big, small) = if ca.tiles >= cb.tiles {
             (ra, rb)
         } else {
             (rb, ra)
         };
         let mut m = small;
         loop {
-            let node = &mut self.nodes[m as usize];
-            node.root = big;
-            m = node.next;
+            self.root[m as usize] = big;
+            m = self.next[m as usize];
             if m == small {
                 break;
             }
         }
-        let big_next = self.nodes[big as usize].next;
-        let small_next = self.nodes[small as usize].next;
-        let b = &mut self.nodes[big as usize];
-        b.next = small_next;
-        b.c = na.c.joined(nb.c);
-        self.nodes[small as usize].next = big_next;
+        self.next.swap(big as usize, small as usize);
+        self.c[big as usize] = ca.joined(cb);
         big
     }
 
     /// The counters of the feature with root `r`.
     #[inline]
     pub(crate) fn counters(&self, r: SegmentId) -> Counters {
-        self.nodes[r as usize].c
+        self.c[r as usize]
     }
 
     /// Open edges (cities) or open ends (roads) of the feature with root `r`.
@@ -360,7 +338,7 @@ impl Features {
     /// ```
     #[inline]
     pub fn open(&self, r: SegmentId) -> u8 {
-        self.nodes[r as usize].c.open
+        self.c[r as usize].open
     }
 
     /// Distinct tiles of the feature with root `r`.
@@ -374,7 +352,7 @@ impl Features {
     /// ```
     #[inline]
     pub fn tiles(&self, r: SegmentId) -> u8 {
-        self.nodes[r as usize].c.tiles
+        self.c[r as usize].tiles
     }
 
     /// Shields of the feature with root `r`.
@@ -388,7 +366,7 @@ impl Features {
     /// ```
     #[inline]
     pub fn shields(&self, r: SegmentId) -> u8 {
-        self.nodes[r as usize].c.shields
+        self.c[r as usize].shields
     }
 
     /// Meeples on the feature with root `r`.
@@ -405,13 +383,13 @@ impl Features {
     /// ```
     #[inline]
     pub fn meeples(&self, r: SegmentId) -> u8 {
-        self.nodes[r as usize].c.meeples
+        self.c[r as usize].meeples
     }
 
     /// Add (or with a negative `delta`, remove) meeples on root `r`.
     #[inline]
     pub(crate) fn add_meeples(&mut self, r: SegmentId, delta: i8) {
-        let m = &mut self.nodes[r as usize].c.meeples;
+        let m = &mut self.c[r as usize].meeples;
         *m = m.wrapping_add_signed(delta);
     }
 }
@@ -456,7 +434,7 @@ mod tests {
                 let mut m = root;
                 loop {
                     members.push(m);
-                    m = f.nodes[m as usize].next;
+                    m = f.next[m as usize];
                     if m == root {
                         break;
                     }
