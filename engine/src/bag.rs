@@ -127,24 +127,30 @@ impl Bag {
     /// assert_eq!(bag.nth(70), Tile::X);
     /// ```
     #[inline]
-    pub fn nth(&self, mut k: u8) -> Tile {
-        // Skip whole groups of 8 kinds by their sum (the bytes of a word
-        // summed by one multiplication: at most 72 tiles, so no carry
-        // between bytes), then walk the kinds of the group.
-        for (g, group) in self.counts.chunks_exact(8).enumerate() {
-            let word = u64::from_le_bytes(group.try_into().expect("8 kinds"));
-            let sum = (word.wrapping_mul(0x0101_0101_0101_0101) >> 56) as u8;
-            if k < sum {
-                for (i, &c) in group.iter().enumerate() {
-                    if k < c {
-                        return Tile::from_index(8 * g + i);
-                    }
-                    k -= c;
-                }
-            }
-            k -= sum;
-        }
-        unreachable!("index past the end of the bag")
+    pub fn nth(&self, k: u8) -> Tile {
+        assert!(k < self.total, "index past the end of the bag");
+        // No branch on the counts (a random draw mispredicts a walk): the
+        // bytes of a word times 0x0101… are its prefix sums (at most 72
+        // tiles, so no carry between bytes); the group is found by
+        // comparing k with the group sums, the kind by counting the prefix
+        // sums of its group that k reaches.
+        const ONES: u64 = 0x0101_0101_0101_0101;
+        const HIGH: u64 = 0x8080_8080_8080_8080;
+        let word = |g: usize| {
+            u64::from_le_bytes(self.counts[8 * g..8 * g + 8].try_into().expect("8 kinds"))
+        };
+        let words = [word(0), word(1), word(2)];
+        let s0 = (words[0].wrapping_mul(ONES) >> 56) as u8;
+        let s1 = (words[1].wrapping_mul(ONES) >> 56) as u8;
+        let past0 = u8::from(k >= s0);
+        let past1 = u8::from(k >= s0 + s1);
+        let g = (past0 + past1) as usize;
+        let k = k - past0 * s0 - past1 * s1;
+        let prefix = words[g].wrapping_mul(ONES);
+        // High bit of a byte set where its prefix sum exceeds k.
+        let above = ((prefix | HIGH) - u64::from(k + 1) * ONES) & HIGH;
+        let reached = 8 - ((above >> 7).wrapping_mul(ONES) >> 56) as usize;
+        Tile::from_index(8 * g + reached)
     }
 
     pub(crate) fn put_back(&mut self, tile: Tile) {

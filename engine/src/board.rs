@@ -18,7 +18,9 @@
 
 use crate::features::MAX_TILES;
 use crate::geom::{Pos, Rotation, Side};
-use crate::tiles::{fit_counts, fit_counts_for, fit_row, fitting_rotations, Demand, Edge, Tile};
+use crate::tiles::{
+    fit_counts, fit_counts_for, fit_number_row, fit_row, fitting_rotations, Demand, Edge, Tile,
+};
 
 /// Grid byte of an empty cell with no placed neighbour. Bytes
 /// `1..=MAX_TILES` hold a placed tile's slot plus one, bytes from
@@ -413,7 +415,6 @@ impl Board {
     /// assert_eq!(board.nth_fit(Tile::U, n), None);
     /// ```
     #[inline]
-    #[allow(clippy::missing_panics_doc)] // its `unreachable!` follows every counted pair
     pub fn nth_fit(&self, tile: Tile, k: usize) -> Option<(Pos, Rotation)> {
         let row = fit_row(tile);
         let total = self.fits[tile.index()] as usize;
@@ -421,7 +422,8 @@ impl Board {
             return None;
         }
         let demand = &self.demand[..self.frontier_len as usize];
-        let count = |d: u8| (row[d as usize] >> 4) as usize;
+        let numbers = fit_number_row(tile);
+        let count = |d: u8| numbers[d as usize] as usize;
         // Walk from the nearer end: the k-th pair from the first cell is
         // the (total - 1 - k)-th from the last, rotations descending. Skip
         // whole groups of 4 cells by their count first (fewer tests and
@@ -437,14 +439,18 @@ impl Board {
                 k -= group;
                 first += 4;
             }
-            for (i, &d) in demand.iter().enumerate().skip(first) {
-                let entry = row[d as usize];
-                let c = (entry >> 4) as usize;
-                if k < c {
-                    return Some((self.frontier[i], nth_rotation(entry, k)));
+            // In the group of up to 4 cells holding it, with no branch.
+            let cells = (demand.len() - first).min(4);
+            let c = |j: usize| {
+                if j < cells {
+                    count(demand[first + j])
+                } else {
+                    0
                 }
-                k -= c;
-            }
+            };
+            let (i, k) = pick_in_group([c(0), c(1), c(2)], k);
+            let i = first + i;
+            Some((self.frontier[i], nth_rotation(row[demand[i] as usize], k)))
         } else {
             let mut j = total - 1 - k;
             let mut end = demand.len();
@@ -456,16 +462,22 @@ impl Board {
                 j -= group;
                 end -= 4;
             }
-            for (i, &d) in demand[..end].iter().enumerate().rev() {
-                let entry = row[d as usize];
-                let c = (entry >> 4) as usize;
-                if j < c {
-                    return Some((self.frontier[i], nth_rotation(entry, c - 1 - j)));
+            let cells = end.min(4);
+            let c = |j: usize| {
+                if j < cells {
+                    count(demand[end - 1 - j])
+                } else {
+                    0
                 }
-                j -= c;
-            }
+            };
+            let (i, j) = pick_in_group([c(0), c(1), c(2)], j);
+            let i = end - 1 - i;
+            let d = demand[i];
+            Some((
+                self.frontier[i],
+                nth_rotation(row[d as usize], count(d) - 1 - j),
+            ))
         }
-        unreachable!("the kept total counts every fitting pair")
     }
 
     /// `tile` has at least one legal placement.
@@ -557,10 +569,26 @@ impl Board {
         pos: Pos,
         bounds: Bounds,
     ) -> (usize, Touched) {
+        self.place_joining(tile, rot, pos, bounds, |_, _, _| {})
+    }
+
+    /// [`Board::place`], calling `join(side, slot, placed)` for each edge
+    /// neighbour in side order N, E, S, W as it is found (in the branch
+    /// that finds it, so a caller joining features across the sides tests
+    /// no side again).
+    #[inline(always)]
+    pub(crate) fn place_joining(
+        &mut self,
+        tile: Tile,
+        rot: Rotation,
+        pos: Pos,
+        bounds: Bounds,
+        join: impl FnMut(Side, usize, Placed),
+    ) -> (usize, Touched) {
         if bounds == Bounds::UNBOUNDED {
-            self.place_within::<false>(tile, rot, pos, bounds)
+            self.place_within::<false>(tile, rot, pos, bounds, join)
         } else {
-            self.place_within::<true>(tile, rot, pos, bounds)
+            self.place_within::<true>(tile, rot, pos, bounds, join)
         }
     }
 
@@ -573,6 +601,7 @@ impl Board {
         rot: Rotation,
         pos: Pos,
         bounds: Bounds,
+        mut join: impl FnMut(Side, usize, Placed),
     ) -> (usize, Touched) {
         let slot = self.len as usize;
         let cell = pos.cell() as usize;
@@ -594,18 +623,17 @@ impl Board {
             sides: [NO_SLOT; 4],
             surrounded: [0; 9],
             surrounded_len: 0,
+            around: 0,
         };
-        let mut surrounded = 0;
         // The eight cells in AROUND order, unrolled: each call has a
-        // constant `k`, so its offset, side and parity fold away.
-        self.place_around::<TABLE>(0, cell, pos, edges, bounds, &mut touched, &mut surrounded);
-        self.place_around::<TABLE>(1, cell, pos, edges, bounds, &mut touched, &mut surrounded);
-        self.place_around::<TABLE>(2, cell, pos, edges, bounds, &mut touched, &mut surrounded);
-        self.place_around::<TABLE>(3, cell, pos, edges, bounds, &mut touched, &mut surrounded);
-        self.place_around::<TABLE>(4, cell, pos, edges, bounds, &mut touched, &mut surrounded);
-        self.place_around::<TABLE>(5, cell, pos, edges, bounds, &mut touched, &mut surrounded);
-        self.place_around::<TABLE>(6, cell, pos, edges, bounds, &mut touched, &mut surrounded);
-        self.place_around::<TABLE>(7, cell, pos, edges, bounds, &mut touched, &mut surrounded);
+        // constant `K`, so its offset, side and parity fold away.
+        macro_rules! around {
+            ($($k:literal)*) => {
+                $(self.place_around::<TABLE, $k>(cell, pos, edges, bounds, &mut touched, &mut join);)*
+            };
+        }
+        around!(0 1 2 3 4 5 6 7);
+        let surrounded = touched.around;
         self.placed[slot] = Placed {
             tile,
             rot,
@@ -619,21 +647,20 @@ impl Board {
         (slot, touched)
     }
 
-    /// One cell around a tile being placed at `pos` (cell index `cell`):
-    /// count it as surrounding, bump a placed neighbour's count, or open
-    /// or narrow an edge neighbour's demand.
+    /// The cell [`AROUND`]`[K]` of a tile being placed: count it as
+    /// surrounding, bump a placed neighbour's count, or open or narrow an
+    /// edge neighbour's demand.
     #[inline(always)]
-    #[allow(clippy::too_many_arguments)]
-    fn place_around<const TABLE: bool>(
+    fn place_around<const TABLE: bool, const K: usize>(
         &mut self,
-        k: usize,
         cell: usize,
         pos: Pos,
         edges: [Edge; 4],
         bounds: Bounds,
         touched: &mut Touched,
-        surrounded: &mut u8,
+        join: &mut impl FnMut(Side, usize, Placed),
     ) {
+        let k = K;
         let (dx, dy) = AROUND[k];
         let qpos = Pos::new(pos.x.wrapping_add(dx), pos.y.wrapping_add(dy));
         let q = cell + AROUND_OFFSET[k] as usize;
@@ -643,7 +670,7 @@ impl Board {
         let byte = self.grid[q];
         if (1..=MAX_TILES_U8).contains(&byte) {
             let s = byte as usize - 1;
-            *surrounded += 1;
+            touched.around += 1;
             let p = &mut self.placed[s];
             p.surrounded += 1;
             if p.surrounded == 8 {
@@ -652,11 +679,12 @@ impl Board {
             }
             if k % 2 == 0 {
                 touched.sides[k / 2] = s as u8;
+                join(Side::from_index(k / 2), s, *p);
             }
         } else if !on_table {
             // Off the table: never open; with `table_closes` it
             // surrounds the tile as a tile would.
-            *surrounded += u8::from(bounds.closes);
+            touched.around += u8::from(bounds.closes);
         } else if k % 2 == 0 {
             let side = Side::from_index(k / 2);
             let want = (edges[side.index()] as u8) << (2 * side.opposite().index());
@@ -748,14 +776,43 @@ mod tests {
 }
 
 /// The rotation of the `k`-th lowest set bit of a fit-table entry's
-/// rotation mask.
+/// rotation mask (by table: a loop over `k` mispredicts).
 #[inline]
 fn nth_rotation(entry: u8, k: usize) -> Rotation {
-    let mut mask = entry & 0xf;
-    for _ in 0..k {
-        mask &= mask - 1;
+    Rotation::ALL[NTH_ROTATION[(entry & 0xf) as usize][k & 3] as usize]
+}
+
+/// Per rotation mask, the rotation of its `k`-th lowest set bit (0 past
+/// the last).
+const NTH_ROTATION: [[u8; 4]; 16] = {
+    let mut out = [[0u8; 4]; 16];
+    let mut mask = 0;
+    while mask < 16 {
+        let mut k = 0;
+        let mut r = 0;
+        while r < 4 {
+            if mask & (1 << r) != 0 {
+                out[mask][k] = r as u8;
+                k += 1;
+            }
+            r += 1;
+        }
+        mask += 1;
     }
-    Rotation::ALL[mask.trailing_zeros() as usize & 3]
+    out
+};
+
+/// In a group of at most 4 cells whose first three hold `counts` pairs
+/// and which holds the `k`-th pair: the cell holding it and its index
+/// there, by comparisons rather than a loop (the walk's exit is a random
+/// branch).
+#[inline]
+fn pick_in_group(counts: [usize; 3], k: usize) -> (usize, usize) {
+    let a0 = counts[0];
+    let a1 = a0 + counts[1];
+    let a2 = a1 + counts[2];
+    let at = usize::from(k >= a0) + usize::from(k >= a1) + usize::from(k >= a2);
+    (at, k - [0, a0, a1, a2][at])
 }
 
 /// No tile on that side.
@@ -772,6 +829,9 @@ pub(crate) struct Touched {
     pub surrounded: [u8; 9],
     /// Entries used in `surrounded`.
     pub surrounded_len: u8,
+    /// How many of the placed tile's eight surrounding cells hold a tile
+    /// (or, with `table_closes`, lie off the table).
+    pub around: u8,
 }
 
 impl Touched {

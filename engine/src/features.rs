@@ -114,13 +114,12 @@ impl Counters {
 /// ones on roads and cities, to be masked with the tile's piece bit).
 struct TileInit {
     counters: [Counters; MAX_SEGMENTS],
-    len: u8,
 }
 
-static TILE_INIT: [TileInit; Tile::COUNT] = {
+/// [`TILE_INIT`] as a constant ([`Features::START`] is built from it).
+const TILE_INIT_TABLE: [TileInit; Tile::COUNT] = {
     const EMPTY: TileInit = TileInit {
-        counters: [Counters::one(0, false, 0); MAX_SEGMENTS],
-        len: 0,
+        counters: [NO_COUNTERS; MAX_SEGMENTS],
     };
     let mut out = [EMPTY; Tile::COUNT];
     let mut t = 0;
@@ -135,21 +134,21 @@ static TILE_INIT: [TileInit; Tile::COUNT] = {
             };
             i += 1;
         }
-        out[t].len = segments.len() as u8;
         t += 1;
     }
     out
 };
 
-/// One union-find node: its feature's root, the next member of the
-/// feature (a circular list) and, valid at roots, the counters of the
-/// feature.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
-struct Node {
-    root: u16,
-    next: u16,
-    c: Counters,
-}
+static TILE_INIT: [TileInit; Tile::COUNT] = TILE_INIT_TABLE;
+
+/// The counters of an id past a tile's last segment (never read).
+const NO_COUNTERS: Counters = Counters {
+    pieces: 0,
+    open: 0,
+    tiles: 0,
+    shields: 0,
+    meeples: 0,
+};
 
 /// The board's roads, cities, monasteries and fields: a union-find over
 /// tile segments whose roots count open edges, tiles, shields and
@@ -171,26 +170,25 @@ struct Node {
 /// assert_eq!((f.open(root), f.tiles(root), f.shields(root), f.meeples(root)), (0, 2, 0, 0));
 /// assert!(state.is_complete(segment_id(0, 0)));
 /// ```
+///
+/// One union-find node per segment id, in three arrays (so a union or an
+/// initialisation touches only the fields it needs): the root of its
+/// feature, the next member of the feature (a circular list) and, valid
+/// at roots, the counters of the feature.
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct Features {
-    nodes: [Node; MAX_SEGMENT_IDS],
+    root: [u16; MAX_SEGMENT_IDS],
+    next: [u16; MAX_SEGMENT_IDS],
+    c: [Counters; MAX_SEGMENT_IDS],
 }
 
 impl Features {
     /// No segments yet.
     pub(crate) const fn new() -> Features {
         Features {
-            nodes: [Node {
-                root: 0,
-                next: 0,
-                c: Counters {
-                    pieces: 0,
-                    open: 0,
-                    tiles: 0,
-                    shields: 0,
-                    meeples: 0,
-                },
-            }; MAX_SEGMENT_IDS],
+            root: [0; MAX_SEGMENT_IDS],
+            next: [0; MAX_SEGMENT_IDS],
+            c: [NO_COUNTERS; MAX_SEGMENT_IDS],
         }
     }
 
@@ -199,20 +197,16 @@ impl Features {
     /// `State::new` copies.
     pub(crate) const START: Features = {
         let mut f = Features::new();
-        let segments = crate::tiles::Tile::START.def().segments;
+        // As `init_tile` writes them: every id of the slot, those past
+        // the tile's segments included.
+        let counters = &TILE_INIT_TABLE[crate::tiles::Tile::START as usize].counters;
         let mut i = 0;
-        while i < segments.len() {
-            let seg = &segments[i];
-            let (open, shield) = match seg.kind {
-                crate::tiles::FeatureKind::Road | crate::tiles::FeatureKind::City => {
-                    (seg.open, seg.shield)
-                }
-                _ => (0, false),
-            };
-            f.nodes[i] = Node {
-                root: i as u16,
-                next: i as u16,
-                c: Counters::one(open, shield, 0),
+        while i < MAX_SEGMENTS {
+            f.root[i] = i as u16;
+            f.next[i] = i as u16;
+            f.c[i] = Counters {
+                pieces: 0,
+                ..counters[i]
             };
             i += 1;
         }
@@ -222,34 +216,27 @@ impl Features {
     /// Start segment `id` as a feature of its own, on one tile.
     #[cfg(test)]
     pub(crate) fn init(&mut self, id: SegmentId, open: u8, shield: bool, piece_bit: u16) {
-        self.nodes[id as usize] = Node {
-            root: id,
-            next: id,
-            c: Counters::one(open, shield, piece_bit),
-        };
+        self.root[id as usize] = id;
+        self.next[id as usize] = id;
+        self.c[id as usize] = Counters::one(open, shield, piece_bit);
     }
 
     /// Start every segment of `tile`, placed in `slot`, as a feature of
     /// its own on one tile (roads and cities of a multi-piece tile carry
-    /// `piece_bit`): one copy per segment from a table per kind.
+    /// `piece_bit`): one copy per segment id of the slot from a table per
+    /// kind, ids past the tile's segments included (no branch on the
+    /// kind's segment count).
     #[inline]
     pub(crate) fn init_tile(&mut self, slot: usize, tile: Tile, piece_bit: u16) {
         let t = &TILE_INIT[tile as usize];
         let base = slot * MAX_SEGMENTS;
-        let nodes = &mut self.nodes[base..base + MAX_SEGMENTS];
-        for (i, (node, c)) in nodes.iter_mut().zip(&t.counters).enumerate() {
-            if i == t.len as usize {
-                break;
-            }
-            let id = (base + i) as SegmentId;
-            *node = Node {
-                root: id,
-                next: id,
-                c: Counters {
-                    pieces: piece_bit & c.pieces,
-                    ..*c
-                },
-            };
+        let ids = std::array::from_fn::<u16, MAX_SEGMENTS, _>(|i| (base + i) as u16);
+        self.root[base..base + MAX_SEGMENTS].copy_from_slice(&ids);
+        self.next[base..base + MAX_SEGMENTS].copy_from_slice(&ids);
+        let c = &mut self.c[base..base + MAX_SEGMENTS];
+        c.copy_from_slice(&t.counters);
+        for c in c {
+            c.pieces &= piece_bit;
         }
     }
 
@@ -272,7 +259,7 @@ impl Features {
     /// ```
     #[inline]
     pub fn root(&self, id: SegmentId) -> SegmentId {
-        self.nodes[id as usize].root
+        self.root[id as usize]
     }
 
     /// Calls `f` for every segment of the feature with root `r`.
@@ -281,7 +268,7 @@ impl Features {
         let mut m = r;
         loop {
             f(m);
-            m = self.nodes[m as usize].next;
+            m = self.next[m as usize];
             if m == r {
                 return;
             }
@@ -293,7 +280,7 @@ impl Features {
     #[inline]
     pub(crate) fn join_edge(&mut self, a: SegmentId, b: SegmentId) -> SegmentId {
         let root = self.union(a, b);
-        self.nodes[root as usize].c.open -= 2;
+        self.c[root as usize].open -= 2;
         root
     }
 
@@ -302,47 +289,42 @@ impl Features {
     #[inline]
     pub(crate) fn close_edge(&mut self, id: SegmentId) {
         let root = self.find(id);
-        self.nodes[root as usize].c.open -= 1;
+        self.c[root as usize].open -= 1;
     }
 
     /// Join the features of `a` and `b` (fields: no counters but meeples):
     /// the members of the feature on fewer tiles (a stand-in for fewer
     /// segments that costs no bytes) are relabelled to the other's root
     /// and the two member lists spliced into one.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn union(&mut self, a: SegmentId, b: SegmentId) -> SegmentId {
         let (ra, rb) = (self.root(a), self.root(b));
         if ra == rb {
             return ra;
         }
-        let (na, nb) = (self.nodes[ra as usize], self.nodes[rb as usize]);
-        let (big, small) = if na.c.tiles >= nb.c.tiles {
+        let (ca, cb) = (self.c[ra as usize], self.c[rb as usize]);
+        let (big, small) = if ca.tiles >= cb.tiles {
             (ra, rb)
         } else {
             (rb, ra)
         };
         let mut m = small;
         loop {
-            let node = &mut self.nodes[m as usize];
-            node.root = big;
-            m = node.next;
+            self.root[m as usize] = big;
+            m = self.next[m as usize];
             if m == small {
                 break;
             }
         }
-        let big_next = self.nodes[big as usize].next;
-        let small_next = self.nodes[small as usize].next;
-        let b = &mut self.nodes[big as usize];
-        b.next = small_next;
-        b.c = na.c.joined(nb.c);
-        self.nodes[small as usize].next = big_next;
+        self.next.swap(big as usize, small as usize);
+        self.c[big as usize] = ca.joined(cb);
         big
     }
 
     /// The counters of the feature with root `r`.
     #[inline]
     pub(crate) fn counters(&self, r: SegmentId) -> Counters {
-        self.nodes[r as usize].c
+        self.c[r as usize]
     }
 
     /// Open edges (cities) or open ends (roads) of the feature with root `r`.
@@ -356,7 +338,7 @@ impl Features {
     /// ```
     #[inline]
     pub fn open(&self, r: SegmentId) -> u8 {
-        self.nodes[r as usize].c.open
+        self.c[r as usize].open
     }
 
     /// Distinct tiles of the feature with root `r`.
@@ -370,7 +352,7 @@ impl Features {
     /// ```
     #[inline]
     pub fn tiles(&self, r: SegmentId) -> u8 {
-        self.nodes[r as usize].c.tiles
+        self.c[r as usize].tiles
     }
 
     /// Shields of the feature with root `r`.
@@ -384,7 +366,7 @@ impl Features {
     /// ```
     #[inline]
     pub fn shields(&self, r: SegmentId) -> u8 {
-        self.nodes[r as usize].c.shields
+        self.c[r as usize].shields
     }
 
     /// Meeples on the feature with root `r`.
@@ -401,13 +383,13 @@ impl Features {
     /// ```
     #[inline]
     pub fn meeples(&self, r: SegmentId) -> u8 {
-        self.nodes[r as usize].c.meeples
+        self.c[r as usize].meeples
     }
 
     /// Add (or with a negative `delta`, remove) meeples on root `r`.
     #[inline]
     pub(crate) fn add_meeples(&mut self, r: SegmentId, delta: i8) {
-        let m = &mut self.nodes[r as usize].c.meeples;
+        let m = &mut self.c[r as usize].meeples;
         *m = m.wrapping_add_signed(delta);
     }
 }
@@ -452,7 +434,7 @@ mod tests {
                 let mut m = root;
                 loop {
                     members.push(m);
-                    m = f.nodes[m as usize].next;
+                    m = f.next[m as usize];
                     if m == root {
                         break;
                     }

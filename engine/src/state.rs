@@ -16,7 +16,7 @@ use crate::moves::{IllegalMove, Move, Placement};
 use crate::packed_rules::PackedRules;
 use crate::rules::Rules;
 use crate::seat::{PerSeat, Score, Seat, MAX_PLAYERS, MEEPLES_PER_SEAT};
-use crate::tiles::{segment_at, Edge, FeatureKind, Tile, NO_SEGMENT};
+use crate::tiles::{segment_at, Edge, FeatureKind, Tile};
 use crate::turn::Phase;
 
 mod actions;
@@ -673,7 +673,6 @@ impl State {
     /// table's border).
     fn put_tile(&mut self, tile: Tile, rot: Rotation, pos: Pos) -> (usize, Touched) {
         let bounds = self.rules.bounds();
-        let (slot, touched) = self.board.place(tile, rot, pos, bounds);
         let o = tile.oriented(rot);
         let piece_bit = if o.multi_piece {
             let bit = 1u16 << self.pieces_used;
@@ -682,45 +681,94 @@ impl State {
         } else {
             0
         };
+        let slot = self.board.len();
         self.features.init_tile(slot, tile, piece_bit);
-        for side in Side::ALL {
-            let nslot = touched.sides[side.index()];
-            if nslot == NO_SLOT {
+        let features = &mut self.features;
+        // Joined as the board finds each edge neighbour, in side order.
+        let (slot, touched) = self.board.place_joining(
+            tile,
+            rot,
+            pos,
+            bounds,
+            #[inline(always)]
+            |side, nslot, n| {
+                join_side(features, o, slot, side, n.tile.oriented(n.rot), nslot);
+            },
+        );
+        if bounds.closes {
+            for side in Side::ALL {
                 let s = side.index();
-                if bounds.closes && o.edges[s] != Edge::Field && !bounds.contains(pos.step(side)) {
+                if touched.sides[s] == NO_SLOT
+                    && o.edges[s] != Edge::Field
+                    && !bounds.contains(pos.step(side))
+                {
                     self.features
                         .close_edge(segment_id(slot, o.edge_segment[s]));
-                }
-                continue;
-            }
-            let nslot = nslot as usize;
-            let n = *self.board.placed(nslot);
-            let no = n.tile.oriented(n.rot);
-            let s = side.index();
-            let opp = side.opposite().index();
-            match o.edges[s] {
-                Edge::Road | Edge::City => {
-                    self.features.join_edge(
-                        segment_id(slot, o.edge_segment[s]),
-                        segment_id(nslot, no.edge_segment[opp]),
-                    );
-                }
-                Edge::Field => {}
-            }
-            // A field usually holds both ports of a side on both tiles:
-            // then the second port joins what the first joined.
-            let mut joined = (NO_SEGMENT, NO_SEGMENT);
-            for port in side.ports() {
-                let mine = o.port_segment[port.index()];
-                let theirs = no.port_segment[port.facing().index()];
-                if mine != NO_SEGMENT && (mine, theirs) != joined {
-                    self.features
-                        .union(segment_id(slot, mine), segment_id(nslot, theirs));
-                    joined = (mine, theirs);
                 }
             }
         }
         (slot, touched)
+    }
+}
+
+/// Join the segments of the tile in `slot` (oriented `o`) on `side` to
+/// those of its neighbour there (in `nslot`, oriented `no`): the road or
+/// city across the edge, then the fields across its two ports (a port
+/// pair is skipped when it repeats the first, as a field usually holds
+/// both ports of a side on both tiles).
+#[inline(always)]
+fn join_side(
+    features: &mut Features,
+    o: &crate::tiles::Oriented,
+    slot: usize,
+    side: Side,
+    no: &crate::tiles::Oriented,
+    nslot: usize,
+) {
+    let s = side.index();
+    let opp = side.opposite().index();
+    match o.edges[s] {
+        // A city edge has no field port on either tile.
+        Edge::City => {
+            features.join_edge(
+                segment_id(slot, o.edge_segment[s]),
+                segment_id(nslot, no.edge_segment[opp]),
+            );
+        }
+        Edge::Road => {
+            features.join_edge(
+                segment_id(slot, o.edge_segment[s]),
+                segment_id(nslot, no.edge_segment[opp]),
+            );
+            join_fields(features, o, slot, side, no, nslot);
+        }
+        Edge::Field => join_fields(features, o, slot, side, no, nslot),
+    }
+}
+
+/// The fields part of [`join_side`]: the two ports of `side` (the second
+/// skipped when it joins the same pair of segments as the first).
+#[inline(always)]
+fn join_fields(
+    features: &mut Features,
+    o: &crate::tiles::Oriented,
+    slot: usize,
+    side: Side,
+    no: &crate::tiles::Oriented,
+    nslot: usize,
+) {
+    let [pa, pb] = side.ports();
+    let a = (
+        o.port_segment[pa.index()],
+        no.port_segment[pa.facing().index()],
+    );
+    let b = (
+        o.port_segment[pb.index()],
+        no.port_segment[pb.facing().index()],
+    );
+    features.union(segment_id(slot, a.0), segment_id(nslot, a.1));
+    if b != a {
+        features.union(segment_id(slot, b.0), segment_id(nslot, b.1));
     }
 }
 

@@ -769,6 +769,29 @@ const fn build_oriented() -> [[Oriented; 4]; 24] {
 
 static ORIENTED: [[Oriented; 4]; 24] = build_oriented();
 
+// A city edge has no field port; a road or field edge has a field on both
+// of its ports (`State::put_tile` joins across a side by its edge alone).
+const _: () = {
+    let all = build_oriented();
+    let mut t = 0;
+    while t < 24 {
+        let mut r = 0;
+        while r < 4 {
+            let o = &all[t][r];
+            let mut s = 0;
+            while s < 4 {
+                let ports = [o.port_segment[2 * s], o.port_segment[2 * s + 1]];
+                let city = matches!(o.edges[s], Edge::City);
+                assert!(city == (ports[0] == NO_SEGMENT) && city == (ports[1] == NO_SEGMENT));
+                assert!((o.edge_segment[s] != NO_SEGMENT) == !matches!(o.edges[s], Edge::Field));
+                s += 1;
+            }
+            r += 1;
+        }
+        t += 1;
+    }
+};
+
 /// What an empty cell's neighbours demand: two bits per side (bits `2s`,
 /// `2s+1` for side `s`), 0 = no neighbour, else the [`Edge`] the tile
 /// placed here must show on that side.
@@ -880,6 +903,52 @@ static FITS: [[u8; 256]; 24] = build_fits();
 #[inline]
 pub fn fitting_rotations(tile: Tile, demand: Demand) -> u8 {
     FITS[tile as usize][demand as usize] & 0xf
+}
+
+/// Per tile kind, its road and city segments (bit `i` for segment `i`).
+static ROADS_AND_CITIES: [u16; 24] = {
+    let mut out = [0u16; 24];
+    let mut t = 0;
+    while t < 24 {
+        let segments = TILE_DEFS[t].segments;
+        let mut i = 0;
+        while i < segments.len() {
+            if matches!(segments[i].kind, FeatureKind::Road | FeatureKind::City) {
+                out[t] |= 1 << i;
+            }
+            i += 1;
+        }
+        t += 1;
+    }
+    out
+};
+
+/// The road and city segments of `tile` (bit `i` for segment `i`).
+#[inline]
+pub(crate) fn roads_and_cities(tile: Tile) -> u16 {
+    ROADS_AND_CITIES[tile as usize]
+}
+
+/// Per tile kind and demand: the number of fitting rotations (the high
+/// half of [`FITS`] on its own, so a walk over cells adds bytes as they are).
+static FIT_NUMBERS: [[u8; 256]; 24] = {
+    let mut out = [[0u8; 256]; 24];
+    let mut t = 0;
+    while t < 24 {
+        let mut demand = 0;
+        while demand < 256 {
+            out[t][demand] = FITS[t][demand] >> 4;
+            demand += 1;
+        }
+        t += 1;
+    }
+    out
+};
+
+/// The number of fitting rotations of `tile` for each demand.
+#[inline]
+pub(crate) fn fit_number_row(tile: Tile) -> &'static [u8; 256] {
+    &FIT_NUMBERS[tile as usize]
 }
 
 /// The row of the fit table for `tile`: entry `d` holds the fitting

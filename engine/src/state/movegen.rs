@@ -6,7 +6,7 @@ use crate::board::NO_SLOT;
 use crate::features::{segment_id, SegmentId};
 use crate::geom::{Rotation, Side};
 use crate::moves::{Move, MoveList, Placement};
-use crate::tiles::{FeatureKind, Tile, NO_SEGMENT};
+use crate::tiles::{Edge, FeatureKind, Tile};
 use crate::turn::Phase;
 
 impl State {
@@ -182,14 +182,18 @@ impl State {
         // through shared roots (fields can join this way; roads and cities
         // of one tile never share a neighbour's feature without touching
         // it directly).
-        let mut pairs = [(0 as SegmentId, 0u8); 12];
+        // Two arrays rather than one of pairs: fewer moves per entry.
+        let mut roots = [0 as SegmentId; 12];
+        let mut masks = [0u8; 12];
         let mut n = 0;
         let mut occupied = 0u8;
         let mut touch = |root: SegmentId, mine: u8, meeples: u8| {
+            let bit = 1 << mine;
             if meeples > 0 {
-                occupied |= 1 << mine;
+                occupied |= bit;
             }
-            pairs[n] = (root, 1 << mine);
+            roots[n] = root;
+            masks[n] = bit;
             n += 1;
         };
         let sides = self.board.side_slots(placement.pos);
@@ -202,14 +206,17 @@ impl State {
             let nb = self.board.placed(slot);
             let no = nb.tile.oriented(nb.rot);
             let s = side.index();
-            if o.edge_segment[s] != NO_SEGMENT {
+            // By the edge (one branch each): a city edge has no field
+            // port, a road or field edge a field on both ports (tiles.rs
+            // checks this of every tile).
+            if o.edges[s] != Edge::Field {
                 let theirs = segment_id(slot, no.edge_segment[side.opposite().index()]);
                 let root = self.features.root(theirs);
                 touch(root, o.edge_segment[s], self.features.meeples(root));
             }
-            for port in side.ports() {
-                let mine = o.port_segment[port.index()];
-                if mine != NO_SEGMENT {
+            if o.edges[s] != Edge::City {
+                for port in side.ports() {
+                    let mine = o.port_segment[port.index()];
                     let theirs = segment_id(slot, no.port_segment[port.facing().index()]);
                     let root = self.features.root(theirs);
                     touch(root, mine, self.features.meeples(root));
@@ -218,11 +225,12 @@ impl State {
         }
         // Spread occupancy to every new segment sharing a neighbouring
         // feature with an occupied one (nothing to do when none is).
+        let (roots, masks) = (&roots[..n], &masks[..n]);
         while occupied != 0 {
             let before = occupied;
-            for &(root, mask) in &pairs[..n] {
+            for (&root, &mask) in roots.iter().zip(masks) {
                 if mask & occupied != 0 {
-                    for &(other, m) in &pairs[..n] {
+                    for (&other, &m) in roots.iter().zip(masks) {
                         if other == root {
                             occupied |= m;
                         }

@@ -6,7 +6,7 @@ use super::State;
 use crate::board::Touched;
 use crate::features::{segment_id, SegmentId};
 use crate::seat::Seat;
-use crate::tiles::{FeatureKind, NO_SEGMENT};
+use crate::tiles::{roads_and_cities, FeatureKind, NO_SEGMENT};
 use crate::turn::Phase;
 
 impl State {
@@ -19,22 +19,23 @@ impl State {
     /// completed.
     pub(super) fn score_completed(&mut self, slot: usize, touched: &Touched) {
         let placed = *self.board.placed(slot);
-        for (i, seg) in placed.tile.def().segments.iter().enumerate() {
-            if matches!(seg.kind, FeatureKind::Road | FeatureKind::City) {
-                let root = self.features.find(segment_id(slot, i as u8));
-                if self.features.open(root) == 0 && self.features.meeples(root) > 0 {
-                    let tiles = self.features.tiles(root) as u16;
-                    let (points, kind) = if seg.kind == FeatureKind::Road {
-                        (tiles, FeatureKind::Road)
-                    } else {
-                        (
-                            2 * (tiles + self.features.shields(root) as u16),
-                            FeatureKind::City,
-                        )
-                    };
-                    self.award(root, points, kind);
-                    self.remove_meeples(root);
-                }
+        // Its road and city segments by a mask per kind: no test of each
+        // segment's kind.
+        let mut segments = roads_and_cities(placed.tile);
+        while segments != 0 {
+            let i = segments.trailing_zeros() as u8;
+            segments &= segments - 1;
+            let root = self.features.find(segment_id(slot, i));
+            if self.features.open(root) == 0 && self.features.meeples(root) > 0 {
+                let tiles = self.features.tiles(root) as u16;
+                let kind = placed.tile.def().segments[i as usize].kind;
+                let points = if kind == FeatureKind::Road {
+                    tiles
+                } else {
+                    2 * (tiles + self.features.shields(root) as u16)
+                };
+                self.award(root, points, kind);
+                self.remove_meeples(root);
             }
         }
         for &s in touched.surrounded() {
