@@ -603,6 +603,7 @@ impl State {
     /// The first half of a move: take the tile of `placement` (the drawn
     /// one, or the one in its hand slot), put it on the board and join its
     /// features. Returns its board slot and what it touched.
+    #[inline]
     fn put_placement(&mut self, placement: Placement) -> (usize, Touched) {
         let tile = match self.phase {
             Phase::Place(tile) => tile,
