@@ -153,26 +153,25 @@ pub fn random_action<R: Rng + ?Sized>(state: &State, rng: &mut R) -> Option<Acti
 /// assert!(state.is_over());
 /// ```
 pub fn random_playout<R: Rng + ?Sized>(state: &mut State, rng: &mut R) {
+    // `random_action` then playing it, with one look at the phase per
+    // step and the placement played by `State::play_random_move`: the
+    // same draws, fewer steps.
     loop {
-        if state.is_chance() {
-            state.apply_chance(rng);
-            continue;
-        }
-        // `random_action` then playing it, with the placement played by
-        // `State::play_random_move`: the same draws, fewer steps.
         match state.phase() {
-            Phase::Place(_) | Phase::PlaceHand => {
-                let open = match state.phase() {
-                    Phase::Place(_) => random_gift_first(state, rng),
-                    _ => None,
-                };
-                match open {
-                    Some(open) => state.play_action_unchecked(Action::Open(open)),
-                    None if state.play_random_move(rng).is_some() => {}
-                    None => return,
+            Phase::Draw | Phase::DrawSecond(_) | Phase::DrawGift | Phase::DrawHand => {
+                state.apply_chance(rng);
+            }
+            Phase::Place(_) => match random_gift_first(state, rng) {
+                Some(open) => state.play_action_unchecked(Action::Open(open)),
+                None if state.play_random_move(rng).is_some() => {}
+                None => return,
+            },
+            Phase::PlaceHand => {
+                if state.play_random_move(rng).is_none() {
+                    return;
                 }
             }
-            _ => match random_action(state, rng) {
+            Phase::Choose(..) | Phase::Over => match random_action(state, rng) {
                 Some(action) => state.play_action_unchecked(action),
                 None => return,
             },
