@@ -618,6 +618,7 @@ impl State {
     /// The rest of a move after [`State::put_placement`] put its tile in
     /// `slot`: the meeple on segment `meeple` of it, scoring, and the end
     /// of the turn (or the gift it earned).
+    #[inline(always)]
     fn finish_move(&mut self, slot: usize, touched: Touched, meeple: Option<u8>) {
         let gift_due = self.rules().gifts && self.extends_foreign_feature(slot);
         let hole = touched.sides.iter().all(|&n| n != NO_SLOT);
@@ -644,6 +645,7 @@ impl State {
     /// Pass the turn to the next seat (or to the same seat again after
     /// filling a hole with `hole_bonus`), or end the game when the bag is
     /// empty.
+    #[inline(always)]
     fn end_turn(&mut self) {
         if self.rules.hand() > 0 {
             return self.end_hand_turn();
@@ -676,6 +678,7 @@ impl State {
     }
 
     /// Whether another tile can be drawn (see [`State::tiles_exhausted`]).
+    #[inline(always)]
     pub(super) fn tile_draw_due(&self) -> bool {
         if self.bag.is_empty() {
             return false;

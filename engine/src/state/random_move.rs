@@ -50,6 +50,7 @@ impl State {
     /// meeple and scoring: the segments whose feature holds no meeple
     /// (fields only with farmers; none when the seat has no meeple left).
     /// The joins are made, so this reads each segment's root.
+    #[inline(always)]
     fn free_segments_placed(&self, slot: usize, tile: Tile) -> u8 {
         if self.supply[self.to_play] == 0 {
             return 0;
