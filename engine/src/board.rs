@@ -508,6 +508,16 @@ impl Board {
         }
     }
 
+    /// Replace the fit counts of an open cell whose demand narrows from
+    /// `old` to `new` in every kind's total (one pass over the totals).
+    #[inline]
+    fn recount_fits(&mut self, old: Demand, new: Demand) {
+        let (was, now) = (fit_counts(old), fit_counts(new));
+        for ((total, &w), &n) in self.fits.iter_mut().zip(was).zip(now) {
+            *total = *total - w + n;
+        }
+    }
+
     #[inline]
     fn frontier_index(&self, pos: Pos) -> Option<usize> {
         match self.grid[pos.cell() as usize] {
@@ -697,9 +707,9 @@ impl Board {
                 self.count_fits::<true>(want);
             } else {
                 let i = (byte - OPEN_BASE) as usize;
-                self.count_fits::<false>(self.demand[i]);
-                self.demand[i] |= want;
-                self.count_fits::<true>(self.demand[i]);
+                let old = self.demand[i];
+                self.demand[i] = old | want;
+                self.recount_fits(old, old | want);
             }
         }
     }

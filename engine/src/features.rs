@@ -12,6 +12,7 @@
 //! feature has at most 72 × 9 segments and each segment is relabelled at
 //! most log₂ of that many times, so a game's unions stay linear.
 
+use crate::geom::Rotation;
 use crate::tiles::{FeatureKind, Tile, MAX_SEGMENTS};
 
 /// Most tiles on the board: the start tile and the 71 others.
@@ -60,21 +61,23 @@ pub const fn segment_id(slot: usize, index: u8) -> SegmentId {
     (slot * MAX_SEGMENTS + index as usize) as SegmentId
 }
 
-/// What scoring needs of a feature, kept at its root.
+/// What scoring needs of a feature, kept at its root: the multi-piece
+/// tiles it has a piece of and four byte counters (open edges, tiles,
+/// shields, meeples) side by side, so a union adds them as one word.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub(crate) struct Counters {
     /// One bit per multi-piece tile (H, I, L, W, X) with a piece here, so a
     /// union that joins two pieces of one tile counts that tile once.
     pub pieces: u16,
-    /// Road ends or city edges not yet closed.
-    pub open: u8,
-    /// Distinct tiles.
-    pub tiles: u8,
-    /// Shields (cities).
-    pub shields: u8,
-    /// Meeples on the feature.
-    pub meeples: u8,
+    /// `[open, tiles, shields, meeples]`: road ends or city edges not yet
+    /// closed, distinct tiles, shields (cities), meeples on the feature.
+    bytes: [u8; 4],
 }
+
+const OPEN: usize = 0;
+const TILES: usize = 1;
+const SHIELDS: usize = 2;
+const MEEPLES: usize = 3;
 
 impl Counters {
     /// A feature of one segment on one tile.
@@ -82,11 +85,38 @@ impl Counters {
     pub(crate) const fn one(open: u8, shield: bool, piece_bit: u16) -> Counters {
         Counters {
             pieces: piece_bit,
-            open,
-            tiles: 1,
-            shields: shield as u8,
-            meeples: 0,
+            bytes: [open, 1, shield as u8, 0],
         }
+    }
+
+    /// Road ends or city edges not yet closed.
+    #[inline]
+    pub(crate) const fn open(self) -> u8 {
+        self.bytes[OPEN]
+    }
+
+    /// Distinct tiles.
+    #[inline]
+    pub(crate) const fn tiles(self) -> u8 {
+        self.bytes[TILES]
+    }
+
+    /// Shields (cities).
+    #[inline]
+    pub(crate) const fn shields(self) -> u8 {
+        self.bytes[SHIELDS]
+    }
+
+    /// Meeples on the feature.
+    #[inline]
+    pub(crate) const fn meeples(self) -> u8 {
+        self.bytes[MEEPLES]
+    }
+
+    /// Close `n` open edges (joined across, or against the table's border).
+    #[inline]
+    pub(crate) fn close(&mut self, n: u8) {
+        self.bytes[OPEN] -= n;
     }
 
     /// The counters of the union of two distinct features.
@@ -95,23 +125,26 @@ impl Counters {
         // Two pieces of one tile meet only on the five multi-piece kinds:
         // skip the (software) popcount otherwise.
         let both = self.pieces & other.pieces;
-        let shared = if both == 0 {
-            0
-        } else {
-            both.count_ones() as u8
-        };
+        let shared = if both == 0 { 0 } else { both.count_ones() };
+        // The byte counters added as one word, the shared tiles taken off
+        // theirs: every sum fits its byte (the counters' own range), so no
+        // carry crosses into the next.
+        debug_assert!(
+            (self.bytes.iter().zip(other.bytes)).all(|(a, b)| a.checked_add(b).is_some()),
+            "a counter overflows its byte: {self:?} + {other:?}"
+        );
+        let sum = u32::from_le_bytes(self.bytes) + u32::from_le_bytes(other.bytes)
+            - (shared << (8 * TILES));
         Counters {
             pieces: self.pieces | other.pieces,
-            open: self.open + other.open,
-            tiles: self.tiles + other.tiles - shared,
-            shields: self.shields + other.shields,
-            meeples: self.meeples + other.meeples,
+            bytes: sum.to_le_bytes(),
         }
     }
 }
 
 /// The counters each segment of a tile kind starts with (`pieces`: all
-/// ones on roads and cities, to be masked with the tile's piece bit).
+/// ones on the roads and cities of a multi-piece kind, to be masked with
+/// the tile's piece bit; none on the others).
 struct TileInit {
     counters: [Counters; MAX_SEGMENTS],
 }
@@ -125,11 +158,18 @@ const TILE_INIT_TABLE: [TileInit; Tile::COUNT] = {
     let mut t = 0;
     while t < Tile::COUNT {
         let segments = Tile::ALL[t].def().segments;
+        let pieces = if Tile::ALL[t].oriented(Rotation::ALL[0]).multi_piece {
+            !0
+        } else {
+            0
+        };
         let mut i = 0;
         while i < segments.len() {
             let seg = &segments[i];
             out[t].counters[i] = match seg.kind {
-                FeatureKind::Road | FeatureKind::City => Counters::one(seg.open, seg.shield, !0),
+                FeatureKind::Road | FeatureKind::City => {
+                    Counters::one(seg.open, seg.shield, pieces)
+                }
                 _ => Counters::one(0, false, 0),
             };
             i += 1;
@@ -144,10 +184,7 @@ static TILE_INIT: [TileInit; Tile::COUNT] = TILE_INIT_TABLE;
 /// The counters of an id past a tile's last segment (never read).
 const NO_COUNTERS: Counters = Counters {
     pieces: 0,
-    open: 0,
-    tiles: 0,
-    shields: 0,
-    meeples: 0,
+    bytes: [0; 4],
 };
 
 /// The board's roads, cities, monasteries and fields: a union-find over
@@ -235,8 +272,11 @@ impl Features {
         self.next[base..base + MAX_SEGMENTS].copy_from_slice(&ids);
         let c = &mut self.c[base..base + MAX_SEGMENTS];
         c.copy_from_slice(&t.counters);
-        for c in c {
-            c.pieces &= piece_bit;
+        // Only a multi-piece kind has a piece bit (and pieces in its table).
+        if piece_bit != 0 {
+            for c in c {
+                c.pieces &= piece_bit;
+            }
         }
     }
 
@@ -280,7 +320,7 @@ impl Features {
     #[inline]
     pub(crate) fn join_edge(&mut self, a: SegmentId, b: SegmentId) -> SegmentId {
         let root = self.union(a, b);
-        self.c[root as usize].open -= 2;
+        self.c[root as usize].close(2);
         root
     }
 
@@ -289,7 +329,7 @@ impl Features {
     #[inline]
     pub(crate) fn close_edge(&mut self, id: SegmentId) {
         let root = self.find(id);
-        self.c[root as usize].open -= 1;
+        self.c[root as usize].close(1);
     }
 
     /// Join the features of `a` and `b` (fields: no counters but meeples):
@@ -303,7 +343,7 @@ impl Features {
             return ra;
         }
         let (ca, cb) = (self.c[ra as usize], self.c[rb as usize]);
-        let (big, small) = if ca.tiles >= cb.tiles {
+        let (big, small) = if ca.tiles() >= cb.tiles() {
             (ra, rb)
         } else {
             (rb, ra)
@@ -338,7 +378,7 @@ impl Features {
     /// ```
     #[inline]
     pub fn open(&self, r: SegmentId) -> u8 {
-        self.c[r as usize].open
+        self.c[r as usize].open()
     }
 
     /// Distinct tiles of the feature with root `r`.
@@ -352,7 +392,7 @@ impl Features {
     /// ```
     #[inline]
     pub fn tiles(&self, r: SegmentId) -> u8 {
-        self.c[r as usize].tiles
+        self.c[r as usize].tiles()
     }
 
     /// Shields of the feature with root `r`.
@@ -366,7 +406,7 @@ impl Features {
     /// ```
     #[inline]
     pub fn shields(&self, r: SegmentId) -> u8 {
-        self.c[r as usize].shields
+        self.c[r as usize].shields()
     }
 
     /// Meeples on the feature with root `r`.
@@ -383,13 +423,13 @@ impl Features {
     /// ```
     #[inline]
     pub fn meeples(&self, r: SegmentId) -> u8 {
-        self.c[r as usize].meeples
+        self.c[r as usize].meeples()
     }
 
     /// Add (or with a negative `delta`, remove) meeples on root `r`.
     #[inline]
     pub(crate) fn add_meeples(&mut self, r: SegmentId, delta: i8) {
-        let m = &mut self.c[r as usize].meeples;
+        let m = &mut self.c[r as usize].bytes[MEEPLES];
         *m = m.wrapping_add_signed(delta);
     }
 }

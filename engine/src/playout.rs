@@ -34,18 +34,24 @@ pub fn random_move<R: Rng + ?Sized>(state: &State, rng: &mut R) -> Option<Move> 
         return None;
     }
     let placement = state.nth_placement(rng.gen_range(0..n))?;
-    let free = state.free_segments(placement);
+    let meeple = random_meeple(state.free_segments(placement), rng);
+    Some(Move { placement, meeple })
+}
+
+/// The meeple of a random move whose tile has the segments `free` (bit
+/// `i`: segment `i`) free: none or one of them, uniformly.
+#[inline]
+pub(crate) fn random_meeple<R: Rng + ?Sized>(free: u8, rng: &mut R) -> Option<u8> {
     // A table, not `count_ones`: the engine targets plain x86-64, which
     // has no popcount instruction.
     let k = rng.gen_range(0..=u32::from(SEGMENT_COUNTS[free as usize]));
-    let meeple = (k > 0).then(|| {
+    (k > 0).then(|| {
         let mut f = free;
         for _ in 1..k {
             f &= f - 1;
         }
         f.trailing_zeros() as u8
-    });
-    Some(Move { placement, meeple })
+    })
 }
 
 /// The number of set bits of each byte.
@@ -124,14 +130,10 @@ pub fn random_gift_open<R: Rng + ?Sized>(state: &State, rng: &mut R) -> Option<G
 /// ```
 pub fn random_action<R: Rng + ?Sized>(state: &State, rng: &mut R) -> Option<Action> {
     match state.phase() {
-        Phase::Place(_) => {
-            if state.may_open_gift() && rng.gen_bool(0.5) {
-                if let Some(open) = random_gift_open(state, rng) {
-                    return Some(Action::Open(open));
-                }
-            }
-            random_move(state, rng).map(Action::Place)
-        }
+        Phase::Place(_) => match random_gift_first(state, rng) {
+            Some(open) => Some(Action::Open(open)),
+            None => random_move(state, rng).map(Action::Place),
+        },
         Phase::Choose(a, b) => Some(Action::Keep(if rng.gen_bool(0.5) { a } else { b })),
         Phase::PlaceHand => random_move(state, rng).map(Action::Place),
         _ => None,
@@ -151,13 +153,39 @@ pub fn random_action<R: Rng + ?Sized>(state: &State, rng: &mut R) -> Option<Acti
 /// assert!(state.is_over());
 /// ```
 pub fn random_playout<R: Rng + ?Sized>(state: &mut State, rng: &mut R) {
+    // `random_action` then playing it, with one look at the phase per
+    // step and the placement played by `State::play_random_move`: the
+    // same draws, fewer steps.
     loop {
-        if state.is_chance() {
-            state.apply_chance(rng);
-        } else if let Some(action) = random_action(state, rng) {
-            state.play_action_unchecked(action);
-        } else {
-            return;
+        match state.phase() {
+            Phase::Draw | Phase::DrawSecond(_) | Phase::DrawGift | Phase::DrawHand => {
+                state.apply_chance(rng);
+            }
+            Phase::Place(_) => match random_gift_first(state, rng) {
+                Some(open) => state.play_action_unchecked(Action::Open(open)),
+                None if state.play_random_move(rng).is_some() => {}
+                None => return,
+            },
+            Phase::PlaceHand => {
+                if state.play_random_move(rng).is_none() {
+                    return;
+                }
+            }
+            Phase::Choose(..) | Phase::Over => match random_action(state, rng) {
+                Some(action) => state.play_action_unchecked(action),
+                None => return,
+            },
         }
+    }
+}
+
+/// The gift a random action in [`Phase::Place`] opens first: when the
+/// seat may open one, with probability ½ one uniformly over every opening;
+/// else `None` (the action is then a random move).
+fn random_gift_first<R: Rng + ?Sized>(state: &State, rng: &mut R) -> Option<GiftOpen> {
+    if state.may_open_gift() && rng.gen_bool(0.5) {
+        random_gift_open(state, rng)
+    } else {
+        None
     }
 }

@@ -29,6 +29,7 @@ mod follow_hand;
 mod gift_turn;
 mod hand_turn;
 mod movegen;
+mod random_move;
 pub use follow::{follow_turn, follow_turn_start, CardHolder, Hidden};
 pub use follow_hand::follow_deal;
 mod scoring;
@@ -595,20 +596,35 @@ impl State {
     /// ```
     pub fn play_unchecked(&mut self, mv: Move) {
         debug_assert_eq!(self.check(mv), Ok(()));
+        let (slot, touched) = self.put_placement(mv.placement);
+        self.finish_move(slot, touched, mv.meeple);
+    }
+
+    /// The first half of a move: take the tile of `placement` (the drawn
+    /// one, or the one in its hand slot), put it on the board and join its
+    /// features. Returns its board slot and what it touched.
+    #[inline]
+    fn put_placement(&mut self, placement: Placement) -> (usize, Touched) {
         let tile = match self.phase {
             Phase::Place(tile) => tile,
             Phase::PlaceHand => self.hands[self.to_play]
-                .remove(mv.placement.slot)
+                .remove(placement.slot)
                 .expect("a tile in the slot"),
-            _ => unreachable!("play_unchecked outside the place phase"),
+            _ => unreachable!("a placement outside the place phase"),
         };
-        let Placement { pos, rot, .. } = mv.placement;
-        let (slot, touched) = self.put_tile(tile, rot, pos);
+        self.put_tile(tile, placement.rot, placement.pos)
+    }
+
+    /// The rest of a move after [`State::put_placement`] put its tile in
+    /// `slot`: the meeple on segment `meeple` of it, scoring, and the end
+    /// of the turn (or the gift it earned).
+    #[inline(always)]
+    fn finish_move(&mut self, slot: usize, touched: Touched, meeple: Option<u8>) {
         let gift_due = self.rules().gifts && self.extends_foreign_feature(slot);
         let hole = touched.sides.iter().all(|&n| n != NO_SLOT);
         self.rules.set_bonus_turn(self.rules().hole_bonus && hole);
 
-        if let Some(seg) = mv.meeple {
+        if let Some(seg) = meeple {
             self.add_meeple(self.to_play, segment_id(slot, seg));
         }
 
@@ -629,6 +645,7 @@ impl State {
     /// Pass the turn to the next seat (or to the same seat again after
     /// filling a hole with `hole_bonus`), or end the game when the bag is
     /// empty.
+    #[inline(always)]
     fn end_turn(&mut self) {
         if self.rules.hand() > 0 {
             return self.end_hand_turn();
@@ -661,6 +678,7 @@ impl State {
     }
 
     /// Whether another tile can be drawn (see [`State::tiles_exhausted`]).
+    #[inline(always)]
     pub(super) fn tile_draw_due(&self) -> bool {
         if self.bag.is_empty() {
             return false;

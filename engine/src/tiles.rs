@@ -929,6 +929,33 @@ pub(crate) fn roads_and_cities(tile: Tile) -> u16 {
     ROADS_AND_CITIES[tile as usize]
 }
 
+/// Per tile kind, the segments a meeple may take: `[0]` without farmers
+/// (roads, cities and monasteries), `[1]` with them (every segment).
+static MEEPLE_SEGMENTS: [[u8; 2]; 24] = {
+    let mut out = [[0u8; 2]; 24];
+    let mut t = 0;
+    while t < 24 {
+        let segments = TILE_DEFS[t].segments;
+        let mut i = 0;
+        while i < segments.len() {
+            if !matches!(segments[i].kind, FeatureKind::Field) {
+                out[t][0] |= 1 << i;
+            }
+            out[t][1] |= 1 << i;
+            i += 1;
+        }
+        t += 1;
+    }
+    out
+};
+
+/// The segments of `tile` a meeple may take (bit `i` for segment `i`):
+/// all of them with `farmers`, else all but the fields.
+#[inline]
+pub(crate) fn meeple_segments(tile: Tile, farmers: bool) -> u8 {
+    MEEPLE_SEGMENTS[tile as usize][usize::from(farmers)]
+}
+
 /// Per tile kind and demand: the number of fitting rotations (the high
 /// half of [`FITS`] on its own, so a walk over cells adds bytes as they are).
 static FIT_NUMBERS: [[u8; 256]; 24] = {

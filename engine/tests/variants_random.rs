@@ -174,3 +174,77 @@ fn hands_with_every_other_variant_keep_the_invariants_and_replay() {
         seen.ended_with_tiles_left
     );
 }
+
+/// Every rule combination above, hands of 1 and 3 among them, farmers on
+/// and off, 2 to 6 seats.
+fn every_rules_with_hands_and_seats() -> impl Iterator<Item = (Rules, usize)> {
+    combinations().enumerate().map(|(k, r)| {
+        let rules = Rules {
+            hand: if r.gifts { 0 } else { [0, 1, 3][k % 3] },
+            farmers: k % 4 != 1,
+            ..r
+        };
+        (rules, 2 + k % 5)
+    })
+}
+
+/// `State::play_random_move` is `random_move` then `play_unchecked`: the
+/// same move from the same draws, the same state after, at every
+/// placement of games under every rule combination.
+#[test]
+fn play_random_move_is_random_move_then_play() {
+    use engine::random_move;
+    use rand::RngCore;
+    let mut placements = 0;
+    let games = every_rules_with_hands_and_seats().flat_map(|g| [g, g]);
+    for (k, (rules, players)) in games.enumerate() {
+        let mut state = State::new(rules, players, Seat(0));
+        let mut rng = Pcg64Mcg::seed_from_u64(k as u64);
+        while !state.is_over() {
+            if state.is_chance() {
+                state.apply_chance(&mut rng);
+                continue;
+            }
+            if matches!(state.phase(), Phase::Place(_) | Phase::PlaceHand) {
+                let (mut picked, mut picked_rng) = (state.clone(), rng.clone());
+                let mv = random_move(&picked, &mut picked_rng).expect("a placement");
+                picked.play_unchecked(mv);
+                let played = state.play_random_move(&mut rng);
+                let ctx = format!("{rules:?}, {players} seats, turn {}", state.turns());
+                assert_eq!(played, Some(mv), "{ctx}");
+                assert!(state == picked, "{ctx}: the states differ");
+                assert_eq!(rng.next_u64(), picked_rng.next_u64(), "{ctx}: draws");
+                placements += 1;
+            } else {
+                let action = random_action(&state, &mut rng).expect("an action");
+                state.play_action_unchecked(action);
+            }
+        }
+        let mut after = state.clone();
+        assert_eq!(after.play_random_move(&mut rng), None, "a finished game");
+        assert!(after == state, "nothing played after the end");
+    }
+    assert!(placements > 10_000, "{placements}");
+}
+
+/// `random_playout` plays the game `random_action` would, draw for draw.
+#[test]
+fn random_playout_plays_the_random_actions() {
+    use engine::random_playout;
+    for (k, (rules, players)) in every_rules_with_hands_and_seats().enumerate() {
+        let mut by_actions = State::new(rules, players, Seat(0));
+        let mut rng = Pcg64Mcg::seed_from_u64(500 + k as u64);
+        let mut playout = by_actions.clone();
+        random_playout(&mut playout, &mut rng.clone());
+        loop {
+            if by_actions.is_chance() {
+                by_actions.apply_chance(&mut rng);
+            } else if let Some(action) = random_action(&by_actions, &mut rng) {
+                by_actions.play_action_unchecked(action);
+            } else {
+                break;
+            }
+        }
+        assert!(playout == by_actions, "{rules:?}, {players} seats");
+    }
+}

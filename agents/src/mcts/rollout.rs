@@ -87,12 +87,12 @@ pub(crate) fn rollout<R: Rng + ?Sized>(
                 state.play_action_unchecked(Action::Keep(keep));
             }
             Phase::Place(_) | Phase::PlaceHand => {
-                let mv = match cfg.rollout {
-                    Rollout::Random => random_move(state, rng),
-                    Rollout::Greedy => sampled_greedy_move_in(state, cfg.k, rng, fields),
-                }
-                .expect("a drawn tile is placeable");
-                state.play_unchecked(mv);
+                let played = match cfg.rollout {
+                    Rollout::Random => state.play_random_move(rng),
+                    Rollout::Greedy => sampled_greedy_move_in(state, cfg.k, rng, fields)
+                        .inspect(|&mv| state.play_unchecked(mv)),
+                };
+                played.expect("a drawn tile is placeable");
                 turns += 1;
             }
         }

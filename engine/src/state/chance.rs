@@ -149,6 +149,14 @@ impl State {
         if !self.bag.take(tile) {
             return Err(IllegalMove::NotInBag(tile));
         }
+        Ok(self.drawn_from_bag(tile, first))
+    }
+
+    /// The rest of [`State::draw`] without a hand once `tile` is taken
+    /// from the bag: place it, or hold it with `first` for Take 2's
+    /// choice, or set it aside or put it back when it fits nowhere.
+    #[inline]
+    fn drawn_from_bag(&mut self, tile: Tile, first: Option<Tile>) -> Drawn {
         let placements = self.board.fit_count(tile);
         if placements > 0 {
             self.phase = match first {
@@ -158,12 +166,12 @@ impl State {
                 }
                 Some(first) => Phase::Choose(first, tile),
             };
-            Ok(Drawn::Placeable)
+            Drawn::Placeable
         } else if self.rules.returns_unplaceable() {
             // A placeable tile is left (else no draw would be due), so
             // drawing again ends with probability 1.
             self.bag.put_back(tile);
-            Ok(Drawn::Returned)
+            Drawn::Returned
         } else {
             if self.bag.is_empty() {
                 match first {
@@ -171,7 +179,7 @@ impl State {
                     Some(first) => self.phase = Phase::Place(first),
                 }
             }
-            Ok(Drawn::SetAside)
+            Drawn::SetAside
         }
     }
 
@@ -273,6 +281,14 @@ impl State {
     /// assert_eq!(state.phase(), Phase::Place(tile));
     /// ```
     pub fn draw_random<R: Rng + ?Sized>(&mut self, rng: &mut R) -> (Tile, Drawn) {
+        // The turn's draw of the base game first, without the checks of
+        // `draw` (the tile is in the bag; no start tile, hand or Take 2).
+        if self.phase == Phase::Draw && self.rules.hand() == 0 && !self.board.is_empty() {
+            let tile = self.bag.nth(rng.gen_range(0..self.bag.total()));
+            let taken = self.bag.take(tile);
+            debug_assert!(taken);
+            return (tile, self.drawn_from_bag(tile, None));
+        }
         if let Some(tile) = self.certain_set_aside() {
             let drawn = self.draw(tile).expect("a tile of the hand to set aside");
             return (tile, drawn);

@@ -115,7 +115,7 @@ impl Overlay {
             if matches!(o.edges[s], Edge::Road | Edge::City) {
                 let theirs = segment_id(nslot, no.edge_segment[opp]);
                 let root = ov.join(state, o.edge_segment[s], theirs);
-                ov.counters[root].open -= 2;
+                ov.counters[root].close(2);
             }
             // The two ports of a side often join the same two fields:
             // join them once.
@@ -214,7 +214,7 @@ impl Overlay {
     fn completes_city(&self) -> bool {
         (0..self.joined).any(|k| {
             let node = self.parent[MAX_SEGMENTS + k] as usize;
-            self.counters[node].open == 0
+            self.counters[node].open() == 0
                 && self.tile.def().segments[node].kind == FeatureKind::City
         })
     }
@@ -223,7 +223,7 @@ impl Overlay {
     /// surrounded monastery.
     fn is_complete(&self, state: &State, key: Key, kind: FeatureKind) -> bool {
         match kind {
-            FeatureKind::Road | FeatureKind::City => self.counters(state, key).open == 0,
+            FeatureKind::Road | FeatureKind::City => self.counters(state, key).open() == 0,
             FeatureKind::Monastery => self.surrounded(state, key) == 8,
             FeatureKind::Field => false,
         }
@@ -234,10 +234,10 @@ impl Overlay {
     fn value(&self, state: &State, key: Key, kind: FeatureKind) -> u16 {
         let c = self.counters(state, key);
         match kind {
-            FeatureKind::Road => c.tiles as u16,
+            FeatureKind::Road => c.tiles() as u16,
             FeatureKind::City => {
-                let base = c.tiles as u16 + c.shields as u16;
-                if c.open == 0 {
+                let base = c.tiles() as u16 + c.shields() as u16;
+                if c.open() == 0 {
                     2 * base
                 } else {
                     base
@@ -427,7 +427,7 @@ impl FieldLists<'_> {
     fn touches(&mut self, state: &State, root: SegmentId) -> &[SegmentId] {
         match self {
             FieldLists::Own(t) => {
-                let segments = state.features.counters(root).tiles;
+                let segments = state.features.counters(root).tiles();
                 let range = match t.find(root, segments) {
                     Some(range) => range,
                     None => t.walk(state, root),
@@ -516,7 +516,7 @@ impl FieldCache {
     }
 
     fn touches(&mut self, state: &State, root: SegmentId) -> &[SegmentId] {
-        let segments = state.features.counters(root).tiles;
+        let segments = state.features.counters(root).tiles();
         let k = self.index[root as usize] as usize;
         if k > 0 && self.base.fields[k - 1].segments == segments {
             let f = self.base.fields[k - 1];
@@ -847,7 +847,7 @@ fn points(
 /// Distinct completed cities touching field `key` after the placement
 /// `ov`.
 fn completed_cities(fields: &mut FieldLists<'_>, state: &State, ov: &Overlay, key: Key) -> u16 {
-    let complete = |city: Key| ov.counters(state, city).open == 0;
+    let complete = |city: Key| ov.counters(state, city).open() == 0;
     // Completed groups (bits by node) and state roots seen, counted as
     // they are first seen (no popcount on plain x86-64).
     let mut groups = 0u32;
@@ -954,7 +954,7 @@ impl<const F: usize, const R: usize> Touches<F, R> {
         });
         self.fields[self.fields_len] = Listed {
             root,
-            segments: state.features.counters(root).tiles,
+            segments: state.features.counters(root).tiles(),
             start: start as u16,
             len: (self.roots_len - start) as u16,
         };

@@ -17,6 +17,7 @@ impl State {
 
     /// Score the roads, cities and monasteries the tile in `slot`
     /// completed.
+    #[inline(always)]
     pub(super) fn score_completed(&mut self, slot: usize, touched: &Touched) {
         let placed = *self.board.placed(slot);
         // Its road and city segments by a mask per kind: no test of each

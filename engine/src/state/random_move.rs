@@ -1,0 +1,67 @@
+//! A uniformly random move, played: the move [`crate::random_move`]
+//! picks, found and played in one pass, so the segments free for its
+//! meeple are read off the board after the tile is put rather than worked
+//! out beforehand (the random playout's hot path).
+
+use super::State;
+use crate::features::segment_id;
+use crate::moves::Move;
+use crate::playout::random_meeple;
+use crate::tiles::{meeple_segments, Tile, MAX_SEGMENTS};
+use rand::Rng;
+
+impl State {
+    /// Play a uniformly random legal move and return it, or return `None`
+    /// and change nothing when the seat to play has no placement (outside
+    /// [`crate::Phase::Place`] and [`crate::Phase::PlaceHand`], or with no
+    /// fitting cell).
+    ///
+    /// The same as `random_move(self, rng)` then
+    /// [`State::play_unchecked`]: the same move from the same draws of
+    /// `rng`, leaving the same state, in fewer steps.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{random_move, Rules, Seat, State, Tile};
+    /// use rand::SeedableRng;
+    ///
+    /// let mut state = State::new(Rules::default(), 2, Seat(0));
+    /// state.draw(Tile::U).unwrap();
+    /// let mut picked = state.clone();
+    /// let mv = random_move(&state, &mut rand_pcg::Pcg64Mcg::seed_from_u64(4)).unwrap();
+    /// picked.play_unchecked(mv);
+    /// let played = state.play_random_move(&mut rand_pcg::Pcg64Mcg::seed_from_u64(4));
+    /// assert_eq!((played, &state), (Some(mv), &picked));
+    /// ```
+    pub fn play_random_move<R: Rng + ?Sized>(&mut self, rng: &mut R) -> Option<Move> {
+        let n = self.placement_count();
+        if n == 0 {
+            return None;
+        }
+        let placement = self.nth_placement(rng.gen_range(0..n))?;
+        let (slot, touched) = self.put_placement(placement);
+        let tile = self.board.placed(slot).tile;
+        let meeple = random_meeple(self.free_segments_placed(slot, tile), rng);
+        self.finish_move(slot, touched, meeple);
+        Some(Move { placement, meeple })
+    }
+
+    /// [`State::free_segments`] of the tile just put in `slot`, before its
+    /// meeple and scoring: the segments whose feature holds no meeple
+    /// (fields only with farmers; none when the seat has no meeple left).
+    /// The joins are made, so this reads each segment's root.
+    #[inline(always)]
+    fn free_segments_placed(&self, slot: usize, tile: Tile) -> u8 {
+        if self.supply[self.to_play] == 0 {
+            return 0;
+        }
+        // Every id of the slot is a segment or a singleton with no meeple
+        // (`Features::init_tile`), so all eight are read without a branch.
+        let mut occupied = 0u8;
+        for i in 0..MAX_SEGMENTS as u8 {
+            let root = self.features.root(segment_id(slot, i));
+            occupied |= u8::from(self.features.meeples(root) > 0) << i;
+        }
+        meeple_segments(tile, self.rules().farmers) & !occupied
+    }
+}
