@@ -27,7 +27,8 @@
 //!   [`SeatView::determinize`] samples a full state consistent with it.
 //! - **Records**: [`Record`] (the `GAME-RECORD.md` format), [`replay`] and
 //!   [`RecordBuilder`].
-//! - **Playouts**: [`random_move`], [`random_action`], [`random_playout`].
+//! - **Playouts**: [`random_move`], [`random_action`], [`random_playout`], and
+//!   [`State::play_random_move`] (a random move found and played in one pass).
 //! - **Tile geometry** (read-only, enough to draw a tile): [`Tile`] with
 //!   its [`TileDef`] ([`Edge`]s and [`SegmentDef`]s) and, per [`Rotation`],
 //!   its [`Oriented`] layout; [`Side`], [`Port`], [`Location`], [`Pos`].
