@@ -260,37 +260,22 @@ pub(super) fn add_points(score: &mut Score, kind: FeatureKind, points: u16) {
 
 /// City segments in the whole game: a bound on the distinct cities one
 /// field can touch.
-const GAME_CITY_SEGMENTS: usize = {
-    let mut n = 0;
-    let mut t = 0;
-    while t < Tile::ALL.len() {
-        let def = Tile::ALL[t].def();
-        let mut i = 0;
-        while i < def.segments.len() {
-            if matches!(def.segments[i].kind, FeatureKind::City) {
-                n += def.count as usize;
-            }
-            i += 1;
-        }
-        t += 1;
-    }
-    n
-};
+const GAME_CITY_SEGMENTS: usize = game_segments(FeatureKind::City, false);
 /// Fields whose touched cities an [`EndNow`] keeps at once.
 const CACHED_FIELDS: usize = 32;
 /// Touched-city roots it keeps over all those fields.
 const CACHED_TOUCHES: usize = 256;
 const _: () = assert!(GAME_CITY_SEGMENTS <= CACHED_TOUCHES);
 /// Field segments in the whole game: a bound on its fields.
-const GAME_FIELD_SEGMENTS: usize = game_field_segments(false);
+const GAME_FIELD_SEGMENTS: usize = game_segments(FeatureKind::Field, false);
 /// Cities touched by field segments in the whole game, plus room for one
 /// more field's list: what a [`FieldCache`] lists for a whole board.
-const GAME_FIELD_TOUCHES: usize = game_field_segments(true) + GAME_CITY_SEGMENTS;
+const GAME_FIELD_TOUCHES: usize = game_segments(FeatureKind::Field, true) + GAME_CITY_SEGMENTS;
 const _: () = assert!(GAME_FIELD_SEGMENTS < u8::MAX as usize);
 
-/// Field segments (or with `touches`, the city segments they touch) over
-/// every tile of the game.
-const fn game_field_segments(touches: bool) -> usize {
+/// Segments of `kind` (or with `touches`, the city segments they touch)
+/// over every tile of the game.
+const fn game_segments(kind: FeatureKind, touches: bool) -> usize {
     let mut n = 0;
     let mut t = 0;
     while t < Tile::ALL.len() {
@@ -298,7 +283,7 @@ const fn game_field_segments(touches: bool) -> usize {
         let mut i = 0;
         while i < def.segments.len() {
             let seg = &def.segments[i];
-            if matches!(seg.kind, FeatureKind::Field) {
+            if seg.kind as u8 == kind as u8 {
                 let per = if touches {
                     seg.touches.count_ones() as usize
                 } else {
