@@ -621,8 +621,11 @@ impl State {
     #[inline(always)]
     fn finish_move(&mut self, slot: usize, touched: Touched, meeple: Option<u8>) {
         let gift_due = self.rules().gifts && self.extends_foreign_feature(slot);
-        let hole = touched.sides.iter().all(|&n| n != NO_SLOT);
-        self.rules.set_bonus_turn(self.rules().hole_bonus && hole);
+        // (Without `hole_bonus` the bonus bit is never set: nothing to write.)
+        if self.rules().hole_bonus {
+            let hole = touched.sides.iter().all(|&n| n != NO_SLOT);
+            self.rules.set_bonus_turn(hole);
+        }
 
         if let Some(seg) = meeple {
             self.add_meeple(self.to_play, segment_id(slot, seg));

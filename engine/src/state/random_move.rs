@@ -5,9 +5,10 @@
 
 use super::State;
 use crate::features::segment_id;
-use crate::moves::Move;
+use crate::moves::{Move, Placement};
 use crate::playout::random_meeple;
 use crate::tiles::{meeple_segments, Tile, MAX_SEGMENTS};
+use crate::turn::Phase;
 use rand::Rng;
 
 impl State {
@@ -38,9 +39,17 @@ impl State {
         if n == 0 {
             return None;
         }
-        let placement = self.nth_placement(rng.gen_range(0..n))?;
-        let (slot, touched) = self.put_placement(placement);
-        let tile = self.board.placed(slot).tile;
+        let k = rng.gen_range(0..n);
+        // The drawn tile's placement without a second look at the phase.
+        let (placement, slot, touched, tile) = if let Phase::Place(tile) = self.phase {
+            let (pos, rot) = self.board.nth_fit(tile, k)?;
+            let (slot, touched) = self.put_tile(tile, rot, pos);
+            (Placement::new(pos, rot), slot, touched, tile)
+        } else {
+            let placement = self.nth_placement(k)?;
+            let (slot, touched) = self.put_placement(placement);
+            (placement, slot, touched, self.board.placed(slot).tile)
+        };
         let meeple = random_meeple(self.free_segments_placed(slot, tile), rng);
         self.finish_move(slot, touched, meeple);
         Some(Move { placement, meeple })
