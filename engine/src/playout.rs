@@ -163,7 +163,7 @@ pub fn random_playout<R: Rng + ?Sized>(state: &mut State, rng: &mut R) {
             }
             Phase::Place(_) => match random_gift_first(state, rng) {
                 Some(open) => state.play_action_unchecked(Action::Open(open)),
-                None if state.play_random_move(rng).is_some() => {}
+                None if state.play_random_move_inline(rng).is_some() => {}
                 None => return,
             },
             Phase::PlaceHand => {

@@ -35,6 +35,13 @@ impl State {
     /// assert_eq!((played, &state), (Some(mv), &picked));
     /// ```
     pub fn play_random_move<R: Rng + ?Sized>(&mut self, rng: &mut R) -> Option<Move> {
+        self.play_random_move_inline(rng)
+    }
+
+    /// [`State::play_random_move`], compiled into its caller (the random
+    /// playout's loop: no call and no saving of registers per move).
+    #[inline(always)]
+    pub(crate) fn play_random_move_inline<R: Rng + ?Sized>(&mut self, rng: &mut R) -> Option<Move> {
         let n = self.placement_count();
         if n == 0 {
             return None;
