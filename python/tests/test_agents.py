@@ -115,12 +115,19 @@ def test_ctrl_c_interrupts_a_tournament_as_it_does_the_command_line(tmp_path):
     import threading
 
     out = tmp_path / "stopped"
+    # Python raises KeyboardInterrupt on SIGINT only through its default
+    # handler, which it does not install when started with SIGINT ignored
+    # (a background job of a shell without job control): install it here.
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
     timer = threading.Timer(0.5, lambda: os.kill(os.getpid(), signal.SIGINT))
     timer.start()
-    with pytest.raises(KeyboardInterrupt):
-        carcassonne.tournament(["mcts:iterations=200", "greedy"], games=400, seed=2,
-                               out=str(out), threads=1)
-    timer.cancel()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            carcassonne.tournament(["mcts:iterations=200", "greedy"], games=400, seed=2,
+                                   out=str(out), threads=1)
+    finally:
+        timer.cancel()
+        signal.signal(signal.SIGINT, previous)
     # The games complete are written with their summaries; run.json says
     # interrupted, so `carcassonne tournament --resume` continues it.
     run = json.loads((out / "run.json").read_text())
