@@ -140,6 +140,7 @@ mod packed_rules;
 mod playout;
 mod record;
 mod rules;
+mod sampling;
 mod seat;
 mod state;
 mod tiles;

@@ -237,7 +237,7 @@ impl State {
     /// ```
     pub fn receive_random_gift<R: Rng + ?Sized>(&mut self, rng: &mut R) -> Gift {
         let deck = self.gifts.deck;
-        let gift = deck.nth(rng.gen_range(0..deck.total()));
+        let gift = deck.nth(crate::sampling::below(rng, deck.total()));
         self.receive_gift(gift)
             .expect("a gift draw is due and the card is in the deck");
         gift
@@ -284,7 +284,7 @@ impl State {
         // The turn's draw of the base game first, without the checks of
         // `draw` (the tile is in the bag; no start tile, hand or Take 2).
         if self.phase == Phase::Draw && self.rules.hand() == 0 && !self.board.is_empty() {
-            let tile = self.bag.nth(rng.gen_range(0..self.bag.total()));
+            let tile = self.bag.nth(crate::sampling::below(rng, self.bag.total()));
             let taken = self.bag.take(tile);
             debug_assert!(taken);
             return (tile, self.drawn_from_bag(tile, None));
@@ -293,7 +293,7 @@ impl State {
             let drawn = self.draw(tile).expect("a tile of the hand to set aside");
             return (tile, drawn);
         }
-        let k = rng.gen_range(0..self.bag.total());
+        let k = crate::sampling::below(rng, self.bag.total());
         let tile = self.bag.nth(k);
         let drawn = self.draw(tile).expect("drawing during the draw phase");
         (tile, drawn)
