@@ -96,7 +96,7 @@ mod tests {
             let draws = vec![rejected, rejected, 9 << 24];
             let ours = below(&mut Fixed(draws.clone()), n);
             assert_eq!(ours, Fixed(draws).gen_range(0..n), "n = {n}");
-            assert_eq!(u64::from(ours), (9u64 << 24) * range >> 32);
+            assert_eq!(u64::from(ours), ((9u64 << 24) * range) >> 32);
         }
     }
 }
