@@ -227,6 +227,44 @@ fn play_random_move_is_random_move_then_play() {
     assert!(placements > 10_000, "{placements}");
 }
 
+/// `EndNow::random_move` is `random_move`: the same move from the same
+/// draws at every placement of games under every rule combination, and
+/// the placement it prepares values the move as a fresh `EndNow` does.
+#[test]
+fn end_now_random_move_is_random_move() {
+    use engine::{random_move, Action};
+    use rand::RngCore;
+    let mut placements = 0;
+    for (k, (rules, players)) in every_rules_with_hands_and_seats().enumerate() {
+        let mut state = State::new(rules, players, Seat(0));
+        let mut rng = Pcg64Mcg::seed_from_u64(900 + k as u64);
+        while !state.is_over() {
+            if state.is_chance() {
+                state.apply_chance(&mut rng);
+                continue;
+            }
+            if matches!(state.phase(), Phase::Place(_) | Phase::PlaceHand) {
+                let mut picked_rng = rng.clone();
+                let mv = random_move(&state, &mut picked_rng).expect("a placement");
+                let mut end_now = state.end_now_lazy();
+                let drawn = end_now.random_move(&mut rng);
+                let ctx = format!("{rules:?}, {players} seats, turn {}", state.turns());
+                assert_eq!(drawn, Some(mv), "{ctx}");
+                assert_eq!(rng.next_u64(), picked_rng.next_u64(), "{ctx}: draws");
+                let action = Action::Place(mv);
+                assert_eq!(end_now.gain(action), state.end_now().gain(action), "{ctx}");
+                state.play_unchecked(mv);
+                placements += 1;
+            } else {
+                let action = random_action(&state, &mut rng).expect("an action");
+                state.play_action_unchecked(action);
+            }
+        }
+        assert_eq!(state.end_now_lazy().random_move(&mut rng), None, "a finished game");
+    }
+    assert!(placements > 5_000, "{placements}");
+}
+
 /// `random_playout` plays the game `random_action` would, draw for draw.
 #[test]
 fn random_playout_plays_the_random_actions() {

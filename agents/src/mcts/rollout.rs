@@ -3,7 +3,6 @@
 
 use super::config::{MctsConfig, Reward, Rollout};
 use crate::eval::{advantage_gain, end_now_scores_in};
-use engine::random_move;
 use engine::{Action, EndNow, FieldCache, Move, Phase, Seat, State, MAX_PLAYERS};
 use rand::Rng;
 
@@ -111,13 +110,12 @@ pub(crate) fn quick_value(end_now: &mut EndNow<'_>, action: Action) -> i32 {
 /// The best of `k` uniformly random legal moves by the greedy evaluation
 /// (the first sampled among equals); `None` outside the place phase.
 pub fn sampled_greedy_move<R: Rng + ?Sized>(state: &State, k: u32, rng: &mut R) -> Option<Move> {
-    if k == 0 {
+    if k == 0 || state.placement_count() == 0 {
         return None;
     }
-    let first = random_move(state, rng)?;
-    // Built in place once a move is drawn (moving an `EndNow` copies it).
+    // Built in place (moving an `EndNow` copies it).
     let mut end_now = state.end_now_lazy();
-    best_sampled(&mut end_now, first, k, rng)
+    best_sampled(&mut end_now, k, rng)
 }
 
 /// [`sampled_greedy_move`] with fields listed in `fields` (see
@@ -128,27 +126,23 @@ pub(crate) fn sampled_greedy_move_in<R: Rng + ?Sized>(
     rng: &mut R,
     fields: &mut FieldCache,
 ) -> Option<Move> {
-    if k == 0 {
+    if k == 0 || state.placement_count() == 0 {
         return None;
     }
-    let first = random_move(state, rng)?;
     let mut end_now = state.end_now_lazy_in(fields);
-    best_sampled(&mut end_now, first, k, rng)
+    best_sampled(&mut end_now, k, rng)
 }
 
-/// The best of `first` and `k - 1` more random legal moves of the
-/// position of `end_now`.
+/// The best of `k` (≥ 1) uniformly random legal moves of the position of
+/// `end_now` by [`quick_value`] (the first drawn among equals).
 #[inline]
-fn best_sampled<R: Rng + ?Sized>(
-    end_now: &mut EndNow<'_>,
-    first: Move,
-    k: u32,
-    rng: &mut R,
-) -> Option<Move> {
-    let state = end_now.state();
+fn best_sampled<R: Rng + ?Sized>(end_now: &mut EndNow<'_>, k: u32, rng: &mut R) -> Option<Move> {
+    // Each move drawn through `end_now`, which prepares its placement for
+    // the value that follows (the meeple's free segments read off it).
+    let first = end_now.random_move(rng)?;
     let mut best = (quick_value(end_now, Action::Place(first)), first);
     for _ in 1..k {
-        let mv = random_move(state, rng)?;
+        let mv = end_now.random_move(rng)?;
         let v = quick_value(end_now, Action::Place(mv));
         if v > best.0 {
             best = (v, mv);

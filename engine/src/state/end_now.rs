@@ -29,10 +29,12 @@ use super::{State, MAX_MEEPLES};
 use crate::board::NO_SLOT;
 use crate::features::{segment_id, Counters, SegmentId, MAX_SEGMENT_IDS};
 use crate::geom::{Pos, Rotation, Side};
-use crate::moves::Placement;
+use crate::moves::{Move, Placement};
+use crate::playout::random_meeple;
 use crate::seat::{PerSeat, Score, MAX_PLAYERS};
-use crate::tiles::{Edge, FeatureKind, Tile, MAX_SEGMENTS, NO_SEGMENT};
+use crate::tiles::{meeple_segments, Edge, FeatureKind, Tile, MAX_SEGMENTS, NO_SEGMENT};
 use crate::turn::{Action, Phase};
+use rand::Rng;
 
 /// A feature as the overlay sees it: a union-find root of the state, or
 /// `GROUP | node` for a group the placement makes.
@@ -699,9 +701,56 @@ impl<'s> EndNow<'s> {
         out
     }
 
+    /// A uniformly random legal move of the position: the move
+    /// [`crate::random_move`] gives from the same draws of `rng`, with its
+    /// placement prepared for [`EndNow::gain`] and [`EndNow::after`] (the
+    /// segments free for its meeple are read from the placement's overlay
+    /// instead of being worked out apart). `None` when the seat to play has
+    /// no placement.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::{random_move, Action, Rules, Seat, State, Tile};
+    /// use rand::SeedableRng;
+    ///
+    /// let mut state = State::new(Rules::default(), 2, Seat(0));
+    /// state.draw(Tile::U).unwrap();
+    /// let mut end_now = state.end_now_lazy();
+    /// let mv = end_now.random_move(&mut rand_pcg::Pcg64Mcg::seed_from_u64(3)).unwrap();
+    /// assert_eq!(Some(mv), random_move(&state, &mut rand_pcg::Pcg64Mcg::seed_from_u64(3)));
+    /// assert_eq!(end_now.gain(Action::Place(mv)), state.end_now().gain(Action::Place(mv)));
+    /// ```
+    pub fn random_move<R: Rng + ?Sized>(&mut self, rng: &mut R) -> Option<Move> {
+        let state = self.state;
+        let n = state.placement_count();
+        if n == 0 {
+            return None;
+        }
+        let placement = state.nth_placement(rng.gen_range(0..n))?;
+        let free = match state.phase {
+            Phase::Place(tile) if state.supply[state.to_play] > 0 => {
+                if self.prepared.placement != Some(placement) {
+                    self.prepare(tile, placement);
+                }
+                let ov = &self.prepared.ov;
+                let mut occupied = 0u8;
+                for i in 0..tile.segment_count() {
+                    let group = ov.parent[i] as usize;
+                    occupied |= u8::from(ov.counters[group].meeples() > 0) << i;
+                }
+                meeple_segments(tile, state.rules().farmers) & !occupied
+            }
+            _ => state.free_segments(placement),
+        };
+        Some(Move {
+            placement,
+            meeple: random_meeple(free, rng),
+        })
+    }
+
     /// What placing `mv` (of `tile`) changes in the end-now scores, parts
     /// counted modulo 2^16.
-    fn place_delta(&mut self, tile: Tile, mv: crate::moves::Move) -> PerSeat<Score> {
+    fn place_delta(&mut self, tile: Tile, mv: Move) -> PerSeat<Score> {
         let state = self.state;
         if self.prepared.placement != Some(mv.placement) {
             self.prepare(tile, mv.placement);
