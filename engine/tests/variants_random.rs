@@ -260,7 +260,11 @@ fn end_now_random_move_is_random_move() {
                 state.play_action_unchecked(action);
             }
         }
-        assert_eq!(state.end_now_lazy().random_move(&mut rng), None, "a finished game");
+        assert_eq!(
+            state.end_now_lazy().random_move(&mut rng),
+            None,
+            "a finished game"
+        );
     }
     assert!(placements > 5_000, "{placements}");
 }
