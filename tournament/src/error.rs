@@ -66,28 +66,45 @@ impl Error {
 }
 
 impl fmt::Display for Error {
+    /// One line: control characters in what the message quotes (a file
+    /// name, a key or value of a malformed record or protocol message, as
+    /// serde quotes them) are written escaped, `\n` as `\\n`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Error::Invalid(what) | Error::Folder(what) => f.write_str(what),
+        let text = match self {
+            Error::Invalid(what) | Error::Folder(what) => what.clone(),
             Error::Io {
                 action,
                 path,
                 source,
-            } => write!(f, "cannot {action} {}: {source}", path.display()),
+            } => format!("cannot {action} {}: {source}", path.display()),
             Error::Content {
                 path,
                 line: Some(line),
                 what,
-            } => write!(f, "{}:{line}: {what}", path.display()),
+            } => format!("{}:{line}: {what}", path.display()),
             Error::Content {
                 path,
                 line: None,
                 what,
-            } => write!(f, "{}: {what}", path.display()),
-            Error::Replay { failed, total } => write!(f, "{failed} of {total} records failed"),
-            Error::Internal(what) => write!(f, "internal error: {what}"),
+            } => format!("{}: {what}", path.display()),
+            Error::Replay { failed, total } => format!("{failed} of {total} records failed"),
+            Error::Internal(what) => format!("internal error: {what}"),
+        };
+        write_one_line(f, &text)
+    }
+}
+
+/// Write `text` with its control characters escaped (a line break as
+/// `\\n`): a message stays one line whatever input it quotes.
+pub(crate) fn write_one_line(f: &mut fmt::Formatter<'_>, text: &str) -> fmt::Result {
+    for c in text.chars() {
+        if c.is_control() {
+            write!(f, "{}", c.escape_default())?;
+        } else {
+            write!(f, "{c}")?;
         }
     }
+    Ok(())
 }
 
 impl std::error::Error for Error {
@@ -130,5 +147,24 @@ mod tests {
         assert_eq!(texts[4], "x/games.csv: missing field `seat`");
         assert_eq!(texts[5], "2 of 4 records failed");
         assert!(texts.iter().all(|t| !t.contains('\n') && !t.is_empty()));
+    }
+
+    #[test]
+    fn an_error_quoting_line_breaks_stays_one_line() {
+        // serde quotes an unknown key as it was sent: a record or protocol
+        // message whose key holds an escaped line break made two lines.
+        let e = Error::content(
+            Path::new("bad\nname.json"),
+            Some(1),
+            "bad record: unknown field `far\nmers`\r",
+        );
+        assert_eq!(
+            e.to_string(),
+            "bad\\nname.json:1: bad record: unknown field `far\\nmers`\\r"
+        );
+        assert_eq!(
+            Error::Invalid("a\tb\u{1b}".into()).to_string(),
+            "a\\tb\\u{1b}"
+        );
     }
 }

@@ -68,8 +68,10 @@ pub struct ReplayFailure {
 }
 
 impl fmt::Display for ReplayFailure {
+    /// One line, as [`crate::error::Error`]'s: control characters quoted
+    /// from the record are escaped.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}", self.place, self.reason)
+        crate::error::write_one_line(f, &format!("{}: {}", self.place, self.reason))
     }
 }
 
@@ -313,6 +315,22 @@ mod tests {
             err.contains("cols.jsonl:2:25: bad record: invalid type: integer `7`"),
             "{err}"
         );
+    }
+
+    #[test]
+    fn a_record_quoting_a_line_break_fails_on_one_line() {
+        // serde names an unknown key as sent: a key holding an escaped
+        // line break printed the failure on two lines.
+        let path = write(
+            "key.json",
+            r#"{"players": 2, "rules": {"far\nmers": true}, "turns": []}"#,
+        );
+        let err = first_error(&path);
+        assert!(
+            err.contains("bad record: unknown field `far\\nmers`"),
+            "{err}"
+        );
+        assert!(!err.contains('\n'), "{err}");
     }
 
     /// Issue 8: one bad line among good ones suppressed every report.

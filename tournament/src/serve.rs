@@ -235,6 +235,20 @@ mod tests {
     }
 
     #[test]
+    fn a_refusal_quoting_a_key_with_a_line_break_stays_one_line() {
+        // Found by the protocol_serve fuzz target: serde quotes an unknown
+        // field as sent, so an escaped line break in a rules key made the
+        // error two lines (the error's Display now escapes it).
+        let (result, _) = serve_lines(concat!(
+            "{\"type\":\"new_game\",\"rules\":{\"h\\nd\":2},",
+            "\"players\":2,\"seat\":0,\"first\":0,\"seed\":1}\n"
+        ));
+        let e = result.unwrap_err();
+        assert!(e.starts_with("line 1: unknown field `h\\nd`"), "{e}");
+        assert!(!e.contains('\n') && !e.contains('\r'), "{e}");
+    }
+
+    #[test]
     fn serve_refuses_a_decide_where_a_tile_is_still_to_be_drawn() {
         let (result, _) = serve_lines(concat!(
             "{\"type\":\"new_game\",\"rules\":{},",
