@@ -169,4 +169,12 @@ impl Agent for GreedyAgent {
             None => greedy_action(&state, rng),
         }
     }
+
+    fn unsuited_to(&self, rules: &engine::Rules, players: usize) -> Option<String> {
+        let model = self.model.as_ref()?;
+        Some(format!(
+            "its eval= model is {}",
+            model.unsuited_to(rules, players)?
+        ))
+    }
 }

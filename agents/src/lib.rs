@@ -82,6 +82,14 @@ pub trait Agent: Send {
     fn root_visits(&self) -> Option<Vec<(Action, u32)>> {
         None
     }
+
+    /// Why the agent may play badly in games of `players` seats under
+    /// `rules` — its value model (`eval=`) was fitted on other games —
+    /// or `None` when nothing is known against it. The command line
+    /// prints it as a warning before a tournament.
+    fn unsuited_to(&self, _rules: &engine::Rules, _players: usize) -> Option<String> {
+        None
+    }
 }
 
 pub use spec::{from_spec, SpecError};

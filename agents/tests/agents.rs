@@ -100,6 +100,42 @@ fn the_shipped_value_model_loads_and_plays() {
     only_legal_moves(&format!("mcts:iterations=12,depth=1,eval={path}"), 1);
 }
 
+/// The shipped model says what it was fitted on (2 players, the standard
+/// rules), so the agents using it warn under other games (its `fitted_on`
+/// was added by hand, as this build writes it: the code that fitted the
+/// model did not record one).
+#[test]
+fn the_shipped_value_model_says_what_it_was_fitted_on() {
+    use agents::learn::{FittedOn, ValueModel};
+    use engine::Rules;
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../models/value-2p.json");
+    let model = ValueModel::load(std::path::Path::new(path)).unwrap();
+    let fitted = FittedOn {
+        players: vec![2],
+        rules: vec![Rules::default()],
+    };
+    assert_eq!(model.fitted_on, Some(fitted));
+    // Written as this build writes it (the last field of the file).
+    let written = serde_json::to_string_pretty(&model).unwrap();
+    let tail = &written[written.find("  \"fitted_on\"").unwrap()..];
+    assert!(std::fs::read_to_string(path)
+        .unwrap()
+        .ends_with(&format!("{tail}\n")));
+    let gifts: Rules = "gifts=true".parse().unwrap();
+    for spec in ["greedy:", "mcts:iterations=10,", "ismcts:iterations=10,"] {
+        let agent = agents::from_spec(&format!("{spec}eval={path}")).unwrap();
+        assert_eq!(agent.unsuited_to(&Rules::default(), 2), None, "{spec}");
+        let why = agent.unsuited_to(&gifts, 2).expect("unsuited to The Gifts");
+        assert!(
+            why.contains("not 2-player games under gifts=true"),
+            "{spec}: {why}"
+        );
+        assert!(agent.unsuited_to(&Rules::default(), 3).is_some(), "{spec}");
+    }
+    let plain = agents::from_spec("mcts:iterations=10").unwrap();
+    assert_eq!(plain.unsuited_to(&gifts, 3), None);
+}
+
 #[test]
 #[ignore = "minutes: run with --ignored"]
 fn search_agents_play_only_legal_moves_over_thousands_of_games() {

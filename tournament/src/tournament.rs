@@ -256,6 +256,9 @@ pub fn run_with(
     let started = Instant::now();
     let settings = &config.settings;
     let (schedule, labels) = schedule_of(settings);
+    for warning in crate::roster::unsuited(&settings.agents, &settings.rules, settings.players) {
+        eprintln!("carcassonne: warning: {warning}");
+    }
     let (dir, mut info, old_rows, old_records, old_positions) = match &config.folder {
         Folder::New(dir) => {
             if schedule.games_per_pairing() != settings.games_per_pairing {

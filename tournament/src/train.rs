@@ -11,11 +11,11 @@
 //! same inputs give the same bytes.
 
 use crate::error::{Error, Result};
-use crate::output::write_atomic;
+use crate::output::{read_run_info, write_atomic};
 use crate::positions::{columns, FIRST_FEATURE};
 use crate::schedule::mix;
-use crate::schema::POSITIONS_CSV;
-use agents::learn::{ridge, FeatureVector, ValueModel, FEATURE_COUNT};
+use crate::schema::{POSITIONS_CSV, RUN_JSON};
+use agents::learn::{ridge, FeatureVector, FittedOn, ValueModel, FEATURE_COUNT};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 
@@ -258,6 +258,33 @@ impl TrainReport {
     }
 }
 
+/// The seat counts and rules of the games in the self-play folders
+/// `dirs`, from their run.json (`None` when a folder has none: positions
+/// from elsewhere).
+///
+/// # Errors
+/// A run.json that cannot be read.
+fn fitted_on(dirs: &[PathBuf]) -> Result<Option<FittedOn>> {
+    let mut fitted = FittedOn {
+        players: Vec::new(),
+        rules: Vec::new(),
+    };
+    for dir in dirs {
+        if !dir.join(RUN_JSON).exists() {
+            return Ok(None);
+        }
+        let settings = read_run_info(dir)?.settings;
+        if !fitted.players.contains(&settings.players) {
+            fitted.players.push(settings.players);
+        }
+        if !fitted.rules.contains(&settings.rules) {
+            fitted.rules.push(settings.rules);
+        }
+    }
+    fitted.players.sort_unstable();
+    Ok(Some(fitted))
+}
+
 /// Fit the model of `config`, write it, and report its held-out errors.
 ///
 /// # Errors
@@ -292,6 +319,7 @@ pub fn train(config: &TrainConfig) -> Result<TrainReport> {
         seeds.len() as u64
     };
     let errors = evaluate(&model, &heldout);
+    model.fitted_on = fitted_on(&config.dirs)?;
     model.provenance = serde_json::json!({
         "data": config.dirs.iter().map(|d| d.display().to_string()).collect::<Vec<_>>(),
         "seed": config.seed,

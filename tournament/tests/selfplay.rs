@@ -53,6 +53,30 @@ fn selfplay_and_train_give_the_same_bytes_for_the_same_seed() {
     let model = common::json(&dir.join("m1.json"));
     assert_eq!(model["provenance"]["seed"], 1);
     assert_eq!(model["features"].as_array().unwrap().len(), 40);
+    // What it was fitted on: the self-play run's seats and rules.
+    assert_eq!(model["fitted_on"]["players"], serde_json::json!([2]));
+    assert_eq!(
+        model["fitted_on"]["rules"],
+        serde_json::json!([{"farmers": true, "gifts": false}])
+    );
+    // A tournament under other rules with it warns, once, on stderr
+    // (and plays).
+    let m1 = dir.join("m1.json");
+    let spec = format!("greedy:eval={}", m1.display());
+    let agents = format!("{spec},random");
+    let out = common::tournament(
+        &dir.join("gifts"),
+        &["--agents", &agents, "--games", "2", "--gifts"],
+    );
+    let err = String::from_utf8(out.stderr).unwrap();
+    let warning = format!(
+        "carcassonne: warning: agent {spec}: its eval= model is fitted on 2-player games \
+         under the standard rules, not 2-player games under gifts=true"
+    );
+    assert_eq!(err.matches(&warning).count(), 1, "{err}");
+    let out = common::tournament(&dir.join("same"), &["--agents", &agents, "--games", "2"]);
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(!err.contains("warning"), "{err}");
 }
 
 #[test]

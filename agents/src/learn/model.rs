@@ -9,7 +9,7 @@
 //! shuffled weights.
 
 use super::features::{extract, FeatureVector, FEATURES, FEATURE_COUNT};
-use engine::{Seat, SeatView, State, MAX_PLAYERS};
+use engine::{Rules, Seat, SeatView, State, MAX_PLAYERS};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 
@@ -42,6 +42,31 @@ pub struct ValueModel {
     /// Where the model comes from: data folders, seed, code revision,
     /// sizes and held-out errors (free-form, written by `train`).
     pub provenance: serde_json::Value,
+    /// The games its training positions come from, when known (files
+    /// written before `train` recorded it have none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fitted_on: Option<FittedOn>,
+}
+
+/// The games a model was fitted on: the seat counts and rules of its
+/// training data (`carcassonne train` reads them from each data folder's
+/// run.json).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FittedOn {
+    /// The seat counts, without repeats.
+    pub players: Vec<usize>,
+    /// The rules, without repeats.
+    pub rules: Vec<Rules>,
+}
+
+/// `rules` in words: "the standard rules" or its `KEY=VALUE,…` form.
+fn describe(rules: &Rules) -> String {
+    let text = rules.to_string();
+    if text.is_empty() {
+        "the standard rules".to_string()
+    } else {
+        text
+    }
 }
 
 impl ValueModel {
@@ -63,7 +88,43 @@ impl ValueModel {
             intercept,
             lambda,
             provenance: serde_json::Value::Null,
+            fitted_on: None,
         }
+    }
+
+    /// Why the model may predict badly in games of `players` seats under
+    /// `rules`: it was fitted on other games (its features see no gift
+    /// cards, and leads differ with the seat count). `None` when it was
+    /// fitted on such games, or does not say what it was fitted on.
+    ///
+    /// # Examples
+    /// ```
+    /// use agents::learn::{FittedOn, ValueModel, FEATURE_COUNT};
+    /// use engine::Rules;
+    ///
+    /// let n = FEATURE_COUNT;
+    /// let mut model = ValueModel::new(vec![0.0; n], vec![1.0; n], vec![0.0; n], 0.0, 1.0);
+    /// model.fitted_on = Some(FittedOn { players: vec![2], rules: vec![Rules::default()] });
+    /// assert_eq!(model.unsuited_to(&Rules::default(), 2), None);
+    /// let gifts: Rules = "gifts=true".parse().unwrap();
+    /// assert_eq!(
+    ///     model.unsuited_to(&gifts, 3).unwrap(),
+    ///     "fitted on 2-player games under the standard rules, not 3-player games under gifts=true"
+    /// );
+    /// ```
+    pub fn unsuited_to(&self, rules: &Rules, players: usize) -> Option<String> {
+        let fitted = self.fitted_on.as_ref()?;
+        if fitted.players.contains(&players) && fitted.rules.contains(rules) {
+            return None;
+        }
+        let seats: Vec<String> = fitted.players.iter().map(|p| p.to_string()).collect();
+        let fitted_rules: Vec<String> = fitted.rules.iter().map(describe).collect();
+        Some(format!(
+            "fitted on {}-player games under {}, not {players}-player games under {}",
+            seats.join("/"),
+            fitted_rules.join(" or "),
+            describe(rules)
+        ))
     }
 
     /// Read and check a model file.
@@ -213,6 +274,35 @@ mod tests {
         let mut m = model();
         m.format = "other/1".to_string();
         assert!(m.check().unwrap_err().contains("format"));
+    }
+
+    #[test]
+    fn a_model_says_when_it_was_fitted_on_other_games() {
+        let mut m = model();
+        assert_eq!(m.unsuited_to(&Rules::default(), 4), None, "says nothing");
+        let gifts: Rules = "gifts=true".parse().unwrap();
+        m.fitted_on = Some(FittedOn {
+            players: vec![2, 3],
+            rules: vec![Rules::default(), gifts],
+        });
+        assert_eq!(m.unsuited_to(&Rules::default(), 3), None);
+        assert_eq!(m.unsuited_to(&gifts, 2), None);
+        assert_eq!(
+            m.unsuited_to(&Rules::default(), 4).unwrap(),
+            "fitted on 2/3-player games under the standard rules or gifts=true, \
+             not 4-player games under the standard rules"
+        );
+        let no_farmers: Rules = "farmers=false".parse().unwrap();
+        assert!(m
+            .unsuited_to(&no_farmers, 2)
+            .unwrap()
+            .ends_with("not 2-player games under farmers=false"));
+        // It round-trips, and a file without it still reads.
+        let text = serde_json::to_string(&m).unwrap();
+        assert_eq!(serde_json::from_str::<ValueModel>(&text).unwrap(), m);
+        let old = serde_json::to_string(&model()).unwrap();
+        assert!(!old.contains("fitted_on"), "{old}");
+        assert_eq!(serde_json::from_str::<ValueModel>(&old).unwrap(), model());
     }
 
     #[test]

@@ -280,6 +280,14 @@ impl Agent for MctsAgent {
         &self.name
     }
 
+    fn unsuited_to(&self, rules: &engine::Rules, players: usize) -> Option<String> {
+        let model = self.config.eval.as_ref()?;
+        Some(format!(
+            "its eval= model is {}",
+            model.unsuited_to(rules, players)?
+        ))
+    }
+
     /// A decision without the game's history: on fresh trees.
     fn select(&mut self, view: &SeatView<'_>, rng: &mut AgentRng) -> Action {
         self.last = None;
