@@ -10,7 +10,7 @@
 #![no_main]
 
 use engine::{
-    Action, GiftOpen, Move, Phase, Placement, Pos, Rotation, Rules, Seat, State, Tile,
+    Action, Chance, GiftOpen, Move, Phase, Placement, Pos, Rotation, Rules, Seat, State, Tile,
 };
 use libfuzzer_sys::fuzz_target;
 
@@ -40,8 +40,14 @@ fn made_up_action(b: &mut Bytes) -> Action {
     match b.byte() % 8 {
         0 => Action::Keep(Tile::from_index(b.byte() as usize % Tile::COUNT)),
         1 => Action::Open(GiftOpen::Synod { at: pos }),
-        2 => Action::Open(GiftOpen::RoadSweeper { at: pos, segment: seg }),
-        3 => Action::Open(GiftOpen::CashOut { at: pos, segment: seg }),
+        2 => Action::Open(GiftOpen::RoadSweeper {
+            at: pos,
+            segment: seg,
+        }),
+        3 => Action::Open(GiftOpen::CashOut {
+            at: pos,
+            segment: seg,
+        }),
         4 => Action::Open(GiftOpen::ChangePosition {
             at: pos,
             from: seg,
@@ -73,7 +79,10 @@ fn check_invariants(state: &State, before: &State) {
     testkit::assert_conserved(state);
     for s in 0..state.players() {
         let seat = Seat(s as u8);
-        assert!(state.score(seat).total() >= before.score(seat).total(), "a score fell");
+        assert!(
+            state.score(seat).total() >= before.score(seat).total(),
+            "a score fell"
+        );
     }
     assert!(unplayed(state) <= unplayed(before), "tiles came back");
     state.for_each_action(|a| {
@@ -104,8 +113,14 @@ fuzz_target!(|data: &[u8]| {
                 let tile = if made_up {
                     Tile::from_index(b.byte() as usize % Tile::COUNT)
                 } else {
-                    let n = state.bag().total();
-                    state.bag().nth(b.byte() % n)
+                    // A listed outcome: from the bag, or the tile of a
+                    // hand that must be set aside (the bag may be empty).
+                    let outcomes = state.chance_outcomes();
+                    assert!(!outcomes.is_empty(), "a draw due with no outcome");
+                    match outcomes[b.byte() as usize % outcomes.len()].0 {
+                        Chance::Tile(tile) => tile,
+                        Chance::Gift(g) => panic!("a gift {g:?} listed for a tile draw"),
+                    }
                 };
                 if state.draw(tile).is_err() {
                     assert_eq!(state, before, "a refused draw changed the state");

@@ -16,7 +16,9 @@ const RULES: [&str; 4] = ["", "gifts=true", "hand=2", "hand=3,hand_visible=true"
 
 /// A decision after about `steps` steps of random play.
 fn position(pick: u8, steps: u8) -> State {
-    let rules: Rules = RULES[pick as usize % RULES.len()].parse().expect("valid rules");
+    let rules: Rules = RULES[pick as usize % RULES.len()]
+        .parse()
+        .expect("valid rules");
     let players = 2 + (pick as usize / RULES.len()) % 3;
     let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(u64::from(pick) << 8 | u64::from(steps));
     let mut state = State::new(rules, players, Seat(0));
@@ -65,7 +67,9 @@ fuzz_target!(|data: &[u8]| {
         Ok(Answer::Action(action)) => {
             assert!(legal.actions.contains(&action), "a legal action");
             let mut after = state.clone();
-            after.try_action(action).expect("an accepted answer is legal");
+            after
+                .try_action(action)
+                .expect("an accepted answer is legal");
         }
         Ok(Answer::History) => {}
         Err(reason) => check_reason(&reason, &["bad line", "illegal action", "wrong seat"]),
