@@ -171,10 +171,6 @@ impl Agent for GreedyAgent {
     }
 
     fn unsuited_to(&self, rules: &engine::Rules, players: usize) -> Option<String> {
-        let model = self.model.as_ref()?;
-        Some(format!(
-            "its eval= model is {}",
-            model.unsuited_to(rules, players)?
-        ))
+        crate::learn::eval_unsuited_to(self.model.as_deref(), rules, players)
     }
 }

@@ -40,6 +40,17 @@ pub fn eval_param(params: &Params<'_, '_>) -> Result<Option<Arc<ValueModel>>, Sp
     }
 }
 
+/// [`crate::Agent::unsuited_to`] of an agent whose `eval=` parameter gave
+/// `model`: why the model may predict badly in these games, if it says.
+pub fn eval_unsuited_to(
+    model: Option<&ValueModel>,
+    rules: &engine::Rules,
+    players: usize,
+) -> Option<String> {
+    let why = model?.unsuited_to(rules, players)?;
+    Some(format!("its eval= model is {why}"))
+}
+
 /// The model's value of `action` for the seat to play in `state`: its
 /// predicted final lead right after the action; for a gift opening or
 /// Take 2's choice that leaves the seat to place a tile, after the best

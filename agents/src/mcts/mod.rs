@@ -281,11 +281,7 @@ impl Agent for MctsAgent {
     }
 
     fn unsuited_to(&self, rules: &engine::Rules, players: usize) -> Option<String> {
-        let model = self.config.eval.as_ref()?;
-        Some(format!(
-            "its eval= model is {}",
-            model.unsuited_to(rules, players)?
-        ))
+        crate::learn::eval_unsuited_to(self.config.eval.as_deref(), rules, players)
     }
 
     /// A decision without the game's history: on fresh trees.
