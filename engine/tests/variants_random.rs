@@ -268,25 +268,3 @@ fn end_now_random_move_is_random_move() {
     }
     assert!(placements > 5_000, "{placements}");
 }
-
-/// `random_playout` plays the game `random_action` would, draw for draw.
-#[test]
-fn random_playout_plays_the_random_actions() {
-    use engine::random_playout;
-    for (k, (rules, players)) in every_rules_with_hands_and_seats().enumerate() {
-        let mut by_actions = State::new(rules, players, Seat(0));
-        let mut rng = Pcg64Mcg::seed_from_u64(500 + k as u64);
-        let mut playout = by_actions.clone();
-        random_playout(&mut playout, &mut rng.clone());
-        loop {
-            if by_actions.is_chance() {
-                by_actions.apply_chance(&mut rng);
-            } else if let Some(action) = random_action(&by_actions, &mut rng) {
-                by_actions.play_action_unchecked(action);
-            } else {
-                break;
-            }
-        }
-        assert!(playout == by_actions, "{rules:?}, {players} seats");
-    }
-}

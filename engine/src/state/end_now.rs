@@ -31,6 +31,7 @@ use crate::features::{segment_id, Counters, SegmentId, MAX_SEGMENT_IDS};
 use crate::geom::{Pos, Rotation, Side};
 use crate::moves::{Move, Placement};
 use crate::playout::random_meeple;
+use crate::sampling::{GenRange, Sampler};
 use crate::seat::{PerSeat, Score, MAX_PLAYERS};
 use crate::tiles::{meeple_segments, Edge, FeatureKind, Tile, MAX_SEGMENTS, NO_SEGMENT};
 use crate::turn::{Action, Phase};
@@ -726,7 +727,7 @@ impl<'s> EndNow<'s> {
         if n == 0 {
             return None;
         }
-        let placement = state.nth_placement(rng.gen_range(0..n))?;
+        let placement = state.nth_placement(GenRange::placement(rng, n))?;
         let free = match state.phase {
             Phase::Place(tile) if state.supply[state.to_play] > 0 => {
                 if self.prepared.placement != Some(placement) {
@@ -744,7 +745,7 @@ impl<'s> EndNow<'s> {
         };
         Some(Move {
             placement,
-            meeple: random_meeple(free, rng),
+            meeple: random_meeple::<GenRange, R>(free, rng),
         })
     }
 

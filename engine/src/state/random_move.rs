@@ -7,6 +7,7 @@ use super::State;
 use crate::features::segment_id;
 use crate::moves::{Move, Placement};
 use crate::playout::random_meeple;
+use crate::sampling::{GenRange, Sampler};
 use crate::tiles::{meeple_segments, Tile, MAX_SEGMENTS};
 use crate::turn::Phase;
 use rand::Rng;
@@ -35,18 +36,22 @@ impl State {
     /// assert_eq!((played, &state), (Some(mv), &picked));
     /// ```
     pub fn play_random_move<R: Rng + ?Sized>(&mut self, rng: &mut R) -> Option<Move> {
-        self.play_random_move_inline(rng)
+        self.play_random_move_drawn::<GenRange, R>(rng)
     }
 
-    /// [`State::play_random_move`], compiled into its caller (the random
-    /// playout's loop: no call and no saving of registers per move).
+    /// [`State::play_random_move`] with its choices drawn by `S`, compiled
+    /// into its caller (the random playout's loop: no call and no saving
+    /// of registers per move).
     #[inline(always)]
-    pub(crate) fn play_random_move_inline<R: Rng + ?Sized>(&mut self, rng: &mut R) -> Option<Move> {
+    pub(crate) fn play_random_move_drawn<S: Sampler, R: Rng + ?Sized>(
+        &mut self,
+        rng: &mut R,
+    ) -> Option<Move> {
         let n = self.placement_count();
         if n == 0 {
             return None;
         }
-        let k = rng.gen_range(0..n);
+        let k = S::placement(rng, n);
         // The drawn tile's placement without a second look at the phase.
         let (placement, slot, touched, tile) = if let Phase::Place(tile) = self.phase {
             let (pos, rot) = self.board.nth_fit(tile, k)?;
@@ -57,7 +62,7 @@ impl State {
             let (slot, touched) = self.put_placement(placement);
             (placement, slot, touched, self.board.placed(slot).tile)
         };
-        let meeple = random_meeple(self.free_segments_placed(slot, tile), rng);
+        let meeple = random_meeple::<S, R>(self.free_segments_placed(slot, tile), rng);
         self.finish_move(slot, touched, meeple);
         Some(Move { placement, meeple })
     }
