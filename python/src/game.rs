@@ -277,9 +277,9 @@ impl Game {
         guard(|| self.apply_engine(action))
     }
 
-    /// Play a uniformly random legal action (as the engine's random
-    /// playout chooses), from a generator seeded with `seed`, and return
-    /// it; None when no seat is to play.
+    /// Play a uniformly random legal action (the engine's `random_action`:
+    /// the random playout's policy), from a generator seeded with `seed`,
+    /// and return it; None when no seat is to play.
     #[pyo3(signature = (seed))]
     fn apply_random(&mut self, seed: u64) -> PyResult<Option<Action>> {
         use rand::SeedableRng;
