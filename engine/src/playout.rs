@@ -46,7 +46,7 @@ fn random_move_drawn<S: Sampler, R: Rng + ?Sized>(state: &State, rng: &mut R) ->
     if n == 0 {
         return None;
     }
-    let placement = state.nth_placement(S::placement(rng, n))?;
+    let placement = state.nth_placement(S::index(rng, n))?;
     let meeple = random_meeple::<S, R>(state.free_segments(placement), rng);
     Some(Move { placement, meeple })
 }
@@ -129,7 +129,7 @@ fn random_gift_open_drawn<S: Sampler, R: Rng + ?Sized>(
         opens[n] = g;
         n += 1;
     });
-    (n > 0).then(|| opens[S::placement(rng, n)])
+    (n > 0).then(|| opens[S::index(rng, n)])
 }
 
 /// A random action of the seat to play, or `None` when no seat is to act:

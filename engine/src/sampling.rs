@@ -10,11 +10,12 @@
 //!   zone is precomputed here; the draws, the test and the result are
 //!   rand's, so games stay the same (a test compares both for every count
 //!   and many generator states).
-//! - [`Sampler`]: the placement and meeple of a random move, in one of two
-//!   ways. [`GenRange`] draws as `rand`'s `gen_range` does, which for a
-//!   `usize` or `u32` range keeps a draw only below the range shifted to
-//!   the top bit — up to half of them are drawn again, a branch the
-//!   processor cannot predict; [`random_move`](crate::random_move),
+//! - [`Sampler`]: the placement (or gift opening) and meeple of a random
+//!   action, in one of two ways. [`GenRange`] draws as `rand`'s
+//!   `gen_range` does, which for a `usize` or `u32` range keeps a draw
+//!   only below the range shifted to the top bit — up to half of them are
+//!   drawn again, a branch the processor cannot predict;
+//!   [`random_move`](crate::random_move),
 //!   [`random_action`](crate::random_action) and so every agent draw this
 //!   way, so their games are those of earlier versions. [`Lemire`] rejects
 //!   only the `2^32 mod n` low halves that bias the result (almost never)
@@ -51,12 +52,13 @@ pub(crate) fn below<R: Rng + ?Sized>(rng: &mut R, n: u8) -> u8 {
     }
 }
 
-/// How a random move draws its placement (an index below the number of
-/// placements) and its meeple (none, or one of the free segments). Both
-/// are uniform either way; they differ in the draws they take.
+/// How a random action draws its placement or gift opening (an index
+/// below their number) and its meeple (none, or one of the free
+/// segments). Both are uniform either way; they differ in the draws they
+/// take.
 pub(crate) trait Sampler {
-    /// A uniform placement index in `0..n` (`n` ≥ 1).
-    fn placement<R: Rng + ?Sized>(rng: &mut R, n: usize) -> usize;
+    /// A uniform index in `0..n` (`n` ≥ 1): a placement or an opening.
+    fn index<R: Rng + ?Sized>(rng: &mut R, n: usize) -> usize;
     /// A uniform number in `0..=free` (`free` ≤ 8): 0 for no meeple, `i`
     /// for the `i`-th free segment.
     fn meeple<R: Rng + ?Sized>(rng: &mut R, free: u32) -> u32;
@@ -67,7 +69,7 @@ pub(crate) struct GenRange;
 
 impl Sampler for GenRange {
     #[inline(always)]
-    fn placement<R: Rng + ?Sized>(rng: &mut R, n: usize) -> usize {
+    fn index<R: Rng + ?Sized>(rng: &mut R, n: usize) -> usize {
         rng.gen_range(0..n)
     }
 
@@ -83,7 +85,7 @@ pub(crate) struct Lemire;
 
 impl Sampler for Lemire {
     #[inline(always)]
-    fn placement<R: Rng + ?Sized>(rng: &mut R, n: usize) -> usize {
+    fn index<R: Rng + ?Sized>(rng: &mut R, n: usize) -> usize {
         debug_assert!(n <= u32::MAX as usize);
         lemire(rng, n as u32) as usize
     }
@@ -197,7 +199,7 @@ mod tests {
     fn lemire_draws_nothing_for_one_choice() {
         let mut none = Fixed(Vec::new());
         assert_eq!(lemire(&mut none, 1), 0);
-        assert_eq!(Lemire::placement(&mut none, 1), 0);
+        assert_eq!(Lemire::index(&mut none, 1), 0);
         assert_eq!(Lemire::meeple(&mut none, 0), 0);
     }
 

@@ -727,7 +727,7 @@ impl<'s> EndNow<'s> {
         if n == 0 {
             return None;
         }
-        let placement = state.nth_placement(GenRange::placement(rng, n))?;
+        let placement = state.nth_placement(GenRange::index(rng, n))?;
         let free = match state.phase {
             Phase::Place(tile) if state.supply[state.to_play] > 0 => {
                 if self.prepared.placement != Some(placement) {

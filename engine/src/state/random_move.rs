@@ -51,7 +51,7 @@ impl State {
         if n == 0 {
             return None;
         }
-        let k = S::placement(rng, n);
+        let k = S::index(rng, n);
         // The drawn tile's placement without a second look at the phase.
         let (placement, slot, touched, tile) = if let Phase::Place(tile) = self.phase {
             let (pos, rot) = self.board.nth_fit(tile, k)?;
