@@ -1,5 +1,5 @@
-//! Uniformly random play: the reference playout of `carcassonne bench` and
-//! the default rollout of search agents.
+//! Uniformly random play: the reference playout of `carcassonne bench`,
+//! the `random` agent's policy and the search agents' `rollout=random`.
 //!
 //! A random move picks the placement uniformly over the legal (cell,
 //! rotation) pairs, then the meeple uniformly over "none" and the free
