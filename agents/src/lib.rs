@@ -13,11 +13,14 @@
 //! - [`eval`]: the end-now evaluation the greedy and MCTS agents share.
 //! - [`learn`]: position features and value models fitted on self-play
 //!   (`eval=` of `greedy`, `mcts` and `ismcts`).
+//! - [`az`]: PUCT search guided by a model of values and priors
+//!   ([`az::Evaluator`]).
 //! - [`game`]: plays one game between agents, with separate randomness
 //!   for the tile draws and for each agent, and returns its record.
 //! - [`history`]: the game's start and turns as a seat may see them, for
 //!   agents that follow the game themselves (external bots).
 
+pub mod az;
 pub mod clock;
 pub mod eval;
 pub mod game;
