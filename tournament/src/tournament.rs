@@ -60,6 +60,10 @@ impl RunReport {
             self.info.status,
             self.dir.display()
         ));
+        out.push_str(&format!(
+            "the report: {}\n",
+            self.dir.join("report.html").display()
+        ));
         if self.info.status == RunStatus::Interrupted {
             let command = if self.info.settings.selfplay {
                 "selfplay"
@@ -67,7 +71,8 @@ impl RunReport {
                 "tournament"
             };
             out.push_str(&format!(
-                "continue it with: carcassonne {command} --resume {}\n",
+                "continue it with: {} {command} --resume {}\n",
+                crate::cli::program(),
                 self.dir.display()
             ));
         }
