@@ -126,6 +126,7 @@ fn run(args: Args, out: &mut Stdout) -> Result<ExitCode> {
             let stdin = std::io::stdin().lock();
             tournament::serve::serve(&spec, stdin, std::io::stdout().lock())?;
         }
+        Command::Web(w) => tournament::web::web(&w)?,
         Command::Replay { file, end } => {
             let mut failed = 0;
             let results = tournament::replay::replay_file(&file, end);
