@@ -9,6 +9,10 @@ use tournament::cli::{Args, Command, TournamentArgs};
 use tournament::error::{Error, Result};
 
 fn main() -> ExitCode {
+    // The bot guard runs as this binary (tournament::external::guard).
+    if let Some(code) = tournament::external::guard::install() {
+        return code;
+    }
     let args = match Args::try_parse() {
         Ok(args) => args,
         Err(e) if e.use_stderr() => {
