@@ -13,6 +13,10 @@ use tournament::error::{Error, Result};
 use tournament::stdio::{warn, Stdout};
 
 fn main() -> ExitCode {
+    // The bot guard runs as this binary (tournament::external::guard).
+    if let Some(code) = tournament::external::guard::install() {
+        return code;
+    }
     let args = match Args::try_parse() {
         Ok(args) => args,
         Err(e) if e.use_stderr() => {
