@@ -45,6 +45,7 @@ pub mod roster;
 pub mod runner;
 pub mod schedule;
 pub mod schema;
+pub mod secret;
 pub mod serve;
 pub mod sprt_run;
 pub mod stats;
