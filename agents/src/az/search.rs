@@ -7,7 +7,8 @@
 //! samples the tile and gift draws it meets (children keyed by the
 //! outcome, as in `mcts`), and at decision nodes takes the child with the
 //! highest `Q + c_puct · P · sqrt(N) / (1 + n)` for the seat to play
-//! there. It stops at a decision node not yet evaluated (or, where the
+//! there (an unvisited child valued at the mean of its visited
+//! siblings). It stops at a decision node not yet evaluated (or, where the
 //! determinizations differ in what other seats hold, one that has legal
 //! actions in this sample that it has not seen yet), or at the end of
 //! the game. Descents are collected `batch` at a time; each leaves a
@@ -494,23 +495,33 @@ fn walk(
 
 /// The child of decision node `id` with the highest PUCT score for the
 /// seat to play (the first among equals); where determinizations vary,
-/// only the legal ones, their priors renormalised.
+/// only the legal ones, their priors renormalised. An unvisited child
+/// is valued at the mean value of the node's visited children for that
+/// seat (0 before any), the "first play urgency" of the parent's value.
 fn select(tree: &Tree, c_puct: f64, varies: bool, id: NodeId, state: &State) -> NodeId {
     let legal = |a: Action| !varies || state.check_action(a).is_ok();
     let node = tree.node(id);
     let parent = f64::from(node.visits + node.pending).max(1.0).sqrt();
-    let prior_sum = if varies {
-        tree.children(id)
-            .filter(|&c| matches!(tree.node(c).key, Key::Act(a) if legal(a)))
-            .map(|c| f64::from(tree.node(c).prior))
-            .sum::<f64>()
-    } else {
-        1.0
-    };
-    let prior_scale = if prior_sum > 0.0 {
+    // Over the legal children: their priors, and their values and visits
+    // (a pending descent counts as a visit worth −1, the virtual loss).
+    let (mut prior_sum, mut value_sum, mut visit_sum) = (0.0, 0.0, 0.0);
+    for c in tree.children(id) {
+        let ch = tree.node(c);
+        if matches!(ch.key, Key::Act(a) if legal(a)) {
+            prior_sum += f64::from(ch.prior);
+            value_sum += ch.total - f64::from(ch.pending);
+            visit_sum += f64::from(ch.visits + ch.pending);
+        }
+    }
+    let prior_scale = if varies && prior_sum > 0.0 {
         1.0 / prior_sum
     } else {
         1.0
+    };
+    let fpu = if visit_sum > 0.0 {
+        value_sum / visit_sum
+    } else {
+        0.0
     };
     let mut best: Option<(f64, NodeId)> = None;
     for c in tree.children(id) {
@@ -522,12 +533,10 @@ fn select(tree: &Tree, c_puct: f64, varies: bool, id: NodeId, state: &State) -> 
             continue;
         }
         let n = f64::from(ch.visits + ch.pending);
-        // An unvisited move is worth 0 (a draw) until tried; a pending
-        // descent counts as a loss (−1) until backed up.
         let q = if n > 0.0 {
             (ch.total - f64::from(ch.pending)) / n
         } else {
-            0.0
+            fpu
         };
         let u = c_puct * f64::from(ch.prior) * prior_scale * parent / (1.0 + n);
         if best.map_or(true, |(b, _)| q + u > b) {
