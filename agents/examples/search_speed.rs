@@ -7,8 +7,9 @@
 //!     --positions 30 "mcts:iterations=1000" "az:iterations=1000"
 //! ```
 //!
-//! The positions are the decisions of 2-player games (standard rules) of
-//! random play, deck seeds 1, 2, ..., a few turns apart. An iteration is
+//! The positions are decisions of games of random play (2 players and
+//! the standard rules unless `--players N` and `--rules KEY=VALUE,...`
+//! say otherwise), deck seeds 1, 2, ..., a few turns apart. An iteration is
 //! what the agent counts as one (`mcts`: a descent and its rollout;
 //! `az`: a descent and its share of a batched leaf evaluation), read
 //! from the root visits of each search, so the figure is iterations
@@ -20,14 +21,14 @@ use engine::{random_action, Rules, Seat, State};
 use rand::SeedableRng;
 use std::time::Instant;
 
-/// `n` decisions of random 2-player games with more than one legal
-/// action: every 7th decision of each game.
-fn positions(n: usize) -> Vec<State> {
+/// `n` decisions of random games of `players` seats under `rules` with
+/// more than one legal action: every 7th decision of each game.
+fn positions(n: usize, players: usize, rules: Rules) -> Vec<State> {
     let mut out = Vec::new();
     let mut seed = 1;
     while out.len() < n {
         let mut rng = AgentRng::seed_from_u64(seed);
-        let mut state = State::new(Rules::default(), 2, Seat(0));
+        let mut state = State::new(rules, players, Seat(0));
         let mut decision = 0;
         while !state.is_over() && out.len() < n {
             if state.is_chance() {
@@ -46,16 +47,22 @@ fn positions(n: usize) -> Vec<State> {
     out
 }
 
+/// Take `--name VALUE` out of `args`, parsed.
+fn option<T: std::str::FromStr>(args: &mut Vec<String>, name: &str) -> Option<T> {
+    let i = args.iter().position(|a| a == name)?;
+    let value = args
+        .get(i + 1)
+        .and_then(|v| v.parse().ok())
+        .unwrap_or_else(|| panic!("{name}: a value"));
+    args.drain(i..=i + 1);
+    Some(value)
+}
+
 fn main() {
     let mut args: Vec<String> = std::env::args().skip(1).collect();
-    let mut count = 30;
-    if let Some(i) = args.iter().position(|a| a == "--positions") {
-        count = args
-            .get(i + 1)
-            .and_then(|n| n.parse().ok())
-            .expect("--positions N");
-        args.drain(i..=i + 1);
-    }
+    let count = option(&mut args, "--positions").unwrap_or(30);
+    let players = option(&mut args, "--players").unwrap_or(2);
+    let rules: Rules = option(&mut args, "--rules").unwrap_or_default();
     if args.is_empty() {
         args = vec![
             "mcts:iterations=1000".into(),
@@ -63,7 +70,7 @@ fn main() {
             "az:iterations=1000,batch=1".into(),
         ];
     }
-    let positions = positions(count);
+    let positions = positions(count, players, rules);
     println!(
         "{:<48} {:>10} {:>9} {:>12}",
         "agent", "iterations", "seconds", "iter/s"
