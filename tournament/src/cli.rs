@@ -107,6 +107,9 @@ pub enum Command {
         /// The agent's spec.
         spec: String,
     },
+    /// Play against the agents in a browser (a local server), or watch a
+    /// tournament folder live with --watch.
+    Web(crate::web::WebArgs),
     /// Check game records and print their scores as JSON.
     Replay {
         /// A record file: one JSON object, or JSON Lines.
@@ -156,9 +159,18 @@ pub struct GameOptions {
     /// (K is 1-based, as SLURM and Kubernetes-friendly arrays use).
     #[arg(long, value_name = "K/N")]
     pub shard: Option<String>,
+    /// Deal decks from a key drawn from the operating system instead of
+    /// from --seed (competitions with untrusted bots): kept in
+    /// DIR/.deck-key while the run lasts, written to run.json when it ends.
+    #[arg(long)]
+    pub secret_decks: bool,
     /// Test hook: stop after writing this many games, as if killed.
     #[arg(long, hide = true)]
     pub stop_after: Option<u64>,
+    /// Test hook: built-in agents get the seeds external bots are sent
+    /// (so `ext:cmd=carcassonne serve X` plays the games of `X`).
+    #[arg(long, hide = true)]
+    pub keyed_agent_seeds: bool,
 }
 
 /// Options of `carcassonne tournament`.
@@ -229,6 +241,7 @@ impl SelfplayArgs {
                     threads: self.game.threads,
                     resume: self.game.resume.clone(),
                     stop_after: self.game.stop_after,
+                    keyed_agent_seeds: self.game.keyed_agent_seeds,
                     ..GameOptions::default()
                 },
                 ..TournamentArgs::default()
