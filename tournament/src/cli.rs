@@ -107,6 +107,9 @@ pub enum Command {
         /// The agent's spec.
         spec: String,
     },
+    /// Play against the agents in a browser (a local server), or watch a
+    /// tournament folder live with --watch.
+    Web(crate::web::WebArgs),
     /// Check game records and print their scores as JSON.
     Replay {
         /// A record file: one JSON object, or JSON Lines.
