@@ -101,6 +101,11 @@ impl Settings {
                 )));
             }
         }
+        if self.secret_decks && self.shard.is_some() {
+            return Err(Error::Invalid(
+                "secret decks cannot be sharded (each shard would draw its own key)".to_string(),
+            ));
+        }
         if self.sprt.is_some() && (self.agents.len() != 2 || self.players != 2 || self.selfplay) {
             return Err(Error::Invalid(
                 "--sprt compares exactly 2 agents in 2-player games".to_string(),
@@ -134,6 +139,8 @@ pub struct TournamentConfig {
     pub threads: usize,
     /// Test hook: stop after writing this many games.
     pub stop_after: Option<u64>,
+    /// Test hook: built-in agents get the seeds bots are sent.
+    pub keyed_agent_seeds: bool,
 }
 
 impl TournamentConfig {
@@ -198,6 +205,11 @@ impl TournamentConfig {
                 ));
             }
         }
+        if args.game.secret_decks && shard.is_some() {
+            return Err(Error::Invalid(
+                "--secret-decks cannot be combined with --shard (each shard would draw its own key, so shards would not share decks)".to_string(),
+            ));
+        }
         let settings = Settings {
             name,
             agents,
@@ -213,6 +225,7 @@ impl TournamentConfig {
             shard,
             sprt,
             selfplay: args.selfplay,
+            secret_decks: args.game.secret_decks,
         };
         settings.validate()?;
         let folder = match &args.game.out {
@@ -227,6 +240,7 @@ impl TournamentConfig {
             folder,
             threads,
             stop_after: args.game.stop_after,
+            keyed_agent_seeds: args.game.keyed_agent_seeds,
         })
     }
 }
@@ -368,6 +382,7 @@ fn resume_config(args: &TournamentArgs, dir: &Path, threads: usize) -> Result<To
         || args.records
         || args.name.is_some()
         || args.game.shard.is_some()
+        || args.game.secret_decks
         || args.sprt.is_some();
     if others {
         return Err(Error::Invalid(
@@ -391,6 +406,7 @@ fn resume_config(args: &TournamentArgs, dir: &Path, threads: usize) -> Result<To
         folder: Folder::Resume(dir.to_path_buf(), Box::new(info)),
         threads,
         stop_after: args.game.stop_after,
+        keyed_agent_seeds: args.game.keyed_agent_seeds,
     })
 }
 

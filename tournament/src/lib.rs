@@ -23,6 +23,8 @@
 //! - [`render`]: pictures of a game's board (SVG, PNG); [`viewer`]: a
 //!   game as an HTML page to step through; [`report`](mod@report): a
 //!   results folder as an HTML report with charts.
+//! - [`web`]: `carcassonne web`, play the agents in a browser or watch
+//!   a tournament live.
 //! - [`external`]: bots in any language through `carcassonne-bot/1`;
 //!   [`serve`] the other way round.
 
@@ -48,6 +50,7 @@ pub mod roster;
 pub mod runner;
 pub mod schedule;
 pub mod schema;
+pub mod secret;
 pub mod serve;
 pub mod sprt_run;
 pub mod stats;
@@ -56,3 +59,4 @@ pub mod summary;
 pub mod tournament;
 pub mod train;
 pub mod viewer;
+pub mod web;

@@ -18,10 +18,14 @@ use crate::roster::Roster;
 use crate::runner::{AgentFactory, Flow, Runner};
 use crate::schedule::{GameIndices, Schedule};
 use crate::schema::{
-    GameRow, Plan, RunInfo, RunStatus, Settings, SummaryRow, GAMES_CSV, RECORDS_JSONL, RUN_FORMAT,
+    GameRow, Plan, RunInfo, RunStatus, Settings, SummaryRow, DECK_KEY_FILE, GAMES_CSV,
+    RECORDS_JSONL, RUN_FORMAT, RUN_JSON,
 };
+use crate::secret::Secret;
 use crate::sprt_run::SprtRun;
-use crate::summary::{games, summarize, table, Tally};
+use crate::summary::{
+    all_forfeited, forfeit_lines, forfeits_of, games, summarize, table, AgentForfeits, Tally,
+};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 use std::time::{Instant, SystemTime};
@@ -35,6 +39,8 @@ pub struct RunReport {
     pub info: RunInfo,
     /// The summary rows (empty when stopped by the test hook).
     pub summary: Vec<SummaryRow>,
+    /// Who forfeited, how often and why ([`forfeits_of`]).
+    pub forfeits: Vec<AgentForfeits>,
 }
 
 impl RunReport {
@@ -44,6 +50,7 @@ impl RunReport {
         if !self.summary.is_empty() {
             out.push_str(&table(&self.summary));
         }
+        out.push_str(&forfeit_lines(&self.forfeits));
         if let Some(s) = &self.info.sprt {
             out.push_str(&format!(
                 "SPRT: {} after {} games (LLR {:.3}, bounds [{:.3}, {:.3}], W/D/L {}/{}/{}, pairs {:?})\n",
@@ -61,6 +68,10 @@ impl RunReport {
             self.info.status,
             self.dir.display()
         ));
+        out.push_str(&format!(
+            "the report: {}\n",
+            self.dir.join("report.html").display()
+        ));
         if self.info.status == RunStatus::Interrupted {
             let command = if self.info.settings.selfplay {
                 "selfplay"
@@ -68,13 +79,24 @@ impl RunReport {
                 "tournament"
             };
             out.push_str(&format!(
-                "continue it with: carcassonne {command} --resume {}\n",
+                "continue it with: {} {command} --resume {}\n",
+                crate::cli::program(),
                 self.dir.display()
             ));
         }
         out
     }
+
+    /// One line when some agent forfeited every game it played (the
+    /// command then exits with [`ALL_FORFEITED_EXIT_CODE`]).
+    pub fn all_forfeited(&self) -> Option<String> {
+        all_forfeited(&self.forfeits)
+    }
 }
+
+/// The exit code of a run (or merge) whose results are written but in
+/// which some agent forfeited every game it played.
+pub const ALL_FORFEITED_EXIT_CODE: u8 = 3;
 
 /// The schedule and agent labels of `settings`.
 pub fn schedule_of(settings: &Settings) -> (Schedule, Vec<String>) {
@@ -122,13 +144,33 @@ pub fn plan(schedule: &Schedule, labels: &[String]) -> Plan {
     }
 }
 
+/// How the seeds of `settings` are derived (run.json's `plan.seeds`).
+fn seeds_text(settings: &Settings) -> String {
+    let decks = if settings.secret_decks {
+        "deck_seed = first 8 bytes (little-endian) of HMAC-SHA256(deck_key, \
+         \"carcassonne-deck-seed/1\" || deck as u64 LE), deck_key: 32 bytes from the \
+         operating system, in run.json's deck_key once the run ends"
+    } else {
+        "deck_seed = mix(seed, 0x4445434B, [deck])"
+    };
+    format!(
+        "splitmix64 chain h = sm(seed ^ tag), h = sm(h ^ word): {decks}, \
+         agent seed of seat s in game g = mix(seed, 0x41474E54, [g, s]); \
+         an external bot is sent first 8 bytes (LE) of HMAC-SHA256(bot_key, \
+         \"carcassonne-bot-seed/1\" || agent seed as u64 LE), \
+         bot_key = HMAC-SHA256(\"carcassonne-bot-key/1\", seed as u64 LE)"
+    )
+}
+
 /// A fresh run.json for `settings`.
 pub fn new_run_info(settings: &Settings, threads: usize) -> RunInfo {
     let (schedule, labels) = schedule_of(settings);
+    let mut plan = plan(&schedule, &labels);
+    plan.seeds = seeds_text(settings);
     RunInfo {
         format: RUN_FORMAT.to_string(),
         settings: settings.clone(),
-        plan: plan(&schedule, &labels),
+        plan,
         status: RunStatus::Running,
         games_finished: 0,
         code_revision: meta::code_revision(),
@@ -140,8 +182,53 @@ pub fn new_run_info(settings: &Settings, threads: usize) -> RunInfo {
         resumed_at: Vec::new(),
         elapsed_s: None,
         sprt: None,
+        deck_key: None,
         merged_from: Vec::new(),
     }
+}
+
+/// Keep a new `--secret-decks` key in `dir`'s private [`DECK_KEY_FILE`]
+/// (readable by its owner only; written whole, then renamed), so that
+/// `--resume` deals the same decks.
+fn keep_deck_key(dir: &Path, key: &Secret) -> Result<()> {
+    use std::io::Write as _;
+    use std::os::unix::fs::OpenOptionsExt as _;
+    let path = dir.join(DECK_KEY_FILE);
+    let tmp = dir.join(format!("{DECK_KEY_FILE}.tmp"));
+    let _ = std::fs::remove_file(&tmp);
+    let written = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(0o600)
+        .open(&tmp)
+        .and_then(|mut f| {
+            f.write_all(format!("{}\n", key.to_hex()).as_bytes())?;
+            f.sync_all()
+        })
+        .and_then(|()| std::fs::rename(&tmp, &path));
+    written.map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
+        Error::io("write", &path, e)
+    })
+}
+
+/// The deck key of the `--secret-decks` run in `dir`: its private file
+/// while the run lasts, run.json's `deck_key` once it has ended.
+fn read_deck_key(dir: &Path, info: &RunInfo) -> Result<Secret> {
+    let path = dir.join(DECK_KEY_FILE);
+    let (text, from) = match std::fs::read_to_string(&path) {
+        Ok(text) => (text, path.display().to_string()),
+        Err(e) => match &info.deck_key {
+            Some(key) => (key.clone(), format!("{}: deck_key", dir.join(RUN_JSON).display())),
+            None => {
+                return Err(Error::Folder(format!(
+                    "{}: the deck key of this --secret-decks run is lost ({e}); its decks cannot be dealt again",
+                    path.display()
+                )))
+            }
+        },
+    };
+    Secret::from_hex(&text).map_err(|e| Error::Folder(format!("{from}: {e}")))
 }
 
 /// Split complete lines of a JSON Lines file (a partial last line is
@@ -313,7 +400,17 @@ pub fn run_with(
 ) -> Result<RunReport> {
     let started = Instant::now();
     let settings = &config.settings;
-    let (schedule, labels) = schedule_of(settings);
+    let (mut schedule, labels) = schedule_of(settings);
+    let deck_key = match (&config.folder, settings.secret_decks) {
+        (_, false) => None,
+        (Folder::New(_) | Folder::Default(_), true) => {
+            Some(Secret::random().map_err(Error::Internal)?)
+        }
+        (Folder::Resume(dir, info), true) => Some(read_deck_key(dir, info)?),
+    };
+    if let Some(key) = &deck_key {
+        schedule = schedule.with_deck_key(key.clone());
+    }
     for warning in crate::roster::unsuited(&settings.agents, &settings.rules, settings.players) {
         crate::stdio::warn(&format!("carcassonne: warning: {warning}"));
     }
@@ -329,6 +426,9 @@ pub fn run_with(
                 ));
             }
             let (dir, lock) = claim_folder(dir, matches!(config.folder, Folder::Default(_)))?;
+            if let Some(key) = &deck_key {
+                keep_deck_key(&dir, key)?;
+            }
             let info = new_run_info(settings, config.threads);
             write_run_info(&dir, &info)?;
             (dir, lock, info, Vec::new(), Vec::new(), Vec::new())
@@ -392,9 +492,12 @@ pub fn run_with(
     let mut written = 0u64;
     let mut hook_stopped = false;
     let log_dir = Some(dir.join(crate::roster::BOT_LOGS));
+    let bot_key = Secret::bot_key(settings.seed);
     let roster = match make_agent {
-        Some(make) => Roster::with_custom(&settings.agents, log_dir, &|spec| make(spec).is_ok())?,
-        None => Roster::new(&settings.agents, log_dir)?,
+        Some(make) => Roster::with_custom(&settings.agents, log_dir, bot_key.clone(), &|spec| {
+            make(spec).is_ok()
+        })?,
+        None => Roster::new(&settings.agents, log_dir, bot_key.clone())?,
     };
     let runner = Runner {
         schedule: &schedule,
@@ -405,6 +508,7 @@ pub fn run_with(
         positions: settings.selfplay,
         make_agent,
         cancel,
+        keyed_agent_seeds: config.keyed_agent_seeds.then_some(&bot_key),
     };
     let played = runner.run(remaining, config.threads, |finished| {
         if let Some(lines) = &finished.positions {
@@ -435,6 +539,7 @@ pub fn run_with(
             dir,
             info,
             summary: Vec::new(),
+            forfeits: Vec::new(),
         });
     }
     let (summary, pairwise) = summarize(&labels, &rows);
@@ -449,10 +554,27 @@ pub fn run_with(
     info.sprt = sprt.as_mut().map(SprtRun::result);
     if info.status != RunStatus::Interrupted {
         info.end_time = Some(meta::rfc3339(SystemTime::now()));
+        // The decks are all dealt: the key may be told.
+        info.deck_key = deck_key.as_ref().map(Secret::to_hex);
     }
     write_run_info(&dir, &info)?;
+    if info.deck_key.is_some() {
+        let path = dir.join(DECK_KEY_FILE);
+        std::fs::remove_file(&path)
+            .or_else(|e| match e.kind() {
+                std::io::ErrorKind::NotFound => Ok(()),
+                _ => Err(e),
+            })
+            .map_err(|e| Error::io("remove", &path, e))?;
+    }
     crate::report::write_report(&dir, None)?;
-    Ok(RunReport { dir, info, summary })
+    let forfeits = forfeits_of(&labels, &rows);
+    Ok(RunReport {
+        dir,
+        info,
+        summary,
+        forfeits,
+    })
 }
 
 /// Create (or take, when it exists and is empty) the folder `dir` of a
