@@ -41,6 +41,14 @@ def send(out, message):
     out.flush()
 
 
+def answer(msg, reply):
+    """`reply` echoing the question's `request` number, if it has one
+    (docs/PROTOCOL.md: an answer naming another request is stale)."""
+    if "request" in msg:
+        reply["request"] = msg["request"]
+    return reply
+
+
 def run(bot, inp=None, out=None):
     """Answer the toolkit's messages until `quit` or the end of input."""
     inp = inp or sys.stdin
@@ -55,13 +63,13 @@ def run(bot, inp=None, out=None):
                        "author": bot.author, "options": bot.options})
         elif kind == "new_game":
             bot.new_game(msg)
-            send(out, {"type": "ready"})
+            send(out, answer(msg, {"type": "ready"}))
         elif kind == "decide":
             choice = bot.decide(msg)
             if isinstance(choice, int):
-                send(out, {"type": "action", "index": choice})
+                send(out, answer(msg, {"type": "action", "index": choice}))
             else:
-                send(out, {"type": "action", "action": choice})
+                send(out, answer(msg, {"type": "action", "action": choice}))
         elif kind == "game_over":
             bot.game_over(msg)
         elif kind == "quit":
