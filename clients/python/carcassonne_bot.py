@@ -43,6 +43,14 @@ def send(out, message):
     out.flush()
 
 
+def answer(msg, reply):
+    """`reply` echoing the question's `request` number, if it has one
+    (docs/PROTOCOL.md: an answer naming another request is stale)."""
+    if "request" in msg:
+        reply["request"] = msg["request"]
+    return reply
+
+
 def run(bot, inp=None, out=None):
     """Answer the toolkit's messages until `quit` or the end of input."""
     inp = inp or sys.stdin
@@ -57,18 +65,18 @@ def run(bot, inp=None, out=None):
                        "author": bot.author, "options": bot.options})
         elif kind == "new_game":
             bot.new_game(msg)
-            send(out, {"type": "ready"})
+            send(out, answer(msg, {"type": "ready"}))
         elif kind == "decide":
             choice = bot.decide(msg)
             if isinstance(choice, str):
-                send(out, {"type": "action", "action": choice})
+                send(out, answer(msg, {"type": "action", "action": choice}))
             else:
                 try:
                     index = operator.index(choice)  # int, numpy.int64, ...
                 except TypeError:
                     raise TypeError(f"decide() returned {choice!r}: an index into "
                                     "msg['legal'] or one of its strings") from None
-                send(out, {"type": "action", "index": index})
+                send(out, answer(msg, {"type": "action", "index": index}))
         elif kind == "game_over":
             bot.game_over(msg)
         elif kind == "quit":
