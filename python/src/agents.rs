@@ -318,6 +318,7 @@ pub fn run_tournament<'py>(
         shard: None,
         sprt: None,
         selfplay: false,
+        secret_decks: false,
     };
     settings.validate().map_err(run_error)?;
     let folder = match out {
@@ -337,6 +338,7 @@ pub fn run_tournament<'py>(
         folder: Folder::New(folder),
         threads,
         stop_after: None,
+        keyed_agent_seeds: false,
     };
     let make = |spec: &str| table.make(spec);
     let cancel = AtomicBool::new(false);

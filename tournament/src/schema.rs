@@ -52,6 +52,11 @@ pub struct Settings {
     /// a new deck for every game, positions.csv written.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub selfplay: bool,
+    /// `--secret-decks`: the deck seeds come from a key drawn from the
+    /// operating system, not from `seed` (run.json's `deck_key` once the
+    /// run ends).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub secret_decks: bool,
 }
 
 /// The format tag of `run.json`.
@@ -66,6 +71,8 @@ pub const PAIRWISE_CSV: &str = "pairwise.csv";
 pub const RUN_JSON: &str = "run.json";
 /// Game records, one JSON object per line.
 pub const RECORDS_JSONL: &str = "records.jsonl";
+/// The deck key of a running `--secret-decks` run (owner-only file).
+pub const DECK_KEY_FILE: &str = ".deck-key";
 /// Self-play decisions with features and targets, one per line.
 pub const POSITIONS_CSV: &str = "positions.csv";
 
@@ -308,6 +315,11 @@ pub struct RunInfo {
     pub elapsed_s: Option<f64>,
     /// SPRT outcome, with --sprt.
     pub sprt: Option<SprtResult>,
+    /// The deck key of a `--secret-decks` run (64 hex digits), written
+    /// when the run ends; until then it is kept in the folder's private
+    /// [`DECK_KEY_FILE`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deck_key: Option<String>,
     /// Shard folders this folder was merged from.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub merged_from: Vec<String>,

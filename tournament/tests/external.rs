@@ -59,7 +59,10 @@ fn round_trip(name: &str, args: &[&str], agents: &[&str], threads: &str) -> Path
         scratch(&format!("external-{name}-in")),
         scratch(&format!("external-{name}-ext")),
     );
-    tournament(&inside, &[args, &["--agents", &agents.join(",")]].concat());
+    // In-process agents get the seeds a bot is sent (a hidden test hook):
+    // a bot never gets the agent seed itself (docs/PROTOCOL.md).
+    let keyed = ["--agents", &agents.join(","), "--keyed-agent-seeds"];
+    tournament(&inside, &[args, &keyed].concat());
     let ext: Vec<String> = agents.iter().map(|a| served(a)).collect();
     let ext_args = ["--agents", &ext.join(","), "--threads", threads];
     tournament(&outside, &[args, &ext_args].concat());

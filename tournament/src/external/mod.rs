@@ -15,6 +15,7 @@ pub mod message;
 pub mod process;
 pub mod spec;
 
+use crate::secret::Secret;
 use agents::history::{GameEnd, GameStart, History, SeenTurn};
 use agents::{Agent, AgentRng};
 use answer::Answer;
@@ -33,6 +34,8 @@ use std::time::{Duration, Instant};
 #[derive(Debug)]
 pub struct BotPool {
     log_dir: Option<PathBuf>,
+    /// The key of the seeds sent in `new_game` ([`crate::secret`]).
+    bot_key: Secret,
     idle: Mutex<HashMap<String, Vec<BotProcess>>>,
     started: AtomicUsize,
 }
@@ -45,8 +48,9 @@ impl std::fmt::Debug for BotProcess {
 
 impl BotPool {
     /// A pool whose bots write their stderr to `log_dir/bot-N.log` (the
-    /// folder is created when the first bot starts), or nowhere.
-    pub fn new(log_dir: Option<PathBuf>) -> Arc<BotPool> {
+    /// folder is created when the first bot starts), or nowhere, and are
+    /// sent the seeds of `bot_key` ([`Secret::bot_seed`]).
+    pub fn new(log_dir: Option<PathBuf>, bot_key: Secret) -> Arc<BotPool> {
         // A resumed run keeps the logs of its first part.
         let existing = log_dir
             .as_ref()
@@ -54,6 +58,7 @@ impl BotPool {
             .map_or(0, |entries| entries.count());
         Arc::new(BotPool {
             log_dir,
+            bot_key,
             idle: Mutex::default(),
             started: AtomicUsize::new(existing),
         })
@@ -256,7 +261,9 @@ impl Agent for ExtAgent {
                 players: start.players,
                 seat: start.seat.0,
                 first: start.first.0,
-                seed: start.seed,
+                // Never the agent seed itself: that would reveal the
+                // master seed and every deck (crate::secret).
+                seed: self.pool.bot_key.bot_seed(start.seed),
                 move_ms: Some(def.move_ms),
                 game_ms: def.game_ms,
             };

@@ -121,7 +121,11 @@ impl Session {
                 }
             })
             .collect();
-        let roster = Roster::new(&agent_only, Some(out.join(crate::roster::BOT_LOGS)))?;
+        let roster = Roster::new(
+            &agent_only,
+            Some(out.join(crate::roster::BOT_LOGS)),
+            crate::secret::Secret::bot_key(seed),
+        )?;
         let mut agents: Vec<Option<Box<dyn Agent>>> = (0..players)
             .map(|s| (s != person.index()).then(|| roster.build(s)))
             .collect();
