@@ -460,3 +460,74 @@ fn watch_shows_a_tournament_folder_as_it_grows() {
     let plain = super::tests::app("watch-none", &["random"], 2, Rules::default());
     assert_eq!(plain.handle("GET", "/watch/status", b"").status, 404);
 }
+
+#[test]
+fn bad_options_are_one_line_errors() {
+    use super::WebArgs;
+    let base = WebArgs {
+        agents: vec!["random".to_string()],
+        port: 0,
+        host: "127.0.0.1".to_string(),
+        out: temp_dir("options"),
+        idle: 600,
+        ..WebArgs::default()
+    };
+    let cases = [
+        (
+            WebArgs {
+                agents: vec!["nobody".to_string()],
+                ..base.clone()
+            },
+            "--agents",
+        ),
+        (
+            WebArgs {
+                players: Some(7),
+                ..base.clone()
+            },
+            "--players",
+        ),
+        (
+            WebArgs {
+                players: Some(1),
+                ..base.clone()
+            },
+            "--players",
+        ),
+        (
+            WebArgs {
+                gifts: true,
+                rules: Some("hand=2".parse().unwrap()),
+                ..base.clone()
+            },
+            "--rules",
+        ),
+        (
+            WebArgs {
+                watch: Some(PathBuf::from("/no/such/folder")),
+                ..base.clone()
+            },
+            "--watch",
+        ),
+        (
+            WebArgs {
+                out: PathBuf::from("/dev/null"),
+                ..base.clone()
+            },
+            "--out",
+        ),
+    ];
+    for (args, says) in cases {
+        let e = WebConfig::from_args(&args).unwrap_err().to_string();
+        assert!(e.starts_with(says) && !e.contains('\n'), "{e}");
+    }
+    let config = WebConfig::from_args(&base).unwrap();
+    assert_eq!((config.players, config.agents.len()), (2, 1));
+    let taken = super::server::Server::bind(App::new(config.clone()), "127.0.0.1", 0).unwrap();
+    let port = taken.addr().port();
+    let e = super::server::Server::bind(App::new(config), "127.0.0.1", port)
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(e.contains("cannot listen"), "{e}");
+}
