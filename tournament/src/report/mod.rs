@@ -136,6 +136,59 @@ fn seat_table(results: &Results, names: &[String]) -> Table {
     Table { header, rows }
 }
 
+/// Forfeits per agent with their reasons by kind (games.csv's `forfeit`);
+/// None when no seat forfeited.
+fn forfeit_table(results: &Results, names: &[String]) -> Option<Table> {
+    let forfeits = crate::summary::forfeits(
+        names,
+        results
+            .seats
+            .iter()
+            .map(|s| (s.agent.as_str(), s.forfeit.as_str())),
+    );
+    if forfeits.is_empty() {
+        return None;
+    }
+    let header = [
+        "agent",
+        "seats",
+        "forfeits",
+        "reason",
+        "count",
+        "first such reason",
+    ];
+    let mut rows = Vec::new();
+    for a in &forfeits {
+        for (i, (kind, n, example)) in a.reasons.iter().enumerate() {
+            let first = i == 0;
+            rows.push(vec![
+                if first {
+                    a.agent.clone()
+                } else {
+                    String::new()
+                },
+                if first {
+                    a.seats.to_string()
+                } else {
+                    String::new()
+                },
+                if first {
+                    a.forfeits.to_string()
+                } else {
+                    String::new()
+                },
+                kind.clone(),
+                n.to_string(),
+                example.clone(),
+            ]);
+        }
+    }
+    Some(Table {
+        header: header.iter().map(|h| h.to_string()).collect(),
+        rows,
+    })
+}
+
 /// An SPRT's log-likelihood ratio after each game, and its bounds.
 struct SprtTrace {
     llr: Vec<(u64, f64)>,
@@ -236,6 +289,11 @@ pub fn page(results: &Results) -> Result<String> {
     body.push_str("<h2>Summary</h2>");
     body.push_str(&html_table(&results.summary_table));
     body.push_str("<p>Intervals are 95%: Wilson for win rates, Bradley–Terry for Elo (ratings average 0). See results/README.md for every column.</p>");
+    if let Some(table) = forfeit_table(results, &names) {
+        body.push_str("<h2>Forfeits</h2>");
+        body.push_str("<p><b>Some seats were forfeited</b> (lost by a timeout, a crash, an illegal move…): the reasons by kind, as docs/PROTOCOL.md names them.</p>");
+        body.push_str(&html_table(&table));
+    }
     let elo: Vec<(f64, f64, f64)> = results
         .agents
         .iter()

@@ -70,7 +70,7 @@ fn a_tournament_writes_a_report_holding_its_summary_values() {
             cells += 1;
         }
     }
-    assert_eq!(cells, 3 * 13);
+    assert_eq!(cells, 3 * 15);
     // Five charts, each well-formed XML; no SPRT without --sprt.
     let charts = svgs(&html);
     assert_eq!(charts.len(), 5, "elo, heat map, scores, categories, seats");
