@@ -1,6 +1,8 @@
 //! Agents for the Carcassonne engine: one small [`Agent`] trait and the
 //! agents built from spec strings such as `mcts:iterations=2000,c=0.7`.
 //!
+//! - [`action_features`]: one row of numbers per legal action (versioned),
+//!   for learners that score actions.
 //! - [`spec`]: parsing spec strings into agents, with clear errors.
 //! - [`params`]: reading an agent's parameters, the same way for all.
 //! - [`random`]: uniform over the legal moves.
@@ -20,6 +22,7 @@
 //! - [`history`]: the game's start and turns as a seat may see them, for
 //!   agents that follow the game themselves (external bots).
 
+pub mod action_features;
 pub mod az;
 pub mod clock;
 pub mod eval;

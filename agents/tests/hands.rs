@@ -74,6 +74,13 @@ fn ismcts_plays_hands_legally() {
 }
 
 #[test]
+fn az_plays_hands_legally() {
+    // Enough iterations to come back to nodes whose legal actions differ
+    // between determinizations of the hidden hands.
+    only_legal_moves_with_hands("az:iterations=60,batch=4", 1, &[2, 5]);
+}
+
+#[test]
 fn solver_plays_hands_legally() {
     only_legal_moves_with_hands("solver:tiles=1", 1, &[2, 3]);
 }

@@ -103,6 +103,10 @@ impl Settings {
 pub enum Folder {
     /// A new folder, created after validation.
     New(PathBuf),
+    /// The default folder `results/<UTC time>-<name>`: created atomically
+    /// when the run starts, taking the next free `-2`, `-3`, … if another
+    /// run took this name in the meantime.
+    Default(PathBuf),
     /// An existing run to continue, with its run.json.
     Resume(PathBuf, Box<RunInfo>),
 }
@@ -212,7 +216,7 @@ impl TournamentConfig {
                 check_new_folder(out, "--out")?;
                 Folder::New(out.clone())
             }
-            None => Folder::New(default_folder(&settings)),
+            None => Folder::Default(default_folder(&settings)),
         };
         Ok(TournamentConfig {
             settings,
@@ -231,7 +235,9 @@ fn default_agents() -> Vec<String> {
         .filter(|spec| match crate::roster::check_spec(spec) {
             Ok(_) => true,
             Err(e) => {
-                eprintln!("carcassonne: default tournament skips {spec:?}: {e}");
+                crate::stdio::warn(&format!(
+                    "carcassonne: default tournament skips {spec:?}: {e}"
+                ));
                 false
             }
         })
@@ -285,14 +291,12 @@ fn parse_sprt(text: &str) -> Result<SprtSettings> {
     })
 }
 
-/// A folder we may create: absent, or an empty directory, and not under a
-/// file.
+/// A folder we may create: absent, or an empty directory (a stale lock
+/// file aside), and not under a file.
 pub fn check_new_folder(dir: &Path, what: &str) -> Result<()> {
     if dir.exists() {
-        let empty = std::fs::read_dir(dir)
-            .map_err(|e| Error::Invalid(format!("{what} {}: {e}", dir.display())))?
-            .next()
-            .is_none();
+        let empty = crate::lock::is_empty_but_lock(dir)
+            .map_err(|e| Error::Invalid(format!("{what} {}: {e}", dir.display())))?;
         if !dir.is_dir() || !empty {
             return Err(Error::Invalid(format!(
                 "{what} {}: already exists and is not an empty folder",
@@ -332,14 +336,21 @@ pub fn default_folder(settings: &Settings) -> PathBuf {
     if let Some(s) = settings.shard {
         base.push_str(&format!("-shard-{}-of-{}", s.index, s.count));
     }
-    let root = Path::new("results");
-    let mut dir = root.join(&base);
+    let first = Path::new("results").join(&base);
+    let mut dir = first.clone();
     let mut n = 2;
     while dir.exists() {
-        dir = root.join(format!("{base}-{n}"));
+        dir = numbered(&first, n);
         n += 1;
     }
     dir
+}
+
+/// `dir` with `-n` appended to its name (`results/x` → `results/x-2`).
+pub fn numbered(dir: &Path, n: u64) -> PathBuf {
+    let mut name = dir.file_name().unwrap_or_default().to_os_string();
+    name.push(format!("-{n}"));
+    dir.with_file_name(name)
 }
 
 fn resume_config(args: &TournamentArgs, dir: &Path, threads: usize) -> Result<TournamentConfig> {

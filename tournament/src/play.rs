@@ -198,7 +198,8 @@ pub fn play(config: &PlayConfig, out: &mut dyn std::io::Write) -> Result<()> {
     }
     let _ = writeln!(
         text,
-        "step through it: carcassonne view {}",
+        "step through it: {} view {}",
+        crate::cli::program(),
         config.out.display()
     );
     write_out(out, &text)

@@ -10,6 +10,7 @@
 use crate::agent_list::labels;
 use crate::config::{Folder, TournamentConfig};
 use crate::error::{Error, Result};
+use crate::lock::{lock_new_folder, FolderLock};
 use crate::meta;
 use crate::output::{parse_games, write_run_info, write_summaries, GamesWriter};
 use crate::progress::Progress;
@@ -67,6 +68,10 @@ impl RunReport {
             self.info.status,
             self.dir.display()
         ));
+        out.push_str(&format!(
+            "the report: {}\n",
+            self.dir.join("report.html").display()
+        ));
         if self.info.status == RunStatus::Interrupted {
             let command = if self.info.settings.selfplay {
                 "selfplay"
@@ -74,7 +79,8 @@ impl RunReport {
                 "tournament"
             };
             out.push_str(&format!(
-                "continue it with: carcassonne {command} --resume {}\n",
+                "continue it with: {} {command} --resume {}\n",
+                crate::cli::program(),
                 self.dir.display()
             ));
         }
@@ -232,14 +238,23 @@ pub fn complete_lines(text: &str) -> Vec<String> {
     text[..end].lines().map(str::to_string).collect()
 }
 
-/// Read the games of `dir` that match the plan: complete games only, in
-/// order. Returns their rows and (with records) their record lines.
+/// Read the games of `dir` that match the plan of its run.json `info`:
+/// complete games only, in order. Returns their rows and (with records)
+/// their record lines, each record checked against its game's rows: the
+/// deck seed, the seats' agents and the scores its replay gives.
+///
+/// # Errors
+/// A row or record that does not parse or belongs to another game, or
+/// (with records) fewer records than games: records.jsonl is written
+/// before games.csv, so a shorter one has lost games, and replaying them
+/// silently would change the run.
 pub fn load_games(
     dir: &Path,
-    settings: &Settings,
+    info: &RunInfo,
     schedule: &Schedule,
     labels: &[String],
 ) -> Result<(Vec<GameRow>, Vec<String>)> {
+    let settings = &info.settings;
     let path = dir.join(GAMES_CSV);
     let text = std::fs::read_to_string(&path).map_err(|e| Error::io("read", &path, e))?;
     let rows = parse_games(&text).map_err(|e| Error::Folder(format!("{}: {e}", dir.display())))?;
@@ -282,38 +297,86 @@ pub fn load_games(
     let mut records = Vec::new();
     if settings.records {
         let path = dir.join(RECORDS_JSONL);
-        let text = std::fs::read_to_string(&path).unwrap_or_default();
+        let cannot_resume = |what: String| {
+            Error::Folder(format!(
+                "{what}; the run cannot be resumed or merged (restore the file, or move the \
+                 folder aside and start again)"
+            ))
+        };
+        let text = match std::fs::read_to_string(&path) {
+            Ok(text) => text,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound && kept == 0 => String::new(),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                return Err(cannot_resume(format!(
+                    "{} is missing, but games.csv holds {kept} games",
+                    path.display()
+                )))
+            }
+            Err(e) => return Err(Error::io("read", &path, e)),
+        };
         records = complete_lines(&text);
-        kept = kept.min(records.len());
+        if records.len() < kept {
+            return Err(cannot_resume(format!(
+                "{} holds {} complete records, but games.csv holds {kept} games",
+                path.display(),
+                records.len()
+            )));
+        }
         records.truncate(kept);
+        let game_rows: Vec<&[GameRow]> = games(&rows).take(kept).collect();
         for (i, line) in records.iter().enumerate() {
-            check_record_line(line, &schedule.game(schedule.planned().get(i as u64).unwrap_or(0)), p)
-                .map_err(|what| {
-                    Error::Folder(format!(
-                        "{}:{}: {what}; the run cannot be resumed (move the folder aside and start again)",
-                        path.display(),
-                        i + 1
-                    ))
-                })?;
+            let index = game_rows[i][0].game;
+            check_record_line(line, &schedule.game(index), settings, game_rows[i])
+                .map_err(|what| cannot_resume(format!("{}:{}: {what}", path.display(), i + 1)))?;
         }
     }
     let rows = rows.into_iter().take(kept * p).collect();
     Ok((rows, records))
 }
 
-/// Check that a line of records.jsonl is the record of game `spec`.
+/// Check that a line of records.jsonl is the record of game `spec`, whose
+/// rows of games.csv are `rows`: its deck seed, seat count and agents, and
+/// the scores its replay gives.
 fn check_record_line(
     line: &str,
     spec: &crate::schedule::GameSpec,
-    players: usize,
+    settings: &Settings,
+    rows: &[GameRow],
 ) -> std::result::Result<(), String> {
     let record: engine::Record =
         serde_json::from_str(line).map_err(|e| format!("not a game record ({e})"))?;
-    if record.seed != Some(spec.deck_seed) || record.players != players {
+    let agents: Vec<&str> = spec
+        .seats
+        .iter()
+        .map(|&a| settings.agents[a].as_str())
+        .collect();
+    if record.seed != Some(spec.deck_seed) || record.players != settings.players {
         return Err(format!(
             "the record of another game than game {} (deck seed {:?}, {} players)",
             spec.index, record.seed, record.players
         ));
+    }
+    if record
+        .agents
+        .iter()
+        .map(String::as_str)
+        .ne(agents.iter().copied())
+    {
+        return Err(format!(
+            "the record of another game than game {} (agents {:?}, not {agents:?})",
+            spec.index, record.agents
+        ));
+    }
+    let state = engine::replay(&record, false)
+        .map_err(|e| format!("the record of game {} does not replay ({e})", spec.index))?;
+    for row in rows {
+        let score = state.score(engine::Seat(row.seat as u8)).total();
+        if score != row.score {
+            return Err(format!(
+                "the record of game {} gives seat {} {score} points, games.csv {}",
+                spec.index, row.seat, row.score
+            ));
+        }
     }
     Ok(())
 }
@@ -340,50 +403,62 @@ pub fn run_with(
     let (mut schedule, labels) = schedule_of(settings);
     let deck_key = match (&config.folder, settings.secret_decks) {
         (_, false) => None,
-        (Folder::New(_), true) => Some(Secret::random().map_err(Error::Internal)?),
+        (Folder::New(_) | Folder::Default(_), true) => {
+            Some(Secret::random().map_err(Error::Internal)?)
+        }
         (Folder::Resume(dir, info), true) => Some(read_deck_key(dir, info)?),
     };
     if let Some(key) = &deck_key {
         schedule = schedule.with_deck_key(key.clone());
     }
     for warning in crate::roster::unsuited(&settings.agents, &settings.rules, settings.players) {
-        eprintln!("carcassonne: warning: {warning}");
+        crate::stdio::warn(&format!("carcassonne: warning: {warning}"));
     }
-    let (dir, mut info, old_rows, old_records, old_positions) = match &config.folder {
-        Folder::New(dir) => {
+    // The folder's lock, held until this function returns (the report
+    // at the end included): a second writer is refused.
+    let (dir, _lock, mut info, old_rows, old_records, old_positions) = match &config.folder {
+        Folder::New(dir) | Folder::Default(dir) => {
             if schedule.games_per_pairing() != settings.games_per_pairing {
-                eprintln!(
+                crate::stdio::warn(&format!(
                     "carcassonne: note: --games {} rounded up to {} per pairing (whole seat rotations)",
                     settings.games_per_pairing,
                     schedule.games_per_pairing()
-                );
+                ));
             }
-            std::fs::create_dir_all(dir).map_err(|e| Error::io("create", dir, e))?;
+            let (dir, lock) = claim_folder(dir, matches!(config.folder, Folder::Default(_)))?;
             if let Some(key) = &deck_key {
-                keep_deck_key(dir, key)?;
+                keep_deck_key(&dir, key)?;
             }
             let info = new_run_info(settings, config.threads);
-            write_run_info(dir, &info)?;
-            (dir.clone(), info, Vec::new(), Vec::new(), Vec::new())
+            write_run_info(&dir, &info)?;
+            (dir, lock, info, Vec::new(), Vec::new(), Vec::new())
         }
-        Folder::Resume(dir, info) => {
-            let (rows, records) = load_games(dir, settings, &schedule, &labels)?;
+        Folder::Resume(dir, _) => {
+            let lock = FolderLock::acquire(dir)?;
+            // Read again under the lock: a writer may have ended since.
+            let mut info = crate::output::read_run_info(dir)?;
+            if info.settings != *settings {
+                return Err(Error::Folder(format!(
+                    "{}: run.json changed while the resume started; try again",
+                    dir.display()
+                )));
+            }
+            let (rows, records) = load_games(dir, &info, &schedule, &labels)?;
             let positions = if settings.selfplay {
                 crate::positions::load(dir, &rows)?
             } else {
                 Vec::new()
             };
-            let mut info = (**info).clone();
             info.resumed_at.push(meta::rfc3339(SystemTime::now()));
             info.threads = config.threads;
             info.status = RunStatus::Running;
             info.end_time = None;
-            (dir.clone(), info, rows, records, positions)
+            (dir.clone(), lock, info, rows, records, positions)
         }
     };
 
     let mut writer = match config.folder {
-        Folder::New(_) => GamesWriter::create(&dir, settings.records)?,
+        Folder::New(_) | Folder::Default(_) => GamesWriter::create(&dir, settings.records)?,
         Folder::Resume(..) => GamesWriter::resume(
             &dir,
             &old_rows,
@@ -492,7 +567,7 @@ pub fn run_with(
             })
             .map_err(|e| Error::io("remove", &path, e))?;
     }
-    crate::report::report(&dir, None)?;
+    crate::report::write_report(&dir, None)?;
     let forfeits = forfeits_of(&labels, &rows);
     Ok(RunReport {
         dir,
@@ -500,4 +575,32 @@ pub fn run_with(
         summary,
         forfeits,
     })
+}
+
+/// Create (or take, when it exists and is empty) the folder `dir` of a
+/// new run and lock it. The default folder (`default`) is created with
+/// `mkdir`, which only one process can win: a run that loses it takes the
+/// next free name, `-2`, `-3`, ….
+///
+/// # Errors
+/// It cannot be created, another process holds it, or it is not empty.
+pub fn claim_folder(dir: &Path, default: bool) -> Result<(PathBuf, FolderLock)> {
+    if let Some(parent) = dir.parent().filter(|p| !p.as_os_str().is_empty()) {
+        std::fs::create_dir_all(parent).map_err(|e| Error::io("create", parent, e))?;
+    }
+    let mut candidate = dir.to_path_buf();
+    let mut n = 2;
+    loop {
+        match std::fs::create_dir(&candidate) {
+            Ok(()) => break,
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && default => {
+                candidate = crate::config::numbered(dir, n);
+                n += 1;
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => break,
+            Err(e) => return Err(Error::io("create", &candidate, e)),
+        }
+    }
+    let lock = lock_new_folder(&candidate, "--out")?;
+    Ok((candidate, lock))
 }

@@ -10,7 +10,7 @@
 pub mod charts;
 pub mod data;
 
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::render::xml_escape;
 use data::{Results, Table};
 use serde_json::Value;
@@ -299,14 +299,68 @@ pub fn page(results: &Results) -> Result<String> {
     ))
 }
 
+/// The files of a results folder that `report --out` never replaces.
+const DATA_FILES: &[&str] = &[
+    crate::schema::GAMES_CSV,
+    crate::schema::SUMMARY_CSV,
+    crate::schema::PAIRWISE_CSV,
+    crate::schema::RUN_JSON,
+    crate::schema::RECORDS_JSONL,
+    crate::schema::POSITIONS_CSV,
+    crate::lock::LOCK_FILE,
+    "improve.json",
+    "generations.csv",
+];
+
 /// Write the report of the results folder `dir` to `out` (default:
-/// `dir/report.html`); returns the file written.
+/// `dir/report.html`); returns the file written. A report written into
+/// the folder takes its lock ([`crate::lock`]): a run still writing it is
+/// not disturbed.
 ///
 /// # Errors
-/// The folder's files cannot be read or are not a tournament's, or the
-/// page cannot be written; nothing is written then.
+/// The folder's files cannot be read or are not a tournament's, the
+/// folder is in use, `out` is not a regular file or is one of a results
+/// folder's data files, or the page cannot be written; nothing is
+/// written then.
 pub fn report(dir: &Path, out: Option<PathBuf>) -> Result<PathBuf> {
+    let into_dir = match &out {
+        None => true,
+        Some(out) => {
+            let parent = out.parent().filter(|p| !p.as_os_str().is_empty());
+            let parent = parent.unwrap_or(Path::new("."));
+            match (parent.canonicalize(), dir.canonicalize()) {
+                (Ok(a), Ok(b)) => a == b,
+                _ => false,
+            }
+        }
+    };
+    let _lock = if into_dir && dir.is_dir() {
+        Some(crate::lock::FolderLock::acquire(dir)?)
+    } else {
+        None
+    };
+    write_report(dir, out)
+}
+
+/// [`report`] without taking the folder's lock: for a run that holds it.
+///
+/// # Errors
+/// As [`report`]'s.
+pub fn write_report(dir: &Path, out: Option<PathBuf>) -> Result<PathBuf> {
     let out = out.unwrap_or_else(|| dir.join(REPORT_HTML));
+    let name = out.file_name().and_then(|n| n.to_str()).unwrap_or("");
+    let parent = out.parent().filter(|p| !p.as_os_str().is_empty());
+    let in_results_folder = parent
+        .unwrap_or(Path::new("."))
+        .join(crate::schema::RUN_JSON)
+        .exists();
+    if DATA_FILES.contains(&name) && in_results_folder {
+        return Err(Error::Invalid(format!(
+            "--out {}: a data file of a results folder; give another file (e.g. report.html)",
+            out.display()
+        )));
+    }
+    crate::output::check_replaceable(&out)?;
     let html = page(&Results::read(dir)?)?;
     crate::output::write_atomic(&out, html.as_bytes())?;
     Ok(out)
