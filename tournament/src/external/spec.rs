@@ -30,6 +30,8 @@ pub struct BotDef {
     pub game_ms: Option<u64>,
     /// One process serves many games.
     pub persist: bool,
+    /// `label=NAME`: what results call it (instead of the whole spec).
+    pub label: Option<String>,
 }
 
 /// One entry of the bots file.
@@ -56,6 +58,30 @@ pub fn is_external(spec: &str) -> bool {
     spec.trim().starts_with(PREFIX)
 }
 
+/// The parameters before `cmd=` and the command after it (the rest of
+/// the spec, commas included).
+fn split_cmd(body: &str) -> (&str, Option<&str>) {
+    match body.find("cmd=") {
+        Some(i) => (
+            body[..i].trim_end_matches([',', ' ']),
+            Some(body[i + 4..].trim()),
+        ),
+        None => (body, None),
+    }
+}
+
+/// The `label=NAME` of an `ext:` spec, if it has one (unchecked: [`parse`]
+/// checks it). Results name the agent by it.
+pub fn label(spec: &str) -> Option<&str> {
+    let body = spec.trim().strip_prefix(PREFIX)?;
+    split_cmd(body)
+        .0
+        .split(',')
+        .filter_map(|p| p.split_once('='))
+        .find(|(k, _)| k.trim() == "label")
+        .map(|(_, v)| v.trim())
+}
+
 /// Parse an `ext:` spec, reading the bots file if it names one, and check
 /// that the program exists. Errors are one line.
 pub fn parse(spec: &str) -> Result<BotDef, String> {
@@ -63,13 +89,8 @@ pub fn parse(spec: &str) -> Result<BotDef, String> {
     let body = spec
         .strip_prefix(PREFIX)
         .ok_or_else(|| format!("agent {spec:?} is not an ext: spec"))?;
-    let (params, cmd) = match body.find("cmd=") {
-        Some(i) => (
-            body[..i].trim_end_matches([',', ' ']),
-            Some(body[i + 4..].trim()),
-        ),
-        None => (body, None),
-    };
+    let (params, cmd) = split_cmd(body);
+    let mut label = None;
     let mut name = None;
     let mut bots = None;
     let mut move_ms = None;
@@ -88,6 +109,14 @@ pub fn parse(spec: &str) -> Result<BotDef, String> {
         };
         match k {
             "name" => name = Some(v.to_string()),
+            "label" => {
+                if v.is_empty() || v.chars().any(|c| c.is_control() || c == '#') {
+                    return Err(format!(
+                        "agent {spec:?}: label must be a non-empty name without '#' or control characters"
+                    ));
+                }
+                label = Some(v.to_string());
+            }
             "bots" => bots = Some(PathBuf::from(v)),
             "move_ms" => move_ms = Some(number()?),
             "game_ms" => game_ms = Some(number()?),
@@ -98,7 +127,7 @@ pub fn parse(spec: &str) -> Result<BotDef, String> {
             }
             _ => {
                 return Err(format!(
-                    "agent {spec:?} has no parameter {k:?} (valid: cmd, name, bots, move_ms, game_ms, persist)"
+                    "agent {spec:?} has no parameter {k:?} (valid: cmd, name, bots, label, move_ms, game_ms, persist)"
                 ))
             }
         }
@@ -122,6 +151,7 @@ pub fn parse(spec: &str) -> Result<BotDef, String> {
                 move_ms: DEFAULT_MOVE_MS,
                 game_ms: None,
                 persist: true,
+                label: None,
             }
         }
         (None, Some(name)) => from_bots_file(spec, &name, bots.as_deref())?,
@@ -129,6 +159,7 @@ pub fn parse(spec: &str) -> Result<BotDef, String> {
     def.move_ms = move_ms.unwrap_or(def.move_ms);
     def.game_ms = game_ms.or(def.game_ms);
     def.persist = persist.unwrap_or(def.persist);
+    def.label = label;
     check_program(spec, &def.command)?;
     Ok(def)
 }
@@ -167,6 +198,7 @@ fn from_bots_file(spec: &str, name: &str, file: Option<&Path>) -> Result<BotDef,
         move_ms: entry.move_ms.unwrap_or(DEFAULT_MOVE_MS),
         game_ms: entry.game_ms,
         persist: entry.persist.unwrap_or(true),
+        label: None,
     })
 }
 
@@ -205,6 +237,19 @@ mod tests {
         assert_eq!((d.move_ms, d.game_ms, d.persist), (200, None, false));
         let d = parse("ext:cmd=sh").unwrap();
         assert_eq!((d.move_ms, d.persist), (DEFAULT_MOVE_MS, true));
+    }
+
+    #[test]
+    fn a_label_names_an_inline_bot() {
+        let spec = "ext:label=deep,move_ms=9,cmd=sh -c exit,0";
+        assert_eq!(label(spec), Some("deep"));
+        assert_eq!(parse(spec).unwrap().label.as_deref(), Some("deep"));
+        // Only before cmd=: after it, it is the command's.
+        assert_eq!(label("ext:cmd=sh label=x"), None);
+        assert_eq!(label("random"), None);
+        for bad in ["ext:label=,cmd=sh", "ext:label=a#2,cmd=sh"] {
+            assert!(parse(bad).unwrap_err().contains("label must be"), "{bad}");
+        }
     }
 
     #[test]
