@@ -15,6 +15,10 @@ use tournament::error::{Error, Result};
 use tournament::stdio::{warn, Stdout};
 
 fn main() -> ExitCode {
+    // The bot guard runs as this binary (tournament::external::guard).
+    if let Some(code) = tournament::external::guard::install() {
+        return code;
+    }
     let args = match Args::try_parse() {
         Ok(args) => args,
         Err(e) if e.use_stderr() => {
@@ -58,7 +62,7 @@ fn run_tournament(args: &TournamentArgs, out: &mut Stdout) -> Result<ExitCode> {
 fn forfeit_code(report: &tournament::tournament::RunReport) -> ExitCode {
     match report.all_forfeited() {
         Some(why) => {
-            warn(&format!("carcassonne: {why}"));
+            tournament::stdio::warn(&format!("carcassonne: {why}"));
             ExitCode::from(tournament::tournament::ALL_FORFEITED_EXIT_CODE)
         }
         None => ExitCode::SUCCESS,
