@@ -43,6 +43,7 @@ pub const AGENTS: &[AgentKind] = &[
     crate::ismcts::KIND,
     crate::solver::KIND,
     crate::star25::KIND,
+    crate::az::KIND,
 ];
 
 /// A parsed spec: the agent's name and its `key=value` parameters.

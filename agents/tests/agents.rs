@@ -71,6 +71,7 @@ const TINY: &[&str] = &[
     "ismcts:iterations=2,depth=1",
     "solver:tiles=1",
     "star25:depth=1,width=1",
+    "az:iterations=4,batch=2",
 ];
 
 #[test]
@@ -87,6 +88,32 @@ fn search_agents_play_only_legal_moves() {
     only_legal_moves("mcts:iterations=8,solver_tiles=1", 1);
     only_legal_moves("mcts:iterations=30,widen=0.3,reuse=true", 1);
     only_legal_moves("star25:depth=2,width=1", 1);
+    only_legal_moves("az:iterations=16,batch=4,threads=2", 1);
+    only_legal_moves("az:iterations=12,noise=0.25,temp_moves=10", 1);
+}
+
+/// `az` (uniform priors, zero values) plays whole games the same way
+/// again for the same seeds, at 2–6 seats and with The Gifts.
+#[test]
+fn az_games_repeat_for_their_seeds() {
+    for (players, rules) in [(2, Rules::default()), (4, GIFTS), (6, FARMERS_OFF)] {
+        let game = |agent_seed: u64| {
+            let mut agents: Vec<Box<dyn Agent>> = (0..players)
+                .map(|_| from_spec("az:iterations=10,batch=3").unwrap())
+                .collect();
+            let seeds: Vec<u64> = (0..players as u64).map(|s| agent_seed + s).collect();
+            let out = play_game(&mut agents, rules, 77, &seeds);
+            assert!(out.forfeit.is_none(), "{players} seats: {:?}", out.forfeit);
+            out.record
+        };
+        let a = game(5);
+        assert_eq!(a, game(5), "{players} seats, {rules:?}");
+        assert_ne!(
+            a,
+            game(6),
+            "{players} seats: other agent seeds, other moves"
+        );
+    }
 }
 
 /// The value model shipped in `models/` (README, "Strength of the
@@ -167,6 +194,7 @@ fn every_agent_plays_every_variant_legally() {
         "ismcts:iterations=12",
         "solver:tiles=1",
         "star25:depth=2,width=1",
+        "az:iterations=8,batch=4",
     ];
     for spec in specs {
         for (v, variant) in VARIANTS.iter().enumerate() {
@@ -222,6 +250,8 @@ const SPECS: &[&str] = &[
     "ismcts:iterations=60",
     "solver:tiles=1",
     "star25:depth=2,width=2",
+    "az:iterations=60,batch=4",
+    "az:iterations=30,threads=2",
 ];
 
 fn decide(spec: &str, state: &State, seed: u64) -> Action {
@@ -321,6 +351,7 @@ fn decisions_do_not_depend_on_the_future_tile_order() {
         "ismcts:iterations=40",
         "solver:tiles=1",
         "star25:depth=2,width=2",
+        "az:iterations=40",
     ] {
         for (players, k) in [(2, 6), (3, 11)] {
             // A game to turn k with deck seed 1: the tiles drawn so far
@@ -370,6 +401,7 @@ fn searches_with_gifts_only_play_legal_actions_at_a_real_budget() {
     for g in 0..4u64 {
         let players = 2 + (g % 2) as usize;
         let search = ["mcts:iterations=400", "ismcts:iterations=400"][(g / 2) as usize];
+        let search = if g == 3 { "az:iterations=300" } else { search };
         let mut agents: Vec<Box<dyn Agent>> = (0..players)
             .map(|s| from_spec(if s == 0 { search } else { "greedy" }).unwrap())
             .collect();

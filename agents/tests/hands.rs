@@ -74,6 +74,13 @@ fn ismcts_plays_hands_legally() {
 }
 
 #[test]
+fn az_plays_hands_legally() {
+    // Enough iterations to come back to nodes whose legal actions differ
+    // between determinizations of the hidden hands.
+    only_legal_moves_with_hands("az:iterations=60,batch=4", 1, &[2, 5]);
+}
+
+#[test]
 fn solver_plays_hands_legally() {
     only_legal_moves_with_hands("solver:tiles=1", 1, &[2, 3]);
 }
@@ -121,6 +128,7 @@ fn decisions_do_not_depend_on_another_seats_hidden_hand() {
             "mcts:iterations=40,rollout=random,depth=all,widen=0",
             "ismcts:iterations=40",
             "star25:depth=2,width=2",
+            "az:iterations=40,batch=4",
         ] {
             for seed in 0..3 {
                 let decide = |state: &State| {

@@ -25,7 +25,7 @@
 //!   game ended now) with [`State::end_now_scores_after`] an action.
 //! - **Hidden information**: [`SeatView`] is what one seat may see, and
 //!   [`SeatView::determinize`] samples a full state consistent with it.
-//! - **Records**: [`Record`] (the `GAME-RECORD.md` format), [`replay`] and
+//! - **Records**: [`Record`] (the `docs/RECORD-FORMAT.md` format), [`replay`] and
 //!   [`RecordBuilder`].
 //! - **Playouts**: [`random_move`], [`random_action`], [`random_playout`], and
 //!   [`State::play_random_move`] (a random move found and played in one pass).
@@ -95,7 +95,7 @@
 //! # Records, text and integers
 //!
 //! A [`RecordBuilder`] writes the [`Record`] of a game as it is played (JSON
-//! with the `serde` feature, format in `GAME-RECORD.md`); [`replay`] checks
+//! with the `serde` feature, format in `docs/RECORD-FORMAT.md`); [`replay`] checks
 //! one and returns the position it reaches. Actions also have a text form
 //! ([`State::describe`], [`State::parse_action`]) and a stable integer id
 //! ([`Action::to_index`], [`ACTION_SPACE`]) for protocols and learning code.

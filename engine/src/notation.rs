@@ -1,4 +1,4 @@
-//! Actions in record notation (`GAME-RECORD.md`), the one place that
+//! Actions in record notation (`docs/RECORD-FORMAT.md`), the one place that
 //! writes and reads them: a placement `U (1, 0) r1 NNE`, a gift opening
 //! `open cash_out (0, 1) S`, a Take 2 choice `keep V`.
 //!

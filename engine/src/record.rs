@@ -1,4 +1,4 @@
-//! Game records (GAME-RECORD.md) and their replay through the same code
+//! Game records (docs/RECORD-FORMAT.md) and their replay through the same code
 //! that plays games.
 //!
 //! A record lists, per turn, the seat, the tiles set aside as unplaceable,

@@ -1,5 +1,5 @@
 //! Self-tests of the naive reference rules (`tests/naive/mod.rs`): the
-//! worked example of GAME-RECORD.md, positions scored by hand, and random full
+//! worked example of docs/RECORD-FORMAT.md, positions scored by hand, and random full
 //! games that must run without panics and conserve meeples.
 
 mod naive;

@@ -384,7 +384,7 @@ fn far_cell_aliasing_an_open_cell_is_refused() {
 
 #[test]
 fn unplaceable_tile_is_set_aside_and_the_same_seat_draws_again() {
-    // The worked example of GAME-RECORD.md: after U r1 (1, 0) and E r2
+    // The worked example of docs/RECORD-FORMAT.md: after U r1 (1, 0) and E r2
     // (0, 1) no open cell has only city edges around it, so C cannot go
     // anywhere.
     let mut state = State::new(Rules::default(), 2, Seat(0));

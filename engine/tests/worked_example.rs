@@ -1,4 +1,4 @@
-//! The worked example of GAME-RECORD.md replays to 6–4.
+//! The worked example of docs/RECORD-FORMAT.md replays to 6–4.
 
 use engine::{replay, Record, Rules, Seat};
 use testkit::turn;

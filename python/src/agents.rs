@@ -435,6 +435,7 @@ pub fn run_tournament<'py>(
         shard: None,
         sprt: None,
         selfplay: false,
+        secret_decks: false,
     };
     settings.validate().map_err(run_error)?;
     let folder = match out {
@@ -458,6 +459,7 @@ pub fn run_tournament<'py>(
         folder: Folder::New(folder),
         threads,
         stop_after: None,
+        keyed_agent_seeds: false,
     };
     let make = |spec: &str| table.make(spec);
     let cancel = AtomicBool::new(false);

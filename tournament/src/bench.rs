@@ -134,7 +134,7 @@ impl Duel {
     fn new(specs: &[String], games: u64) -> Result<Duel> {
         Ok(Duel {
             schedule: Schedule::new(2, 2, games, 1, None),
-            roster: Roster::new(specs, None)?,
+            roster: Roster::new(specs, None, crate::secret::Secret::bot_key(1))?,
             labels: crate::agent_list::labels(specs),
             cancel: std::sync::atomic::AtomicBool::new(false),
         })
@@ -150,6 +150,7 @@ impl Duel {
             positions: false,
             make_agent: None,
             cancel: &self.cancel,
+            keyed_agent_seeds: None,
         }
     }
 }

@@ -10,7 +10,7 @@ use std::path::PathBuf;
 
 /// The research toolkit for Carcassonne AI.
 #[derive(Debug, Parser)]
-#[command(name = "carcassonne", version, about)]
+#[command(name = "carcassonne", version, about, after_help = default_tournament_help())]
 pub struct Args {
     /// What to do; without one, run the default tournament
     /// (see `carcassonne tournament --help` and results/README.md).
@@ -107,6 +107,9 @@ pub enum Command {
         /// The agent's spec.
         spec: String,
     },
+    /// Play against the agents in a browser (a local server), or watch a
+    /// tournament folder live with --watch.
+    Web(crate::web::WebArgs),
     /// Check game records and print their scores as JSON.
     Replay {
         /// A record file: one JSON object, or JSON Lines.
@@ -121,13 +124,14 @@ pub enum Command {
 /// (flattened into both; `selfplay` rewords some of their help).
 #[derive(Debug, Clone, Default, ClapArgs)]
 pub struct GameOptions {
-    /// Games per pairing, rounded up to a whole number of seat rotations.
+    /// Games per pairing, rounded up to a whole number of seat rotations
+    /// (default: 150).
     #[arg(long)]
     pub games: Option<u64>,
-    /// Seats per game, 2–6.
+    /// Seats per game, 2–6 (default: 2).
     #[arg(long)]
     pub players: Option<u64>,
-    /// Master seed: every deck and agent seed derives from it.
+    /// Master seed: every deck and agent seed derives from it (default: 1).
     #[arg(long)]
     pub seed: Option<u64>,
     /// Worker threads (default: all cores). Does not change the results.
@@ -155,9 +159,18 @@ pub struct GameOptions {
     /// (K is 1-based, as SLURM and Kubernetes-friendly arrays use).
     #[arg(long, value_name = "K/N")]
     pub shard: Option<String>,
+    /// Deal decks from a key drawn from the operating system instead of
+    /// from --seed (competitions with untrusted bots): kept in
+    /// DIR/.deck-key while the run lasts, written to run.json when it ends.
+    #[arg(long)]
+    pub secret_decks: bool,
     /// Test hook: stop after writing this many games, as if killed.
     #[arg(long, hide = true)]
     pub stop_after: Option<u64>,
+    /// Test hook: built-in agents get the seeds external bots are sent
+    /// (so `ext:cmd=carcassonne serve X` plays the games of `X`).
+    #[arg(long, hide = true)]
+    pub keyed_agent_seeds: bool,
 }
 
 /// Options of `carcassonne tournament`.
@@ -172,7 +185,7 @@ pub struct TournamentArgs {
     /// Agent specs, comma-separated; a comma followed by `key=value`
     /// (an `=` before any `:`) continues the previous spec's parameters:
     /// `random,mcts:iterations=500,c=0.7` is two agents. May be repeated.
-    #[arg(long, value_name = "SPECS")]
+    #[arg(long, value_name = "SPECS", help = agents_help())]
     pub agents: Vec<String>,
     /// Games, seats, seed, threads, folder, rules, resume and shard.
     #[command(flatten)]
@@ -180,7 +193,8 @@ pub struct TournamentArgs {
     /// Also write every game's record to records.jsonl.
     #[arg(long)]
     pub records: bool,
-    /// Name used in the default folder name (letters, digits, `-_.`).
+    /// Name used in the default folder name (letters, digits, `-_.`;
+    /// default: tournament).
     #[arg(long)]
     pub name: Option<String>,
     /// Stop a 2-agent match once the SPRT of H0: elo ≤ elo0 against
@@ -196,7 +210,7 @@ pub struct TournamentArgs {
 /// help in self-play's words (and --shard listed before --resume).
 #[derive(Debug, Clone, Default, ClapArgs)]
 #[command(
-    mut_arg("games", |a| a.help("Games to play (rounded up to a multiple of --players)")),
+    mut_arg("games", |a| a.help("Games to play, rounded up to a multiple of --players (default: 150)")),
     mut_arg("threads", |a| a.help("Worker threads (default: all cores). Does not change the data")),
     mut_arg("out", |a| a.help("Data folder (default: results/TIME-selfplay/)")),
     mut_arg("rules", |a| a.help("Rule variants of RULES.md §8 as `KEY=VALUE,…`")),
@@ -227,6 +241,7 @@ impl SelfplayArgs {
                     threads: self.game.threads,
                     resume: self.game.resume.clone(),
                     stop_after: self.game.stop_after,
+                    keyed_agent_seeds: self.game.keyed_agent_seeds,
                     ..GameOptions::default()
                 },
                 ..TournamentArgs::default()
@@ -270,25 +285,27 @@ pub struct ImproveArgs {
     /// to each promoted model).
     #[arg(long, value_name = "SPEC")]
     pub agent: Option<String>,
-    /// Generations to run after generation 0.
+    /// Generations to run after generation 0 (default: 3).
     #[arg(long)]
     pub generations: Option<u64>,
-    /// Self-play games per generation.
+    /// Self-play games per generation (default: 100).
     #[arg(long)]
     pub games_per_gen: Option<u64>,
-    /// Most games of each promotion match (SPRT 0,30 stops it earlier).
+    /// Most games of each promotion match (SPRT 0,30 stops it earlier;
+    /// default: 200).
     #[arg(long)]
     pub match_games: Option<u64>,
-    /// Generations of data the model is trained on (the latest ones).
+    /// Generations of data the model is trained on (the latest ones;
+    /// default: 2).
     #[arg(long)]
     pub window: Option<u64>,
-    /// Seats per self-play game, 2–6 (matches are 2-player).
+    /// Seats per self-play game, 2–6 (matches are 2-player; default: 2).
     #[arg(long)]
     pub players: Option<u64>,
-    /// Master seed.
+    /// Master seed (default: 1).
     #[arg(long)]
     pub seed: Option<u64>,
-    /// Worker threads.
+    /// Worker threads (default: all cores).
     #[arg(long)]
     pub threads: Option<usize>,
     /// The folder of the run; an existing one is continued.
@@ -358,4 +375,54 @@ pub fn combine_rules(
         .validate()
         .map_err(|e| crate::error::Error::Invalid(format!("--rules: {e}")))?;
     Ok(rules)
+}
+
+/// How a printed hint names this program, so the command it suggests
+/// works when pasted: `carcassonne` when that name on `PATH` is this
+/// program (e.g. after `cargo install --path tournament`), else the
+/// program's path, relative to the working directory when it lies under
+/// it (`target/release/carcassonne`). A library caller that is not the
+/// `carcassonne` binary (the Python package) gets `carcassonne`.
+pub fn program() -> String {
+    const NAME: &str = "carcassonne";
+    let Ok(exe) = std::env::current_exe() else {
+        return NAME.to_string();
+    };
+    if exe.file_stem().and_then(|s| s.to_str()) != Some(NAME) {
+        return NAME.to_string();
+    }
+    let same = |p: &std::path::Path| p.canonicalize().is_ok_and(|p| p == exe);
+    let on_path = std::env::var_os("PATH")
+        .is_some_and(|paths| std::env::split_paths(&paths).any(|dir| same(&dir.join(NAME))));
+    if on_path {
+        return NAME.to_string();
+    }
+    std::env::current_dir()
+        .ok()
+        .and_then(|cwd| exe.strip_prefix(cwd).ok().map(|p| p.display().to_string()))
+        .unwrap_or_else(|| exe.display().to_string())
+}
+
+/// The top-level help's last lines: what runs without a subcommand.
+fn default_tournament_help() -> String {
+    format!(
+        "Without a subcommand, runs the default tournament: {}, {} games per \
+         pairing, seed {}, into results/TIME-tournament/ \
+         (`carcassonne tournament --help` for its options).",
+        crate::config::DEFAULT_AGENTS.join(", "),
+        crate::config::DEFAULT_GAMES,
+        crate::config::DEFAULT_SEED,
+    )
+}
+
+/// The help of `--agents`, with the agents this build knows.
+fn agents_help() -> String {
+    let names: Vec<&str> = agents::spec::AGENTS.iter().map(|k| k.name).collect();
+    format!(
+        "Agent specs, comma-separated: {}, or ext:cmd=PROGRAM for a protocol bot \
+         (parameters as in `mcts:iterations=500,c=0.7`: a comma followed by \
+         `key=value` continues the previous spec). May be repeated. Default: {}",
+        names.join(", "),
+        crate::config::DEFAULT_AGENTS.join(","),
+    )
 }

@@ -84,6 +84,11 @@ impl Settings {
                 )));
             }
         }
+        if self.secret_decks && self.shard.is_some() {
+            return Err(Error::Invalid(
+                "secret decks cannot be sharded (each shard would draw its own key)".to_string(),
+            ));
+        }
         if self.sprt.is_some() && (self.agents.len() != 2 || self.players != 2 || self.selfplay) {
             return Err(Error::Invalid(
                 "--sprt compares exactly 2 agents in 2-player games".to_string(),
@@ -98,6 +103,10 @@ impl Settings {
 pub enum Folder {
     /// A new folder, created after validation.
     New(PathBuf),
+    /// The default folder `results/<UTC time>-<name>`: created atomically
+    /// when the run starts, taking the next free `-2`, `-3`, … if another
+    /// run took this name in the meantime.
+    Default(PathBuf),
     /// An existing run to continue, with its run.json.
     Resume(PathBuf, Box<RunInfo>),
 }
@@ -113,6 +122,8 @@ pub struct TournamentConfig {
     pub threads: usize,
     /// Test hook: stop after writing this many games.
     pub stop_after: Option<u64>,
+    /// Test hook: built-in agents get the seeds bots are sent.
+    pub keyed_agent_seeds: bool,
 }
 
 impl TournamentConfig {
@@ -177,6 +188,11 @@ impl TournamentConfig {
                 ));
             }
         }
+        if args.game.secret_decks && shard.is_some() {
+            return Err(Error::Invalid(
+                "--secret-decks cannot be combined with --shard (each shard would draw its own key, so shards would not share decks)".to_string(),
+            ));
+        }
         let settings = Settings {
             name,
             agents,
@@ -192,6 +208,7 @@ impl TournamentConfig {
             shard,
             sprt,
             selfplay: args.selfplay,
+            secret_decks: args.game.secret_decks,
         };
         settings.validate()?;
         let folder = match &args.game.out {
@@ -199,13 +216,14 @@ impl TournamentConfig {
                 check_new_folder(out, "--out")?;
                 Folder::New(out.clone())
             }
-            None => Folder::New(default_folder(&settings)),
+            None => Folder::Default(default_folder(&settings)),
         };
         Ok(TournamentConfig {
             settings,
             folder,
             threads,
             stop_after: args.game.stop_after,
+            keyed_agent_seeds: args.game.keyed_agent_seeds,
         })
     }
 }
@@ -217,7 +235,9 @@ fn default_agents() -> Vec<String> {
         .filter(|spec| match crate::roster::check_spec(spec) {
             Ok(_) => true,
             Err(e) => {
-                eprintln!("carcassonne: default tournament skips {spec:?}: {e}");
+                crate::stdio::warn(&format!(
+                    "carcassonne: default tournament skips {spec:?}: {e}"
+                ));
                 false
             }
         })
@@ -271,14 +291,12 @@ fn parse_sprt(text: &str) -> Result<SprtSettings> {
     })
 }
 
-/// A folder we may create: absent, or an empty directory, and not under a
-/// file.
+/// A folder we may create: absent, or an empty directory (a stale lock
+/// file aside), and not under a file.
 pub fn check_new_folder(dir: &Path, what: &str) -> Result<()> {
     if dir.exists() {
-        let empty = std::fs::read_dir(dir)
-            .map_err(|e| Error::Invalid(format!("{what} {}: {e}", dir.display())))?
-            .next()
-            .is_none();
+        let empty = crate::lock::is_empty_but_lock(dir)
+            .map_err(|e| Error::Invalid(format!("{what} {}: {e}", dir.display())))?;
         if !dir.is_dir() || !empty {
             return Err(Error::Invalid(format!(
                 "{what} {}: already exists and is not an empty folder",
@@ -318,14 +336,21 @@ pub fn default_folder(settings: &Settings) -> PathBuf {
     if let Some(s) = settings.shard {
         base.push_str(&format!("-shard-{}-of-{}", s.index, s.count));
     }
-    let root = Path::new("results");
-    let mut dir = root.join(&base);
+    let first = Path::new("results").join(&base);
+    let mut dir = first.clone();
     let mut n = 2;
     while dir.exists() {
-        dir = root.join(format!("{base}-{n}"));
+        dir = numbered(&first, n);
         n += 1;
     }
     dir
+}
+
+/// `dir` with `-n` appended to its name (`results/x` → `results/x-2`).
+pub fn numbered(dir: &Path, n: u64) -> PathBuf {
+    let mut name = dir.file_name().unwrap_or_default().to_os_string();
+    name.push(format!("-{n}"));
+    dir.with_file_name(name)
 }
 
 fn resume_config(args: &TournamentArgs, dir: &Path, threads: usize) -> Result<TournamentConfig> {
@@ -340,6 +365,7 @@ fn resume_config(args: &TournamentArgs, dir: &Path, threads: usize) -> Result<To
         || args.records
         || args.name.is_some()
         || args.game.shard.is_some()
+        || args.game.secret_decks
         || args.sprt.is_some();
     if others {
         return Err(Error::Invalid(
@@ -363,6 +389,7 @@ fn resume_config(args: &TournamentArgs, dir: &Path, threads: usize) -> Result<To
         folder: Folder::Resume(dir.to_path_buf(), Box::new(info)),
         threads,
         stop_after: args.game.stop_after,
+        keyed_agent_seeds: args.game.keyed_agent_seeds,
     })
 }
 

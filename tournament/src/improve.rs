@@ -274,10 +274,10 @@ pub fn improve(args: &ImproveArgs) -> Result<Vec<GenerationRow>> {
                 holdout: 0.2,
                 lambda: 0.01,
             })?;
-            eprintln!(
+            crate::stdio::warn(&format!(
                 "generation {k}: model fitted on {} positions",
                 report.train_positions
-            );
+            ));
         }
         let fitted = agents::learn::ValueModel::load(&model).map_err(Error::Folder)?;
         let provenance = &fitted.provenance;

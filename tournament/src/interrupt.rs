@@ -23,10 +23,10 @@ pub fn install() -> Result<()> {
     INSTALL.call_once(|| {
         result = ctrlc::set_handler(|| {
             if REQUESTED.swap(true, Ordering::SeqCst) {
-                eprintln!("carcassonne: interrupted again, stopping now");
+                crate::stdio::warn("carcassonne: interrupted again, stopping now");
                 std::process::exit(i32::from(EXIT_CODE));
             }
-            eprintln!("carcassonne: interrupted, finishing the games in progress (Ctrl-C again to stop now)");
+            crate::stdio::warn("carcassonne: interrupted, finishing the games in progress (Ctrl-C again to stop now)");
         })
         .map_err(|e| Error::Internal(format!("cannot catch Ctrl-C: {e}")));
     });

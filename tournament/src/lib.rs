@@ -14,13 +14,17 @@
 //!   [`train`]: fitting a value model to them; [`improve`]: generations
 //!   of self-play, training and SPRT-gated promotion.
 //! - [`progress`], [`meta`]: progress bar; timestamps and code revision.
-//! - [`interrupt`]: Ctrl-C and SIGTERM stop a run cleanly.
-//! - [`error`]: the one error type.
+//! - [`interrupt`]: Ctrl-C and SIGTERM stop a run cleanly; [`lock`]: one
+//!   writer per results folder.
+//! - [`error`]: the one error type; [`stdio`]: stdout and stderr that
+//!   never panic (a closed pipe ends the output quietly).
 //! - [`play`], [`replay`], [`bench`](mod@bench): the other subcommands.
 //! - [`stats`]: Wilson intervals, Elo, SPRT.
 //! - [`render`]: pictures of a game's board (SVG, PNG); [`viewer`]: a
 //!   game as an HTML page to step through; [`report`](mod@report): a
 //!   results folder as an HTML report with charts.
+//! - [`web`]: `carcassonne web`, play the agents in a browser or watch
+//!   a tournament live.
 //! - [`external`]: bots in any language through `carcassonne-bot/1`;
 //!   [`serve`] the other way round.
 
@@ -32,6 +36,7 @@ pub mod error;
 pub mod external;
 pub mod improve;
 pub mod interrupt;
+pub mod lock;
 pub mod merge;
 pub mod meta;
 pub mod output;
@@ -45,10 +50,13 @@ pub mod roster;
 pub mod runner;
 pub mod schedule;
 pub mod schema;
+pub mod secret;
 pub mod serve;
 pub mod sprt_run;
 pub mod stats;
+pub mod stdio;
 pub mod summary;
 pub mod tournament;
 pub mod train;
 pub mod viewer;
+pub mod web;

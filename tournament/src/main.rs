@@ -1,14 +1,24 @@
 //! The `carcassonne` command line: parse, validate, run, map errors to
 //! exit codes. Every failure is one line on stderr and exit code 1, except
 //! arguments clap cannot parse (clap's full message with its usage and
-//! hints, exit code 2) and `replay`, which reports every bad record.
+//! hints, exit code 2), `replay`, which reports every bad record, and a
+//! run or merge in which an agent forfeited every game it played (its
+//! results written, one line on stderr, exit code 3).
+//! Output to a closed pipe (`carcassonne replay big.jsonl | head -1`)
+//! ends the output quietly ([`tournament::stdio`]): the command finishes
+//! its files and exits 0.
 
 use clap::Parser;
 use std::process::ExitCode;
 use tournament::cli::{Args, Command, TournamentArgs};
 use tournament::error::{Error, Result};
+use tournament::stdio::{warn, Stdout};
 
 fn main() -> ExitCode {
+    // The bot guard runs as this binary (tournament::external::guard).
+    if let Some(code) = tournament::external::guard::install() {
+        return code;
+    }
     let args = match Args::try_parse() {
         Ok(args) => args,
         Err(e) if e.use_stderr() => {
@@ -22,34 +32,50 @@ fn main() -> ExitCode {
             return ExitCode::SUCCESS;
         }
     };
-    match run(args) {
+    let mut out = Stdout::new();
+    match run(args, &mut out) {
         Ok(code) => code,
         Err(message) => {
-            eprintln!("carcassonne: {message}");
+            warn(&format!("carcassonne: {message}"));
             ExitCode::FAILURE
         }
     }
 }
 
 /// A tournament (or self-play run) to the end or to an interrupt.
-fn run_tournament(args: &TournamentArgs) -> Result<ExitCode> {
+fn run_tournament(args: &TournamentArgs, out: &mut Stdout) -> Result<ExitCode> {
     let config = tournament::config::TournamentConfig::from_args(args)?;
     tournament::interrupt::install()?;
     let report = tournament::tournament::run(&config)?;
-    print!("{}", report.text());
+    out.print(&report.text())?;
     if report.info.status == tournament::schema::RunStatus::Interrupted {
         return Ok(ExitCode::from(tournament::interrupt::EXIT_CODE));
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(forfeit_code(&report))
 }
 
-fn run(args: Args) -> Result<ExitCode> {
+/// Success, or (one line on stderr) [`ALL_FORFEITED_EXIT_CODE`] when an
+/// agent forfeited every game it played: its results are written, but
+/// they measure nothing.
+///
+/// [`ALL_FORFEITED_EXIT_CODE`]: tournament::tournament::ALL_FORFEITED_EXIT_CODE
+fn forfeit_code(report: &tournament::tournament::RunReport) -> ExitCode {
+    match report.all_forfeited() {
+        Some(why) => {
+            tournament::stdio::warn(&format!("carcassonne: {why}"));
+            ExitCode::from(tournament::tournament::ALL_FORFEITED_EXIT_CODE)
+        }
+        None => ExitCode::SUCCESS,
+    }
+}
+
+fn run(args: Args, out: &mut Stdout) -> Result<ExitCode> {
     match args
         .command
         .unwrap_or(Command::Tournament(TournamentArgs::default()))
     {
-        Command::Tournament(t) => return run_tournament(&t),
-        Command::Selfplay(s) => return run_tournament(&s.tournament_args()),
+        Command::Tournament(t) => return run_tournament(&t, out),
+        Command::Selfplay(s) => return run_tournament(&s.tournament_args(), out),
         Command::Train(t) => {
             let config = tournament::train::TrainConfig {
                 dirs: t.dirs,
@@ -58,19 +84,21 @@ fn run(args: Args) -> Result<ExitCode> {
                 holdout: t.holdout,
                 lambda: t.lambda,
             };
-            print!("{}", tournament::train::train(&config)?.text(&config.out));
+            out.print(&tournament::train::train(&config)?.text(&config.out))?;
         }
         Command::Improve(i) => {
             tournament::interrupt::install()?;
             let rows = tournament::improve::improve(&i)?;
-            print!("{}", tournament::improve::table(&rows));
+            out.print(&tournament::improve::table(&rows))?;
         }
         Command::Play(p) => {
             let config = tournament::play::PlayConfig::from_args(&p)?;
-            tournament::play::play(&config, &mut std::io::stdout().lock())?;
+            tournament::play::play(&config, out)?;
         }
-        Command::Merge { dirs, out } => {
-            print!("{}", tournament::merge::merge(&dirs, &out)?.text());
+        Command::Merge { dirs, out: to } => {
+            let report = tournament::merge::merge(&dirs, &to)?;
+            out.print(&report.text())?;
+            return Ok(forfeit_code(&report));
         }
         Command::Bench {
             json,
@@ -87,48 +115,57 @@ fn run(args: Args) -> Result<ExitCode> {
             };
             let report = tournament::bench::run(&config);
             if json {
-                println!(
-                    "{}",
-                    serde_json::to_string(&report).map_err(|e| Error::Internal(e.to_string()))?
-                );
+                let json =
+                    serde_json::to_string(&report).map_err(|e| Error::Internal(e.to_string()))?;
+                out.print(&format!("{json}\n"))?;
             } else {
-                print!("{}", report.text());
+                out.print(&report.text())?;
             }
         }
         Command::Render {
             record,
             turn,
             game,
-            out,
+            out: to,
             tile_pixels,
         } => {
-            let out = tournament::render::render(&record, game, turn, out, tile_pixels)?;
-            println!("wrote {}", out.display());
+            let written = tournament::render::render(&record, game, turn, to, tile_pixels)?;
+            out.print(&format!("wrote {}\n", written.display()))?;
         }
-        Command::View { record, game, out } => {
-            let out = tournament::viewer::view(&record, game, out)?;
-            println!("wrote {}", out.display());
+        Command::View {
+            record,
+            game,
+            out: to,
+        } => {
+            let written = tournament::viewer::view(&record, game, to)?;
+            out.print(&format!("wrote {}\n", written.display()))?;
         }
-        Command::Report { dir, out } => {
-            let out = tournament::report::report(&dir, out)?;
-            println!("wrote {}", out.display());
+        Command::Report { dir, out: to } => {
+            let written = tournament::report::report(&dir, to)?;
+            out.print(&format!("wrote {}\n", written.display()))?;
         }
         Command::Serve { spec } => {
             let stdin = std::io::stdin().lock();
             tournament::serve::serve(&spec, stdin, std::io::stdout().lock())?;
         }
+        Command::Web(w) => tournament::web::web(&w)?,
         Command::Replay { file, end } => {
             let mut failed = 0;
             let results = tournament::replay::replay_file(&file, end);
             let total = results.len();
             for result in results {
+                if out.closed() {
+                    // The reader has gone (`| head`): nothing more to say.
+                    return Ok(ExitCode::SUCCESS);
+                }
                 match result {
-                    Ok(r) => println!(
-                        "{}",
-                        serde_json::to_string(&r).map_err(|e| Error::Internal(e.to_string()))?
-                    ),
+                    Ok(r) => {
+                        let json = serde_json::to_string(&r)
+                            .map_err(|e| Error::Internal(e.to_string()))?;
+                        out.print(&format!("{json}\n"))?;
+                    }
                     Err(e) => {
-                        eprintln!("carcassonne: {e}");
+                        warn(&format!("carcassonne: {e}"));
                         failed += 1;
                     }
                 }

@@ -1,7 +1,9 @@
 //! `carcassonne merge`: combine the folders of a sharded run into the
 //! folder one unsharded run would have written.
 //!
-//! The shards must be all `N` shards of the same settings, each finished.
+//! The shards must be all `N` shards of the same settings and code
+//! revision, each finished; each shard's records are checked against its
+//! games.csv, and the new folder is locked ([`crate::lock`]) while written.
 //! Game `g` comes from shard `g % N + 1`, so walking the game indices in
 //! order and taking the next game of the right shard rebuilds `games.csv`
 //! (and `records.jsonl`, and a self-play run's `positions.csv`) in game order; the summaries are then computed
@@ -41,7 +43,7 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<RunReport> {
             )));
         };
         let (schedule, labels) = schedule_of(&info.settings);
-        let (rows, records) = load_games(dir, &info.settings, &schedule, &labels)?;
+        let (rows, records) = load_games(dir, &info, &schedule, &labels)?;
         let positions = if info.settings.selfplay {
             crate::positions::load(dir, &rows)?
         } else {
@@ -69,7 +71,22 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<RunReport> {
     let mut settings = first.info.settings.clone();
     settings.shard = None;
     let count = first.info.settings.shard.map_or(1, |s| s.count);
-    let mut by_index: Vec<Option<usize>> = vec![None; count as usize];
+    if let Some(other) = shards
+        .iter()
+        .find(|s| s.info.code_revision != first.info.code_revision)
+    {
+        return Err(Error::Folder(format!(
+            "{} was played by code revision {} and {} by {}: shards of different code \
+             may play different games; rerun them with one build",
+            first.dir.display(),
+            first.info.code_revision,
+            other.dir.display(),
+            other.info.code_revision
+        )));
+    }
+    // Shard index → folder; a map, so that a run.json claiming a huge
+    // shard count allocates nothing.
+    let mut by_index: std::collections::BTreeMap<u64, usize> = Default::default();
     for (i, s) in shards.iter().enumerate() {
         let mut other = s.info.settings.clone();
         let shard = other.shard.take().expect("checked above");
@@ -80,27 +97,25 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<RunReport> {
                 first.dir.display()
             )));
         }
-        let slot = &mut by_index[(shard.index - 1) as usize];
-        if let Some(j) = slot {
+        if let Some(j) = by_index.insert(shard.index, i) {
             return Err(Error::Folder(format!(
                 "shard {}/{count} given twice ({} and {})",
                 shard.index,
-                shards[*j].dir.display(),
+                shards[j].dir.display(),
                 s.dir.display()
             )));
         }
-        *slot = Some(i);
     }
-    if let Some(k) = by_index.iter().position(Option::is_none) {
-        return Err(Error::Folder(format!("shard {}/{count} is missing", k + 1)));
+    if let Some(k) = (1..=count).find(|k| !by_index.contains_key(k)) {
+        return Err(Error::Folder(format!("shard {k}/{count} is missing")));
     }
 
     let (schedule, labels) = schedule_of(&settings);
     let p = settings.players;
     let mut per_shard: Vec<_> = by_index
-        .iter()
-        .map(|i| {
-            let s = &shards[i.expect("checked")];
+        .values()
+        .map(|&i| {
+            let s = &shards[i];
             (
                 games(&s.rows).collect::<Vec<_>>().into_iter(),
                 s.records.iter(),
@@ -108,7 +123,7 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<RunReport> {
             )
         })
         .collect();
-    std::fs::create_dir_all(out).map_err(|e| Error::io("create", out, e))?;
+    let (_, _lock) = crate::tournament::claim_folder(out, false)?;
     let mut writer = GamesWriter::create(out, settings.records)?;
     if settings.selfplay {
         writer = writer.with_positions(out, None)?;
@@ -131,16 +146,10 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<RunReport> {
     let (summary, pairwise) = summarize(&labels, &rows);
     write_summaries(out, &summary, &pairwise)?;
 
-    let mut revisions: Vec<&str> = shards
-        .iter()
-        .map(|s| s.info.code_revision.as_str())
-        .collect();
-    revisions.sort_unstable();
-    revisions.dedup();
     let mut info = new_run_info(&settings, shards.iter().map(|s| s.info.threads).sum());
     info.status = RunStatus::Finished;
     info.games_finished = schedule.total_games();
-    info.code_revision = revisions.join(",");
+    info.code_revision = first.info.code_revision.clone();
     info.versions = first.info.versions.clone();
     info.start_time = shards
         .iter()
@@ -152,10 +161,11 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<RunReport> {
     info.elapsed_s = None;
     info.merged_from = shards.iter().map(|s| s.dir.display().to_string()).collect();
     write_run_info(out, &info)?;
-    crate::report::report(out, None)?;
+    crate::report::write_report(out, None)?;
     Ok(RunReport {
         dir: out.to_path_buf(),
         info,
         summary,
+        forfeits: crate::summary::forfeits_of(&labels, &rows),
     })
 }

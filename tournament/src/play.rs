@@ -13,6 +13,7 @@ use crate::cli::PlayArgs;
 use crate::error::{Error, Result};
 use crate::roster::Roster;
 use crate::schedule::agent_seed;
+use crate::secret::Secret;
 use engine::apply_turn;
 use engine::{Record, Rules, Seat, State};
 use std::fmt::Write as _;
@@ -104,7 +105,9 @@ fn play_game(
         .parent()
         .unwrap_or(Path::new("."))
         .join(crate::roster::BOT_LOGS);
-    let roster = Roster::new(&config.seats, Some(logs))?;
+    // Bots are sent keyed seeds: an agent seed would give away --seed,
+    // the deck seed of the game (crate::secret).
+    let roster = Roster::new(&config.seats, Some(logs), Secret::bot_key(config.seed))?;
     let mut seats: Vec<Box<dyn agents::Agent>> =
         (0..config.seats.len()).map(|s| roster.build(s)).collect();
     let seeds: Vec<u64> = (0..seats.len())
@@ -195,7 +198,8 @@ pub fn play(config: &PlayConfig, out: &mut dyn std::io::Write) -> Result<()> {
     }
     let _ = writeln!(
         text,
-        "step through it: carcassonne view {}",
+        "step through it: {} view {}",
+        crate::cli::program(),
         config.out.display()
     );
     write_out(out, &text)

@@ -22,7 +22,7 @@ pub struct SeatScore {
     pub gifts: u16,
 }
 
-/// The JSON report printed for each replayed record (GAME-RECORD.md).
+/// The JSON report printed for each replayed record (docs/RECORD-FORMAT.md).
 #[derive(Clone, Debug, Serialize, PartialEq, Eq)]
 pub struct ScoreReport {
     /// One entry per seat, in seat order.

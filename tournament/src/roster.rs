@@ -6,6 +6,7 @@
 use crate::error::{Error, Result};
 use crate::external::spec::{self as ext_spec, BotDef};
 use crate::external::{BotPool, ExtAgent};
+use crate::secret::Secret;
 use agents::Agent;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -68,9 +69,10 @@ fn builtin(spec: &str) -> std::result::Result<(), String> {
 }
 
 impl Roster {
-    /// Check `specs`; bots will write their stderr to `log_dir`.
-    pub fn new(specs: &[String], log_dir: Option<PathBuf>) -> Result<Roster> {
-        Roster::with_custom(specs, log_dir, &|_| false)
+    /// Check `specs`; bots will write their stderr to `log_dir` and be
+    /// sent seeds keyed with `bot_key` ([`Secret::bot_seed`]).
+    pub fn new(specs: &[String], log_dir: Option<PathBuf>, bot_key: Secret) -> Result<Roster> {
+        Roster::with_custom(specs, log_dir, bot_key, &|_| false)
     }
 
     /// As [`Roster::new`], with the specs `custom` accepts left to the
@@ -79,6 +81,7 @@ impl Roster {
     pub fn with_custom(
         specs: &[String],
         log_dir: Option<PathBuf>,
+        bot_key: Secret,
         custom: &dyn Fn(&str) -> bool,
     ) -> Result<Roster> {
         let entries = specs
@@ -96,7 +99,7 @@ impl Roster {
             .map_err(Error::Invalid)?;
         Ok(Roster {
             entries,
-            pool: BotPool::new(log_dir),
+            pool: BotPool::new(log_dir, bot_key),
         })
     }
 
@@ -107,6 +110,11 @@ impl Roster {
             Entry::External(def) => Box::new(ExtAgent::new(def.clone(), self.pool.clone())),
             Entry::Custom(spec) => panic!("{spec:?} is built by the embedding's factory"),
         }
+    }
+
+    /// Whether spec `i` is an external bot's.
+    pub fn is_external(&self, i: usize) -> bool {
+        matches!(self.entries[i], Entry::External(_))
     }
 
     /// The spec of entry `i` when the embedding's factory builds it.

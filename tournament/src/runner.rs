@@ -14,6 +14,7 @@ use crate::positions;
 use crate::roster::Roster;
 use crate::schedule::{GameIndices, GameSpec, Schedule};
 use crate::schema::GameRow;
+use crate::secret::Secret;
 use crate::summary::rank_seats;
 use agents::game::play_game;
 use engine::Rules;
@@ -73,6 +74,10 @@ pub struct Runner<'a> {
     pub make_agent: Option<&'a AgentFactory<'a>>,
     /// Set by an embedding to stop the run as an interrupt would.
     pub cancel: &'a AtomicBool,
+    /// Test hook: give the seats that are not external bots the seeds a
+    /// bot would be sent ([`Secret::bot_seed`] of this key), so a served
+    /// built-in agent plays the games of the agent in-process.
+    pub keyed_agent_seeds: Option<&'a Secret>,
 }
 
 impl Runner<'_> {
@@ -101,7 +106,19 @@ impl Runner<'_> {
                 }
             })
             .collect();
-        let outcome = play_game(&mut seats, self.rules, spec.deck_seed, &spec.agent_seeds);
+        let agent_seeds: Vec<u64> = match self.keyed_agent_seeds {
+            Some(key) => (spec.seats.iter().zip(&spec.agent_seeds))
+                .map(|(&a, &seed)| {
+                    if self.roster.is_external(a) {
+                        seed // the bot's pool keys it
+                    } else {
+                        key.bot_seed(seed)
+                    }
+                })
+                .collect(),
+            None => spec.agent_seeds.clone(),
+        };
+        let outcome = play_game(&mut seats, self.rules, spec.deck_seed, &agent_seeds);
         let record = self
             .records
             .then(|| serde_json::to_string(&outcome.record).expect("records serialize"));
@@ -141,6 +158,7 @@ impl Runner<'_> {
                     turns: outcome.turns,
                     meeples_placed: outcome.meeples_placed[s],
                     think_ms: (outcome.think_time[s].as_secs_f64() * 1e6).round() / 1e3,
+                    decisions: Some(outcome.decisions[s]),
                     forfeit: match &outcome.forfeit {
                         Some(f) if f.seat.index() == s => f.reason.replace(['\n', '\r'], " "),
                         _ => String::new(),
@@ -235,7 +253,7 @@ mod tests {
     fn a_forfeiting_seat_loses_with_its_reason() {
         let schedule = Schedule::new(2, 2, 2, 1, None);
         let specs = vec!["random".to_string(), "greedy".to_string()];
-        let roster = Roster::new(&specs, None).unwrap();
+        let roster = Roster::new(&specs, None, Secret::bot_key(2)).unwrap();
         let runner = Runner {
             schedule: &schedule,
             roster: &roster,
@@ -245,6 +263,7 @@ mod tests {
             positions: false,
             make_agent: None,
             cancel: &AtomicBool::new(false),
+            keyed_agent_seeds: None,
         };
         let outcome = GameOutcome {
             scores: vec![
@@ -260,6 +279,7 @@ mod tests {
             turns: 12,
             meeples_placed: vec![3, 2],
             think_time: vec![Duration::from_micros(1500), Duration::ZERO],
+            decisions: vec![4, 3],
             forfeit: Some(Forfeit {
                 seat: Seat(0),
                 reason: "panicked: oops\nsecond line".to_string(),
@@ -271,6 +291,7 @@ mod tests {
         assert_eq!((rows[0].rank, rows[0].result), (2, Outcome::Loss));
         assert_eq!(rows[0].forfeit, "panicked: oops second line");
         assert_eq!(rows[0].think_ms, 1.5);
+        assert_eq!((rows[0].decisions, rows[1].decisions), (Some(4), Some(3)));
         assert_eq!((rows[1].rank, rows[1].result), (1, Outcome::Win));
         assert_eq!(rows[1].forfeit, "");
         assert_eq!(rows[1].score, 4);

@@ -18,7 +18,8 @@
 //!   [`agent_seed`]): the deck seed from the deck number (so every pairing
 //!   and rotation with that number sees the same tile order), each agent's
 //!   seed from the game index and seat. Thread counts, shards and resumes
-//!   change nothing.
+//!   change nothing. With `--secret-decks` the deck seeds come from a
+//!   secret key instead ([`Schedule::with_deck_key`], [`crate::secret`]).
 //! - **Shards.** Shard `K/N` (1-based `K`) plays the games with
 //!   `g % N == K − 1`.
 //! - **Self-play** ([`Schedule::selfplay`]): one pairing of the single
@@ -27,6 +28,7 @@
 //!   data wants variety).
 
 use crate::error::{Error, Result};
+use crate::secret::Secret;
 use serde::{Deserialize, Serialize};
 
 /// One step of splitmix64 (Steele, Lea & Flood): a fixed, well-mixed
@@ -183,6 +185,9 @@ pub struct Schedule {
     /// Deck number = game index (self-play), instead of one deck per
     /// seat rotation of every pairing.
     pub deck_per_game: bool,
+    /// The key of the deck seeds (`--secret-decks`); None: they derive
+    /// from [`Schedule::seed`].
+    pub deck_key: Option<Secret>,
 }
 
 impl Schedule {
@@ -196,6 +201,7 @@ impl Schedule {
             decks: games.div_ceil(players as u64),
             shard,
             deck_per_game: false,
+            deck_key: None,
         }
     }
 
@@ -209,7 +215,14 @@ impl Schedule {
             decks: games.div_ceil(players as u64),
             shard,
             deck_per_game: true,
+            deck_key: None,
         }
+    }
+
+    /// The same games with the deck seeds of `key` ([`Secret::deck_seed`]).
+    pub fn with_deck_key(mut self, key: Secret) -> Self {
+        self.deck_key = Some(key);
+        self
     }
 
     /// Games per pairing (a whole number of rotations).
@@ -268,7 +281,10 @@ impl Schedule {
             deck,
             rotation,
             seats,
-            deck_seed: deck_seed(self.seed, deck),
+            deck_seed: match &self.deck_key {
+                Some(key) => key.deck_seed(deck),
+                None => deck_seed(self.seed, deck),
+            },
             agent_seeds: (0..self.players)
                 .map(|s| agent_seed(self.seed, index, s))
                 .collect(),

@@ -52,6 +52,11 @@ pub struct Settings {
     /// a new deck for every game, positions.csv written.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub selfplay: bool,
+    /// `--secret-decks`: the deck seeds come from a key drawn from the
+    /// operating system, not from `seed` (run.json's `deck_key` once the
+    /// run ends).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub secret_decks: bool,
 }
 
 /// The format tag of `run.json`.
@@ -66,6 +71,8 @@ pub const PAIRWISE_CSV: &str = "pairwise.csv";
 pub const RUN_JSON: &str = "run.json";
 /// Game records, one JSON object per line.
 pub const RECORDS_JSONL: &str = "records.jsonl";
+/// The deck key of a running `--secret-decks` run (owner-only file).
+pub const DECK_KEY_FILE: &str = ".deck-key";
 /// Self-play decisions with features and targets, one per line.
 pub const POSITIONS_CSV: &str = "positions.csv";
 
@@ -114,6 +121,10 @@ pub struct GameRow {
     pub meeples_placed: u32,
     /// Milliseconds this seat spent choosing moves (not reproducible).
     pub think_ms: f64,
+    /// Decisions this seat made that were played (its actions in the
+    /// record); empty in folders written before the column existed.
+    #[serde(default)]
+    pub decisions: Option<u32>,
     /// Why this seat forfeited; empty if it did not.
     pub forfeit: String,
 }
@@ -147,6 +158,13 @@ pub struct SummaryRow {
     pub elo_ci_low: f64,
     /// 95% interval, upper end.
     pub elo_ci_high: f64,
+    /// Seats it forfeited (games.csv's `forfeit`; reasons in the report).
+    #[serde(default)]
+    pub forfeits: u64,
+    /// Mean milliseconds per decision: its `think_ms` over its
+    /// `decisions` (not reproducible); empty without decisions.
+    #[serde(default)]
+    pub ms_per_decision: Option<f64>,
 }
 
 /// One row of `pairwise.csv`.
@@ -308,13 +326,18 @@ pub struct RunInfo {
     pub elapsed_s: Option<f64>,
     /// SPRT outcome, with --sprt.
     pub sprt: Option<SprtResult>,
+    /// The deck key of a `--secret-decks` run (64 hex digits), written
+    /// when the run ends; until then it is kept in the folder's private
+    /// [`DECK_KEY_FILE`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deck_key: Option<String>,
     /// Shard folders this folder was merged from.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub merged_from: Vec<String>,
 }
 
 /// The columns of `games.csv`, in order (the fields of [`GameRow`]).
-pub const GAME_COLUMNS: [&str; 16] = [
+pub const GAME_COLUMNS: [&str; 17] = [
     "game",
     "deck_seed",
     "seat",
@@ -330,5 +353,6 @@ pub const GAME_COLUMNS: [&str; 16] = [
     "turns",
     "meeples_placed",
     "think_ms",
+    "decisions",
     "forfeit",
 ];

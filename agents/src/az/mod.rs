@@ -1,10 +1,208 @@
-//! AlphaZero-style search: PUCT over the seat's actions guided by an
-//! [`Evaluator`] that gives every legal action a prior and every seat a
-//! value, with tile and gift draws as sampled chance.
+//! `az`: AlphaZero-style search — PUCT over the seat's actions guided by
+//! an [`Evaluator`] that gives every legal action a prior and every seat
+//! a value, with tile and gift draws as sampled chance.
 //!
-//! - [`evaluator`]: the interface between the search and a model (the
-//!   neural network of [`crate::neural`] once it lands, or [`Uniform`]).
+//! Spec: `az:iterations=400,c_puct=1.5,batch=8` and the other parameters
+//! of [`AzConfig`]; `az:net=PATH` searches with a network, plain `az` with
+//! [`Uniform`] (every prior equal, every value 0: the uninformed
+//! baseline, whose strength comes only from the game ends it reaches).
+//!
+//! - **Search** (`search.rs`): one descent per iteration from a fresh
+//!   determinization of the seat's view, as `mcts` does; children of a
+//!   decision node for every legal action with the evaluator's prior; at
+//!   a leaf the evaluator's values, no rollout; each seat maximises its
+//!   own value at its nodes (max^n). Leaves are evaluated `batch` at a
+//!   time, the descents of a batch spread by virtual loss.
+//! - **Budgets**: `iterations=` (default; reproducible), `time_ms=`,
+//!   `game_ms=` (as `mcts`, through [`crate::clock`]).
+//! - **Threads** (`threads=N`): root parallelism — N independent
+//!   searches on their own threads, each with the full budget and a
+//!   generator seeded from the agent's, root visits summed in thread
+//!   order: the same seed and N give the same move.
+//! - **Move**: the most visited root action (ties: higher mean value,
+//!   then higher prior, then at random: every node lists its children
+//!   in an order shuffled with the agent's generator, and the first of
+//!   equals wins, in the search as in the choice). A forced move is played
+//!   without a search (and [`Agent::root_visits`] is then `None`).
+//! - **Self-play only** (`noise.rs`): Dirichlet noise on the root priors
+//!   (`noise=`, `alpha=`) and a move drawn at temperature `temp` during
+//!   the first `temp_moves` turns of the game. Both are off by default;
+//!   tournaments and matches should leave them off.
+//! - **Networks** (`models.rs`): `net=PATH` is read once per process and
+//!   shared by every game, seat and thread that names it.
+//!
+//! - [`evaluator`]: the interface between the search and a model.
 
+mod config;
 pub mod evaluator;
+pub mod models;
+mod noise;
+mod search;
 
+pub use config::{AzConfig, PARAMS};
 pub use evaluator::{EvalRequest, Evaluation, Evaluator, Uniform};
+pub use search::{terminal_values, RootStats, Tree};
+
+use crate::clock::{move_time, Budget, Clock, WallClock};
+use crate::spec::AgentKind;
+use crate::{Agent, AgentRng};
+use engine::{Action, SeatView};
+use rand::{Rng, SeedableRng};
+use search::Search;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// The `az` agent in the spec registry.
+pub const KIND: AgentKind = AgentKind {
+    name: "az",
+    params: PARAMS,
+    build: |name, params| Ok(Box::new(AzAgent::new(name, AzConfig::from_params(params)?))),
+};
+
+/// The `az` agent.
+#[derive(Debug)]
+pub struct AzAgent {
+    name: String,
+    config: AzConfig,
+    clock: Arc<dyn Clock>,
+    /// Time spent on moves of this game (for `game_ms`).
+    game_spent: Duration,
+    /// The root visits of the last search ([`Agent::root_visits`]).
+    last_visits: Option<Vec<(Action, u32)>>,
+    /// One arena per thread, kept between searches for their memory.
+    trees: Vec<Tree>,
+}
+
+impl AzAgent {
+    /// An `az` agent with `config`, reporting itself as `name`, timed by
+    /// the wall clock.
+    pub fn new(name: String, config: AzConfig) -> AzAgent {
+        AzAgent {
+            name,
+            config,
+            clock: WallClock::shared(),
+            game_spent: Duration::ZERO,
+            last_visits: None,
+            trees: Vec::new(),
+        }
+    }
+
+    /// The same agent timed by `clock` (for tests).
+    pub fn with_clock(self, clock: Arc<dyn Clock>) -> AzAgent {
+        AzAgent { clock, ..self }
+    }
+
+    /// Its settings.
+    pub fn config(&self) -> &AzConfig {
+        &self.config
+    }
+
+    /// The budget of a search of `view` starting at `start` on the clock.
+    fn budget(&self, view: &SeatView<'_>, start: Duration) -> Budget {
+        let cfg = &self.config;
+        let game_left = cfg
+            .game_ms
+            .map(|g| Duration::from_millis(g).saturating_sub(self.game_spent));
+        match move_time(
+            cfg.time_ms.map(Duration::from_millis),
+            game_left,
+            usize::from(view.bag().total()),
+            view.players(),
+        ) {
+            Some(t) => Budget::Until {
+                clock: Arc::clone(&self.clock),
+                deadline: start + t,
+            },
+            None => Budget::Iterations(cfg.iterations),
+        }
+    }
+
+    /// Search the decision of `view` (even a forced one) within the
+    /// per-move budget: one search on this thread, or `threads` searches
+    /// in parallel with generators seeded from `rng`, their root
+    /// statistics merged in thread order.
+    pub fn search(&mut self, view: &SeatView<'_>, rng: &mut AgentRng) -> RootStats {
+        let budget = self.budget(view, self.clock.now());
+        let cfg = &self.config;
+        let threads = cfg.threads.max(1) as usize;
+        self.trees.resize_with(threads, Tree::default);
+        if threads == 1 {
+            return Search::new(cfg, &mut self.trees[0]).run(view, rng, &budget);
+        }
+        let seeds: Vec<u64> = (0..threads).map(|_| rng.gen()).collect();
+        let search = |tree: &mut Tree, seed: u64| {
+            Search::new(cfg, tree).run(view, &mut AgentRng::seed_from_u64(seed), &budget)
+        };
+        // Operating-system threads, not the rayon pool (see `mcts`).
+        let stats: Vec<RootStats> = std::thread::scope(|scope| {
+            let (first, rest) = self.trees.split_first_mut().expect("a tree per thread");
+            let others: Vec<_> = rest
+                .iter_mut()
+                .zip(&seeds[1..])
+                .map(|(tree, &seed)| scope.spawn(move || search(tree, seed)))
+                .collect();
+            let mut stats = vec![search(first, seeds[0])];
+            stats.extend(
+                others
+                    .into_iter()
+                    .map(|h| h.join().expect("a search thread panicked")),
+            );
+            stats
+        });
+        let mut merged = RootStats::default();
+        for s in &stats {
+            merged.merge(s);
+        }
+        merged
+    }
+
+    /// The move to play from a search's root statistics: drawn at the
+    /// temperature in the first `temp_moves` turns, else the best.
+    fn pick(&self, stats: &RootStats, view: &SeatView<'_>, rng: &mut AgentRng) -> Action {
+        let cfg = &self.config;
+        let i = if view.turns() < cfg.temp_moves as usize && cfg.temp > 0.0 {
+            let visits: Vec<u32> = stats.children.iter().map(|c| c.1).collect();
+            noise::sample_at_temperature(rng, &visits, cfg.temp)
+        } else {
+            stats.best().expect("a legal action")
+        };
+        stats.children[i].0
+    }
+}
+
+impl Agent for AzAgent {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn select(&mut self, view: &SeatView<'_>, rng: &mut AgentRng) -> Action {
+        self.last_visits = None;
+        let mut only = None;
+        let mut count = 0;
+        view.for_each_action(|a| {
+            count += 1;
+            only = Some(a);
+        });
+        if count == 1 {
+            return only.expect("one action");
+        }
+        let start = self.clock.now();
+        let stats = self.search(view, rng);
+        let action = self.pick(&stats, view, rng);
+        self.last_visits = Some(stats.children.iter().map(|c| (c.0, c.1)).collect());
+        self.game_spent += self.clock.now().saturating_sub(start);
+        action
+    }
+
+    fn reset(&mut self) {
+        self.game_spent = Duration::ZERO;
+        self.last_visits = None;
+    }
+
+    fn root_visits(&self) -> Option<Vec<(Action, u32)>> {
+        self.last_visits.clone()
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,4 +1,4 @@
-//! The record format (GAME-RECORD.md): the types a record file holds,
+//! The record format (docs/RECORD-FORMAT.md): the types a record file holds,
 //! read and written as JSON with the `serde` feature.
 
 use crate::geom::Location;

@@ -1,0 +1,186 @@
+//! The settings of the `az` search and how a spec string sets them.
+
+use super::evaluator::{Evaluator, Uniform};
+use super::models;
+use crate::params::{Param, Params};
+use crate::spec::SpecError;
+use std::fmt;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// The parameters of the `az` spec, in the order of [`AzConfig`].
+pub const PARAMS: &[Param] = &[
+    Param::new("iterations", "integer >= 1", "400"),
+    Param::new("time_ms", "integer >= 1", "none"),
+    Param::new("game_ms", "integer >= 1", "none"),
+    Param::new("c_puct", "number >= 0", "1.5"),
+    Param::new("batch", "integer in 1..1024", "8"),
+    Param::new("threads", "integer in 1..64", "1"),
+    Param::new("net", "a network file (safetensors)", "none"),
+    Param::new("noise", "number in 0..1", "0"),
+    Param::new("alpha", "number > 0", "0.3"),
+    Param::new("temp", "number >= 0", "1"),
+    Param::new("temp_moves", "integer >= 0", "0"),
+];
+
+/// The settings of the search.
+#[derive(Clone)]
+pub struct AzConfig {
+    /// Iterations (leaf evaluations) per move and thread (`iterations=`,
+    /// default 400). Ignored when `time_ms` or `game_ms` is set.
+    pub iterations: u32,
+    /// Wall-clock budget per move in milliseconds (`time_ms=`); not
+    /// reproducible.
+    pub time_ms: Option<u64>,
+    /// Wall-clock budget per game in milliseconds (`game_ms=`), shared
+    /// over the seat's turns left as `mcts` does; not reproducible.
+    pub game_ms: Option<u64>,
+    /// The PUCT exploration constant (`c_puct=`, default 1.5); values are
+    /// in `[-1, 1]`.
+    pub c_puct: f64,
+    /// Leaves collected (with virtual loss) before one call of the
+    /// evaluator (`batch=`, default 8).
+    pub batch: u32,
+    /// Root parallelism (`threads=`, default 1): that many independent
+    /// searches, each with the full budget and a generator seeded from
+    /// the agent's, whose root visits are summed.
+    pub threads: u32,
+    /// The network file of `net=`, if any (`None`: [`Uniform`]).
+    pub net: Option<PathBuf>,
+    /// The model of values and priors: the network of `net=`, read once
+    /// per process and shared, or [`Uniform`].
+    pub evaluator: Arc<dyn Evaluator>,
+    /// Weight of the Dirichlet noise mixed into the root priors
+    /// (`noise=`, default 0: off). Self-play only.
+    pub noise: f64,
+    /// Concentration of that noise (`alpha=`, default 0.3).
+    pub alpha: f64,
+    /// Temperature of the move choice in the first `temp_moves` turns of
+    /// the game (`temp=`, default 1): the move is drawn with probability
+    /// proportional to `visits^(1/temp)`; `temp=0` plays the most visited.
+    pub temp: f64,
+    /// Turns of the game (all seats' turns, from the start) during which
+    /// the move is drawn at temperature `temp` (`temp_moves=`, default 0:
+    /// never). Self-play only.
+    pub temp_moves: u32,
+}
+
+impl fmt::Debug for AzConfig {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("AzConfig")
+            .field("iterations", &self.iterations)
+            .field("time_ms", &self.time_ms)
+            .field("game_ms", &self.game_ms)
+            .field("c_puct", &self.c_puct)
+            .field("batch", &self.batch)
+            .field("threads", &self.threads)
+            .field("net", &self.net)
+            .field("noise", &self.noise)
+            .field("alpha", &self.alpha)
+            .field("temp", &self.temp)
+            .field("temp_moves", &self.temp_moves)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Default for AzConfig {
+    fn default() -> AzConfig {
+        AzConfig {
+            iterations: 400,
+            time_ms: None,
+            game_ms: None,
+            c_puct: 1.5,
+            batch: 8,
+            threads: 1,
+            net: None,
+            evaluator: Arc::new(Uniform),
+            noise: 0.0,
+            alpha: 0.3,
+            temp: 1.0,
+            temp_moves: 0,
+        }
+    }
+}
+
+impl AzConfig {
+    /// The configuration of the parameters of an `az:...` spec; `net=`
+    /// is read here (once per process, see [`models`]).
+    ///
+    /// # Errors
+    ///
+    /// A value out of its range (see [`PARAMS`]), or a network file that
+    /// cannot be read.
+    pub fn from_params(params: &Params<'_, '_>) -> Result<AzConfig, SpecError> {
+        let d = AzConfig::default();
+        let net = params.raw("net").map(PathBuf::from);
+        let evaluator = match &net {
+            Some(path) => models::load(path).map_err(SpecError)?,
+            None => d.evaluator,
+        };
+        Ok(AzConfig {
+            iterations: params.at_least("iterations", 1, d.iterations)?,
+            time_ms: params.get("time_ms", |&t: &u64| t >= 1)?,
+            game_ms: params.get("game_ms", |&t: &u64| t >= 1)?,
+            c_puct: params.number_in("c_puct", 0.0, f64::MAX, d.c_puct)?,
+            batch: params
+                .get("batch", |b: &u32| (1..=1024).contains(b))?
+                .unwrap_or(d.batch),
+            threads: params
+                .get("threads", |t: &u32| (1..=64).contains(t))?
+                .unwrap_or(d.threads),
+            net,
+            evaluator,
+            noise: params.number_in("noise", 0.0, 1.0, d.noise)?,
+            alpha: params
+                .get("alpha", |a: &f64| *a > 0.0 && a.is_finite())?
+                .unwrap_or(d.alpha),
+            temp: params.number_in("temp", 0.0, f64::MAX, d.temp)?,
+            temp_moves: params.at_least("temp_moves", 0, d.temp_moves)?,
+        })
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use crate::spec::Spec;
+
+    /// The configuration of `spec`, which must be valid.
+    pub(crate) fn config(spec: &str) -> AzConfig {
+        let spec = Spec::parse(spec).unwrap();
+        AzConfig::from_params(&Params::new(&spec, PARAMS).unwrap()).unwrap()
+    }
+
+    fn error(spec: &str) -> String {
+        let spec = Spec::parse(spec).unwrap();
+        Params::new(&spec, PARAMS)
+            .and_then(|p| AzConfig::from_params(&p))
+            .unwrap_err()
+            .0
+    }
+
+    #[test]
+    fn specs_set_the_config() {
+        let d = config("az");
+        assert_eq!((d.iterations, d.batch, d.threads), (400, 8, 1));
+        assert_eq!((d.noise, d.temp_moves), (0.0, 0));
+        assert!(d.net.is_none());
+        let c = config("az:iterations=10,c_puct=2,batch=3,threads=2,noise=0.25,alpha=0.5,temp=0.5,temp_moves=12");
+        assert_eq!((c.iterations, c.batch, c.threads), (10, 3, 2));
+        assert_eq!((c.c_puct, c.noise, c.alpha, c.temp), (2.0, 0.25, 0.5, 0.5));
+        assert_eq!(c.temp_moves, 12);
+        assert_eq!(config("az:time_ms=20").time_ms, Some(20));
+    }
+
+    #[test]
+    fn bad_values_name_the_valid_range() {
+        assert!(error("az:iterations=0").contains("integer >= 1"));
+        assert!(error("az:batch=0").contains("1..1024"));
+        assert!(error("az:threads=65").contains("1..64"));
+        assert!(error("az:noise=1.5").contains("0..1"));
+        assert!(error("az:alpha=0").contains("> 0"));
+        assert!(error("az:c_puct=-1").contains(">= 0"));
+        let e = error("az:net=/no/such/net.safetensors");
+        assert!(e.contains("/no/such/net.safetensors"), "{e}");
+    }
+}

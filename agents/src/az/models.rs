@@ -1,0 +1,123 @@
+//! The networks of `az:net=PATH`, read once per process and shared.
+//!
+//! A tournament builds a fresh agent from its spec for every game, and a
+//! seat may search on several threads: all of them share one
+//! [`Evaluator`] behind an `Arc`. The cache is keyed by the file's
+//! canonical path, modification time and length, so a file rewritten in
+//! place (a new generation under the same name) is read again, while a
+//! file removed or unreadable after it was first read keeps serving the
+//! copy in memory (a run that checked its specs at the start does not
+//! fail, or panic, half-way because the file went away).
+
+use super::evaluator::Evaluator;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::SystemTime;
+
+/// One file read: where it was named and found, its stamp, the model.
+struct Entry {
+    /// The path as given in the spec.
+    given: PathBuf,
+    /// The canonical path, modification time and length when read.
+    key: (PathBuf, Option<SystemTime>, u64),
+    model: Arc<dyn Evaluator>,
+}
+
+/// Reads a network file into an evaluator.
+pub(crate) type Reader = fn(&Path) -> Result<Arc<dyn Evaluator>, String>;
+
+/// The process-wide cache.
+fn cache() -> &'static Mutex<Vec<Entry>> {
+    static CACHE: OnceLock<Mutex<Vec<Entry>>> = OnceLock::new();
+    CACHE.get_or_init(|| Mutex::new(Vec::new()))
+}
+
+/// The network of `net=PATH`, read on first use and shared afterwards.
+///
+/// # Errors
+///
+/// A one-line message naming the file: it cannot be read, or is not a
+/// network this build can use.
+pub fn load(path: &Path) -> Result<Arc<dyn Evaluator>, String> {
+    load_with(path, read_network)
+}
+
+/// [`load`] with the file read by `read` (tests count the reads).
+pub(crate) fn load_with(path: &Path, read: Reader) -> Result<Arc<dyn Evaluator>, String> {
+    // A poisoned lock only means another thread panicked while reading:
+    // the entries themselves are always whole.
+    let mut entries = cache().lock().unwrap_or_else(|e| e.into_inner());
+    let stamp = std::fs::canonicalize(path).and_then(|canonical| {
+        let meta = std::fs::metadata(&canonical)?;
+        Ok((canonical, meta.modified().ok(), meta.len()))
+    });
+    match stamp {
+        Ok(key) => {
+            if let Some(e) = entries.iter().find(|e| e.key == key) {
+                return Ok(Arc::clone(&e.model));
+            }
+            let model = read(path)?;
+            entries.push(Entry {
+                given: path.to_path_buf(),
+                key,
+                model: Arc::clone(&model),
+            });
+            Ok(model)
+        }
+        Err(err) => entries
+            .iter()
+            .rev()
+            .find(|e| e.given == path || e.key.0 == path)
+            .map(|e| Arc::clone(&e.model))
+            .ok_or_else(|| format!("network {}: cannot read it: {err}", path.display())),
+    }
+}
+
+/// Read a network file: not yet in this build (the network lands in
+/// `crate::neural`).
+fn read_network(path: &Path) -> Result<Arc<dyn Evaluator>, String> {
+    Err(format!(
+        "network {}: this build has no network evaluator yet",
+        path.display()
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::az::Uniform;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    static READS: AtomicUsize = AtomicUsize::new(0);
+
+    fn counting(_: &Path) -> Result<Arc<dyn Evaluator>, String> {
+        READS.fetch_add(1, Ordering::SeqCst);
+        Ok(Arc::new(Uniform))
+    }
+
+    #[test]
+    fn a_network_is_read_once_shared_and_survives_its_file() {
+        let dir = std::env::temp_dir().join(format!("az-models-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("net.safetensors");
+        std::fs::write(&path, b"one").unwrap();
+        let a = load_with(&path, counting).unwrap();
+        let b = load_with(&path, counting).unwrap();
+        assert!(Arc::ptr_eq(&a, &b));
+        assert_eq!(READS.load(Ordering::SeqCst), 1);
+        // Rewritten in place (another length): read again.
+        std::fs::write(&path, b"second").unwrap();
+        let c = load_with(&path, counting).unwrap();
+        assert!(!Arc::ptr_eq(&a, &c));
+        assert_eq!(READS.load(Ordering::SeqCst), 2);
+        // Removed: the copy in memory serves, without a read.
+        std::fs::remove_file(&path).unwrap();
+        let d = load_with(&path, counting).unwrap();
+        assert!(Arc::ptr_eq(&c, &d));
+        assert_eq!(READS.load(Ordering::SeqCst), 2);
+        // A file never read is an error naming it.
+        let e = load_with(&dir.join("other"), counting).err().unwrap();
+        assert!(e.contains("other") && e.contains("cannot read"), "{e}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

@@ -1,0 +1,315 @@
+//! Tests of the `az` search: budgets, batches, threads, and that priors
+//! and values steer it.
+
+use super::config::tests::config;
+use super::*;
+use crate::clock::TickClock;
+use crate::test_support::random_play_until;
+use engine::{Rules, Seat, State, Tile};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+/// A position of 2 seats after a few turns of random play.
+fn position(players: usize, seed: u64) -> State {
+    random_play_until(players, Rules::default(), seed, |s| s.turns() >= 6)
+}
+
+/// An agent of `spec` searching with `evaluator`.
+fn agent(spec: &str, evaluator: Arc<dyn Evaluator>) -> AzAgent {
+    AzAgent::new(
+        spec.into(),
+        AzConfig {
+            evaluator,
+            ..config(spec)
+        },
+    )
+}
+
+fn search(spec: &str, evaluator: Arc<dyn Evaluator>, state: &State, seed: u64) -> RootStats {
+    agent(spec, evaluator).search(
+        &state.view(state.to_play()),
+        &mut AgentRng::seed_from_u64(seed),
+    )
+}
+
+/// Uniform values; the prior of one action `favourite` is `weight`, the
+/// others share the rest. Counts its calls and the largest batch.
+struct Favour {
+    favourite: Action,
+    weight: f32,
+    calls: AtomicUsize,
+    largest: AtomicUsize,
+}
+
+impl Favour {
+    fn new(favourite: Action, weight: f32) -> Favour {
+        Favour {
+            favourite,
+            weight,
+            calls: AtomicUsize::new(0),
+            largest: AtomicUsize::new(0),
+        }
+    }
+}
+
+impl Evaluator for Favour {
+    fn evaluate(&self, batch: &[EvalRequest<'_>]) -> Vec<Evaluation> {
+        self.calls.fetch_add(1, Ordering::SeqCst);
+        self.largest.fetch_max(batch.len(), Ordering::SeqCst);
+        batch
+            .iter()
+            .map(|r| {
+                let n = r.actions.len();
+                let has = r.actions.contains(&self.favourite);
+                let rest = if has && n > 1 {
+                    (1.0 - self.weight) / (n - 1) as f32
+                } else {
+                    1.0 / n as f32
+                };
+                Evaluation {
+                    values: vec![0.0; r.view.players()],
+                    priors: r
+                        .actions
+                        .iter()
+                        .map(|&a| {
+                            if a == self.favourite {
+                                self.weight
+                            } else {
+                                rest
+                            }
+                        })
+                        .collect(),
+                }
+            })
+            .collect()
+    }
+}
+
+/// Uniform priors; each seat's value grows (`sign = 1`) or shrinks
+/// (`sign = -1`) with the meeples in its supply.
+struct Meeples(f32);
+
+impl Evaluator for Meeples {
+    fn evaluate(&self, batch: &[EvalRequest<'_>]) -> Vec<Evaluation> {
+        batch
+            .iter()
+            .map(|r| {
+                let n = r.actions.len();
+                Evaluation {
+                    values: (0..r.view.players())
+                        .map(|s| self.0 * (f32::from(r.view.supply(Seat(s as u8))) - 3.5) / 3.5)
+                        .collect(),
+                    priors: vec![1.0 / n as f32; n],
+                }
+            })
+            .collect()
+    }
+}
+
+fn visits(stats: &RootStats) -> u32 {
+    stats.children.iter().map(|c| c.1).sum()
+}
+
+#[test]
+fn root_visits_sum_to_the_iterations_whatever_the_batch() {
+    let state = position(2, 1);
+    for batch in [1, 3, 8, 64] {
+        let spec = format!("az:iterations=50,batch={batch}");
+        let stats = search(&spec, Arc::new(Uniform), &state, 4);
+        assert_eq!(stats.iterations, 50, "{spec}");
+        assert_eq!(visits(&stats), 50, "{spec}");
+        assert_eq!(stats.children.len(), state.legal_actions().len());
+        let mut agent = agent(&spec, Arc::new(Uniform));
+        let a = agent.select(
+            &state.view(state.to_play()),
+            &mut AgentRng::seed_from_u64(4),
+        );
+        let v = agent.root_visits().unwrap();
+        assert_eq!(v.iter().map(|x| x.1).sum::<u32>(), 50);
+        assert!(v.iter().any(|x| x.0 == a));
+        assert_eq!(state.check_action(a), Ok(()));
+    }
+    let stats = search("az:iterations=30,threads=3", Arc::new(Uniform), &state, 4);
+    assert_eq!((stats.iterations, visits(&stats)), (90, 90));
+}
+
+#[test]
+fn leaves_are_evaluated_in_batches() {
+    let state = position(2, 2);
+    let fav = Arc::new(Favour::new(state.legal_actions()[0], 0.5));
+    let stats = search("az:iterations=64,batch=8", fav.clone(), &state, 1);
+    // The root, then 8 batches of up to 8 leaves.
+    assert!(fav.calls.load(Ordering::SeqCst) <= 9, "{stats:?}");
+    assert_eq!(stats.batches as usize, fav.calls.load(Ordering::SeqCst));
+    assert_eq!(fav.largest.load(Ordering::SeqCst), 8);
+    let fav = Arc::new(Favour::new(state.legal_actions()[0], 0.5));
+    search("az:iterations=20,batch=1", fav.clone(), &state, 1);
+    assert_eq!(fav.calls.load(Ordering::SeqCst), 21);
+    assert_eq!(fav.largest.load(Ordering::SeqCst), 1);
+}
+
+#[test]
+fn a_strong_prior_makes_the_search_pick_its_action() {
+    for (players, seed) in [(2, 1), (3, 2), (4, 3)] {
+        let state = position(players, seed);
+        let actions = state.legal_actions();
+        assert!(actions.len() > 3);
+        // Not the first listed (where ties would go anyway).
+        let favourite = actions[actions.len() / 2 + 1];
+        let spec = "az:iterations=200";
+        let fav: Arc<dyn Evaluator> = Arc::new(Favour::new(favourite, 0.9));
+        let stats = search(spec, fav.clone(), &state, 7);
+        let best = stats.children[stats.best().unwrap()];
+        assert_eq!(best.0, favourite, "{players} seats");
+        assert!(best.1 > 100, "{best:?}");
+        // The same with a uniform prior goes elsewhere: the prior did it.
+        let plain = search(spec, Arc::new(Uniform), &state, 7);
+        assert_ne!(plain.children[plain.best().unwrap()].0, favourite);
+    }
+}
+
+#[test]
+fn values_steer_the_search() {
+    let state = random_play_until(2, Rules::default(), 5, |s| s.turns() >= 4);
+    let seat = state.to_play();
+    // The meeples left in the seat's supply after `action`.
+    let supply_after = |action: Action| {
+        let mut after = state.clone();
+        after.play_action_unchecked(action);
+        after.supply(seat)
+    };
+    let now = state.supply(seat);
+    assert!(state
+        .legal_actions()
+        .into_iter()
+        .any(|a| supply_after(a) < now));
+    let view = state.view(seat);
+    let spec = "az:iterations=300";
+    for seed in 0..3 {
+        // Valuing meeples kept: a move that keeps them.
+        let keep =
+            agent(spec, Arc::new(Meeples(1.0))).select(&view, &mut AgentRng::seed_from_u64(seed));
+        assert_eq!(supply_after(keep), now, "{keep:?}");
+        // Valuing meeples spent: a move that spends one.
+        let spend =
+            agent(spec, Arc::new(Meeples(-1.0))).select(&view, &mut AgentRng::seed_from_u64(seed));
+        assert!(supply_after(spend) < now, "{spend:?}");
+    }
+}
+
+#[test]
+fn the_batch_size_does_not_change_a_clear_choice() {
+    // Virtual loss makes the batch change the order of the descents,
+    // hence the visit counts: the move may differ between batch sizes
+    // when the search is undecided. Where one move is clearly best, it
+    // does not.
+    let state = position(2, 3);
+    let actions = state.legal_actions();
+    let favourite = actions[actions.len() - 1];
+    let moves: Vec<Action> = [1, 2, 8, 32]
+        .iter()
+        .map(|b| {
+            let fav: Arc<dyn Evaluator> = Arc::new(Favour::new(favourite, 0.6));
+            let stats = search(&format!("az:iterations=200,batch={b}"), fav, &state, 3);
+            stats.children[stats.best().unwrap()].0
+        })
+        .collect();
+    assert!(moves.iter().all(|&m| m == favourite), "{moves:?}");
+}
+
+#[test]
+fn searches_repeat_for_a_seed_and_thread_count() {
+    let state = random_play_until(3, Rules::default(), 8, |s| s.turns() >= 10);
+    for spec in [
+        "az:iterations=60,batch=4",
+        "az:iterations=40,threads=3,batch=2",
+    ] {
+        let a = search(spec, Arc::new(Uniform), &state, 11);
+        let b = search(spec, Arc::new(Uniform), &state, 11);
+        assert_eq!(a, b, "{spec}");
+        let c = search(spec, Arc::new(Uniform), &state, 12);
+        assert_ne!(a, c, "{spec}: another seed, another search");
+    }
+}
+
+#[test]
+fn a_time_budget_reads_the_clock_before_every_iteration() {
+    let mut state = State::new(Rules::default(), 2, Seat(0));
+    state.draw(Tile::D).unwrap();
+    let clock = Arc::new(TickClock::new(Duration::from_millis(1)));
+    let mut agent = AzAgent::new("az".into(), config("az:time_ms=50,batch=4")).with_clock(clock);
+    let stats = agent.search(&state.view(Seat(0)), &mut AgentRng::seed_from_u64(1));
+    // One reading for the start, then one before every descent: the
+    // first descent is free, then 49 more while the clock is under 50 ms.
+    assert_eq!(stats.iterations, 50);
+    assert_eq!(visits(&stats), 50);
+}
+
+#[test]
+fn root_visits_are_kept_until_reset() {
+    let state = position(2, 1);
+    let mut agent = agent("az:iterations=5", Arc::new(Uniform));
+    assert!(agent.root_visits().is_none());
+    agent.select(
+        &state.view(state.to_play()),
+        &mut AgentRng::seed_from_u64(1),
+    );
+    assert!(agent.root_visits().is_some());
+    agent.reset();
+    assert!(agent.root_visits().is_none());
+}
+
+#[test]
+fn noise_and_temperature_vary_the_move_but_repeat_for_a_seed() {
+    let state = position(2, 4);
+    let view = state.view(state.to_play());
+    let spec = "az:iterations=40,noise=0.5,alpha=0.3,temp=1,temp_moves=100";
+    let moves: Vec<Action> = (0..8)
+        .map(|seed| {
+            agent(spec, Arc::new(Uniform)).select(&view, &mut AgentRng::seed_from_u64(seed))
+        })
+        .collect();
+    let again: Vec<Action> = (0..8)
+        .map(|seed| {
+            agent(spec, Arc::new(Uniform)).select(&view, &mut AgentRng::seed_from_u64(seed))
+        })
+        .collect();
+    assert_eq!(moves, again);
+    let mut distinct = moves.clone();
+    distinct.sort();
+    distinct.dedup();
+    assert!(distinct.len() > 2, "{moves:?}");
+    // Noise moves the root priors away from uniform.
+    let stats = search("az:iterations=4,noise=0.5", Arc::new(Uniform), &state, 1);
+    let p = stats.children[0].3;
+    assert!(stats.children.iter().any(|c| (c.3 - p).abs() > 1e-3));
+    let sum: f32 = stats.children.iter().map(|c| c.3).sum();
+    assert!((sum - 1.0).abs() < 1e-3);
+}
+
+#[test]
+fn the_evaluator_sees_only_legal_actions_and_the_seat_to_play() {
+    /// Checks every request: the actions are the legal ones of the view.
+    struct Strict(Mutex<usize>);
+    impl Evaluator for Strict {
+        fn evaluate(&self, batch: &[EvalRequest<'_>]) -> Vec<Evaluation> {
+            for r in batch {
+                let mut legal = Vec::new();
+                r.view.for_each_action(|a| legal.push(a));
+                assert_eq!(legal, r.actions);
+                assert_eq!(r.view.seat(), r.view.to_play());
+            }
+            *self.0.lock().unwrap() += batch.len();
+            Uniform.evaluate(batch)
+        }
+    }
+    let rules = Rules {
+        gifts: true,
+        ..Rules::STANDARD
+    };
+    let state = random_play_until(3, rules, 3, |s| s.turns() >= 12);
+    let strict = Arc::new(Strict(Mutex::new(0)));
+    let stats = search("az:iterations=200,batch=4", strict.clone(), &state, 2);
+    assert_eq!(visits(&stats), 200);
+    assert!(*strict.0.lock().unwrap() > 50);
+}

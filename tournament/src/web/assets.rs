@@ -1,0 +1,16 @@
+//! The page's HTML, style and script, embedded in the binary (no network
+//! at run time, no framework): the style is the replay viewer's, shared.
+
+/// The shared style of the viewer and the web app.
+pub const STYLE: &str = include_str!("../viewer/viewer.css");
+/// The web app's own style.
+pub const WEB_STYLE: &str = include_str!("web.css");
+/// The web app's script.
+pub const SCRIPT: &str = include_str!("web.js");
+const PAGE: &str = include_str!("page.html");
+
+/// The page, with its style and script inlined.
+pub fn page() -> String {
+    PAGE.replace("/*STYLE*/", &format!("{STYLE}\n{WEB_STYLE}"))
+        .replace("/*SCRIPT*/", SCRIPT)
+}

@@ -1,0 +1,277 @@
+//! The requests the server answers, as one function from (method, path,
+//! body) to a reply, so tests call it in-process without a socket.
+//!
+//! | request | answer |
+//! |---|---|
+//! | `GET /` | the page (and `/viewer` the replay page of a finished game, `--watch`'s pages: see [`super::watch`]) |
+//! | `POST /api/new` `{"mode": "new"|"same"|"swap", "after": ID}` | a new game (`same`: the deck of game `after` again; `swap`: that deck with the person one seat on); its seat view |
+//! | `GET /api/game/ID` | the seat view |
+//! | `POST /api/game/ID/move` `{"action": "U (1, 0) r1 NNE"}` | the person's move; the seat view, or 400 and nothing changed |
+//! | `POST /api/game/ID/step` | one agent action; the seat view |
+//! | `POST /api/game/ID/close` | the game ends (the tab closed) |
+//! | `GET /api/game/ID/record` | the record, once the game is over |
+//!
+//! Game ids are 32 hexadecimal digits made by the server; no part of a
+//! request ever names a file.
+
+use super::session::Session;
+use super::{assets, seat_json::seat_json, WebConfig};
+use crate::error::Error;
+use serde_json::{json, Value};
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+/// Most games at once (each tab holds one).
+pub const MAX_GAMES: usize = 64;
+/// Largest request body read.
+pub const MAX_BODY: usize = 64 * 1024;
+
+/// An answer.
+#[derive(Clone, Debug)]
+pub struct Reply {
+    /// HTTP status.
+    pub status: u16,
+    /// Content type.
+    pub content_type: &'static str,
+    /// The body.
+    pub body: Vec<u8>,
+    /// A file name to offer the download as.
+    pub download: Option<String>,
+}
+
+impl Reply {
+    fn json(status: u16, value: &Value) -> Reply {
+        Reply {
+            status,
+            content_type: "application/json",
+            body: value.to_string().into_bytes(),
+            download: None,
+        }
+    }
+
+    /// A JSON error `{"error": message}`.
+    pub fn error(status: u16, message: impl std::fmt::Display) -> Reply {
+        Reply::json(status, &json!({ "error": message.to_string() }))
+    }
+
+    /// A page or script.
+    pub fn text(content_type: &'static str, body: impl Into<Vec<u8>>) -> Reply {
+        Reply {
+            status: 200,
+            content_type,
+            body: body.into(),
+            download: None,
+        }
+    }
+}
+
+/// A game and what the page said last.
+type Game = Arc<Mutex<Session>>;
+
+/// The server's state: its settings and the games of the open tabs.
+pub struct App {
+    /// The settings.
+    pub config: WebConfig,
+    games: Mutex<HashMap<String, Game>>,
+    started: AtomicU64,
+}
+
+impl App {
+    /// A server with no games yet.
+    pub fn new(config: WebConfig) -> App {
+        App {
+            config,
+            games: Mutex::new(HashMap::new()),
+            started: AtomicU64::new(0),
+        }
+    }
+
+    fn games(&self) -> std::sync::MutexGuard<'_, HashMap<String, Game>> {
+        self.games.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Games open now.
+    pub fn open_games(&self) -> usize {
+        self.games().len()
+    }
+
+    /// End the games no request has touched for the idle timeout.
+    pub fn end_idle(&self) {
+        let idle = self.config.idle;
+        self.games().retain(|_, game| match game.try_lock() {
+            Ok(session) => session.last_used.elapsed() < idle,
+            Err(_) => true, // in use now
+        });
+    }
+
+    /// Answer one request.
+    pub fn handle(&self, method: &str, url: &str, body: &[u8]) -> Reply {
+        let path = url.split(['?', '#']).next().unwrap_or("");
+        let parts: Vec<&str> = path.split('/').filter(|p| !p.is_empty()).collect();
+        match (method, parts.as_slice()) {
+            ("GET", []) => match &self.config.watch {
+                Some(dir) => super::watch::page(dir),
+                None => Reply::text("text/html; charset=utf-8", assets::page()),
+            },
+            ("GET", ["favicon.ico"]) => Reply::error(404, "no icon"),
+            ("GET", ["watch", rest @ ..]) => match &self.config.watch {
+                Some(dir) => super::watch::handle(dir, rest),
+                None => Reply::error(404, "not watching a tournament (start with --watch DIR)"),
+            },
+            ("POST", ["api", "new"]) => self.new_game(body),
+            ("GET", ["api", "game", id]) => self.with_game(id, |s, id| Ok(seat_json(s, id))),
+            ("POST", ["api", "game", id, "move"]) => {
+                let action = match parse_body(body).and_then(|v| {
+                    v.get("action")
+                        .and_then(Value::as_str)
+                        .map(str::to_string)
+                        .ok_or_else(|| "give the move as {\"action\": \"…\"}".to_string())
+                }) {
+                    Ok(a) => a,
+                    Err(e) => return Reply::error(400, e),
+                };
+                self.with_game(id, |s, id| {
+                    s.person_moves(&action)?;
+                    Ok(seat_json(s, id))
+                })
+            }
+            ("POST", ["api", "game", id, "step"]) => self.with_game(id, |s, id| {
+                s.step()?;
+                Ok(seat_json(s, id))
+            }),
+            ("POST", ["api", "game", id, "close"]) => match self.games().remove(*id) {
+                Some(_) => Reply::json(200, &json!({ "closed": id })),
+                None => Reply::error(404, format!("no game {id}")),
+            },
+            ("GET", ["api", "game", id, "record"]) => self.record(id),
+            (_, ["api", ..]) | (_, ["watch", ..]) => {
+                Reply::error(405, format!("{method} {path}: no such request"))
+            }
+            _ => Reply::error(404, format!("{path}: no such page")),
+        }
+    }
+
+    /// A game by its id (tests look behind the view with it).
+    #[cfg(test)]
+    pub(crate) fn session_for_tests(&self, id: &str) -> Option<Game> {
+        self.game(id)
+    }
+
+    fn game(&self, id: &str) -> Option<Game> {
+        self.games().get(id).cloned()
+    }
+
+    fn with_game(
+        &self,
+        id: &str,
+        f: impl FnOnce(&mut Session, &str) -> crate::error::Result<Value>,
+    ) -> Reply {
+        let Some(game) = self.game(id) else {
+            return Reply::error(404, format!("no game {id} (closed, or idle too long)"));
+        };
+        let mut session = game.lock().unwrap_or_else(|e| e.into_inner());
+        session.last_used = Instant::now();
+        match f(&mut session, id) {
+            Ok(v) => Reply::json(200, &v),
+            Err(Error::Invalid(e)) => Reply::error(400, e),
+            Err(e) => Reply::error(500, e),
+        }
+    }
+
+    fn new_game(&self, body: &[u8]) -> Reply {
+        let request = if body.iter().all(u8::is_ascii_whitespace) {
+            json!({})
+        } else {
+            match parse_body(body) {
+                Ok(v) => v,
+                Err(e) => return Reply::error(400, e),
+            }
+        };
+        let mode = request.get("mode").and_then(Value::as_str).unwrap_or("new");
+        let after = request.get("after").and_then(Value::as_str);
+        let previous = after.and_then(|id| {
+            let game = self.game(id)?;
+            let s = game.lock().unwrap_or_else(|e| e.into_inner());
+            Some((s.seed, s.person.index()))
+        });
+        let n = self.started.fetch_add(1, Ordering::Relaxed);
+        let fresh_seed = match self.config.seed {
+            Some(seed) => seed.wrapping_add(n),
+            None => rand::random::<u32>() as u64,
+        };
+        let players = self.config.players;
+        let (seed, person) = match (mode, previous) {
+            ("new", p) => (fresh_seed, p.map_or(0, |p| p.1)),
+            ("same", Some((seed, person))) => (seed, person),
+            ("swap", Some((seed, person))) => (seed, (person + 1) % players),
+            ("same" | "swap", None) => {
+                return Reply::error(
+                    400,
+                    format!("mode {mode}: give the game it follows as \"after\""),
+                )
+            }
+            (other, _) => {
+                return Reply::error(400, format!("mode {other:?}: give new, same or swap"))
+            }
+        };
+        if let Some(id) = after {
+            self.games().remove(id);
+        }
+        if self.games().len() >= MAX_GAMES {
+            return Reply::error(503, format!("{MAX_GAMES} games are open: close a tab"));
+        }
+        let session = match Session::new(
+            &self.config.agents,
+            players,
+            self.config.rules,
+            seed,
+            person,
+            &self.config.out,
+        ) {
+            Ok(s) => s,
+            Err(e) => return Reply::error(500, e),
+        };
+        let id = format!("{:032x}", rand::random::<u128>());
+        let value = seat_json(&session, &id);
+        self.games()
+            .insert(id.clone(), Arc::new(Mutex::new(session)));
+        Reply::json(200, &value)
+    }
+
+    fn record(&self, id: &str) -> Reply {
+        let Some(game) = self.game(id) else {
+            return Reply::error(404, format!("no game {id}"));
+        };
+        let session = game.lock().unwrap_or_else(|e| e.into_inner());
+        let Some(record) = &session.finished else {
+            return Reply::error(409, "the game is not over: its record is hidden until then");
+        };
+        let mut body = serde_json::to_vec(record).unwrap_or_default();
+        body.push(b'\n');
+        let name = session
+            .saved
+            .as_ref()
+            .and_then(|p| p.file_name())
+            .map_or_else(
+                || "game.json".to_string(),
+                |n| n.to_string_lossy().into_owned(),
+            );
+        Reply {
+            status: 200,
+            content_type: "application/json",
+            body,
+            download: Some(name),
+        }
+    }
+}
+
+/// A request body as a JSON object.
+fn parse_body(body: &[u8]) -> Result<Value, String> {
+    let value: Value = serde_json::from_slice(body).map_err(|e| format!("malformed JSON: {e}"))?;
+    if !value.is_object() {
+        return Err("malformed request: give a JSON object".to_string());
+    }
+    Ok(value)
+}

@@ -1,0 +1,398 @@
+//! Tests of the web server, in-process through [`App::handle`] (the
+//! same function the HTTP threads call) and once over a loopback socket.
+
+use super::routes::App;
+use super::WebConfig;
+use engine::{Rules, Seat};
+use serde_json::{json, Value};
+use std::path::PathBuf;
+use std::time::Duration;
+
+const SEED: u64 = 987_654_321;
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("carcassonne-web-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+fn app(name: &str, agents: &[&str], players: usize, rules: Rules) -> App {
+    App::new(WebConfig {
+        agents: agents.iter().map(|s| s.to_string()).collect(),
+        players,
+        rules,
+        seed: Some(SEED),
+        out: temp_dir(name),
+        watch: None,
+        idle: Duration::from_secs(600),
+    })
+}
+
+fn call(app: &App, method: &str, url: &str, body: &str) -> (u16, Value) {
+    let reply = app.handle(method, url, body.as_bytes());
+    let value = serde_json::from_slice(&reply.body).unwrap_or(Value::Null);
+    (reply.status, value)
+}
+
+fn ok(app: &App, method: &str, url: &str, body: &str) -> Value {
+    let (status, value) = call(app, method, url, body);
+    assert_eq!(status, 200, "{method} {url} {body}: {value}");
+    value
+}
+
+/// Let the agents play until the person is to move or the game is over.
+fn until_person(app: &App, mut view: Value) -> Value {
+    while view["phase"] == "wait" {
+        let id = view["id"].as_str().unwrap().to_string();
+        view = ok(app, "POST", &format!("/api/game/{id}/step"), "");
+    }
+    view
+}
+
+#[test]
+fn malformed_and_illegal_moves_are_refused_and_change_nothing() {
+    let app = app("refused", &["random"], 2, Rules::default());
+    let view = until_person(&app, ok(&app, "POST", "/api/new", ""));
+    assert_eq!(view["phase"], "place");
+    let id = view["id"].as_str().unwrap().to_string();
+    let url = format!("/api/game/{id}/move");
+    let before = ok(&app, "GET", &format!("/api/game/{id}"), "");
+    let bad = [
+        ("not json", "malformed JSON"),
+        ("[1, 2]", "JSON object"),
+        (r#"{"move": "x"}"#, "action"),
+        (r#"{"action": 12}"#, "action"),
+        (r#"{"action": "nonsense"}"#, "nonsense"),
+        (r#"{"action": "D (40, 40) r0"}"#, "(40, 40)"),
+        (r#"{"action": "open synod (0, 0)"}"#, "open"),
+    ];
+    for (body, says) in bad {
+        let (status, value) = call(&app, "POST", &url, body);
+        assert_eq!(status, 400, "{body}: {value}");
+        let error = value["error"].as_str().unwrap();
+        assert!(error.contains(says), "{body}: {error}");
+        assert_eq!(
+            ok(&app, "GET", &format!("/api/game/{id}"), ""),
+            before,
+            "{body} changed the game"
+        );
+    }
+    // A tile of another kind than the drawn one.
+    let drawn = view["choices"]["tiles"][0]["tile"].as_str().unwrap();
+    let other = if drawn == "V" { "U" } else { "V" };
+    let (status, _) = call(
+        &app,
+        "POST",
+        &url,
+        &json!({ "action": format!("{other} (0, 1) r0") }).to_string(),
+    );
+    assert_eq!(status, 400);
+    // A legal move, then a move out of turn.
+    let legal = view["choices"]["placements"][0]["none"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let after = ok(&app, "POST", &url, &json!({ "action": legal }).to_string());
+    assert_eq!(after["phase"], "wait");
+    let (status, value) = call(&app, "POST", &url, &json!({ "action": legal }).to_string());
+    assert_eq!(
+        (status, value["error"].as_str().unwrap()),
+        (400, "it is not your turn")
+    );
+    // No record before the end; unknown games, paths and methods.
+    assert_eq!(
+        call(&app, "GET", &format!("/api/game/{id}/record"), "").0,
+        409
+    );
+    for (method, path) in [
+        ("GET", "/api/game/0123/record"),
+        ("GET", "/api/game/..%2F..%2Fetc%2Fpasswd/record"),
+        ("GET", "/api/game/../../etc/passwd"),
+        ("POST", "/api/game/nothing/step"),
+        ("GET", "/etc/passwd"),
+        ("DELETE", "/api/new"),
+    ] {
+        let (status, value) = call(&app, method, path, "");
+        assert!(
+            matches!(status, 404 | 405),
+            "{method} {path}: {status} {value}"
+        );
+    }
+    assert_eq!(
+        call(&app, "POST", "/api/new", r#"{"mode": "again"}"#).0,
+        400
+    );
+    assert_eq!(call(&app, "POST", "/api/new", r#"{"mode": "same"}"#).0, 400);
+    // Closing ends the game.
+    ok(&app, "POST", &format!("/api/game/{id}/close"), "");
+    assert_eq!(call(&app, "GET", &format!("/api/game/{id}"), "").0, 404);
+    assert_eq!(app.open_games(), 0);
+}
+
+/// The parts of a view that hold the person's own cards and tiles and the
+/// public log of openings, taken out: what is left must not name a gift.
+fn without_own(view: &Value) -> Value {
+    let mut v = view.clone();
+    v["own_gifts"] = Value::Null;
+    if v.get("choices").is_some() {
+        v["choices"]["opens"] = Value::Null;
+    }
+    if let Some(log) = v["log"].as_array_mut() {
+        log.retain(|l| {
+            let text = l["text"].as_str().unwrap();
+            !(text.starts_with("open ")
+                || (l["seat"] == view["seat"] && text.starts_with("received the gift")))
+        });
+    }
+    v
+}
+
+/// Play a whole game choosing the first choice offered (sometimes opening
+/// a gift), checking every response for what the person may not see.
+fn play_checking(app: &App, players: usize) -> Value {
+    let mut view = ok(app, "POST", "/api/new", "");
+    let id = view["id"].as_str().unwrap().to_string();
+    let mut responses = 0;
+    let mut opened = 0;
+    loop {
+        responses += 1;
+        check_hidden(app, &id, &view);
+        match view["phase"].as_str().unwrap() {
+            "over" => break,
+            "wait" => view = ok(app, "POST", &format!("/api/game/{id}/step"), ""),
+            "choose" => {
+                let action = view["choices"]["keep"][0]["action"]
+                    .as_str()
+                    .unwrap()
+                    .to_string();
+                view = ok(
+                    app,
+                    "POST",
+                    &format!("/api/game/{id}/move"),
+                    &json!({ "action": action }).to_string(),
+                );
+            }
+            _ => {
+                let choices = &view["choices"];
+                let opens = choices["opens"].as_array().unwrap();
+                let action = if !opens.is_empty() {
+                    opened += 1;
+                    opens[0]["action"].clone()
+                } else {
+                    let placements = choices["placements"].as_array().unwrap();
+                    let p = &placements[responses * 7 % placements.len()];
+                    match p["meeples"].as_array().unwrap().first() {
+                        Some(m) if responses % 5 == 0 => m["action"].clone(),
+                        _ => p["none"].clone(),
+                    }
+                };
+                view = ok(
+                    app,
+                    "POST",
+                    &format!("/api/game/{id}/move"),
+                    &json!({ "action": action }).to_string(),
+                );
+            }
+        }
+    }
+    assert_eq!(view["seats"].as_array().unwrap().len(), players);
+    if view["rules"]["gifts"] == true {
+        assert!(opened > 0, "the person opened no gift");
+    }
+    // The record: saved under the results folder by the server's name, and
+    // it replays to the scores shown.
+    let saved = PathBuf::from(view["over"]["saved"].as_str().unwrap());
+    assert!(saved.starts_with(&app.config.out), "{}", saved.display());
+    let record = crate::render::load_record(&saved, None).unwrap();
+    let state = engine::replay(&record, false).unwrap();
+    for s in 0..players {
+        assert_eq!(
+            view["seats"][s]["total"],
+            state.score(Seat(s as u8)).total(),
+            "seat {s}"
+        );
+    }
+    assert_eq!(view["over"]["seed"], SEED);
+    let download = app.handle("GET", &format!("/api/game/{id}/record"), b"");
+    assert_eq!(download.status, 200);
+    assert_eq!(download.body, std::fs::read(&saved).unwrap());
+    view
+}
+
+/// What the person may not see is absent from `view`.
+fn check_hidden(app: &App, id: &str, view: &Value) {
+    let text = view.to_string();
+    let over = view["phase"] == "over";
+    if !over {
+        assert!(!text.contains(&SEED.to_string()), "the deck seed is sent");
+    }
+    for key in ["state", "bag", "deck", "seed", "gift_deck"] {
+        if !over || key != "seed" {
+            assert!(
+                !text.contains(&format!("\"{key}\"")),
+                "a field {key:?} is sent"
+            );
+        }
+    }
+    let person = view["seat"].as_u64().unwrap() as usize;
+    let rules = &view["rules"];
+    let game = app.session_for_tests(id).unwrap();
+    let session = game.lock().unwrap();
+    let state = session.state();
+    let mine = state.view(Seat(person as u8));
+    // Own cards and tiles are the person's.
+    let own: Vec<String> = mine.own_tiles().iter().map(|t| t.to_string()).collect();
+    assert_eq!(view["own_tiles"], json!(own));
+    let cards: u64 = view["own_gifts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["count"].as_u64().unwrap())
+        .sum();
+    assert_eq!(cards, u64::from(mine.own_hand().total()));
+    if rules["gifts"] == true {
+        let rest = without_own(view).to_string();
+        for gift in engine::Gift::ALL {
+            assert!(
+                !rest.contains(&gift.to_string()),
+                "{gift} named outside the person's own cards: {rest}"
+            );
+        }
+    }
+    for s in 0..state.players() {
+        let theirs = state.view(Seat(s as u8));
+        let seat = &view["seats"][s];
+        assert_eq!(seat["gift_cards"], u64::from(theirs.own_hand().total()));
+        if s == person || rules["hand_visible"] == true || rules["hand"] == 0 {
+            continue;
+        }
+        assert!(seat["hand"].is_null(), "seat {s}'s hidden hand is sent");
+        assert_eq!(seat["tiles_held"], theirs.own_tiles().len());
+    }
+    if let Some(choices) = view.get("choices") {
+        for t in choices["tiles"].as_array().unwrap() {
+            let tile = t["tile"].as_str().unwrap();
+            let drawn = matches!(state.phase(), engine::Phase::Place(d) if d.to_string() == tile);
+            assert!(
+                own.iter().any(|o| o == tile) || drawn,
+                "tile {tile} is not the person's"
+            );
+        }
+    }
+    // The board shows the placed tiles only.
+    let svg = view["board"]["svg"].as_str().unwrap();
+    assert_eq!(svg.matches("<g transform=").count(), state.board().len());
+}
+
+#[test]
+fn games_with_the_gifts_never_show_other_seats_cards() {
+    for players in [2, 3] {
+        let rules = Rules {
+            gifts: true,
+            ..Rules::STANDARD
+        };
+        let app = app(
+            &format!("gifts{players}"),
+            &["random", "greedy"],
+            players,
+            rules,
+        );
+        play_checking(&app, players);
+    }
+}
+
+#[test]
+fn games_with_hidden_hands_never_show_other_seats_tiles() {
+    for (text, players) in [
+        ("hand=2", 2),
+        ("hand=3", 3),
+        ("hand=1,hand_visible=true", 2),
+    ] {
+        let rules: Rules = text.parse().unwrap();
+        let app = app(&format!("hand{players}"), &["random"], players, rules);
+        let end = play_checking(&app, players);
+        assert_eq!(end["rules"]["hand"], rules.hand, "{text}");
+    }
+}
+
+#[test]
+fn same_deck_again_and_swap_seats() {
+    let app = app("again", &["random"], 3, Rules::default());
+    let first = ok(&app, "POST", "/api/new", "");
+    let id = first["id"].as_str().unwrap();
+    let same = ok(
+        &app,
+        "POST",
+        "/api/new",
+        &json!({ "mode": "same", "after": id }).to_string(),
+    );
+    assert_eq!(app.open_games(), 1, "the game it follows is closed");
+    assert_eq!(same["seat"], first["seat"]);
+    assert_eq!(same["board"], first["board"]);
+    let id = same["id"].as_str().unwrap();
+    let swapped = ok(
+        &app,
+        "POST",
+        "/api/new",
+        &json!({ "mode": "swap", "after": id }).to_string(),
+    );
+    assert_eq!(swapped["seat"], 1);
+    let id = swapped["id"].as_str().unwrap();
+    let fresh = ok(
+        &app,
+        "POST",
+        "/api/new",
+        &json!({ "mode": "new", "after": id }).to_string(),
+    );
+    assert_eq!(fresh["seat"], 1, "a new deck keeps the person's seat");
+}
+
+#[test]
+fn idle_games_end() {
+    let mut app = app("idle", &["random"], 2, Rules::default());
+    app.config.idle = Duration::from_millis(1);
+    ok(&app, "POST", "/api/new", "");
+    std::thread::sleep(Duration::from_millis(20));
+    app.end_idle();
+    assert_eq!(app.open_games(), 0);
+}
+
+#[test]
+fn the_page_is_served_over_a_loopback_socket_and_names_no_address() {
+    use std::io::{Read as _, Write as _};
+    let server = super::server::Server::bind(
+        app("socket", &["random"], 2, Rules::default()),
+        "127.0.0.1",
+        0,
+    )
+    .unwrap();
+    let addr = server.addr();
+    let server = std::sync::Arc::new(server);
+    let running = server.clone();
+    let thread = std::thread::spawn(move || running.run());
+    let get = |request: &str| {
+        let mut stream = std::net::TcpStream::connect(addr).unwrap();
+        stream.write_all(request.as_bytes()).unwrap();
+        let mut text = String::new();
+        stream.read_to_string(&mut text).unwrap();
+        text
+    };
+    let page = get("GET / HTTP/1.0\r\n\r\n");
+    assert!(
+        page.starts_with("HTTP/1.1 200") || page.starts_with("HTTP/1.0 200"),
+        "{page}"
+    );
+    let body = &page[page.find("\r\n\r\n").unwrap()..];
+    assert!(!body.contains("src="), "the page loads something");
+    assert!(
+        !body.contains("//cdn") && !body.contains("https:"),
+        "the page names an address"
+    );
+    let bad = get("POST /api/new HTTP/1.0\r\nContent-Length: 5\r\n\r\n{oops");
+    assert!(
+        bad.contains(" 400 ") && bad.contains("malformed JSON"),
+        "{bad}"
+    );
+    server.stop();
+    thread.join().unwrap();
+}
