@@ -10,7 +10,9 @@ and counts decisions (one seat's action = one step), in wall-clock time:
   window mask at every step (today's single environment);
 - the self-play vector environment (every seat a learner), `--envs` games
   per call, with window observations, per-action features and masks;
-- the same without window observations (per-action features and masks);
+- the same without window observations (per-action features and masks),
+  without per-action features (observations and masks: what the single
+  environment gives), and with masks only;
 - the single-agent vector environment against `random` (learner steps;
   the opponents' moves are played inside the step, not counted).
 """
@@ -67,6 +69,8 @@ def main():
     rows = [
         ("vector env, self-play, observations + features", dict(opponent=None)),
         ("vector env, self-play, features only", dict(opponent=None, observe=False)),
+        ("vector env, self-play, observations, no features", dict(opponent=None, features=False)),
+        ("vector env, self-play, masks only", dict(opponent=None, observe=False, features=False)),
         ("vector env vs random, observations + features", dict(opponent="random")),
     ]
     for label, kwargs in rows:

@@ -61,7 +61,7 @@ def single_observation_space(radius: int, max_actions: int, observe: bool = True
 
 class _Base:
     def _make(self, num_envs, players, specs, farmers, gifts, rules, radius, max_actions,
-              observe, seed, threads, copy, variants):
+              observe, seed, threads, copy, variants, features):
         self.num_envs = num_envs
         self.players = players
         self.rules = _rules(players, farmers, gifts, rules, variants)
@@ -71,7 +71,7 @@ class _Base:
         self.copy = copy
         self._env = _RustVectorEnv(num_envs, players, specs, rules=self.rules, radius=radius,
                                    max_actions=max_actions, observe=observe, seed=seed,
-                                   threads=threads)
+                                   threads=threads, features=features)
         self._arrays = self._env.arrays()
         self._obs_keys = list(single_observation_space(radius, max_actions, observe).spaces)
 
@@ -119,7 +119,8 @@ class VectorEnv(_Base, gymnasium.vector.VectorEnv):
     def __init__(self, num_envs: int, opponent="random", players: int = 2, seat: int = 0,
                  farmers: bool | None = None, gifts: bool | None = None, rules=None,
                  radius: int = 10, max_actions: int = 2048, observe: bool = True,
-                 seed: int = 0, threads: int | None = None, copy: bool = True, **variants):
+                 seed: int = 0, threads: int | None = None, copy: bool = True,
+                 features: bool = True, **variants):
         if not 0 <= seat < players:
             raise ValueError(f"seat {seat} is not a seat of a {players}-player game")
         others = [opponent] * (players - 1) if isinstance(opponent, str) else list(opponent)
@@ -128,7 +129,7 @@ class VectorEnv(_Base, gymnasium.vector.VectorEnv):
         specs = others[:seat] + [None] + others[seat:]
         self.seat = seat
         self._make(num_envs, players, specs, farmers, gifts, rules, radius, max_actions,
-                   observe, seed, threads, copy, variants)
+                   observe, seed, threads, copy, variants, features)
         self.single_observation_space = single_observation_space(radius, max_actions, observe)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.single_action_space = spaces.Discrete(max_actions)
@@ -164,9 +165,10 @@ class SelfPlayVectorEnv(_Base):
     def __init__(self, num_envs: int, players: int = 2, farmers: bool | None = None,
                  gifts: bool | None = None, rules=None, radius: int = 10,
                  max_actions: int = 2048, observe: bool = True, seed: int = 0,
-                 threads: int | None = None, copy: bool = True, **variants):
+                 threads: int | None = None, copy: bool = True, features: bool = True,
+                 **variants):
         self._make(num_envs, players, [None] * players, farmers, gifts, rules, radius,
-                   max_actions, observe, seed, threads, copy, variants)
+                   max_actions, observe, seed, threads, copy, variants, features)
         self.single_observation_space = single_observation_space(radius, max_actions, observe)
         self.single_action_space = spaces.Discrete(max_actions)
 
@@ -196,7 +198,8 @@ def vector_env(num_envs: int, opponent="random", **kwargs):
     rules as for :class:`carcassonne.Game` (``farmers``, ``gifts``,
     ``rules``, variant keywords), ``radius`` (of the window observation),
     ``max_actions`` (legal actions per decision at most: more raises
-    ValueError), ``observe`` (False: per-action features only, faster),
+    ValueError), ``observe`` (False: no window observation, faster),
+    ``features`` (False: per-action features left 0, much faster),
     ``seed``, ``threads`` (None: every core), ``copy``."""
     if opponent is None:
         return SelfPlayVectorEnv(num_envs, **kwargs)

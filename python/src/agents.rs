@@ -238,7 +238,7 @@ impl Agent for PythonAgent {
                     view.turns(),
                     trace.trim_end()
                 ));
-                Err(format!("python agent raised {line}"))
+                Err(format!("python exception: {line}"))
             }
         })
     }

@@ -65,6 +65,8 @@ struct Config {
     radius: u32,
     max_actions: usize,
     observe: bool,
+    /// Fill the per-action features (else they stay 0).
+    features: bool,
     seed: u64,
 }
 
@@ -166,15 +168,25 @@ impl Slot {
         self.legal.clear();
         let (legal, features) = (&mut self.legal, &mut self.features);
         let mut overflow = 0;
-        for_each_row(&self.state, |action, row| {
-            let i = legal.len();
-            if i < cfg.max_actions {
-                features[i * COLUMN_COUNT..(i + 1) * COLUMN_COUNT].copy_from_slice(row);
-                legal.push(action);
-            } else {
-                overflow += 1;
-            }
-        });
+        if cfg.features {
+            for_each_row(&self.state, |action, row| {
+                let i = legal.len();
+                if i < cfg.max_actions {
+                    features[i * COLUMN_COUNT..(i + 1) * COLUMN_COUNT].copy_from_slice(row);
+                    legal.push(action);
+                } else {
+                    overflow += 1;
+                }
+            });
+        } else if !self.state.is_over() && !self.state.is_chance() {
+            self.state.for_each_action(|action| {
+                if legal.len() < cfg.max_actions {
+                    legal.push(action);
+                } else {
+                    overflow += 1;
+                }
+            });
+        }
         if overflow > 0 {
             self.error = Some(format!(
                 "game {} has {} legal actions, more than max_actions={}: raise max_actions",
@@ -370,10 +382,11 @@ impl VectorEnv {
     /// them: a rules text or dict, None for the standard rules). `specs` gives each seat's agent
     /// spec, None for a learner seat. `max_actions` bounds the legal
     /// actions of a decision (more raises ValueError); `observe` fills
-    /// the window observation of radius `radius`; `threads` sizes the
-    /// pool (None: every core).
+    /// the window observation of radius `radius`; `features=False` leaves
+    /// the per-action features 0 (faster); `threads` sizes the pool (None:
+    /// every core).
     #[new]
-    #[pyo3(signature = (num_envs, players, specs, rules = None, radius = 10, max_actions = 2048, observe = true, seed = 0, threads = None))]
+    #[pyo3(signature = (num_envs, players, specs, rules = None, radius = 10, max_actions = 2048, observe = true, seed = 0, threads = None, features = true))]
     #[allow(clippy::too_many_arguments)]
     fn py_new(
         py: Python<'_>,
@@ -386,6 +399,7 @@ impl VectorEnv {
         observe: bool,
         seed: u64,
         threads: Option<usize>,
+        features: bool,
     ) -> PyResult<VectorEnv> {
         if num_envs == 0 {
             return Err(PyValueError::new_err("num_envs must be at least 1"));
@@ -414,6 +428,7 @@ impl VectorEnv {
             radius,
             max_actions,
             observe,
+            features,
             seed,
         };
         let pool = rayon::ThreadPoolBuilder::new()

@@ -37,7 +37,7 @@ def test_play_game_returns_the_traceback():
     result = carcassonne.play_game(["random", crashing], seed=3)
     seat, reason = result["forfeit"]
     assert seat == 1
-    assert reason.startswith("python agent raised TypeError")
+    assert reason.startswith("python exception: TypeError")
     assert "test_people.py" in reason
     assert "actions[0] / 0" in result["traceback"]
     assert carcassonne.play_game(["random", "random"], seed=3)["traceback"] is None

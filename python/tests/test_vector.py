@@ -215,3 +215,15 @@ def test_gymnasium_spaces_and_errors():
         envs = vector_env(2, opponent="random", max_actions=3, seed=1)
     again, _ = vector_env(2, opponent="random", seed=1, max_actions=512).reset(seed=3)
     assert all(np.array_equal(obs[k], again[k]) for k in obs)
+
+
+def test_without_features_the_actions_are_the_same():
+    a = vector_env(4, opponent="random", seed=4, observe=False)
+    b = vector_env(4, opponent="random", seed=4, observe=False, features=False)
+    _, ia = a.reset()
+    _, ib = b.reset()
+    for _ in range(60):
+        assert np.array_equal(ia["action_ids"], ib["action_ids"])
+        _, _, _, _, ia = a.step(ia["num_actions"] - 1)
+        ob, _, _, _, ib = b.step(ib["num_actions"] - 1)
+        assert not ob["action_features"].any()
