@@ -50,6 +50,9 @@ pub struct GameOutcome {
     pub meeples_placed: Vec<u32>,
     /// Time each seat spent choosing moves.
     pub think_time: Vec<Duration>,
+    /// Decisions each seat made that were played: its actions in the
+    /// record (a placement, a gift opened, a tile kept after Take 2).
+    pub decisions: Vec<u32>,
     /// Set when a seat forfeited.
     pub forfeit: Option<Forfeit>,
     /// The replayable record.
@@ -103,6 +106,7 @@ pub fn play_game_watched(
     record.record_mut().agents = agents.iter().map(|a| a.name().to_string()).collect();
     let mut meeples_placed = vec![0u32; players];
     let mut think_time = vec![Duration::ZERO; players];
+    let mut decisions = vec![0u32; players];
     let mut forfeit = None;
     while !state.is_over() {
         if state.is_chance() {
@@ -158,6 +162,7 @@ pub fn play_game_watched(
         {
             meeples_placed[s] += 1;
         }
+        decisions[s] += 1;
         record.action(seat, &state, action);
         watch(record.record_mut());
     }
@@ -179,6 +184,7 @@ pub fn play_game_watched(
         turns: state.turns(),
         meeples_placed,
         think_time,
+        decisions,
         forfeit,
         record,
     }

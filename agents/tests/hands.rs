@@ -128,6 +128,7 @@ fn decisions_do_not_depend_on_another_seats_hidden_hand() {
             "mcts:iterations=40,rollout=random,depth=all,widen=0",
             "ismcts:iterations=40",
             "star25:depth=2,width=2",
+            "az:iterations=40,batch=4",
         ] {
             for seed in 0..3 {
                 let decide = |state: &State| {

@@ -9,7 +9,9 @@
 use engine::{random_action, Rules, Seat, State};
 use libfuzzer_sys::fuzz_target;
 use rand::SeedableRng;
-use tournament::external::answer::{read_answer, read_hello, read_ready, Answer, MAX_REASON};
+use tournament::external::answer::{
+    is_stale, read_answer, read_hello, read_ready, Answer, MAX_REASON,
+};
 use tournament::external::message::legal_actions;
 
 const RULES: [&str; 4] = ["", "gifts=true", "hand=2", "hand=3,hand_visible=true"];
@@ -49,8 +51,11 @@ fuzz_target!(|data: &[u8]| {
     let [pick, steps, rest @ ..] = data else {
         return;
     };
-    // The toolkit reads a bot's lines lossily as UTF-8.
+    // The toolkit refuses a line that is not UTF-8 before these readers
+    // (external::process); lossy keeps the fuzzer's other inputs useful.
     let line = String::from_utf8_lossy(rest);
+    // Never panics.
+    let _ = is_stale(&line, u64::from(*steps));
     if let Err(reason) = read_hello(&line) {
         check_reason(&reason, &["bad line", "protocol"]);
     }

@@ -1,7 +1,9 @@
 //! The `carcassonne` command line: parse, validate, run, map errors to
 //! exit codes. Every failure is one line on stderr and exit code 1, except
 //! arguments clap cannot parse (clap's full message with its usage and
-//! hints, exit code 2) and `replay`, which reports every bad record.
+//! hints, exit code 2), `replay`, which reports every bad record, and a
+//! run or merge in which an agent forfeited every game it played (its
+//! results written, one line on stderr, exit code 3).
 //! Output to a closed pipe (`carcassonne replay big.jsonl | head -1`)
 //! ends the output quietly ([`tournament::stdio`]): the command finishes
 //! its files and exits 0.
@@ -13,6 +15,10 @@ use tournament::error::{Error, Result};
 use tournament::stdio::{warn, Stdout};
 
 fn main() -> ExitCode {
+    // The bot guard runs as this binary (tournament::external::guard).
+    if let Some(code) = tournament::external::guard::install() {
+        return code;
+    }
     let args = match Args::try_parse() {
         Ok(args) => args,
         Err(e) if e.use_stderr() => {
@@ -45,7 +51,22 @@ fn run_tournament(args: &TournamentArgs, out: &mut Stdout) -> Result<ExitCode> {
     if report.info.status == tournament::schema::RunStatus::Interrupted {
         return Ok(ExitCode::from(tournament::interrupt::EXIT_CODE));
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(forfeit_code(&report))
+}
+
+/// Success, or (one line on stderr) [`ALL_FORFEITED_EXIT_CODE`] when an
+/// agent forfeited every game it played: its results are written, but
+/// they measure nothing.
+///
+/// [`ALL_FORFEITED_EXIT_CODE`]: tournament::tournament::ALL_FORFEITED_EXIT_CODE
+fn forfeit_code(report: &tournament::tournament::RunReport) -> ExitCode {
+    match report.all_forfeited() {
+        Some(why) => {
+            tournament::stdio::warn(&format!("carcassonne: {why}"));
+            ExitCode::from(tournament::tournament::ALL_FORFEITED_EXIT_CODE)
+        }
+        None => ExitCode::SUCCESS,
+    }
 }
 
 fn run(args: Args, out: &mut Stdout) -> Result<ExitCode> {
@@ -77,6 +98,7 @@ fn run(args: Args, out: &mut Stdout) -> Result<ExitCode> {
         Command::Merge { dirs, out: to } => {
             let report = tournament::merge::merge(&dirs, &to)?;
             out.print(&report.text())?;
+            return Ok(forfeit_code(&report));
         }
         Command::Bench {
             json,

@@ -166,5 +166,6 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<RunReport> {
         dir: out.to_path_buf(),
         info,
         summary,
+        forfeits: crate::summary::forfeits_of(&labels, &rows),
     })
 }

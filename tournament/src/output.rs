@@ -334,6 +334,7 @@ mod tests {
             turns: 71,
             meeples_placed: 6,
             think_ms: 1.25,
+            decisions: Some(9),
             forfeit: String::new(),
         };
         let text = String::from_utf8(csv_bytes(std::slice::from_ref(&row)).unwrap()).unwrap();

@@ -158,6 +158,7 @@ impl Runner<'_> {
                     turns: outcome.turns,
                     meeples_placed: outcome.meeples_placed[s],
                     think_ms: (outcome.think_time[s].as_secs_f64() * 1e6).round() / 1e3,
+                    decisions: Some(outcome.decisions[s]),
                     forfeit: match &outcome.forfeit {
                         Some(f) if f.seat.index() == s => f.reason.replace(['\n', '\r'], " "),
                         _ => String::new(),
@@ -278,6 +279,7 @@ mod tests {
             turns: 12,
             meeples_placed: vec![3, 2],
             think_time: vec![Duration::from_micros(1500), Duration::ZERO],
+            decisions: vec![4, 3],
             forfeit: Some(Forfeit {
                 seat: Seat(0),
                 reason: "panicked: oops\nsecond line".to_string(),
@@ -289,6 +291,7 @@ mod tests {
         assert_eq!((rows[0].rank, rows[0].result), (2, Outcome::Loss));
         assert_eq!(rows[0].forfeit, "panicked: oops second line");
         assert_eq!(rows[0].think_ms, 1.5);
+        assert_eq!((rows[0].decisions, rows[1].decisions), (Some(4), Some(3)));
         assert_eq!((rows[1].rank, rows[1].result), (1, Outcome::Win));
         assert_eq!(rows[1].forfeit, "");
         assert_eq!(rows[1].score, 4);

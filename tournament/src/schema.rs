@@ -121,6 +121,10 @@ pub struct GameRow {
     pub meeples_placed: u32,
     /// Milliseconds this seat spent choosing moves (not reproducible).
     pub think_ms: f64,
+    /// Decisions this seat made that were played (its actions in the
+    /// record); empty in folders written before the column existed.
+    #[serde(default)]
+    pub decisions: Option<u32>,
     /// Why this seat forfeited; empty if it did not.
     pub forfeit: String,
 }
@@ -154,6 +158,13 @@ pub struct SummaryRow {
     pub elo_ci_low: f64,
     /// 95% interval, upper end.
     pub elo_ci_high: f64,
+    /// Seats it forfeited (games.csv's `forfeit`; reasons in the report).
+    #[serde(default)]
+    pub forfeits: u64,
+    /// Mean milliseconds per decision: its `think_ms` over its
+    /// `decisions` (not reproducible); empty without decisions.
+    #[serde(default)]
+    pub ms_per_decision: Option<f64>,
 }
 
 /// One row of `pairwise.csv`.
@@ -326,7 +337,7 @@ pub struct RunInfo {
 }
 
 /// The columns of `games.csv`, in order (the fields of [`GameRow`]).
-pub const GAME_COLUMNS: [&str; 16] = [
+pub const GAME_COLUMNS: [&str; 17] = [
     "game",
     "deck_seed",
     "seat",
@@ -342,5 +353,6 @@ pub const GAME_COLUMNS: [&str; 16] = [
     "turns",
     "meeples_placed",
     "think_ms",
+    "decisions",
     "forfeit",
 ];

@@ -5,7 +5,12 @@
 //! is sent, then the turn in progress, and asks the agent for a decision
 //! on that position's [`SeatView`](engine::SeatView), with the agent's
 //! generator seeded by `new_game`'s seed — so it plays exactly as the
-//! agent plays in-process. It answers with an index into `legal`.
+//! agent plays in-process. It answers with an index into the `legal`
+//! list it is sent (the agent's action looked up there: an action not in
+//! the list is an error, not a guess), echoing the `request` number.
+//!
+//! Lines are read with a bound: a line over [`MAX_LINE`] bytes is refused
+//! after reading at most that much (it is never buffered whole).
 
 use crate::error::{Error, Result};
 use crate::external::message::{parse_deal, parse_turn, PROTOCOL};
@@ -13,7 +18,11 @@ use agents::{Agent, AgentRng};
 use engine::{follow_deal, follow_turn, follow_turn_start, Phase, Seat, State};
 use rand::SeedableRng;
 use serde::Deserialize;
-use std::io::{BufRead, Write};
+use std::io::{BufRead, Read, Write};
+
+/// The longest line `serve` reads, without its `\n` (a `decide` is a few
+/// hundred KiB at most).
+pub const MAX_LINE: usize = 16 << 20;
 
 /// The fields the bot reads, of every message (each line is parsed once).
 #[derive(Deserialize)]
@@ -40,6 +49,10 @@ struct ToBot {
     deal: Option<serde_json::Value>,
     #[serde(default)]
     tile_hands: Option<Vec<Vec<serde_json::Value>>>,
+    #[serde(default)]
+    legal: Option<Vec<String>>,
+    #[serde(default)]
+    request: Option<u64>,
 }
 
 /// A game being followed.
@@ -61,7 +74,7 @@ pub fn serve(spec: &str, input: impl BufRead, output: impl Write) -> Result<()> 
 fn serve_agent(
     spec: &str,
     mut agent: Box<dyn Agent>,
-    input: impl BufRead,
+    mut input: impl BufRead,
     mut output: impl Write,
 ) -> std::result::Result<(), String> {
     let mut game: Option<Game> = None;
@@ -70,13 +83,21 @@ fn serve_agent(
             .and_then(|()| output.flush())
             .map_err(|e| format!("cannot write: {e}"))
     };
-    for (n, line) in input.lines().enumerate() {
-        let line = line.map_err(|e| format!("cannot read: {e}"))?;
+    let mut buf = Vec::new();
+    for n in 0.. {
+        let bad = |e: String| format!("line {}: {e}", n + 1);
+        if !read_line(&mut input, &mut buf).map_err(bad)? {
+            break;
+        }
+        let line = std::str::from_utf8(&buf)
+            .map_err(|e| bad(format!("not UTF-8 (invalid byte at {})", e.valid_up_to())))?;
         if line.trim().is_empty() {
             continue;
         }
-        let bad = |e: String| format!("line {}: {e}", n + 1);
-        let msg: ToBot = serde_json::from_str(&line).map_err(|e| bad(e.to_string()))?;
+        let msg: ToBot = serde_json::from_str(line).map_err(|e| bad(e.to_string()))?;
+        let echo = msg
+            .request
+            .map_or(String::new(), |r| format!(r#","request":{r}"#));
         match msg.kind.as_str() {
             "hello" => say(format!(
                 r#"{{"type":"hello","protocol":"{PROTOCOL}","name":{},"author":"carcassonne toolkit","options":{{}}}}"#,
@@ -99,14 +120,14 @@ fn serve_agent(
                     state: State::new(msg.rules, msg.players, Seat(msg.first)),
                     rng: AgentRng::seed_from_u64(msg.seed),
                 });
-                say(r#"{"type":"ready"}"#.to_string())?;
+                say(format!(r#"{{"type":"ready"{echo}}}"#))?;
             }
             "decide" => {
                 let g = game
                     .as_mut()
                     .ok_or_else(|| bad("decide before new_game".into()))?;
                 let index = decide(agent.as_mut(), g, msg).map_err(bad)?;
-                say(format!(r#"{{"type":"action","index":{index}}}"#))?;
+                say(format!(r#"{{"type":"action","index":{index}{echo}}}"#))?;
             }
             "game_over" => game = None,
             "quit" => return Ok(()),
@@ -114,6 +135,30 @@ fn serve_agent(
         }
     }
     Ok(())
+}
+
+/// Read one line into `buf` (without its `\n` or `\r\n`), reading at
+/// most [`MAX_LINE`] + 2 bytes; `false` at the end of input.
+fn read_line(input: &mut impl BufRead, buf: &mut Vec<u8>) -> std::result::Result<bool, String> {
+    buf.clear();
+    let n = input
+        .by_ref()
+        .take(MAX_LINE as u64 + 2)
+        .read_until(b'\n', buf)
+        .map_err(|e| format!("cannot read: {e}"))?;
+    if n == 0 {
+        return Ok(false);
+    }
+    if buf.last() == Some(&b'\n') {
+        buf.pop();
+        if buf.last() == Some(&b'\r') {
+            buf.pop();
+        }
+    }
+    if buf.len() > MAX_LINE {
+        return Err(format!("line too long: over {MAX_LINE} bytes"));
+    }
+    Ok(true)
 }
 
 /// Follow the game to the decision of `d` and ask the agent.
@@ -185,15 +230,32 @@ fn decide(agent: &mut dyn Agent, g: &mut Game, d: ToBot) -> std::result::Result<
         ));
     }
     let action = agent.select(&view, &mut g.rng);
-    let mut index = None;
-    let mut i = 0;
-    view.for_each_action(|a| {
-        if a == action && index.is_none() {
-            index = Some(i);
+    match &d.legal {
+        // The toolkit's list is the one the index points into.
+        Some(legal) => {
+            let text = view.describe(action);
+            legal
+                .iter()
+                .position(|l| *l == text)
+                .or_else(|| {
+                    legal
+                        .iter()
+                        .position(|l| view.parse_action(l).is_ok_and(|a| a == action))
+                })
+                .ok_or_else(|| format!("the agent's action {text:?} is not in the legal list sent"))
         }
-        i += 1;
-    });
-    index.ok_or_else(|| "the agent chose an action that is not legal".to_string())
+        None => {
+            let mut index = None;
+            let mut i = 0;
+            view.for_each_action(|a| {
+                if a == action && index.is_none() {
+                    index = Some(i);
+                }
+                i += 1;
+            });
+            index.ok_or_else(|| "the agent chose an action that is not legal".to_string())
+        }
+    }
 }
 
 #[cfg(test)]
@@ -317,5 +379,89 @@ mod tests {
         let (result, _) = serve_lines(&format!("{new_game}{twice}{twice}"));
         let e = result.unwrap_err();
         assert!(e.contains("line 3: start: no start tile"), "{e}");
+    }
+
+    /// The record notation of every legal action of seat 0 placing a U
+    /// after the start tile, in the engine's order.
+    fn legal_of_a_u() -> Vec<String> {
+        let mut state = State::new(engine::Rules::default(), 2, Seat(0));
+        state.draw(engine::Tile::U).unwrap();
+        let view = state.view(Seat(0));
+        let mut legal = Vec::new();
+        view.for_each_action(|a| legal.push(view.describe(a)));
+        legal
+    }
+
+    /// The index `serve greedy` answers to a U to place, sent `legal`.
+    fn greedy_index(legal: Option<&[String]>) -> std::result::Result<usize, String> {
+        let legal = legal.map_or(String::new(), |l| {
+            format!(",\"legal\":{}", serde_json::to_string(l).unwrap())
+        });
+        let input = format!(
+            concat!(
+                "{{\"type\":\"new_game\",\"request\":1,\"rules\":{{}},",
+                "\"players\":2,\"seat\":0,\"first\":0,\"seed\":1}}\n",
+                "{{\"type\":\"decide\",\"request\":2,\"seat\":0,\"turns\":[],",
+                "\"current\":{{\"player\":0,\"tile\":\"U\"}}{}}}\n"
+            ),
+            legal
+        );
+        let mut out = Vec::new();
+        serve("greedy", input.as_bytes(), &mut out).map_err(|e| e.to_string())?;
+        let out = String::from_utf8(out).unwrap();
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines[0], r#"{"type":"ready","request":1}"#, "{out}");
+        let answer: serde_json::Value = serde_json::from_str(lines[1]).unwrap();
+        assert_eq!(answer["request"], 2, "the request is echoed: {out}");
+        Ok(answer["index"].as_u64().unwrap() as usize)
+    }
+
+    #[test]
+    fn serve_answers_an_index_into_the_legal_list_it_is_sent() {
+        // Issue 27: serve answered an index into its own order of the
+        // actions, whatever `legal` said.
+        let legal = legal_of_a_u();
+        let own = greedy_index(None).unwrap();
+        assert_eq!(greedy_index(Some(&legal)), Ok(own));
+        let mut rotated = legal.clone();
+        rotated.rotate_left(1);
+        let expected = (own + legal.len() - 1) % legal.len();
+        assert_eq!(greedy_index(Some(&rotated)), Ok(expected));
+        assert_eq!(rotated[expected], legal[own]);
+        let e = greedy_index(Some(&["keep A".to_string()])).unwrap_err();
+        assert!(e.contains("line 2: the agent's action"), "{e}");
+        assert!(e.contains("not in the legal list sent"), "{e}");
+    }
+
+    /// Endless `x`s, with no line break; it fails the test if more than
+    /// `limit` bytes are read.
+    struct Endless {
+        given: usize,
+        limit: usize,
+    }
+
+    impl Read for Endless {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            self.given += buf.len();
+            assert!(self.given <= self.limit, "serve read {} bytes", self.given);
+            buf.fill(b'x');
+            Ok(buf.len())
+        }
+    }
+
+    #[test]
+    fn serve_refuses_a_line_over_its_limit_without_buffering_it() {
+        // Issue 27: a 1 GB line was buffered whole (982 MB).
+        let input = std::io::BufReader::new(Endless {
+            given: 0,
+            limit: MAX_LINE + (1 << 20),
+        });
+        let mut out = Vec::new();
+        let e = serve("random", input, &mut out).unwrap_err().to_string();
+        assert!(e.contains("line 1: line too long"), "{e}");
+        let mut bad = b"{\"type\":\"hello\",\"x\":\"".to_vec();
+        bad.extend_from_slice(b"\xff\"}\n");
+        let e = serve("random", &bad[..], &mut out).unwrap_err().to_string();
+        assert!(e.contains("line 1: not UTF-8"), "{e}");
     }
 }

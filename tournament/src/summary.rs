@@ -207,12 +207,20 @@ pub fn summarize(labels: &[String], rows: &[GameRow]) -> (Vec<SummaryRow>, Vec<P
     let mut pair_diffs: Vec<Vec<f64>> = vec![Vec::new(); k * k];
     let mut fit_games = Vec::new();
     let mut decks = DeckScores::new(k);
+    let mut forfeits = vec![0u64; k];
+    // Think time and decisions of the rows that count decisions.
+    let mut timed = vec![(0.0f64, 0u64); k];
     for game in games(rows) {
         decks.start_game(game);
         for row in game {
             let i = agent_index(labels, &row.agent);
             wdl[i].add_outcome(row.result);
             scores[i].push(f64::from(row.score));
+            forfeits[i] += u64::from(!row.forfeit.is_empty());
+            if let Some(d) = row.decisions {
+                timed[i].0 += row.think_ms;
+                timed[i].1 += u64::from(d);
+            }
         }
         for c in comparisons(labels, game) {
             pair_wdl[c.a * k + c.b].add_score(c.score_a);
@@ -253,6 +261,8 @@ pub fn summarize(labels: &[String], rows: &[GameRow]) -> (Vec<SummaryRow>, Vec<P
                 elo: round(elo[i].elo, 1),
                 elo_ci_low: round(elo[i].ci_low, 1),
                 elo_ci_high: round(elo[i].ci_high, 1),
+                forfeits: forfeits[i],
+                ms_per_decision: (timed[i].1 > 0).then(|| round(timed[i].0 / timed[i].1 as f64, 3)),
             }
         })
         .collect();
@@ -351,6 +361,121 @@ fn paired_interval(deck_means: &[f64]) -> (f64, f64) {
     (low.max(0.0), high.min(1.0))
 }
 
+/// The kind of a forfeit: its reason up to the first `:` (`timeout`,
+/// `exited`, `panicked`, … as docs/PROTOCOL.md's table names them).
+pub fn forfeit_kind(reason: &str) -> &str {
+    reason.split(':').next().unwrap_or(reason).trim()
+}
+
+/// The forfeits of one agent, by kind.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AgentForfeits {
+    /// Agent label.
+    pub agent: String,
+    /// Seats it played.
+    pub seats: u64,
+    /// Seats it forfeited.
+    pub forfeits: u64,
+    /// Per kind ([`forfeit_kind`]), most frequent first: the kind, how
+    /// often, and its first reason in full.
+    pub reasons: Vec<(String, u64, String)>,
+}
+
+/// The agents of `seats` (agent label, forfeit reason or empty) that
+/// forfeited at least once, in the order of `labels`.
+pub fn forfeits<'a>(
+    labels: &[String],
+    seats: impl IntoIterator<Item = (&'a str, &'a str)>,
+) -> Vec<AgentForfeits> {
+    let mut out: Vec<AgentForfeits> = labels
+        .iter()
+        .map(|agent| AgentForfeits {
+            agent: agent.clone(),
+            seats: 0,
+            forfeits: 0,
+            reasons: Vec::new(),
+        })
+        .collect();
+    for (agent, reason) in seats {
+        let Some(a) = out.iter_mut().find(|a| a.agent == agent) else {
+            continue;
+        };
+        a.seats += 1;
+        if reason.is_empty() {
+            continue;
+        }
+        a.forfeits += 1;
+        let kind = forfeit_kind(reason);
+        match a.reasons.iter_mut().find(|r| r.0 == kind) {
+            Some(r) => r.1 += 1,
+            None => a.reasons.push((kind.to_string(), 1, reason.to_string())),
+        }
+    }
+    out.retain(|a| a.forfeits > 0);
+    for a in &mut out {
+        a.reasons.sort_by_key(|r| std::cmp::Reverse(r.1)); // stable: first seen first
+    }
+    out
+}
+
+/// [`forfeits`] of the rows of games.csv.
+pub fn forfeits_of(labels: &[String], rows: &[GameRow]) -> Vec<AgentForfeits> {
+    forfeits(
+        labels,
+        rows.iter().map(|r| (r.agent.as_str(), r.forfeit.as_str())),
+    )
+}
+
+/// `text` cut to at most `max` characters (with `…`).
+fn clip(text: &str, max: usize) -> String {
+    match text.char_indices().nth(max) {
+        Some((end, _)) => format!("{}…", &text[..end]),
+        None => text.to_string(),
+    }
+}
+
+/// One line naming the agents that forfeited every seat they played, if
+/// any: such a run measured nothing of them.
+pub fn all_forfeited(forfeits: &[AgentForfeits]) -> Option<String> {
+    let all: Vec<String> = forfeits
+        .iter()
+        .filter(|a| a.forfeits == a.seats)
+        .map(|a| {
+            let kinds: Vec<&str> = a.reasons.iter().map(|r| r.0.as_str()).collect();
+            format!("{} ({})", a.agent, kinds.join(", "))
+        })
+        .collect();
+    (!all.is_empty()).then(|| {
+        format!(
+            "every game of {} was forfeited; see the forfeit column of games.csv and the bots' logs",
+            all.join(" and ")
+        )
+    })
+}
+
+/// Lines saying who forfeited how often and why (nothing without
+/// forfeits), e.g.
+/// `forfeits: ext:cmd=bot 6 of 6 seats: timeout ×4 (timeout: no answer within 200 ms), exited ×2 (exited: exit status: 3)`.
+pub fn forfeit_lines(forfeits: &[AgentForfeits]) -> String {
+    let mut out = String::new();
+    for a in forfeits {
+        let reasons: Vec<String> = a
+            .reasons
+            .iter()
+            .map(|(kind, n, example)| format!("{kind} ×{n} ({})", clip(example, 120)))
+            .collect();
+        let _ = writeln!(
+            out,
+            "forfeits: {} {} of {} seats: {}",
+            a.agent,
+            a.forfeits,
+            a.seats,
+            reasons.join(", ")
+        );
+    }
+    out
+}
+
 /// The table printed at the end of a run, best Elo first.
 pub fn table(summary: &[SummaryRow]) -> String {
     let mut rows: Vec<&SummaryRow> = summary.iter().collect();
@@ -428,6 +553,7 @@ mod tests {
             turns: 0,
             meeples_placed: 0,
             think_ms: 0.0,
+            decisions: None,
             forfeit: String::new(),
         }
     }
@@ -456,5 +582,80 @@ mod tests {
             t.add_game(g);
         }
         assert_eq!(t.leader(), Some(("a", 0.75)));
+    }
+
+    #[test]
+    fn forfeits_are_counted_per_agent_and_kind() {
+        let labels = vec!["a".to_string(), "b".to_string(), "c".to_string()];
+        let seats = [
+            ("a", "timeout: no answer within 50 ms"),
+            ("b", ""),
+            ("a", "exited: exit status: 3"),
+            ("b", ""),
+            ("a", "timeout: no answer within 9 ms"),
+            ("c", "panicked: oops"),
+            ("c", "panicked: again"),
+        ];
+        let f = forfeits(&labels, seats);
+        assert_eq!(f.len(), 2, "b never forfeited");
+        assert_eq!(
+            (f[0].agent.as_str(), f[0].seats, f[0].forfeits),
+            ("a", 3, 3)
+        );
+        assert_eq!(
+            f[0].reasons,
+            vec![
+                (
+                    "timeout".to_string(),
+                    2,
+                    "timeout: no answer within 50 ms".to_string()
+                ),
+                (
+                    "exited".to_string(),
+                    1,
+                    "exited: exit status: 3".to_string()
+                ),
+            ]
+        );
+        let text = forfeit_lines(&f);
+        assert_eq!(text.lines().count(), 2);
+        assert!(
+            text.starts_with(
+                "forfeits: a 3 of 3 seats: timeout ×2 (timeout: no answer within 50 ms), exited ×1"
+            ),
+            "{text}"
+        );
+        let all = all_forfeited(&f).unwrap();
+        assert!(
+            all.contains("a (timeout, exited)") && all.contains("c (panicked)"),
+            "{all}"
+        );
+        assert!(!all.contains('\n'));
+        assert_eq!(
+            all_forfeited(&forfeits(&labels, [("a", ""), ("a", "x")])),
+            None
+        );
+    }
+
+    #[test]
+    fn ms_per_decision_is_think_time_over_decisions_of_the_rows_that_have_them() {
+        use Outcome::*;
+        let labels = vec!["a".to_string(), "b".to_string()];
+        let mut rows = vec![
+            row(0, 0, "a", 10, 1, Win),
+            row(0, 1, "b", 5, 2, Loss),
+            row(1, 0, "b", 7, 1, Win),
+            row(1, 1, "a", 6, 2, Loss),
+        ];
+        rows[0].think_ms = 30.0;
+        rows[0].decisions = Some(10);
+        rows[3].think_ms = 6.0;
+        rows[3].decisions = Some(2);
+        rows[1].think_ms = 99.0; // an older row without decisions
+        rows[2].forfeit = "timeout: x".to_string();
+        let (summary, _) = summarize(&labels, &rows);
+        assert_eq!(summary[0].ms_per_decision, Some(3.0));
+        assert_eq!(summary[1].ms_per_decision, None);
+        assert_eq!((summary[0].forfeits, summary[1].forfeits), (0, 1));
     }
 }

@@ -23,7 +23,9 @@ use crate::schema::{
 };
 use crate::secret::Secret;
 use crate::sprt_run::SprtRun;
-use crate::summary::{games, summarize, table, Tally};
+use crate::summary::{
+    all_forfeited, forfeit_lines, forfeits_of, games, summarize, table, AgentForfeits, Tally,
+};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 use std::time::{Instant, SystemTime};
@@ -37,6 +39,8 @@ pub struct RunReport {
     pub info: RunInfo,
     /// The summary rows (empty when stopped by the test hook).
     pub summary: Vec<SummaryRow>,
+    /// Who forfeited, how often and why ([`forfeits_of`]).
+    pub forfeits: Vec<AgentForfeits>,
 }
 
 impl RunReport {
@@ -46,6 +50,7 @@ impl RunReport {
         if !self.summary.is_empty() {
             out.push_str(&table(&self.summary));
         }
+        out.push_str(&forfeit_lines(&self.forfeits));
         if let Some(s) = &self.info.sprt {
             out.push_str(&format!(
                 "SPRT: {} after {} games (LLR {:.3}, bounds [{:.3}, {:.3}], W/D/L {}/{}/{}, pairs {:?})\n",
@@ -81,7 +86,17 @@ impl RunReport {
         }
         out
     }
+
+    /// One line when some agent forfeited every game it played (the
+    /// command then exits with [`ALL_FORFEITED_EXIT_CODE`]).
+    pub fn all_forfeited(&self) -> Option<String> {
+        all_forfeited(&self.forfeits)
+    }
 }
+
+/// The exit code of a run (or merge) whose results are written but in
+/// which some agent forfeited every game it played.
+pub const ALL_FORFEITED_EXIT_CODE: u8 = 3;
 
 /// The schedule and agent labels of `settings`.
 pub fn schedule_of(settings: &Settings) -> (Schedule, Vec<String>) {
@@ -524,6 +539,7 @@ pub fn run_with(
             dir,
             info,
             summary: Vec::new(),
+            forfeits: Vec::new(),
         });
     }
     let (summary, pairwise) = summarize(&labels, &rows);
@@ -552,7 +568,13 @@ pub fn run_with(
             .map_err(|e| Error::io("remove", &path, e))?;
     }
     crate::report::write_report(&dir, None)?;
-    Ok(RunReport { dir, info, summary })
+    let forfeits = forfeits_of(&labels, &rows);
+    Ok(RunReport {
+        dir,
+        info,
+        summary,
+        forfeits,
+    })
 }
 
 /// Create (or take, when it exists and is empty) the folder `dir` of a

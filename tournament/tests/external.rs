@@ -240,6 +240,33 @@ fn is_gone(pid: u32) -> bool {
     })
 }
 
+/// Run the binary with `args`; it must succeed within `secs` seconds (it
+/// is killed and the test fails otherwise: a hang is a failure, not a
+/// test that never ends).
+fn run_within(args: &[&str], secs: u64) -> std::process::Output {
+    let mut child = Command::new(bin())
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let end = std::time::Instant::now() + std::time::Duration::from_secs(secs);
+    while child.try_wait().unwrap().is_none() {
+        if std::time::Instant::now() > end {
+            child.kill().unwrap();
+            panic!("carcassonne {args:?} still runs after {secs} s");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        out.status.success(),
+        "carcassonne {args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
 /// Play `mode` against random; the bot's forfeits must start with `reason`.
 fn misbehave(mode: &str, move_ms: u64, reason: Option<&str>) {
     misbehave_with(mode, &format!("move_ms={move_ms}"), reason)
@@ -252,10 +279,14 @@ fn misbehave_with(mode: &str, limits: &str, reason: Option<&str>) {
         "ext:{limits},cmd=python3 {} {mode}",
         repo("tournament/tests/bots/misbehave.py")
     );
-    tournament(
-        &dir,
-        &["--agents", &format!("{bot},random"), "--games", "2"],
+    let out = dir.join("run");
+    let agents = format!("{bot},random");
+    let args = ["tournament", "--out", out.to_str().unwrap()];
+    run_within(
+        &[&args[..], &["--agents", &agents, "--games", "2"]].concat(),
+        120,
     );
+    let dir = out;
     let rows = games(&dir);
     assert_eq!(rows.len(), 4, "{mode}: the run finishes");
     for row in &rows {
@@ -269,7 +300,7 @@ fn misbehave_with(mode: &str, limits: &str, reason: Option<&str>) {
         }
     }
     let pids = logged_pids(&dir);
-    assert!(pids.len() >= 2, "{mode}: {pids:?}");
+    assert!(pids.len() >= 3, "{mode}: {pids:?}");
     for pid in pids {
         assert!(is_gone(pid), "{mode}: process {pid} is left");
     }
@@ -334,6 +365,90 @@ fn a_bot_that_speaks_another_protocol_forfeits() {
 }
 
 #[test]
+fn a_bot_that_stops_reading_its_stdin_times_out_and_is_killed() {
+    // Issue 27: it blocked the toolkit's write for ever (it also ignores
+    // SIGTERM); now writes have the move's deadline.
+    misbehave(
+        "deaf",
+        1000,
+        Some("timeout: it read no input within 1000 ms"),
+    );
+}
+
+#[test]
+fn a_stale_line_is_not_taken_as_the_answer_to_the_next_question() {
+    // Issue 27: a second answer was read as the answer to the next decide
+    // (here an illegal index: a forfeit), or as the next game's `ready`.
+    misbehave("twice", 2000, None);
+    // Answers naming an earlier request are skipped.
+    misbehave("stale", 2000, None);
+}
+
+#[test]
+fn a_bot_line_that_is_not_utf8_forfeits() {
+    misbehave("latin1", 2000, Some("bad line: not UTF-8"));
+}
+
+#[test]
+fn a_grandchild_in_a_session_of_its_own_is_killed_after_the_game() {
+    // Issue 27: a `setsid` grandchild escaped the process-group kill.
+    // misbehave.py starts one; every misbehave test checks it is gone.
+    misbehave_with("notation", "move_ms=2000,persist=false", None);
+}
+
+/// The three pids a misbehaving bot logged in `dir/bots`, once logged.
+fn pids_when_logged(dir: &Path) -> Option<Vec<u32>> {
+    for entry in std::fs::read_dir(dir.join("bots")).ok()? {
+        let text = std::fs::read_to_string(entry.ok()?.path()).ok()?;
+        for line in text.lines().filter(|l| l.starts_with("pids ")) {
+            let pids: Vec<u32> = line
+                .split(' ')
+                .skip(1)
+                .filter_map(|p| p.parse().ok())
+                .collect();
+            if pids.len() == 3 && text.contains(&format!("{line}\n")) {
+                return Some(pids);
+            }
+        }
+    }
+    None
+}
+
+#[test]
+fn killing_the_toolkit_with_sigkill_leaves_no_bot_process() {
+    // Issue 27: bots outlived a kill -9 (or a second Ctrl-C) of the toolkit.
+    let dir = scratch("external-kill-9");
+    let out = dir.join("run");
+    let bot = format!(
+        "ext:move_ms=30000,cmd=python3 {} sleep",
+        repo("tournament/tests/bots/misbehave.py")
+    );
+    let mut toolkit = Command::new(bin())
+        .args(["tournament", "--out", out.to_str().unwrap()])
+        .args(["--agents", &format!("{bot},random"), "--games", "2"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let end = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    let pids = loop {
+        if let Some(pids) = pids_when_logged(&out) {
+            break pids;
+        }
+        assert!(std::time::Instant::now() < end, "the bot never started");
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    };
+    // Let it reach its third decision (where it sleeps).
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    assert!(toolkit.try_wait().unwrap().is_none(), "the run is still on");
+    toolkit.kill().unwrap();
+    toolkit.wait().unwrap();
+    for pid in pids {
+        assert!(is_gone(pid), "process {pid} outlived the toolkit");
+    }
+}
+
+#[test]
 fn a_bot_that_ignores_quit_is_killed_and_loses_nothing() {
     misbehave("ignore_quit", 2000, None);
 }
@@ -368,7 +483,7 @@ fn keys(msg: &serde_json::Value) -> Vec<&str> {
 }
 
 /// The keys every `decide` has.
-const DECIDE_KEYS: [&str; 16] = [
+const DECIDE_KEYS: [&str; 17] = [
     "bag",
     "bag_size",
     "current",
@@ -379,6 +494,7 @@ const DECIDE_KEYS: [&str; 16] = [
     "legal",
     "legal_ids",
     "phase",
+    "request",
     "scores",
     "seat",
     "supply",
@@ -581,6 +697,36 @@ fn bad_ext_specs_fail_before_anything_is_created() {
 }
 
 #[test]
+fn a_bot_program_that_is_not_executable_is_refused_before_the_run() {
+    // Issue 27: it was found per game (every game a forfeit).
+    let dir = scratch("external-not-executable");
+    let program = dir.join("bot.py");
+    std::fs::write(&program, "print('hi')\n").unwrap();
+    let out_dir = dir.join("out");
+    for (spec, needle) in [
+        (
+            format!("ext:cmd={}", program.display()),
+            "is not executable",
+        ),
+        (
+            format!("ext:cmd={}", dir.join("missing.py").display()),
+            "not found",
+        ),
+    ] {
+        let out = Command::new(bin())
+            .args(["tournament", "--out", out_dir.to_str().unwrap()])
+            .args(["--agents", &format!("random,{spec}")])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1), "{spec}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(needle), "{err}");
+        assert_eq!(err.trim().lines().count(), 1, "{err}");
+        assert!(!out_dir.exists(), "nothing is created");
+    }
+}
+
+#[test]
 fn play_takes_an_external_bot_and_logs_its_stderr() {
     let dir = scratch("external-play");
     let record = dir.join("game.json");
@@ -599,5 +745,92 @@ fn play_takes_an_external_bot_and_logs_its_stderr() {
         String::from_utf8_lossy(&out.stderr)
     );
     assert!(record.is_file());
-    assert_eq!(logged_pids(&dir).len(), 2);
+    assert_eq!(logged_pids(&dir).len(), 3);
+}
+
+/// Whether bubblewrap can build a sandbox here, or why not.
+fn bwrap_works() -> Result<(), String> {
+    let out = Command::new("bwrap")
+        .args(["--unshare-all", "--die-with-parent", "--ro-bind", "/", "/"])
+        .arg("true")
+        .output()
+        .map_err(|e| format!("cannot run bwrap ({e}): apt-get install bubblewrap"))?;
+    if out.status.success() {
+        Ok(())
+    } else {
+        Err(format!(
+            "bwrap cannot create namespaces here ({}): {}",
+            out.status,
+            String::from_utf8_lossy(&out.stderr).trim()
+        ))
+    }
+}
+
+/// The `probe NAME STATE` lines a bot wrote in `dir/bots`, per name.
+fn probes(dir: &Path) -> std::collections::BTreeMap<String, Vec<String>> {
+    let mut found: std::collections::BTreeMap<String, Vec<String>> = Default::default();
+    for entry in std::fs::read_dir(dir.join("bots")).unwrap() {
+        let text = std::fs::read_to_string(entry.unwrap().path()).unwrap();
+        for line in text.lines().filter_map(|l| l.strip_prefix("probe ")) {
+            let (name, state) = line.split_once(' ').unwrap();
+            found
+                .entry(name.to_string())
+                .or_default()
+                .push(state.to_string());
+        }
+    }
+    found
+}
+
+#[test]
+fn a_sandboxed_bot_reaches_nothing_it_must_not_and_still_plays() {
+    if let Err(why) = bwrap_works() {
+        eprintln!("\n*** SKIPPED a_sandboxed_bot_reaches_nothing_it_must_not_and_still_plays: {why} ***\n");
+        return;
+    }
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let canary = "canary-5e1f0c";
+    // The same bot outside the sandbox reaches everything: the probes work.
+    for (limits, expected) in [("", "open"), ("sandbox=true,mem_mb=512,", "blocked")] {
+        let dir = scratch(&format!("external-sandbox-{expected}"));
+        let out = dir.join("run");
+        let bot = format!(
+            "ext:{limits}cmd=python3 {} results={} other={} canary={canary} port={port} mem=1024",
+            repo("tournament/tests/bots/escape.py"),
+            out.display(),
+            repo("tournament/tests/bots/misbehave.py"),
+        );
+        let status = Command::new(bin())
+            .args(["tournament", "--out", out.to_str().unwrap()])
+            .args(["--agents", &format!("{bot},random"), "--games", "1"])
+            .env("TOOLKIT_SECRET", canary)
+            .output()
+            .unwrap();
+        assert!(
+            status.status.success(),
+            "{}",
+            String::from_utf8_lossy(&status.stderr)
+        );
+        let found = probes(&out);
+        let names = [
+            "command_line",
+            "cpu",
+            "environment",
+            "memory",
+            "network",
+            "other_bot",
+            "results",
+        ];
+        assert_eq!(found.keys().collect::<Vec<_>>(), names, "{found:?}");
+        for (name, states) in &found {
+            assert!(
+                states.iter().all(|s| s == expected),
+                "{limits}{name}: {states:?}"
+            );
+        }
+        let rows = games(&out);
+        assert_eq!(rows.len(), 4, "two games, a row per seat");
+        assert!(rows.iter().all(|r| r["forfeit"].is_empty()), "{rows:?}");
+    }
 }

@@ -7,7 +7,8 @@
 //! samples the tile and gift draws it meets (children keyed by the
 //! outcome, as in `mcts`), and at decision nodes takes the child with the
 //! highest `Q + c_puct · P · sqrt(N) / (1 + n)` for the seat to play
-//! there. It stops at a decision node not yet evaluated (or, where the
+//! there (an unvisited child valued at the mean of its visited
+//! siblings). It stops at a decision node not yet evaluated (or, where the
 //! determinizations differ in what other seats hold, one that has legal
 //! actions in this sample that it has not seen yet), or at the end of
 //! the game. Descents are collected `batch` at a time; each leaves a
@@ -151,12 +152,21 @@ impl Tree {
         priors: &[f32],
         rng: &mut AgentRng,
     ) {
-        let fresh = self.node(id).first_child == NodeId::NONE;
+        // The actions it has children for already, sorted (none the
+        // first time).
+        let mut known: Vec<Action> = self
+            .children(id)
+            .filter_map(|c| match self.node(c).key {
+                Key::Act(a) => Some(a),
+                _ => None,
+            })
+            .collect();
+        known.sort_unstable();
         let mut order: Vec<usize> = (0..actions.len().min(priors.len())).collect();
         order.shuffle(rng);
         for i in order {
             let a = actions[i];
-            if fresh || self.child(id, Key::Act(a)).is_none() {
+            if known.binary_search(&a).is_err() {
                 self.add_child(id, Key::Act(a), seat, priors[i]);
             }
         }
@@ -252,6 +262,11 @@ struct Slot {
     state: State,
     path: Vec<NodeId>,
     actions: Vec<Action>,
+    /// The same, sorted (where determinizations vary).
+    sorted: Vec<Action>,
+    /// Whether each child of the node being passed is legal in the
+    /// sample (where determinizations vary).
+    flags: Vec<bool>,
     /// Waiting for the evaluation of its leaf.
     waiting: bool,
 }
@@ -322,6 +337,8 @@ impl<'c, 't> Search<'c, 't> {
                 state: root.clone(),
                 path: Vec::new(),
                 actions: Vec::new(),
+                sorted: Vec::new(),
+                flags: Vec::new(),
                 waiting: false,
             })
             .collect();
@@ -469,20 +486,29 @@ fn walk(
             state.for_each_action(|a| slot.actions.push(a));
             return Descent::Leaf;
         }
-        if varies && id != NodeId::ROOT {
+        // Where samples differ in what can be played, the legal actions
+        // of this one, sorted (the root's are the same in every sample).
+        let legal = if varies && id != NodeId::ROOT {
             slot.actions.clear();
             state.for_each_action(|a| slot.actions.push(a));
-            let known = tree
-                .children(id)
-                .filter(|&c| matches!(tree.node(c).key, Key::Act(a) if slot.actions.contains(&a)))
-                .count();
+            slot.sorted.clear();
+            slot.sorted.extend_from_slice(&slot.actions);
+            slot.sorted.sort_unstable();
+            slot.flags.clear();
+            slot.flags.extend(tree.children(id).map(|c| {
+                matches!(tree.node(c).key, Key::Act(a) if slot.sorted.binary_search(&a).is_ok())
+            }));
+            let known = slot.flags.iter().filter(|&&f| f).count();
             if known < slot.actions.len() {
                 // Legal in this sample, never seen at this node: evaluate
                 // it again, with this sample, for their priors.
                 return Descent::Leaf;
             }
-        }
-        let child = select(tree, c_puct, varies, id, state);
+            Some(&slot.flags[..])
+        } else {
+            None
+        };
+        let child = select(tree, c_puct, legal, id);
         let Key::Act(action) = tree.node(child).key else {
             unreachable!("decision children are actions")
         };
@@ -493,41 +519,48 @@ fn walk(
 }
 
 /// The child of decision node `id` with the highest PUCT score for the
-/// seat to play (the first among equals); where determinizations vary,
-/// only the legal ones, their priors renormalised.
-fn select(tree: &Tree, c_puct: f64, varies: bool, id: NodeId, state: &State) -> NodeId {
-    let legal = |a: Action| !varies || state.check_action(a).is_ok();
+/// seat to play (the first among equals); given which children are
+/// legal in the sample (in child order), only those, their priors
+/// renormalised. An unvisited child
+/// is valued at the mean value of the node's visited children for that
+/// seat (0 before any), the "first play urgency" of the parent's value.
+fn select(tree: &Tree, c_puct: f64, legal: Option<&[bool]>, id: NodeId) -> NodeId {
+    let varies = legal.is_some();
+    let legal = |i: usize| legal.map_or(true, |l| l[i]);
     let node = tree.node(id);
     let parent = f64::from(node.visits + node.pending).max(1.0).sqrt();
-    let prior_sum = if varies {
-        tree.children(id)
-            .filter(|&c| matches!(tree.node(c).key, Key::Act(a) if legal(a)))
-            .map(|c| f64::from(tree.node(c).prior))
-            .sum::<f64>()
-    } else {
-        1.0
-    };
-    let prior_scale = if prior_sum > 0.0 {
+    // Over the legal children: their priors, and their values and visits
+    // (a pending descent counts as a visit worth −1, the virtual loss).
+    let (mut prior_sum, mut value_sum, mut visit_sum) = (0.0, 0.0, 0.0);
+    for (i, c) in tree.children(id).enumerate() {
+        let ch = tree.node(c);
+        if legal(i) {
+            prior_sum += f64::from(ch.prior);
+            value_sum += ch.total - f64::from(ch.pending);
+            visit_sum += f64::from(ch.visits + ch.pending);
+        }
+    }
+    let prior_scale = if varies && prior_sum > 0.0 {
         1.0 / prior_sum
     } else {
         1.0
     };
+    let fpu = if visit_sum > 0.0 {
+        value_sum / visit_sum
+    } else {
+        0.0
+    };
     let mut best: Option<(f64, NodeId)> = None;
-    for c in tree.children(id) {
+    for (i, c) in tree.children(id).enumerate() {
         let ch = tree.node(c);
-        let Key::Act(action) = ch.key else {
-            unreachable!("decision children are actions")
-        };
-        if !legal(action) {
+        if !legal(i) {
             continue;
         }
         let n = f64::from(ch.visits + ch.pending);
-        // An unvisited move is worth 0 (a draw) until tried; a pending
-        // descent counts as a loss (−1) until backed up.
         let q = if n > 0.0 {
             (ch.total - f64::from(ch.pending)) / n
         } else {
-            0.0
+            fpu
         };
         let u = c_puct * f64::from(ch.prior) * prior_scale * parent / (1.0 + n);
         if best.map_or(true, |(b, _)| q + u > b) {

@@ -26,6 +26,23 @@ fn incoming(line: &str) -> Result<Incoming, String> {
     serde_json::from_str(line).map_err(|e| clip_reason(&format!("bad line: {e}: {}", clip(line))))
 }
 
+/// `line` names a `request` other than `request`: it answers an earlier
+/// question (docs/PROTOCOL.md, stale lines) and is skipped. A line that is
+/// not JSON, or names no request, is not stale (the readers judge it).
+pub fn is_stale(line: &str, request: u64) -> bool {
+    #[derive(serde::Deserialize)]
+    struct Echo {
+        #[serde(default)]
+        request: Option<serde_json::Value>,
+    }
+    match serde_json::from_str::<Echo>(line) {
+        Ok(Echo {
+            request: Some(value),
+        }) => value.as_u64() != Some(request),
+        _ => false,
+    }
+}
+
 /// Check the bot's `hello`: the protocol spoken here.
 ///
 /// # Errors
@@ -194,5 +211,14 @@ mod tests {
         assert!(read_ready("{}").unwrap_err().starts_with("bad line"));
         let controls = read_ready(&"\u{f}".repeat(100)).unwrap_err();
         assert!(controls.len() <= MAX_REASON, "{controls}");
+    }
+
+    #[test]
+    fn only_an_answer_naming_another_request_is_stale() {
+        assert!(!is_stale(r#"{"type":"action","index":0}"#, 7));
+        assert!(!is_stale(r#"{"type":"action","index":0,"request":7}"#, 7));
+        assert!(is_stale(r#"{"type":"action","index":0,"request":6}"#, 7));
+        assert!(is_stale(r#"{"type":"ready","request":"7"}"#, 7));
+        assert!(!is_stale("not json", 7));
     }
 }

@@ -347,6 +347,18 @@ pub struct Incoming {
     /// `action`: the seat it answers for.
     #[serde(default)]
     pub seat: Option<u8>,
+    /// The `request` of the question it answers (optional).
+    #[serde(default)]
+    pub request: Option<u64>,
+}
+
+/// [`line`] with the question's number, `"request":N`, after the type
+/// (docs/PROTOCOL.md: a bot may echo it in its answer).
+pub fn request_line<T: Serialize>(kind: &str, request: u64, body: &T) -> String {
+    let body = serde_json::to_string(body).expect("messages serialize");
+    let rest = body.strip_prefix('{').expect("messages are objects");
+    let comma = if rest == "}" { "" } else { "," };
+    format!("{{\"type\":\"{kind}\",\"request\":{request}{comma}{rest}")
 }
 
 /// Wrap `body` (an object) with its `"type"`, as one line.

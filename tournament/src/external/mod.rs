@@ -3,6 +3,9 @@
 //!
 //! - [`spec`]: `ext:` specs and the bots file.
 //! - [`process`]: one bot process, its pipes, limits and process group.
+//! - [`guard`]: the process between the toolkit and a bot that kills the
+//!   bot's whole process tree when the bot ends or the toolkit dies.
+//! - [`sandbox`]: `sandbox=true` bots, run under bubblewrap.
 //! - [`message`]: the protocol's messages.
 //! - [`answer`]: what a bot's lines mean (the untrusted text the toolkit reads).
 //!
@@ -11,8 +14,10 @@
 //! to the next game on any thread and quits every process at the end.
 
 pub mod answer;
+pub mod guard;
 pub mod message;
 pub mod process;
+pub mod sandbox;
 pub mod spec;
 
 use crate::secret::Secret;
@@ -28,6 +33,9 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
+
+/// The least time a bot has to read `game_over`, whatever its move limit.
+pub const GAME_OVER_MIN_MS: u64 = 1000;
 
 /// Where external bots' processes wait between games and where their
 /// stderr goes. Dropping the pool quits every waiting process.
@@ -122,9 +130,14 @@ impl Drop for BotPool {
 /// `hello` both ways.
 fn handshake(p: &mut BotProcess, move_ms: u64) -> Result<(), String> {
     let fail = |e: String| format!("handshake: {e}");
-    p.send(&format!(r#"{{"type":"hello","protocol":"{PROTOCOL}"}}"#))?;
     let limit = move_ms.max(process::MIN_START_MS);
-    let line = p.receive(Instant::now() + Duration::from_millis(limit), limit)?;
+    let deadline = Instant::now() + Duration::from_millis(limit);
+    p.send(
+        &format!(r#"{{"type":"hello","protocol":"{PROTOCOL}"}}"#),
+        deadline,
+        limit,
+    )?;
+    let line = p.receive(deadline, limit)?;
     answer::read_hello(&line).map_err(fail)
 }
 
@@ -204,9 +217,18 @@ impl ExtAgent {
         let setup = self.unsent_setup(history);
         let decide = Decide::new(view, &turns, current.as_ref(), setup, limit_ms, &legal);
         let p = self.process.as_mut().ok_or("exited: no process")?;
-        p.send(&message::line("decide", &decide))?;
+        p.discard_stale();
+        let request = p.next_request();
+        p.send(
+            &message::request_line("decide", request, &decide),
+            deadline,
+            limit_ms,
+        )?;
         loop {
             let line = p.receive(deadline, limit_ms)?;
+            if answer::is_stale(&line, request) {
+                continue;
+            }
             match answer::read_answer(view, &legal, &line)? {
                 Answer::Action(action) => return Ok(action),
                 Answer::History => {
@@ -218,7 +240,7 @@ impl ExtAgent {
                         all.iter().map(message::TurnOut::from).collect::<Vec<_>>(),
                     )
                     .expect("turns serialize");
-                    p.send(&message::line("history", &body))?;
+                    p.send(&message::line("history", &body), deadline, limit_ms)?;
                 }
             }
         }
@@ -267,11 +289,16 @@ impl Agent for ExtAgent {
                 move_ms: Some(def.move_ms),
                 game_ms: def.game_ms,
             };
-            let sent = Instant::now();
-            let result = p.send(&message::line("new_game", &msg)).and_then(|()| {
-                let limit = def.move_ms.max(process::MIN_START_MS);
-                let line = p.receive(sent + Duration::from_millis(limit), limit)?;
-                answer::read_ready(&line)
+            let limit = def.move_ms.max(process::MIN_START_MS);
+            let deadline = Instant::now() + Duration::from_millis(limit);
+            p.discard_stale();
+            let request = p.next_request();
+            let line = message::request_line("new_game", request, &msg);
+            let result = p.send(&line, deadline, limit).and_then(|()| loop {
+                let line = p.receive(deadline, limit)?;
+                if !answer::is_stale(&line, request) {
+                    break answer::read_ready(&line);
+                }
             });
             self.process = Some(p);
             result
@@ -310,7 +337,12 @@ impl Agent for ExtAgent {
                 reason: &f.reason,
             }),
         };
-        if p.send(&message::line("game_over", &msg)).is_ok() {
+        // A bot that reads nothing more is not kept (dropped: killed).
+        let limit = self.def.move_ms.max(GAME_OVER_MIN_MS);
+        let deadline = Instant::now() + Duration::from_millis(limit);
+        if p.send(&message::line("game_over", &msg), deadline, limit)
+            .is_ok()
+        {
             self.pool.give_back(&self.def, p);
         }
     }

@@ -1,16 +1,19 @@
-//! One bot process: started in a process group of its own, fed lines on
-//! stdin, read line by line from stdout (with a size limit and a
-//! deadline), its stderr copied to a log file up to a cap per game, and
-//! killed with its whole group so that no child of it outlives it.
+//! One bot process: started under a [`guard`](super::guard) (which kills
+//! every descendant of the bot when the bot ends or the toolkit dies),
+//! optionally in a [`sandbox`](super::sandbox), in a process group of its
+//! own; fed lines on stdin and read line by line from stdout, both with a
+//! deadline (a bot that stops reading cannot block the toolkit: its stdin
+//! does not block), its stderr copied to a log file up to a cap per game.
 //!
 //! Its stdout is read on the caller's thread, waiting with `poll` (no
 //! thread hop on the way of an answer); a thread copies its stderr.
 
 use nix::errno::Errno;
+use nix::fcntl::{fcntl, FcntlArg, OFlag};
 use nix::poll::{poll, PollFd, PollFlags, PollTimeout};
-use nix::sys::signal::{killpg, Signal};
+use nix::sys::signal::{kill, killpg, Signal};
 use nix::unistd::Pid;
-use std::io::{Read, Write};
+use std::io::{ErrorKind, Read, Write};
 use std::os::fd::AsFd;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
@@ -30,6 +33,9 @@ pub const EXIT_POLL: Duration = Duration::from_millis(20);
 pub const MIN_START_MS: u64 = 10_000;
 /// How long a bot has to exit after `quit` before it is killed.
 pub const QUIT_GRACE: Duration = Duration::from_secs(1);
+/// How long the guard has to kill the bot's processes after `SIGTERM`
+/// before its own process group is killed.
+pub const KILL_GRACE: Duration = Duration::from_secs(2);
 
 /// How to start a bot.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -42,6 +48,28 @@ pub struct BotCommand {
     pub dir: Option<PathBuf>,
     /// Variables added to its environment.
     pub env: Vec<(String, String)>,
+    /// Run it in the sandbox ([`super::sandbox`]).
+    pub sandbox: bool,
+    /// Its CPU time limit in seconds (`RLIMIT_CPU`, for the process's
+    /// life: a persistent bot's whole run).
+    pub cpu_s: Option<u64>,
+    /// Its address-space limit in MiB (`RLIMIT_AS`).
+    pub mem_mb: Option<u64>,
+}
+
+impl BotCommand {
+    /// A command running `program` with `args`, no limits.
+    pub fn new(program: PathBuf, args: Vec<String>) -> BotCommand {
+        BotCommand {
+            program,
+            args,
+            dir: None,
+            env: Vec::new(),
+            sandbox: false,
+            cpu_s: None,
+            mem_mb: None,
+        }
+    }
 }
 
 /// A running bot.
@@ -61,18 +89,53 @@ pub struct BotProcess {
     stderr_bytes: Arc<AtomicU64>,
     /// The group was killed and the bot reaped.
     reaped: bool,
+    /// `child` is the bot's guard, not the bot.
+    guarded: bool,
+    /// Questions asked (the `request` numbers sent).
+    requests: u64,
 }
 
 impl BotProcess {
     /// Start `command`, its stderr going to `log` (created) or nowhere.
     pub fn spawn(command: &BotCommand, log: Option<&Path>) -> Result<BotProcess, String> {
-        let mut cmd = Command::new(&command.program);
-        cmd.args(&command.args)
-            .envs(command.env.iter().map(|(k, v)| (k, v)))
+        let (program, args) = if command.sandbox {
+            super::sandbox::wrap(command)?
+        } else {
+            (
+                command.program.clone(),
+                command.args.iter().map(Into::into).collect(),
+            )
+        };
+        let guard = super::guard::program();
+        let limited = command.cpu_s.is_some() || command.mem_mb.is_some() || command.sandbox;
+        let mut cmd = match guard {
+            Some(guard) => {
+                let mut cmd = Command::new(guard);
+                cmd.args(super::guard::args(command.cpu_s, command.mem_mb))
+                    .arg(&program);
+                cmd
+            }
+            None if limited => {
+                return Err(format!(
+                    "cannot start {}: limits and the sandbox need the carcassonne binary",
+                    command.program.display()
+                ))
+            }
+            None => Command::new(&program),
+        };
+        cmd.args(&args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .process_group(0);
+        if command.sandbox {
+            // bwrap sets the bot's environment; its own pid 1 in the
+            // sandbox keeps the one it was started with, which the bot
+            // can read (/proc/1/environ): that must not be ours.
+            cmd.env_clear();
+        } else {
+            cmd.envs(command.env.iter().map(|(k, v)| (k, v)));
+        }
         if let Some(dir) = &command.dir {
             cmd.current_dir(dir);
         }
@@ -80,6 +143,10 @@ impl BotProcess {
             .spawn()
             .map_err(|e| format!("cannot start {}: {e}", command.program.display()))?;
         let stdout = child.stdout.take().expect("piped stdout");
+        let stdin = child.stdin.take().expect("piped stdin");
+        // Writes never block: a bot that stops reading is a timeout.
+        fcntl(stdin.as_fd(), FcntlArg::F_SETFL(OFlag::O_NONBLOCK))
+            .map_err(|e| format!("cannot set up the pipe of {}: {e}", program.display()))?;
         let stderr = child.stderr.take().expect("piped stderr");
         let sink: Box<dyn Write + Send> = match log {
             Some(path) => Box::new(
@@ -95,7 +162,7 @@ impl BotProcess {
             .spawn(move || copy_stderr(stderr, sink, bytes))
             .map_err(|e| format!("cannot start a reader thread: {e}"))?;
         Ok(BotProcess {
-            stdin: child.stdin.take(),
+            stdin: Some(stdin),
             child,
             stdout,
             pending: Vec::new(),
@@ -104,6 +171,8 @@ impl BotProcess {
             eof: false,
             stderr_bytes,
             reaped: false,
+            guarded: guard.is_some(),
+            requests: 0,
         })
     }
 
@@ -112,14 +181,79 @@ impl BotProcess {
         self.stderr_bytes.store(0, Ordering::Relaxed);
     }
 
-    /// Write one line (a `\n` is added).
-    pub fn send(&mut self, line: &str) -> Result<(), String> {
-        let stdin = self.stdin.as_mut().ok_or("exited: stdin closed")?;
-        let result = stdin
-            .write_all(line.as_bytes())
-            .and_then(|()| stdin.write_all(b"\n"))
-            .and_then(|()| stdin.flush());
-        result.map_err(|e| format!("exited: cannot write to it ({e})"))
+    /// The number of a new question (`request` of docs/PROTOCOL.md).
+    pub fn next_request(&mut self) -> u64 {
+        self.requests += 1;
+        self.requests
+    }
+
+    /// Write one line (a `\n` is added) before `deadline` (`limit_ms` is
+    /// for the fault's reason): a bot that does not read its stdin in
+    /// time times out, however long the line.
+    pub fn send(&mut self, line: &str, deadline: Instant, limit_ms: u64) -> Result<(), String> {
+        let mut bytes = Vec::with_capacity(line.len() + 1);
+        bytes.extend_from_slice(line.as_bytes());
+        bytes.push(b'\n');
+        let mut done = 0;
+        while done < bytes.len() {
+            let stdin = self.stdin.as_mut().ok_or("exited: stdin closed")?;
+            match stdin.write(&bytes[done..]) {
+                Ok(0) => return Err("exited: its stdin is closed".to_string()),
+                Ok(n) => done += n,
+                Err(e) if e.kind() == ErrorKind::Interrupted => {}
+                Err(e) if e.kind() == ErrorKind::WouldBlock => {
+                    let left = deadline.saturating_duration_since(Instant::now());
+                    if left.is_zero() {
+                        return Err(format!(
+                            "timeout: it read no input within {limit_ms} ms (its stdin is full)"
+                        ));
+                    }
+                    if let Ok(Some(status)) = self.child.try_wait() {
+                        return Err(format!("exited: {status}"));
+                    }
+                    let wait_ms = left.min(EXIT_POLL).as_micros().div_ceil(1000) as u16;
+                    let mut fds = [PollFd::new(stdin.as_fd(), PollFlags::POLLOUT)];
+                    match poll(&mut fds, PollTimeout::from(wait_ms)) {
+                        Ok(_) | Err(Errno::EINTR) => {}
+                        Err(e) => return Err(format!("exited: cannot wait for its stdin ({e})")),
+                    }
+                }
+                Err(e) => return Err(format!("exited: cannot write to it ({e})")),
+            }
+        }
+        Ok(())
+    }
+
+    /// Drop the complete lines the bot wrote that wait unread: written
+    /// before the question about to be sent, none of them answers it
+    /// (docs/PROTOCOL.md, stale lines). Returns how many were dropped.
+    pub fn discard_stale(&mut self) -> usize {
+        // What is there now, at most 16 reads (a flood is read later, with
+        // a deadline).
+        for _ in 0..16 {
+            let mut fds = [PollFd::new(self.stdout.as_fd(), PollFlags::POLLIN)];
+            match poll(&mut fds, PollTimeout::ZERO) {
+                Ok(n) if n > 0 => match self.stdout.read(&mut self.chunk) {
+                    Ok(0) => {
+                        self.eof = true;
+                        break;
+                    }
+                    Ok(n) => self.pending.extend_from_slice(&self.chunk[..n]),
+                    Err(_) => break,
+                },
+                _ => break,
+            }
+        }
+        let Some(last) = self.pending.iter().rposition(|&b| b == b'\n') else {
+            return 0;
+        };
+        let dropped = self.pending[..=last]
+            .iter()
+            .filter(|&&b| b == b'\n')
+            .count();
+        self.pending.drain(..=last);
+        self.scanned = 0;
+        dropped
     }
 
     /// The next line, if it comes before `deadline`; otherwise the fault.
@@ -186,15 +320,28 @@ impl BotProcess {
         if end > MAX_LINE {
             return Err(format!("line too long: over {MAX_LINE} bytes"));
         }
-        let line = String::from_utf8_lossy(&self.pending[..end]).into_owned();
+        let line = String::from_utf8(self.pending[..end].to_vec());
         self.pending.drain(..(end + 1).min(self.pending.len()));
         self.scanned = 0;
-        Ok(Some(line))
+        match line {
+            Ok(line) => Ok(Some(line)),
+            Err(e) => Err(format!(
+                "bad line: not UTF-8 (invalid byte at offset {})",
+                e.utf8_error().valid_up_to()
+            )),
+        }
     }
 
     /// Ask the bot to quit, give it [`QUIT_GRACE`], then kill its group.
     pub fn quit(mut self) {
-        let _ = self.send(r#"{"type":"quit"}"#);
+        let grace = QUIT_GRACE.as_millis() as u64;
+        if self
+            .send(r#"{"type":"quit"}"#, Instant::now() + QUIT_GRACE, grace)
+            .is_err()
+        {
+            self.kill();
+            return;
+        }
         self.stdin = None;
         let end = Instant::now() + QUIT_GRACE;
         while Instant::now() < end {
@@ -206,16 +353,37 @@ impl BotProcess {
         self.kill();
     }
 
-    /// Kill the process group and reap the bot (once; the group is killed
-    /// even when the bot itself has exited, for what it left behind).
+    /// Kill the bot with every process it started, and reap it (once).
+    ///
+    /// Under a guard: `SIGTERM` to the guard, which kills the bot's whole
+    /// tree (`setsid` descendants included) and exits; if it has not
+    /// within [`KILL_GRACE`], and always without a guard, `SIGKILL` to
+    /// the process group (the group outlives the bot as long as a member
+    /// is left, so this reaches grandchildren that stayed in it).
     pub fn kill(&mut self) {
         if self.reaped {
             return;
         }
         self.stdin = None;
-        // The group is the bot's pid (process_group(0)); it outlives the
-        // bot as long as a member is left, so this reaches grandchildren.
-        let _ = killpg(Pid::from_raw(self.child.id() as i32), Signal::SIGKILL);
+        let pid = Pid::from_raw(self.child.id() as i32);
+        if self.guarded {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                // The guard left nothing behind.
+                self.reaped = true;
+                return;
+            }
+            let _ = kill(pid, Signal::SIGTERM);
+            let end = Instant::now() + KILL_GRACE;
+            while Instant::now() < end {
+                if let Ok(Some(_)) = self.child.try_wait() {
+                    self.reaped = true;
+                    return;
+                }
+                std::thread::sleep(Duration::from_millis(1));
+            }
+        }
+        // The group is the child's pid (process_group(0)).
+        let _ = killpg(pid, Signal::SIGKILL);
         let _ = self.child.wait();
         self.reaped = true;
     }

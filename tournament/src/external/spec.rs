@@ -3,7 +3,9 @@
 //! `ext:cmd=PROGRAM ARG…` (split at spaces; `cmd=` takes the rest of the
 //! spec, commas included), `ext:name=BOT` from `bots.json` in the current
 //! folder, or `ext:name=BOT,bots=FILE`; with `move_ms=`, `game_ms=`,
-//! `persist=` before `cmd=` or overriding the bots file.
+//! `persist=`, `sandbox=`, `cpu_s=`, `mem_mb=` before `cmd=` or overriding
+//! the bots file. The program must exist and be executable: a spec that
+//! names no runnable program is refused before the run starts.
 
 use super::process::BotCommand;
 use serde::Deserialize;
@@ -14,6 +16,12 @@ use std::path::{Path, PathBuf};
 pub const PREFIX: &str = "ext:";
 /// The move limit when none is given.
 pub const DEFAULT_MOVE_MS: u64 = 5000;
+/// A sandboxed bot's CPU limit (seconds of its process's life) when none
+/// is given.
+pub const SANDBOX_CPU_S: u64 = 3600;
+/// A sandboxed bot's memory (address-space) limit in MiB when none is
+/// given.
+pub const SANDBOX_MEM_MB: u64 = 4096;
 /// The bots file read when `bots=` is not given.
 pub const DEFAULT_BOTS_FILE: &str = "bots.json";
 
@@ -49,6 +57,12 @@ struct BotEntry {
     game_ms: Option<u64>,
     #[serde(default)]
     persist: Option<bool>,
+    #[serde(default)]
+    sandbox: Option<bool>,
+    #[serde(default)]
+    cpu_s: Option<u64>,
+    #[serde(default)]
+    mem_mb: Option<u64>,
 }
 
 /// `spec` is an external agent's.
@@ -75,30 +89,46 @@ pub fn parse(spec: &str) -> Result<BotDef, String> {
     let mut move_ms = None;
     let mut game_ms = None;
     let mut persist = None;
+    let mut sandbox = None;
+    let mut cpu_s = None;
+    let mut mem_mb = None;
+    let mut seen = Vec::new();
     for part in params.split(',').map(str::trim).filter(|p| !p.is_empty()) {
         let (k, v) = part
             .split_once('=')
             .ok_or_else(|| format!("agent {spec:?}: parameter {part:?} is not key=value"))?;
         let (k, v) = (k.trim(), v.trim());
+        if seen.contains(&k) {
+            return Err(format!("agent {spec:?}: parameter {k:?} is given twice"));
+        }
+        seen.push(k);
+        let unit = match k {
+            "cpu_s" => "s",
+            "mem_mb" => "MiB",
+            _ => "ms",
+        };
         let number = || {
             v.parse::<u64>()
                 .ok()
                 .filter(|&n| n > 0)
-                .ok_or_else(|| format!("agent {spec:?}: {k} must be a positive number of ms"))
+                .ok_or_else(|| format!("agent {spec:?}: {k} must be a positive number of {unit}"))
+        };
+        let flag = || {
+            v.parse::<bool>()
+                .map_err(|_| format!("agent {spec:?}: {k} must be true or false"))
         };
         match k {
             "name" => name = Some(v.to_string()),
             "bots" => bots = Some(PathBuf::from(v)),
             "move_ms" => move_ms = Some(number()?),
             "game_ms" => game_ms = Some(number()?),
-            "persist" => {
-                persist = Some(v.parse::<bool>().map_err(|_| {
-                    format!("agent {spec:?}: persist must be true or false")
-                })?)
-            }
+            "persist" => persist = Some(flag()?),
+            "sandbox" => sandbox = Some(flag()?),
+            "cpu_s" => cpu_s = Some(number()?),
+            "mem_mb" => mem_mb = Some(number()?),
             _ => {
                 return Err(format!(
-                    "agent {spec:?} has no parameter {k:?} (valid: cmd, name, bots, move_ms, game_ms, persist)"
+                    "agent {spec:?} has no parameter {k:?} (valid: cmd, name, bots, move_ms, game_ms, persist, sandbox, cpu_s, mem_mb)"
                 ))
             }
         }
@@ -113,12 +143,7 @@ pub fn parse(spec: &str) -> Result<BotDef, String> {
                 .ok_or_else(|| format!("agent {spec:?}: cmd= is empty"))?;
             BotDef {
                 spec: spec.to_string(),
-                command: BotCommand {
-                    program: PathBuf::from(program),
-                    args: words.collect(),
-                    dir: None,
-                    env: Vec::new(),
-                },
+                command: BotCommand::new(PathBuf::from(program), words.collect()),
                 move_ms: DEFAULT_MOVE_MS,
                 game_ms: None,
                 persist: true,
@@ -129,6 +154,15 @@ pub fn parse(spec: &str) -> Result<BotDef, String> {
     def.move_ms = move_ms.unwrap_or(def.move_ms);
     def.game_ms = game_ms.or(def.game_ms);
     def.persist = persist.unwrap_or(def.persist);
+    let command = &mut def.command;
+    command.sandbox = sandbox.unwrap_or(command.sandbox);
+    command.cpu_s = cpu_s.or(command.cpu_s);
+    command.mem_mb = mem_mb.or(command.mem_mb);
+    if command.sandbox {
+        command.cpu_s = command.cpu_s.or(Some(SANDBOX_CPU_S));
+        command.mem_mb = command.mem_mb.or(Some(SANDBOX_MEM_MB));
+        super::sandbox::available().map_err(|e| format!("agent {spec:?}: sandbox=true: {e}"))?;
+    }
     check_program(spec, &def.command)?;
     Ok(def)
 }
@@ -163,6 +197,9 @@ fn from_bots_file(spec: &str, name: &str, file: Option<&Path>) -> Result<BotDef,
             args: entry.args,
             dir: entry.dir,
             env: entry.env.into_iter().collect(),
+            sandbox: entry.sandbox.unwrap_or(false),
+            cpu_s: entry.cpu_s.filter(|&n| n > 0),
+            mem_mb: entry.mem_mb.filter(|&n| n > 0),
         },
         move_ms: entry.move_ms.unwrap_or(DEFAULT_MOVE_MS),
         game_ms: entry.game_ms,
@@ -170,27 +207,43 @@ fn from_bots_file(spec: &str, name: &str, file: Option<&Path>) -> Result<BotDef,
     })
 }
 
-/// The program is a file (a path with a `/`, from the bot's folder) or on
-/// the `PATH`.
+/// The program is an executable file (a path with a `/`, from the bot's
+/// folder) or one on the `PATH`: checked once, before any game.
 fn check_program(spec: &str, command: &BotCommand) -> Result<(), String> {
     let program = &command.program;
-    let found = if program.components().count() > 1 {
-        match (&command.dir, program.is_relative()) {
-            (Some(dir), true) => dir.join(program).is_file(),
-            _ => program.is_file(),
-        }
+    let shown = program.display().to_string();
+    let candidates: Vec<PathBuf> = if program.components().count() > 1 {
+        vec![match (&command.dir, program.is_relative()) {
+            (Some(dir), true) => dir.join(program),
+            _ => program.clone(),
+        }]
     } else {
         std::env::var_os("PATH")
-            .is_some_and(|paths| std::env::split_paths(&paths).any(|d| d.join(program).is_file()))
+            .map(|paths| {
+                std::env::split_paths(&paths)
+                    .map(|d| d.join(program))
+                    .collect()
+            })
+            .unwrap_or_default()
     };
-    if found {
+    let files: Vec<&PathBuf> = candidates.iter().filter(|p| p.is_file()).collect();
+    if files.is_empty() {
+        return Err(format!("agent {spec:?}: command {shown:?} not found"));
+    }
+    if files.iter().any(|p| is_executable(p)) {
         Ok(())
     } else {
         Err(format!(
-            "agent {spec:?}: command {:?} not found",
-            program.display().to_string()
+            "agent {spec:?}: command {shown:?} is not executable ({})",
+            files[0].display()
         ))
     }
+}
+
+/// `path` has an execute permission bit.
+pub fn is_executable(path: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
 }
 
 #[cfg(test)]
@@ -205,6 +258,10 @@ mod tests {
         assert_eq!((d.move_ms, d.game_ms, d.persist), (200, None, false));
         let d = parse("ext:cmd=sh").unwrap();
         assert_eq!((d.move_ms, d.persist), (DEFAULT_MOVE_MS, true));
+        assert_eq!((d.command.cpu_s, d.command.mem_mb), (None, None));
+        let d = parse("ext:cpu_s=9,mem_mb=64,cmd=sh").unwrap();
+        assert_eq!((d.command.cpu_s, d.command.mem_mb), (Some(9), Some(64)));
+        assert!(!d.command.sandbox);
     }
 
     #[test]
@@ -216,6 +273,9 @@ mod tests {
             ("ext:cmd=./no/such/file", "not found"),
             ("ext:speed=3,cmd=sh", "valid: cmd"),
             ("ext:move_ms=0,cmd=sh", "positive"),
+            ("ext:move_ms=5,move_ms=6,cmd=sh", "given twice"),
+            ("ext:mem_mb=x,cmd=sh", "positive number of MiB"),
+            ("ext:sandbox=yes,cmd=sh", "true or false"),
             (
                 "ext:name=x,bots=/nonexistent/bots.json",
                 "cannot read bots file",
@@ -247,6 +307,9 @@ mod tests {
         assert!(e.contains("known: a, empty"), "{e}");
         let e = parse(&format!("ext:name=empty,bots={}", file.display())).unwrap_err();
         assert!(e.contains("empty command"), "{e}");
+        // The bots file is no program: it has no execute bit.
+        let e = parse(&format!("ext:cmd={}", file.display())).unwrap_err();
+        assert!(e.contains("is not executable"), "{e}");
         std::fs::write(&file, "{\"a\": {\"cmd\": \"sh\"}}").unwrap();
         let e = parse(&spec).unwrap_err();
         assert!(e.contains("unknown field"), "{e}");

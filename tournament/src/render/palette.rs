@@ -13,8 +13,8 @@ pub const ROAD_EDGE: &str = "#6e5a40";
 pub const CITY: &str = "#c98f4b";
 /// City walls.
 pub const WALL: &str = "#5b3a1a";
-/// Shields (coats of arms).
-pub const SHIELD: &str = "#2a58b8";
+/// Shields (coats of arms): teal, a colour no seat has (seat 1 is blue).
+pub const SHIELD: &str = "#0f7f86";
 /// The monastery building.
 pub const MONASTERY: &str = "#b5483a";
 /// The village where roads end.

@@ -177,9 +177,9 @@ fn every_frame_shows_exactly_the_meeples_on_the_board_and_one_highlight() {
         let history = History::new(&record).unwrap();
         for (n, frame) in history.frames.iter().enumerate() {
             let svg = super::picture(&history, n);
-            // The legend draws one meeple per seat.
+            // The legend draws one meeple per seat and a farmer in its key.
             let figures = svg.matches(super::meeple::FIGURE).count();
-            assert_eq!(figures, frame.meeples.len() + players, "frame {n}");
+            assert_eq!(figures, frame.meeples.len() + players + 1, "frame {n}");
             let outlines = svg.matches(palette::HIGHLIGHT).count();
             let placed = usize::from(history.placed_by(n).is_some());
             // The turn's meeple is ringed while it stands (a feature it
@@ -187,7 +187,42 @@ fn every_frame_shows_exactly_the_meeples_on_the_board_and_one_highlight() {
             let ringed = history
                 .placed_by(n)
                 .is_some_and(|slot| frame.meeples.iter().any(|m| m.slot == slot));
-            assert_eq!(outlines, placed + usize::from(ringed), "frame {n}");
+            // The key shows the outline once more.
+            assert_eq!(outlines, placed + usize::from(ringed) + 1, "frame {n}");
         }
     }
+}
+
+#[test]
+fn the_legend_fits_its_width_and_explains_the_marks() {
+    let mut record = crate::play::test_record(&["greedy", "random"], 2, true, 11);
+    record.seed = Some(u64::MAX);
+    record.agents[0] =
+        "mcts:iterations=2000,c=0.7,eval=models/a-long-model-name.json,rollout=greedy".to_string();
+    let history = History::new(&record).unwrap();
+    let (legend, _) = super::legend::legend(&history, history.turns());
+    let doc = roxmltree::Document::parse(&legend).unwrap();
+    for text in doc.descendants().filter(|n| n.has_tag_name("text")) {
+        let chars = text.text().unwrap_or("").chars().count();
+        let size: f64 = text
+            .attribute("font-size")
+            .map_or(20.0, |s| s.parse().unwrap());
+        let x: f64 = text.attribute("x").unwrap().parse().unwrap();
+        // DejaVu Sans averages under 0.62 em a character.
+        if text.attribute("text-anchor") != Some("end") {
+            assert!(
+                x + chars as f64 * size * 0.62 <= super::legend::WIDTH,
+                "{:?} is clipped",
+                text.text()
+            );
+        }
+    }
+    for words in ["the last tile placed", "a shield", "a farmer"] {
+        assert!(legend.contains(words), "the key lacks {words:?}");
+    }
+    assert!(!legend.contains(" 1 meeples") && !legend.contains(">1 meeples"));
+    assert!(
+        !palette::SEATS.contains(&palette::SHIELD),
+        "shields share a seat's colour"
+    );
 }

@@ -58,6 +58,17 @@ fn short(name: &str) -> String {
     }
 }
 
+/// An axis label: whole numbers without decimals (`-1200`, not
+/// `-1200.0`), others as short as they print.
+pub(crate) fn tick(v: &f64) -> String {
+    if v.fract() == 0.0 {
+        format!("{v:.0}")
+    } else {
+        let text = format!("{v:.3}");
+        text.trim_end_matches('0').to_string()
+    }
+}
+
 /// A chart with one row per name (top to bottom) over `x`, its names on
 /// the left; `draw` adds the series (row `i` is at y = `n − 1 − i`);
 /// with `legend`, the labelled series get a legend.
@@ -84,6 +95,7 @@ fn rows_chart(
             .configure_mesh()
             .disable_y_mesh()
             .y_labels(0)
+            .x_label_formatter(&tick)
             .x_desc(x_desc)
             .label_style((FONT, 13))
             .draw()
@@ -469,6 +481,8 @@ pub fn sprt(trace: &[(u64, f64)], bounds: (f64, f64)) -> Result<String> {
             .map_err(err)?;
         chart
             .configure_mesh()
+            .x_label_formatter(&tick)
+            .y_label_formatter(&tick)
             .x_desc("games")
             .y_desc("LLR")
             .label_style((FONT, 13))

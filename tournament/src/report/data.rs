@@ -69,6 +69,9 @@ pub struct SeatResult {
     pub gifts: f64,
     /// win, draw or loss.
     pub result: String,
+    /// Why the seat forfeited; empty if it did not.
+    #[serde(default)]
+    pub forfeit: String,
 }
 
 /// Everything the report shows.

@@ -33,22 +33,59 @@ pre { font-size: 0.75em; background: #f7f7f7; padding: 0.6em; overflow: auto; wh
 @media print { body { margin: 0; max-width: none; } h2 { break-after: avoid; } table, figure { break-inside: avoid; } }
 ";
 
+/// A column name as the report shows it: `win_rate_ci_low` reads
+/// "Win rate, 95% low", `mean_score_se` "Mean score, s.e.".
+pub(crate) fn human_header(name: &str) -> String {
+    let (stem, tail) = if let Some(stem) = name.strip_suffix("_ci_low") {
+        (stem, ", 95% low")
+    } else if let Some(stem) = name.strip_suffix("_ci_high") {
+        (stem, ", 95% high")
+    } else if let Some(stem) = name.strip_suffix("_se") {
+        (stem, ", s.e.")
+    } else {
+        (name, "")
+    };
+    let stem = match stem {
+        "elo" => "Elo".to_string(),
+        "paired" => "Win rate over decks".to_string(),
+        "diff" => "Difference".to_string(),
+        other => {
+            let words = other.replace('_', " ").replace("diff", "difference");
+            let mut chars = words.chars();
+            match chars.next() {
+                Some(c) => c.to_uppercase().chain(chars).collect(),
+                None => String::new(),
+            }
+        }
+    };
+    format!("{stem}{tail}")
+}
+
+/// A cell as the report shows it: win rates (and their intervals) as
+/// percentages, as the terminal prints them; anything else as written.
+pub(crate) fn display_cell(header: &str, cell: &str) -> String {
+    if header.starts_with("win_rate") || header.starts_with("paired_ci") {
+        if let Ok(x) = cell.parse::<f64>() {
+            return format!("{:.1}%", 100.0 * x);
+        }
+    }
+    cell.to_string()
+}
+
 fn html_table(table: &Table) -> String {
     let mut out = String::from("<table><tr>");
     for h in &table.header {
-        // Long column names may wrap after an underscore.
-        let _ = write!(out, "<th>{}</th>", xml_escape(h).replace('_', "_<wbr>"));
+        let _ = write!(out, "<th>{}</th>", xml_escape(&human_header(h)));
     }
     out.push_str("</tr>");
     for row in &table.rows {
         out.push_str("<tr>");
-        for cell in row {
-            let class = if cell.parse::<f64>().is_ok() {
-                " class=\"num\""
-            } else {
-                ""
-            };
-            let _ = write!(out, "<td{class}>{}</td>", xml_escape(cell));
+        for (i, cell) in row.iter().enumerate() {
+            let header = table.header.get(i).map_or("", String::as_str);
+            let cell = display_cell(header, cell);
+            let number = cell.trim_end_matches('%').parse::<f64>().is_ok();
+            let class = if number { " class=\"num\"" } else { "" };
+            let _ = write!(out, "<td{class}>{}</td>", xml_escape(&cell));
         }
         out.push_str("</tr>");
     }
@@ -88,8 +125,8 @@ fn seat_table(results: &Results, names: &[String]) -> Table {
                     "—".to_string()
                 } else {
                     format!(
-                        "{:.3} ({w}/{d}/{l})",
-                        (w as f64 + d as f64 / 2.0) / n as f64
+                        "{:.1}% ({w}/{d}/{l})",
+                        100.0 * (w as f64 + d as f64 / 2.0) / n as f64
                     )
                 });
             }
@@ -97,6 +134,59 @@ fn seat_table(results: &Results, names: &[String]) -> Table {
         })
         .collect();
     Table { header, rows }
+}
+
+/// Forfeits per agent with their reasons by kind (games.csv's `forfeit`);
+/// None when no seat forfeited.
+fn forfeit_table(results: &Results, names: &[String]) -> Option<Table> {
+    let forfeits = crate::summary::forfeits(
+        names,
+        results
+            .seats
+            .iter()
+            .map(|s| (s.agent.as_str(), s.forfeit.as_str())),
+    );
+    if forfeits.is_empty() {
+        return None;
+    }
+    let header = [
+        "agent",
+        "seats",
+        "forfeits",
+        "reason",
+        "count",
+        "first such reason",
+    ];
+    let mut rows = Vec::new();
+    for a in &forfeits {
+        for (i, (kind, n, example)) in a.reasons.iter().enumerate() {
+            let first = i == 0;
+            rows.push(vec![
+                if first {
+                    a.agent.clone()
+                } else {
+                    String::new()
+                },
+                if first {
+                    a.seats.to_string()
+                } else {
+                    String::new()
+                },
+                if first {
+                    a.forfeits.to_string()
+                } else {
+                    String::new()
+                },
+                kind.clone(),
+                n.to_string(),
+                example.clone(),
+            ]);
+        }
+    }
+    Some(Table {
+        header: header.iter().map(|h| h.to_string()).collect(),
+        rows,
+    })
 }
 
 /// An SPRT's log-likelihood ratio after each game, and its bounds.
@@ -199,6 +289,11 @@ pub fn page(results: &Results) -> Result<String> {
     body.push_str("<h2>Summary</h2>");
     body.push_str(&html_table(&results.summary_table));
     body.push_str("<p>Intervals are 95%: Wilson for win rates, Bradley–Terry for Elo (ratings average 0). See results/README.md for every column.</p>");
+    if let Some(table) = forfeit_table(results, &names) {
+        body.push_str("<h2>Forfeits</h2>");
+        body.push_str("<p><b>Some seats were forfeited</b> (lost by a timeout, a crash, an illegal move…): the reasons by kind, as docs/PROTOCOL.md names them.</p>");
+        body.push_str(&html_table(&table));
+    }
     let elo: Vec<(f64, f64, f64)> = results
         .agents
         .iter()

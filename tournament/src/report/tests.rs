@@ -48,14 +48,29 @@ fn a_tournament_writes_a_report_holding_its_summary_values() {
     let summary = std::fs::read_to_string(dir.join("summary.csv")).unwrap();
     let mut reader = csv::Reader::from_reader(summary.as_bytes());
     let mut cells = 0;
+    let header: Vec<String> = reader
+        .headers()
+        .unwrap()
+        .iter()
+        .map(str::to_string)
+        .collect();
+    for h in &header {
+        let shown = format!("<th>{}</th>", super::xml_escape(&super::human_header(h)));
+        assert!(html.contains(&shown), "header {h:?} missing");
+        assert!(
+            !html.contains(&format!("<th>{h}</th>")) || !h.contains('_'),
+            "raw header {h}"
+        );
+    }
     for row in reader.records() {
-        for cell in row.unwrap().iter() {
+        for (i, cell) in row.unwrap().iter().enumerate() {
+            let cell = &super::display_cell(&header[i], cell);
             let shown = format!(">{}</td>", super::xml_escape(cell));
             assert!(html.contains(&shown), "summary value {cell:?} missing");
             cells += 1;
         }
     }
-    assert_eq!(cells, 3 * 13);
+    assert_eq!(cells, 3 * 15);
     // Five charts, each well-formed XML; no SPRT without --sprt.
     let charts = svgs(&html);
     assert_eq!(charts.len(), 5, "elo, heat map, scores, categories, seats");
@@ -106,4 +121,18 @@ fn a_corrupt_games_csv_is_named_with_its_line() {
     let want = format!("games.csv:{}: ", lines + 1);
     assert!(err.contains(&want), "{err} (wanted {want})");
     assert!(!out.exists());
+}
+
+#[test]
+fn axes_headers_and_rates_read_as_people_write_them() {
+    assert_eq!(super::charts::tick(&-1200.0), "-1200");
+    assert_eq!(super::charts::tick(&0.25), "0.25");
+    assert_eq!(super::human_header("win_rate_ci_low"), "Win rate, 95% low");
+    assert_eq!(
+        super::human_header("mean_score_diff"),
+        "Mean score difference"
+    );
+    assert_eq!(super::human_header("elo"), "Elo");
+    assert_eq!(super::display_cell("win_rate", "0.523"), "52.3%");
+    assert_eq!(super::display_cell("elo", "12.5"), "12.5");
 }

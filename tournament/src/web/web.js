@@ -301,13 +301,13 @@
   function drawSeats() {
     const t = $("seats");
     t.innerHTML = "";
-    const cols = ["", "seat", "total", "road", "city", "monastery", "farm"];
+    const cols = ["", "seat", "total", "road", "city", "mon.", "farm"];
     if (game.rules.gifts) cols.push("gifts");
     cols.push("meeples");
     if (game.rules.gifts) cols.push("cards");
     if (game.rules.hand > 0) cols.push("hand");
     const head = t.insertRow();
-    for (const c of cols) html("th", c, head);
+    for (const c of cols) html("th", c, head).title = c === "mon." ? "monastery" : c === "cards" ? "gift cards held" : c;
     game.seats.forEach((s, i) => {
       const row = t.insertRow();
       row.dataset.seat = i;

@@ -1,0 +1,302 @@
+#!/usr/bin/env python3
+"""The web app in a real browser: headless Chromium, driven through the
+DevTools protocol, plays complete games against `random` by clicking —
+the base game, The Gifts, and a hand of tiles — and checks that each saved
+record replays (`carcassonne replay`) to the scores the page shows, and
+that the page logged no console error.
+
+    python scripts/web_browser_test.py target/debug/carcassonne [--screenshot docs/web.png]
+
+Needs Debian's `chromium` (or CHROMIUM=/path) and the `websocket-client`
+package; a missing browser is an error, never a skip. Exit status 0 when
+every game passed.
+"""
+
+import argparse
+import base64
+import json
+import os
+import random
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+
+import websocket  # websocket-client
+
+CHROMIUM_FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--window-size=1280,900",
+    "--remote-debugging-port=0",
+]
+
+GAMES = [
+    ("base game", []),
+    ("The Gifts", ["--gifts"]),
+    ("a hand of two tiles", ["--rules", "hand=2"]),
+]
+
+
+def fail(message):
+    print(f"web_browser_test: {message}", file=sys.stderr)
+    sys.exit(1)
+
+
+class Page:
+    """One page target over the DevTools protocol."""
+
+    def __init__(self, ws_url):
+        self.ws = websocket.create_connection(ws_url, timeout=60)
+        self.next_id = 0
+        self.errors = []
+
+    def call(self, method, **params):
+        self.next_id += 1
+        mine = self.next_id
+        self.ws.send(json.dumps({"id": mine, "method": method, "params": params}))
+        while True:
+            message = json.loads(self.ws.recv())
+            if message.get("id") == mine:
+                if "error" in message:
+                    raise RuntimeError(f"{method}: {message['error']}")
+                return message.get("result", {})
+            self.event(message)
+
+    def event(self, message):
+        method = message.get("method")
+        params = message.get("params", {})
+        if method == "Runtime.exceptionThrown":
+            self.errors.append(params["exceptionDetails"].get("text", "exception"))
+        elif method == "Runtime.consoleAPICalled" and params.get("type") in ("error", "assert"):
+            self.errors.append(" ".join(str(a.get("value", a.get("description"))) for a in params["args"]))
+        elif method == "Log.entryAdded" and params["entry"].get("level") == "error":
+            self.errors.append(params["entry"].get("text", "log error"))
+
+    def js(self, expression):
+        result = self.call("Runtime.evaluate", expression=expression, returnByValue=True, awaitPromise=True)
+        if "exceptionDetails" in result:
+            raise RuntimeError(f"{expression}: {result['exceptionDetails']}")
+        return result["result"].get("value")
+
+    def click_at(self, x, y):
+        for kind in ("mouseMoved", "mousePressed", "mouseReleased"):
+            self.call("Input.dispatchMouseEvent", type=kind, x=x, y=y, button="left", clickCount=1)
+
+    def click(self, selector, index=0):
+        """Click the centre of the `index`-th element matching `selector`
+        with a real mouse event; False if it is not there or covered."""
+        where = self.js(
+            f"""(() => {{
+              const e = document.querySelectorAll({json.dumps(selector)})[{index}];
+              if (!e) return null;
+              const r = e.getBoundingClientRect();
+              const x = r.left + r.width / 2, y = r.top + r.height / 2;
+              const top = document.elementFromPoint(x, y);
+              return (top === e || e.contains(top)) ? [x, y] : null;
+            }})()"""
+        )
+        if where is None:
+            return False
+        self.click_at(*where)
+        return True
+
+    def count(self, selector):
+        return self.js(f"document.querySelectorAll({json.dumps(selector)}).length")
+
+    def phase(self):
+        return self.js("(document.body && document.body.dataset.phase) || ''")
+
+
+def start_server(binary, out, extra):
+    server = subprocess.Popen(
+        [binary, "web", "--port", "0", "--seed", "7", "--out", out, *extra],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    line = server.stdout.readline()
+    match = re.search(r"(http://127\.0\.0\.1:\d+/)", line)
+    if not match:
+        server.kill()
+        fail(f"the server did not print its address: {line!r}")
+    return server, match.group(1)
+
+
+def start_browser(chromium, profile):
+    browser = subprocess.Popen(
+        [chromium, *CHROMIUM_FLAGS, f"--user-data-dir={profile}", "about:blank"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    deadline = time.time() + 60
+    while time.time() < deadline:
+        line = browser.stderr.readline()
+        match = re.search(r"DevTools listening on ws://([^/]+)/", line)
+        if match:
+            return browser, match.group(1)
+        if not line and browser.poll() is not None:
+            break
+    browser.kill()
+    fail("chromium did not start its DevTools server")
+
+
+def page_target(host):
+    deadline = time.time() + 30
+    while time.time() < deadline:
+        with urllib.request.urlopen(f"http://{host}/json/list") as r:
+            pages = [t for t in json.load(r) if t.get("type") == "page"]
+        if pages:
+            return pages[0]["webSocketDebuggerUrl"]
+        time.sleep(0.2)
+    fail("chromium has no page")
+
+
+def wait_for(page, predicate, what, seconds=60):
+    deadline = time.time() + seconds
+    while time.time() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(0.02)
+    fail(f"timed out waiting for {what}")
+
+
+def play(page, url, name, binary, rng, screenshot):
+    page.call("Page.navigate", url=url + "?speed=0")
+    wait_for(page, lambda: page.phase() in ("place", "wait", "choose", "over"), "the first view")
+    clicks = opened = 0
+    shot_taken = screenshot is None
+    while True:
+        phase = page.phase()
+        if phase == "over":
+            break
+        if phase == "wait":
+            time.sleep(0.02)
+            continue
+        if phase == "choose":
+            before = page.js("document.getElementById('info').textContent + document.getElementById('log').children.length")
+            if not page.click("#keep-tiles button", rng.randrange(page.count("#keep-tiles button"))):
+                fail(f"{name}: cannot click Take 2's tiles")
+            clicks += 1
+            wait_for(page, lambda: page.phase() != "choose", "Take 2's choice to be taken")
+            continue
+        # Placing: perhaps open a gift first (one game in three turns).
+        log_length = page.count("#log li")
+        if page.count("#gift-buttons button") and rng.random() < 0.4:
+            if page.click("#gift-buttons button", rng.randrange(page.count("#gift-buttons button"))):
+                clicks += 1
+                opened += 1
+                wait_for(page, lambda: page.count("#log li") > log_length, "the gift to open")
+                continue
+        if not shot_taken and page.count("#log li") >= 12:
+            data = page.call("Page.captureScreenshot", format="png")["data"]
+            with open(screenshot, "wb") as f:
+                f.write(base64.b64decode(data))
+            shot_taken = True
+        # With a hand, sometimes choose the other tile.
+        if page.count(".tile-choice") > 1 and rng.random() < 0.5:
+            page.click(".tile-choice", 1)
+        spots = page.count("rect.spot")
+        if spots == 0:
+            if page.count("rect.other") == 0:
+                fail(f"{name}: no placement is highlighted")
+            if not page.click("#rot-right"):
+                fail(f"{name}: cannot click rotate")
+            clicks += 1
+            continue
+        order = list(range(spots))
+        rng.shuffle(order)
+        if not any(page.click("rect.spot", i) for i in order):
+            # Every highlight is under the zoom buttons: show the whole board.
+            page.click("#zoom-fit")
+            if not any(page.click("rect.spot", i) for i in order):
+                fail(f"{name}: no highlighted cell can be clicked")
+        clicks += 1
+        wait_for(page, lambda: page.count("#no-meeple") > 0, "the meeple choice")
+        meeples = page.count("circle.meeple-spot")
+        placed = False
+        if meeples and rng.random() < 0.5:
+            placed = page.click("circle.meeple-spot", rng.randrange(meeples))
+        if not placed and not page.click("#no-meeple"):
+            fail(f"{name}: cannot click 'No meeple'")
+        clicks += 1
+        wait_for(page, lambda: page.count("#log li") > log_length, "the move to be played")
+    errors = page.js("document.getElementById('error').textContent")
+    if errors:
+        fail(f"{name}: the page shows an error: {errors}")
+    totals = page.js("Array.from(document.querySelectorAll('#seats td.total')).map(td => +td.dataset.total)")
+    final = page.js("document.getElementById('final').textContent")
+    match = re.search(r"saved as (\S+\.json)", final)
+    if not match:
+        fail(f"{name}: the page names no saved record: {final!r}")
+    replay = subprocess.run([binary, "replay", match.group(1)], capture_output=True, text=True)
+    if replay.returncode != 0:
+        fail(f"{name}: the record does not replay: {replay.stderr.strip()}")
+    scores = json.loads(replay.stdout.splitlines()[0])
+    flat = [s["total"] for s in scores["scores"]]
+    if not scores["finished"]:
+        fail(f"{name}: the saved record is not a finished game")
+    if flat != totals:
+        fail(f"{name}: the page shows {totals}, the record replays to {flat} ({replay.stdout.strip()})")
+    download = page.js("fetch(document.getElementById('download').href).then(r => r.status)")
+    if download != 200:
+        fail(f"{name}: the record's download answered {download}")
+    if name == "The Gifts" and opened == 0:
+        print(f"  note: no gift was opened in {name}")
+    print(f"{name}: {clicks} clicks, {opened} gifts opened, scores {totals} replayed from {match.group(1)}")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("binary", help="the carcassonne binary")
+    parser.add_argument("--screenshot", help="save a picture of the page mid-game (PNG)")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    chromium = os.environ.get("CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
+    if not chromium:
+        fail("chromium is not installed (apt-get install chromium): the browser test cannot run")
+    binary = os.path.abspath(args.binary)
+    rng = random.Random(args.seed)
+    failed_errors = []
+    with tempfile.TemporaryDirectory() as tmp:
+        browser, host = start_browser(chromium, os.path.join(tmp, "profile"))
+        try:
+            page = Page(page_target(host))
+            page.call("Runtime.enable")
+            page.call("Log.enable")
+            page.call("Page.enable")
+            for n, (name, extra) in enumerate(GAMES):
+                server, url = start_server(binary, os.path.join(tmp, f"out{n}"), extra)
+                try:
+                    play(page, url, name, binary, rng, args.screenshot if n == 1 else None)
+                finally:
+                    page.call("Page.navigate", url="about:blank")
+                    server.terminate()
+                    server.wait(timeout=10)
+            # Pump the last events, then look at every console error.
+            page.js("1")
+            failed_errors = page.errors
+        finally:
+            browser.terminate()
+            try:
+                browser.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                browser.kill()
+    if failed_errors:
+        fail("console errors: " + "; ".join(failed_errors))
+    print("web_browser_test: every game passed, no console errors")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,224 @@
+//! The bot guard: a small process between the toolkit and each bot that
+//! makes sure no process of the bot outlives the bot's game or the
+//! toolkit, whatever it does (docs/PROTOCOL.md, "Processes").
+//!
+//! The toolkit runs its own binary as `carcassonne __bot-guard PARENT
+//! CPU_S MEM_MB PROGRAM ARG…` (hidden, not a subcommand of the command
+//! line). The guard
+//!
+//! - makes itself a child subreaper (`prctl(PR_SET_CHILD_SUBREAPER)`), so
+//!   every descendant of the bot that loses its parent, one that called
+//!   `setsid` included, becomes the guard's child instead of init's;
+//! - sets the bot's resource limits (`setrlimit`: CPU seconds, address
+//!   space), inherited by the bot and its descendants;
+//! - starts the bot (its stdin, stdout and stderr are the guard's: the
+//!   toolkit's pipes), and then watches, every [`WATCH`]:
+//!   - the bot exited: it kills every descendant left and exits with the
+//!     bot's status (a signal `S` as `128 + S`);
+//!   - `SIGTERM` (the toolkit ends the bot), or its parent is no longer
+//!     the toolkit (the toolkit died, even by `kill -9`): it kills every
+//!     descendant and exits.
+//!
+//! Killing is `SIGKILL` to each child, then reaping; the children of a
+//! killed process become the guard's and go the same way, until the
+//! guard has no child at all. `PR_SET_PDEATHSIG` is not used: it fires
+//! when the *thread* that started the process ends, and bots are started
+//! on worker threads; the parent is polled instead.
+
+use nix::errno::Errno;
+use nix::poll::{poll, PollFd, PollFlags, PollTimeout};
+use nix::sys::prctl;
+use nix::sys::resource::{setrlimit, Resource};
+use nix::sys::signal::{kill, SigSet, Signal};
+use nix::sys::signalfd::{SfdFlags, SignalFd};
+use nix::sys::wait::{waitpid, WaitPidFlag, WaitStatus};
+use nix::unistd::{getpid, getppid, Pid};
+use std::ffi::OsString;
+use std::os::fd::AsFd;
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode};
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+/// The first argument that makes the binary a guard.
+pub const ARG: &str = "__bot-guard";
+/// How often the guard looks at the bot and its own parent.
+pub const WATCH: Duration = Duration::from_millis(20);
+/// The exit code of a guard that could not start the bot.
+pub const CANNOT_START: u8 = 127;
+/// How long the guard keeps killing before it gives up (a descendant
+/// that cannot be killed: only a process in uninterruptible sleep).
+const KILL_FOR: Duration = Duration::from_secs(5);
+
+static PROGRAM: OnceLock<PathBuf> = OnceLock::new();
+
+/// Call first in `main`: run as the guard if the command line says so
+/// (`Some(exit code)`), or else remember this binary as the guard of the
+/// bots this process starts (`None`).
+pub fn install() -> Option<ExitCode> {
+    let args: Vec<OsString> = std::env::args_os().collect();
+    if args.get(1).is_some_and(|a| a == ARG) {
+        return Some(match guard(&args[2..]) {
+            Ok(code) => ExitCode::from(code),
+            Err(e) => {
+                eprintln!("carcassonne bot guard: {e}");
+                ExitCode::from(CANNOT_START)
+            }
+        });
+    }
+    if let Ok(exe) = std::env::current_exe() {
+        let _ = PROGRAM.set(exe);
+    }
+    None
+}
+
+/// The guard's program, if [`install`] found it (the `carcassonne`
+/// binary; a library user without it gets process groups only).
+pub fn program() -> Option<&'static Path> {
+    PROGRAM.get().map(PathBuf::as_path)
+}
+
+/// The guard's arguments after [`ARG`]: the toolkit's pid, the limits (0:
+/// none) and the bot's command line.
+pub fn args(cpu_s: Option<u64>, mem_mb: Option<u64>) -> Vec<String> {
+    vec![
+        ARG.to_string(),
+        std::process::id().to_string(),
+        cpu_s.unwrap_or(0).to_string(),
+        mem_mb.unwrap_or(0).to_string(),
+    ]
+}
+
+fn guard(args: &[OsString]) -> Result<u8, String> {
+    let number = |i: usize| -> Result<u64, String> {
+        args.get(i)
+            .and_then(|a| a.to_str())
+            .and_then(|a| a.parse().ok())
+            .ok_or_else(|| format!("argument {} must be a number", i + 1))
+    };
+    let parent = Pid::from_raw(number(0)? as i32);
+    let (cpu_s, mem_mb) = (number(1)?, number(2)?);
+    let program = args.get(3).ok_or("no program to start")?;
+    prctl::set_child_subreaper(true).map_err(errno("cannot become a subreaper"))?;
+    // SIGTERM (and a stray SIGINT or SIGHUP) arrive on a descriptor the
+    // loop polls. The standard library clears the mask in the bot.
+    let mut mask = SigSet::empty();
+    for s in [Signal::SIGTERM, Signal::SIGINT, Signal::SIGHUP] {
+        mask.add(s);
+    }
+    mask.thread_block().map_err(errno("cannot block signals"))?;
+    let signals = SignalFd::with_flags(&mask, SfdFlags::SFD_NONBLOCK | SfdFlags::SFD_CLOEXEC)
+        .map_err(errno("cannot watch signals"))?;
+    if getppid() != parent {
+        return Ok(1);
+    }
+    if cpu_s > 0 {
+        // The soft limit sends SIGXCPU, the hard one a second later SIGKILL.
+        setrlimit(Resource::RLIMIT_CPU, cpu_s, cpu_s + 1).map_err(errno("cannot limit CPU"))?;
+    }
+    if mem_mb > 0 {
+        let bytes = mem_mb.saturating_mul(1 << 20);
+        setrlimit(Resource::RLIMIT_AS, bytes, bytes).map_err(errno("cannot limit memory"))?;
+    }
+    let bot = match Command::new(program).args(&args[4..]).spawn() {
+        Ok(child) => Pid::from_raw(child.id() as i32),
+        Err(e) => {
+            eprintln!("cannot start {}: {e}", Path::new(program).display());
+            return Ok(CANNOT_START);
+        }
+    };
+    loop {
+        if let Ok(Some(_)) = signals.read_signal() {
+            kill_all();
+            return Ok(128 + Signal::SIGTERM as u8);
+        }
+        if getppid() != parent {
+            kill_all();
+            return Ok(1);
+        }
+        if let Some(code) = reap(bot) {
+            kill_all();
+            return Ok(code);
+        }
+        let mut fds = [PollFd::new(signals.as_fd(), PollFlags::POLLIN)];
+        let wait = PollTimeout::try_from(WATCH.as_millis() as i32).unwrap_or(PollTimeout::MAX);
+        let _ = poll(&mut fds, wait);
+    }
+}
+
+/// An error of `what` as one line.
+fn errno(what: &'static str) -> impl Fn(Errno) -> String {
+    move |e| format!("{what}: {e}")
+}
+
+/// Reap every child that ended; the bot's exit code if it was one.
+fn reap(bot: Pid) -> Option<u8> {
+    loop {
+        match waitpid(None::<Pid>, Some(WaitPidFlag::WNOHANG)) {
+            Ok(WaitStatus::Exited(pid, code)) if pid == bot => return Some(code as u8),
+            Ok(WaitStatus::Signaled(pid, s, _)) if pid == bot => {
+                return Some(128u8.wrapping_add(s as u8))
+            }
+            Ok(WaitStatus::StillAlive) => return None,
+            Ok(_) | Err(Errno::EINTR) => {}
+            // No child at all: the bot is gone.
+            Err(_) => return Some(1),
+        }
+    }
+}
+
+/// Kill every descendant: each child, then the children that their deaths
+/// hand over, until there is none.
+fn kill_all() {
+    let me = getpid();
+    let end = Instant::now() + KILL_FOR;
+    while Instant::now() < end {
+        for pid in children(me) {
+            let _ = kill(pid, Signal::SIGKILL);
+        }
+        loop {
+            match waitpid(None::<Pid>, Some(WaitPidFlag::WNOHANG)) {
+                Ok(WaitStatus::StillAlive) => break,
+                Ok(_) | Err(Errno::EINTR) => {}
+                Err(_) => return,
+            }
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    }
+}
+
+/// The processes whose parent is `parent`, from `/proc`.
+fn children(parent: Pid) -> Vec<Pid> {
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    entries
+        .filter_map(|e| e.ok()?.file_name().to_str()?.parse::<i32>().ok())
+        .filter(|&pid| {
+            std::fs::read_to_string(format!("/proc/{pid}/stat"))
+                .ok()
+                .and_then(|stat| stat_ppid(&stat))
+                == Some(parent.as_raw())
+        })
+        .map(Pid::from_raw)
+        .collect()
+}
+
+/// The parent pid in a `/proc/PID/stat` line (`PID (COMM) STATE PPID …`;
+/// COMM may hold spaces and parentheses, so the last `)` ends it).
+fn stat_ppid(stat: &str) -> Option<i32> {
+    let rest = &stat[stat.rfind(')')? + 1..];
+    rest.split_whitespace().nth(1)?.parse().ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_parent_pid_is_read_past_a_command_name_with_parentheses() {
+        assert_eq!(stat_ppid("12 (a) b) S 34 12 12 0"), Some(34));
+        assert_eq!(stat_ppid("12 (sleep) Z 1 0"), Some(1));
+        assert_eq!(stat_ppid("garbage"), None);
+    }
+}

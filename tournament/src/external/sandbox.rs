@@ -1,0 +1,192 @@
+//! `sandbox=true` bots: run under bubblewrap (`bwrap`, Debian's
+//! `bubblewrap` package), the unprivileged sandbox of Flatpak.
+//!
+//! Why bubblewrap: it is a small, widely used and maintained tool made
+//! for exactly this (new user, PID, network, IPC, UTS and cgroup
+//! namespaces, a root file system built from read-only binds), it needs
+//! no `unsafe` code here (Landlock and seccomp would need a pre-exec hook
+//! in the child, which `unsafe_code = "forbid"` rules out), and its
+//! `--unshare-pid` also puts every process of the bot in a namespace that
+//! dies with it. The guard ([`super::guard`]) adds the rlimits.
+//!
+//! What the bot sees: `/usr` (and the `/bin`, `/lib…` links to it) and a
+//! few files of `/etc` the dynamic loader and Python read, read-only; a
+//! private `/tmp`, `/dev` and `/proc` (its own processes only); its own
+//! files read-only: the bots-file `dir`, the program and every argument
+//! that names an existing file or folder; an environment of `PATH`,
+//! `HOME=/tmp`, `LANG` and the bots file's `env`, nothing else. No
+//! network (a loopback of its own), not the results folder, not the
+//! toolkit's command line or environment, not other bots' files (unless
+//! they lie in a folder it is given).
+
+use super::process::BotCommand;
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::OnceLock;
+
+/// The bubblewrap program looked for on the `PATH`.
+pub const BWRAP: &str = "bwrap";
+
+/// Files of `/etc` a bot may need (the dynamic loader's cache, time zone,
+/// Debian's alternatives links), bound when they exist.
+const ETC: [&str; 5] = [
+    "/etc/alternatives",
+    "/etc/ld.so.cache",
+    "/etc/ld.so.conf",
+    "/etc/ld.so.conf.d",
+    "/etc/localtime",
+];
+
+/// The bwrap program, once it has shown that it can build a sandbox here
+/// (found and tried once per process), or why not, in one line.
+pub fn available() -> Result<&'static Path, String> {
+    static FOUND: OnceLock<Result<PathBuf, String>> = OnceLock::new();
+    FOUND
+        .get_or_init(|| {
+            let bwrap = find_on_path(BWRAP).ok_or(
+                "bubblewrap (bwrap) is not on the PATH (Debian: apt-get install bubblewrap)",
+            )?;
+            let out = Command::new(&bwrap)
+                .args(["--unshare-all", "--die-with-parent", "--ro-bind", "/", "/"])
+                .arg("true")
+                .stdin(Stdio::null())
+                .output()
+                .map_err(|e| format!("cannot run {}: {e}", bwrap.display()))?;
+            if out.status.success() {
+                Ok(bwrap)
+            } else {
+                let why = String::from_utf8_lossy(&out.stderr);
+                Err(format!(
+                    "bwrap cannot create namespaces here ({}): {}",
+                    out.status,
+                    why.lines().next().unwrap_or("no message")
+                ))
+            }
+        })
+        .as_ref()
+        .map(PathBuf::as_path)
+        .map_err(Clone::clone)
+}
+
+/// The program and arguments that run `command` in the sandbox.
+///
+/// # Errors
+/// bwrap unusable here, or a bot program that cannot be found.
+pub fn wrap(command: &BotCommand) -> Result<(PathBuf, Vec<OsString>), String> {
+    let bwrap = available()?;
+    let outside = match &command.dir {
+        Some(dir) => dir.clone(),
+        None => std::env::current_dir().map_err(|e| format!("no current folder: {e}"))?,
+    };
+    let outside = outside.canonicalize().unwrap_or(outside);
+    let mut a: Vec<OsString> = Vec::new();
+    let mut push = |args: &[&std::ffi::OsStr]| a.extend(args.iter().map(|s| s.to_os_string()));
+    push(&[
+        "--unshare-all".as_ref(),
+        "--die-with-parent".as_ref(),
+        "--new-session".as_ref(),
+        "--clearenv".as_ref(),
+        "--setenv".as_ref(),
+        "PATH".as_ref(),
+        PATH.as_ref(),
+        "--setenv".as_ref(),
+        "HOME".as_ref(),
+        "/tmp".as_ref(),
+        "--setenv".as_ref(),
+        "LANG".as_ref(),
+        "C.UTF-8".as_ref(),
+    ]);
+    for (k, v) in &command.env {
+        push(&["--setenv".as_ref(), k.as_ref(), v.as_ref()]);
+    }
+    push(&["--ro-bind".as_ref(), "/usr".as_ref(), "/usr".as_ref()]);
+    for top in ["/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"] {
+        let path = Path::new(top);
+        if let Ok(target) = std::fs::read_link(path) {
+            push(&["--symlink".as_ref(), target.as_os_str(), top.as_ref()]);
+        } else if path.is_dir() {
+            push(&["--ro-bind".as_ref(), top.as_ref(), top.as_ref()]);
+        }
+    }
+    for etc in ETC {
+        push(&["--ro-bind-try".as_ref(), etc.as_ref(), etc.as_ref()]);
+    }
+    // Debian's Python reads /etc/python3.X.
+    if let Ok(entries) = std::fs::read_dir("/etc") {
+        for e in entries.flatten() {
+            if e.file_name().to_string_lossy().starts_with("python") {
+                let p = e.path();
+                push(&["--ro-bind".as_ref(), p.as_os_str(), p.as_os_str()]);
+            }
+        }
+    }
+    push(&[
+        "--proc".as_ref(),
+        "/proc".as_ref(),
+        "--dev".as_ref(),
+        "/dev".as_ref(),
+        "--tmpfs".as_ref(),
+        "/tmp".as_ref(),
+    ]);
+    // The bot's own files, read-only, at the same paths as outside.
+    let mut own: Vec<PathBuf> = Vec::new();
+    if command.dir.is_some() {
+        own.push(outside.clone());
+    }
+    let mut program = resolve_program(command, &outside)?;
+    if !program.starts_with("/usr") {
+        // Bound (and run) where it really is: a link's target may be
+        // outside everything bound.
+        program = program.canonicalize().unwrap_or(program);
+        own.push(program.clone());
+    }
+    for arg in &command.args {
+        let path = outside.join(arg);
+        if path.exists() {
+            own.push(path.canonicalize().unwrap_or(path));
+        }
+    }
+    // The folder the bot starts in exists (empty unless bound).
+    push(&["--dir".as_ref(), outside.as_os_str()]);
+    for path in &own {
+        push(&["--ro-bind".as_ref(), path.as_os_str(), path.as_os_str()]);
+    }
+    push(&[
+        "--chdir".as_ref(),
+        outside.as_os_str(),
+        "--".as_ref(),
+        program.as_os_str(),
+    ]);
+    a.extend(command.args.iter().map(OsString::from));
+    Ok((bwrap.to_path_buf(), a))
+}
+
+/// The sandbox's `PATH`.
+const PATH: &str = "/usr/local/bin:/usr/bin:/bin";
+
+/// The bot's program as an absolute path: from the bot's folder when it
+/// names a path; a bare name from the sandbox's [`PATH`] (the system's
+/// programs, e.g. `python3`, not a user's shims of them), else from ours.
+fn resolve_program(command: &BotCommand, folder: &Path) -> Result<PathBuf, String> {
+    let program = &command.program;
+    let found = if program.components().count() > 1 {
+        Some(folder.join(program))
+    } else {
+        std::env::split_paths(PATH)
+            .map(|d| d.join(program))
+            .find(|p| super::spec::is_executable(p))
+            .or_else(|| find_on_path(&program.to_string_lossy()))
+    };
+    found
+        .filter(|p| p.is_file())
+        .ok_or_else(|| format!("cannot start {}: not found", program.display()))
+}
+
+/// The first executable `name` on the `PATH`.
+fn find_on_path(name: &str) -> Option<PathBuf> {
+    let paths = std::env::var_os("PATH")?;
+    std::env::split_paths(&paths)
+        .map(|d| d.join(name))
+        .find(|p| super::spec::is_executable(p))
+}

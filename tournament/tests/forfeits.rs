@@ -1,0 +1,238 @@
+//! Forfeits reported (the printed summary, report.html, the exit code of
+//! a run in which an agent forfeited every game) and the per-seat
+//! `decisions` of games.csv, through the built binary.
+
+mod common;
+
+use common::{bin, read, scratch};
+use std::path::Path;
+
+/// The misbehaving test bot in `mode` (tests/bots/misbehave.py).
+fn bot(mode: &str) -> String {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/bots/misbehave.py");
+    format!("ext:cmd=python3 {} {mode}", path.display())
+}
+
+/// games.csv as rows of named fields.
+fn games(dir: &Path) -> Vec<std::collections::BTreeMap<String, String>> {
+    let mut reader = csv::Reader::from_path(dir.join("games.csv")).unwrap();
+    let headers = reader.headers().unwrap().clone();
+    reader
+        .records()
+        .map(|r| {
+            let r = r.unwrap();
+            headers
+                .iter()
+                .zip(r.iter())
+                .map(|(h, v)| (h.to_string(), v.to_string()))
+                .collect()
+        })
+        .collect()
+}
+
+#[test]
+fn a_run_whose_bot_forfeits_every_game_says_so_and_exits_3() {
+    let dir = scratch("forfeits-all");
+    let agents = format!("{},random", bot("handshake"));
+    let out = bin()
+        .args([
+            "tournament",
+            "--agents",
+            &agents,
+            "--games",
+            "2",
+            "--seed",
+            "3",
+        ])
+        .args(["--out", dir.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let (stdout, stderr) = (
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    );
+    assert_eq!(out.status.code(), Some(3), "{stderr}");
+    // One line on stderr naming the agent and the kind of its forfeits.
+    let line = stderr.lines().last().unwrap();
+    assert!(
+        line.starts_with("carcassonne: every game of ext:cmd=") && line.contains("(handshake)"),
+        "{stderr}"
+    );
+    // The printed summary lists the forfeits with their reasons...
+    let listed = stdout
+        .lines()
+        .find(|l| l.starts_with("forfeits: "))
+        .unwrap_or_else(|| panic!("no forfeit line in {stdout}"));
+    assert!(line.contains("misbehave.py handshake"), "{line}");
+    assert!(
+        listed.contains("2 of 2 seats: handshake ×2 (handshake: "),
+        "{listed}"
+    );
+    // ...and the results are all written: summary.csv counts them, the
+    // report lists them.
+    let summary = read(&dir.join("summary.csv"));
+    let mut reader = csv::Reader::from_reader(summary.as_bytes());
+    let headers = reader.headers().unwrap().clone();
+    let column = headers.iter().position(|h| h == "forfeits").unwrap();
+    let counts: Vec<String> = reader
+        .records()
+        .map(|r| r.unwrap()[column].to_string())
+        .collect();
+    assert_eq!(counts, vec!["2", "0"]);
+    let html = read(&dir.join("report.html"));
+    assert!(html.contains("<h2>Forfeits</h2>"), "no forfeit section");
+    assert!(
+        html.contains("<td>handshake</td>"),
+        "no reason in the report"
+    );
+    assert_eq!(common::json(&dir.join("run.json"))["status"], "finished");
+}
+
+#[test]
+fn a_run_without_forfeits_prints_none_and_reports_none() {
+    let dir = scratch("forfeits-none");
+    let out = common::tournament(&dir, &["--agents", "random,greedy", "--games", "2"]);
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert!(!stdout.contains("forfeits:"), "{stdout}");
+    assert!(!read(&dir.join("report.html")).contains("<h2>Forfeits</h2>"));
+}
+
+/// The decisions in a record's turns, per seat: a placement, a gift
+/// opened, and after Take 2 the tile kept.
+fn record_decisions(record: &serde_json::Value) -> Vec<u64> {
+    let players = record["players"].as_u64().unwrap() as usize;
+    let mut per_seat = vec![0; players];
+    for turn in record["turns"].as_array().unwrap() {
+        let seat = turn["player"].as_u64().unwrap() as usize;
+        let gift = turn.get("gift_open").filter(|g| !g.is_null());
+        per_seat[seat] += u64::from(turn.get("x").is_some_and(|x| !x.is_null()))
+            + u64::from(gift.is_some())
+            + u64::from(gift.is_some_and(|g| g.get("second").is_some()));
+    }
+    per_seat
+}
+
+#[test]
+fn decisions_per_seat_match_the_record_and_the_decide_messages() {
+    let dir = scratch("forfeits-decisions");
+    let spy = bot("spy");
+    let agents = format!("{spy},random,greedy");
+    common::tournament(
+        &dir,
+        &[
+            "--agents",
+            &agents,
+            "--players",
+            "3",
+            "--games",
+            "3",
+            "--gifts",
+            "--records",
+            "--threads",
+            "1",
+            "--seed",
+            "8",
+        ],
+    );
+    let rows = games(&dir);
+    let records: Vec<serde_json::Value> = read(&dir.join("records.jsonl"))
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(rows.len(), 3 * 3);
+    let mut total = 0;
+    for (g, record) in records.iter().enumerate() {
+        let expected = record_decisions(record);
+        for (seat, n) in expected.iter().enumerate() {
+            let row = &rows[3 * g + seat];
+            assert_eq!(row["decisions"], n.to_string(), "game {g} seat {seat}");
+            total += n;
+        }
+    }
+    assert!(total > 100, "{total}");
+    // The bot's own count: one decide answered with an action per decision.
+    let log = read(&dir.join("bots/bot-1.log"));
+    let mut per_game = Vec::new();
+    for line in log.lines().filter_map(|l| l.strip_prefix("got ")) {
+        let msg: serde_json::Value = serde_json::from_str(line).unwrap();
+        match msg["type"].as_str().unwrap() {
+            "new_game" => per_game.push(0),
+            "decide" => *per_game.last_mut().unwrap() += 1,
+            _ => {}
+        }
+    }
+    let spy_rows: Vec<String> = rows
+        .iter()
+        .filter(|r| r["agent"] == spy)
+        .map(|r| r["decisions"].clone())
+        .collect();
+    let told: Vec<String> = per_game.iter().map(u64::to_string).collect();
+    assert_eq!(spy_rows, told);
+}
+
+/// Drop the `decisions` column of `dir`'s games.csv, as folders written
+/// before it existed have it.
+fn strip_decisions(dir: &Path) {
+    let text = read(&dir.join("games.csv"));
+    let mut reader = csv::Reader::from_reader(text.as_bytes());
+    let headers = reader.headers().unwrap().clone();
+    let column = headers.iter().position(|h| h == "decisions").unwrap();
+    let mut writer = csv::Writer::from_writer(Vec::new());
+    let keep = |r: &csv::StringRecord| -> Vec<String> {
+        r.iter()
+            .enumerate()
+            .filter(|(i, _)| *i != column)
+            .map(|(_, f)| f.to_string())
+            .collect()
+    };
+    writer.write_record(keep(&headers)).unwrap();
+    for r in reader.records() {
+        writer.write_record(keep(&r.unwrap())).unwrap();
+    }
+    std::fs::write(dir.join("games.csv"), writer.into_inner().unwrap()).unwrap();
+}
+
+#[test]
+fn folders_without_decisions_resume_merge_and_report() {
+    let root = scratch("forfeits-old-folders");
+    let args = ["--agents", "random,greedy", "--games", "4", "--seed", "6"];
+    // A run stopped after 2 games, its games.csv in the old format.
+    let old = root.join("old");
+    common::tournament(&old, &[&args[..], &["--stop-after", "2"]].concat());
+    strip_decisions(&old);
+    common::run(&["tournament", "--resume", old.to_str().unwrap()]);
+    let rows = games(&old);
+    assert_eq!(rows.len(), 8);
+    let decisions: Vec<&str> = rows.iter().map(|r| r["decisions"].as_str()).collect();
+    assert!(decisions[..4].iter().all(|d| d.is_empty()), "{decisions:?}");
+    assert!(decisions[4..]
+        .iter()
+        .all(|d| d.parse::<u32>().unwrap() > 20));
+    common::run(&["report", old.to_str().unwrap()]);
+    // Shards of the old format merge, their decisions empty.
+    let mut shards = Vec::new();
+    for k in 1..=2 {
+        let shard = root.join(format!("shard-{k}"));
+        let spec = format!("{k}/2");
+        common::tournament(&shard, &[&args[..], &["--shard", &spec]].concat());
+        strip_decisions(&shard);
+        shards.push(shard.to_str().unwrap().to_string());
+    }
+    let merged = root.join("merged");
+    common::run(&[
+        "merge",
+        &shards[0],
+        &shards[1],
+        "--out",
+        merged.to_str().unwrap(),
+    ]);
+    let rows = games(&merged);
+    assert_eq!(rows.len(), 8);
+    assert!(rows.iter().all(|r| r["decisions"].is_empty()));
+    let summary = read(&merged.join("summary.csv"));
+    assert!(summary
+        .lines()
+        .next()
+        .unwrap()
+        .ends_with(",forfeits,ms_per_decision"));
+}
