@@ -17,6 +17,8 @@
 //!   (`eval=` of `greedy`, `mcts` and `ismcts`).
 //! - [`az`]: PUCT search guided by a model of values and priors
 //!   ([`az::Evaluator`]).
+//! - [`neural`]: the policy and value network of `az` (encoding,
+//!   weights, training examples, training).
 //! - [`game`]: plays one game between agents, with separate randomness
 //!   for the tile draws and for each agent, and returns its record.
 //! - [`history`]: the game's start and turns as a seat may see them, for
@@ -32,6 +34,7 @@ pub mod history;
 pub mod ismcts;
 pub mod learn;
 pub mod mcts;
+pub mod neural;
 pub mod params;
 pub mod random;
 pub mod solver;

@@ -70,6 +70,25 @@ pub struct FittedOn {
     pub rules: Vec<Rules>,
 }
 
+impl FittedOn {
+    /// Why a model fitted on these games may predict badly in games of
+    /// `players` seats under `rules`, or `None` when it was fitted on
+    /// such games (see [`ValueModel::unsuited_to`]).
+    pub fn unsuited_to(&self, rules: &Rules, players: usize) -> Option<String> {
+        if self.players.contains(&players) && self.rules.contains(rules) {
+            return None;
+        }
+        let seats: Vec<String> = self.players.iter().map(|p| p.to_string()).collect();
+        let fitted_rules: Vec<String> = self.rules.iter().map(describe).collect();
+        Some(format!(
+            "fitted on {}-player games under {}, not {players}-player games under {}",
+            seats.join("/"),
+            fitted_rules.join(" or "),
+            describe(rules)
+        ))
+    }
+}
+
 /// `rules` in words: "the standard rules" or its `KEY=VALUE,…` form.
 fn describe(rules: &Rules) -> String {
     let text = rules.to_string();
@@ -124,18 +143,7 @@ impl ValueModel {
     /// );
     /// ```
     pub fn unsuited_to(&self, rules: &Rules, players: usize) -> Option<String> {
-        let fitted = self.fitted_on.as_ref()?;
-        if fitted.players.contains(&players) && fitted.rules.contains(rules) {
-            return None;
-        }
-        let seats: Vec<String> = fitted.players.iter().map(|p| p.to_string()).collect();
-        let fitted_rules: Vec<String> = fitted.rules.iter().map(describe).collect();
-        Some(format!(
-            "fitted on {}-player games under {}, not {players}-player games under {}",
-            seats.join("/"),
-            fitted_rules.join(" or "),
-            describe(rules)
-        ))
+        self.fitted_on.as_ref()?.unsuited_to(rules, players)
     }
 
     /// Read and check a model file.

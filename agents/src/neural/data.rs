@@ -1,0 +1,441 @@
+//! Training examples: positions a search played, the search's visit
+//! distribution over their legal actions, and how the game ended — in
+//! safetensors shards numpy reads directly (docs/neural.md lists the
+//! arrays).
+//!
+//! A [`GameRecorder`] collects one game's positions as they are played and
+//! turns them into examples once the final scores are known; a
+//! [`Dataset`] holds examples column by column (the board as bytes, one
+//! eighth per unit) and reads and writes shards.
+
+use super::encode::{
+    encode_actions, encode_position, ActionInput, PositionInput, ACTION_FEATURES, BOARD_FEATURES,
+    ENCODING_VERSION, GLOBAL_FEATURES,
+};
+use super::tensors::{Array, File};
+use engine::{Action, SeatView, MAX_PLAYERS};
+use std::collections::HashMap;
+use std::path::Path;
+
+/// The value target of every seat from the final totals, in the order
+/// given: a sole winner 1, every other seat −1, and `w` seats tied first
+/// `2/w − 1` each (0 for a two-way tie). The same scale as
+/// [`crate::az::Evaluation::values`].
+///
+/// # Examples
+/// ```
+/// use agents::neural::data::outcome_values;
+///
+/// assert_eq!(outcome_values(&[30, 20, 10]), vec![1.0, -1.0, -1.0]);
+/// assert_eq!(outcome_values(&[30, 30]), vec![0.0, 0.0]);
+/// ```
+pub fn outcome_values(totals: &[u32]) -> Vec<f32> {
+    let best = totals.iter().copied().max().unwrap_or(0);
+    let winners = totals.iter().filter(|&&t| t == best).count().max(1);
+    totals
+        .iter()
+        .map(|&t| {
+            if t == best {
+                2.0 / winners as f32 - 1.0
+            } else {
+                -1.0
+            }
+        })
+        .collect()
+}
+
+/// One game's positions, waiting for its end.
+#[derive(Default)]
+pub struct GameRecorder {
+    pending: Vec<Pending>,
+}
+
+struct Pending {
+    seat: usize,
+    players: usize,
+    turn: u32,
+    position: PositionInput,
+    actions: Vec<ActionInput>,
+    visits: Vec<f32>,
+}
+
+impl GameRecorder {
+    /// An empty recorder.
+    pub fn new() -> GameRecorder {
+        GameRecorder::default()
+    }
+
+    /// Record the position of `view` (its seat to play), its legal
+    /// `actions` and the search's `visits` per action (any non-negative
+    /// weights; normalised here). A position with one action teaches
+    /// nothing about the policy but still the value: it is kept.
+    ///
+    /// # Panics
+    /// When `visits` and `actions` differ in length.
+    pub fn record(&mut self, view: &SeatView<'_>, actions: &[Action], visits: &[f32]) {
+        assert_eq!(actions.len(), visits.len(), "one visit count per action");
+        let sum: f32 = visits.iter().sum();
+        let visits = if sum > 0.0 {
+            visits.iter().map(|v| v / sum).collect()
+        } else {
+            vec![1.0 / actions.len().max(1) as f32; actions.len()]
+        };
+        self.pending.push(Pending {
+            seat: view.seat().index(),
+            players: view.players(),
+            turn: view.turns() as u32,
+            position: encode_position(view),
+            actions: encode_actions(view, actions),
+            visits,
+        });
+    }
+
+    /// Positions recorded so far.
+    pub fn len(&self) -> usize {
+        self.pending.len()
+    }
+
+    /// Nothing recorded.
+    pub fn is_empty(&self) -> bool {
+        self.pending.is_empty()
+    }
+
+    /// The game is over with these final totals (absolute seat order):
+    /// add its positions to `data` as game number `game`.
+    pub fn finish(self, totals: &[u32], game: u32, data: &mut Dataset) {
+        let values = outcome_values(totals);
+        for p in self.pending {
+            let mut outcome = [0.0f32; MAX_PLAYERS];
+            let mut scores = [0.0f32; MAX_PLAYERS];
+            for k in 0..p.players {
+                let s = (p.seat + k) % p.players;
+                outcome[k] = values[s];
+                scores[k] = totals[s] as f32;
+            }
+            data.push(
+                &p.position,
+                &p.actions,
+                &p.visits,
+                Targets {
+                    outcome,
+                    scores,
+                    game,
+                    turn: p.turn,
+                    players: p.players as u32,
+                },
+            );
+        }
+    }
+}
+
+/// What an example is trained towards, and where it comes from.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Targets {
+    /// The value target per seat-relative seat ([`outcome_values`]; 0 past
+    /// the seat count).
+    pub outcome: [f32; MAX_PLAYERS],
+    /// The final totals per seat-relative seat.
+    pub scores: [f32; MAX_PLAYERS],
+    /// The game it comes from (held-out splits are by game).
+    pub game: u32,
+    /// Turns played before the position.
+    pub turn: u32,
+    /// Seats of the game.
+    pub players: u32,
+}
+
+/// Examples, column by column (the arrays of a shard; see
+/// docs/neural.md).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Dataset {
+    /// Board windows, [`BOARD_FEATURES`] bytes per position: each number
+    /// times 8.
+    pub board: Vec<u8>,
+    /// Globals, [`GLOBAL_FEATURES`] per position.
+    pub globals: Vec<f32>,
+    /// Action features, [`ACTION_FEATURES`] per action.
+    pub actions: Vec<f32>,
+    /// The window cell of each action.
+    pub cells: Vec<u32>,
+    /// Position `i`'s actions are `offsets[i]..offsets[i + 1]` (one more
+    /// entry than positions, starting at 0).
+    pub offsets: Vec<u32>,
+    /// The search's visit share of each action (summing to 1 per position).
+    pub visits: Vec<f32>,
+    /// Per position: targets and origin.
+    pub targets: Vec<Targets>,
+}
+
+impl Dataset {
+    /// Positions held.
+    pub fn len(&self) -> usize {
+        self.targets.len()
+    }
+
+    /// No positions.
+    pub fn is_empty(&self) -> bool {
+        self.targets.is_empty()
+    }
+
+    /// Add one example.
+    pub fn push(
+        &mut self,
+        position: &PositionInput,
+        actions: &[ActionInput],
+        visits: &[f32],
+        targets: Targets,
+    ) {
+        if self.offsets.is_empty() {
+            self.offsets.push(0);
+        }
+        self.board.extend(
+            position
+                .board
+                .iter()
+                .map(|v| (v * 8.0).round().clamp(0.0, 255.0) as u8),
+        );
+        self.globals.extend_from_slice(&position.globals);
+        for a in actions {
+            self.actions.extend_from_slice(&a.features);
+            self.cells.push(a.cell);
+        }
+        self.visits.extend_from_slice(visits);
+        self.offsets.push(self.cells.len() as u32);
+        self.targets.push(targets);
+    }
+
+    /// Append all of `other`'s examples.
+    pub fn extend(&mut self, other: &Dataset) {
+        for i in 0..other.len() {
+            let (lo, hi) = other.action_range(i);
+            if self.offsets.is_empty() {
+                self.offsets.push(0);
+            }
+            self.board
+                .extend_from_slice(&other.board[i * BOARD_FEATURES..][..BOARD_FEATURES]);
+            self.globals
+                .extend_from_slice(&other.globals[i * GLOBAL_FEATURES..][..GLOBAL_FEATURES]);
+            self.actions
+                .extend_from_slice(&other.actions[lo * ACTION_FEATURES..hi * ACTION_FEATURES]);
+            self.cells.extend_from_slice(&other.cells[lo..hi]);
+            self.visits.extend_from_slice(&other.visits[lo..hi]);
+            self.offsets.push(self.cells.len() as u32);
+            self.targets.push(other.targets[i]);
+        }
+    }
+
+    /// The actions of position `i`, as a range of action rows.
+    pub fn action_range(&self, i: usize) -> (usize, usize) {
+        (self.offsets[i] as usize, self.offsets[i + 1] as usize)
+    }
+
+    /// Write a shard to `path` with `metadata` (the encoding version is
+    /// added).
+    ///
+    /// # Errors
+    /// One line naming the file when it cannot be written.
+    pub fn write(&self, path: &Path, mut metadata: HashMap<String, String>) -> Result<(), String> {
+        let n = self.len();
+        let m = self.cells.len();
+        let offsets = if self.offsets.is_empty() {
+            vec![0]
+        } else {
+            self.offsets.clone()
+        };
+        let col = |f: fn(&Targets) -> &[f32; MAX_PLAYERS]| -> Vec<f32> {
+            self.targets.iter().flat_map(|t| *f(t)).collect()
+        };
+        let arrays = [
+            Array::u8("board", vec![n, BOARD_FEATURES], self.board.clone()),
+            Array::f32("globals", vec![n, GLOBAL_FEATURES], &self.globals),
+            Array::f32("actions", vec![m, ACTION_FEATURES], &self.actions),
+            Array::u32("action_cell", vec![m], &self.cells),
+            Array::u32("action_offset", vec![n + 1], &offsets),
+            Array::f32("visits", vec![m], &self.visits),
+            Array::f32("outcome", vec![n, MAX_PLAYERS], &col(|t| &t.outcome)),
+            Array::f32("score", vec![n, MAX_PLAYERS], &col(|t| &t.scores)),
+            Array::u32(
+                "game",
+                vec![n],
+                &self.targets.iter().map(|t| t.game).collect::<Vec<_>>(),
+            ),
+            Array::u32(
+                "turn",
+                vec![n],
+                &self.targets.iter().map(|t| t.turn).collect::<Vec<_>>(),
+            ),
+            Array::u32(
+                "players",
+                vec![n],
+                &self.targets.iter().map(|t| t.players).collect::<Vec<_>>(),
+            ),
+        ];
+        metadata.insert("format".into(), "carcassonne-examples".into());
+        metadata.insert("encoding_version".into(), ENCODING_VERSION.to_string());
+        super::tensors::write(path, &arrays, metadata)
+    }
+
+    /// Read a shard written by [`Dataset::write`], and its metadata.
+    ///
+    /// # Errors
+    /// One line naming the file: unreadable, not a shard, of another
+    /// encoding version, or with arrays of inconsistent sizes.
+    pub fn read(path: &Path) -> Result<(Dataset, HashMap<String, String>), String> {
+        let file = File::read(path)?;
+        let meta = file.metadata();
+        let name = path.display();
+        if meta.get("format").map(String::as_str) != Some("carcassonne-examples") {
+            return Err(format!("{name}: not a file of training examples"));
+        }
+        let version = meta.get("encoding_version").cloned().unwrap_or_default();
+        if version != ENCODING_VERSION.to_string() {
+            return Err(format!(
+                "{name}: examples of encoding version {version}, this build reads version {ENCODING_VERSION}"
+            ));
+        }
+        let (_, board) = file.u8("board")?;
+        let (_, globals) = file.f32("globals")?;
+        let (_, actions) = file.f32("actions")?;
+        let (_, cells) = file.u32("action_cell")?;
+        let (_, offsets) = file.u32("action_offset")?;
+        let (_, visits) = file.f32("visits")?;
+        let (_, outcome) = file.f32("outcome")?;
+        let (_, scores) = file.f32("score")?;
+        let (_, game) = file.u32("game")?;
+        let (_, turn) = file.u32("turn")?;
+        let (_, players) = file.u32("players")?;
+        let n = game.len();
+        let m = cells.len();
+        let consistent = board.len() == n * BOARD_FEATURES
+            && globals.len() == n * GLOBAL_FEATURES
+            && actions.len() == m * ACTION_FEATURES
+            && visits.len() == m
+            && offsets.len() == n + 1
+            && offsets.first() == Some(&0)
+            && offsets.last() == Some(&(m as u32))
+            && offsets.windows(2).all(|w| w[0] <= w[1])
+            && outcome.len() == n * MAX_PLAYERS
+            && scores.len() == n * MAX_PLAYERS
+            && turn.len() == n
+            && players.len() == n
+            && cells.iter().all(|&c| (c as usize) < super::encode::CELLS);
+        if !consistent {
+            return Err(format!("{name}: arrays of inconsistent sizes"));
+        }
+        let targets = (0..n)
+            .map(|i| {
+                let mut o = [0.0; MAX_PLAYERS];
+                let mut s = [0.0; MAX_PLAYERS];
+                o.copy_from_slice(&outcome[i * MAX_PLAYERS..][..MAX_PLAYERS]);
+                s.copy_from_slice(&scores[i * MAX_PLAYERS..][..MAX_PLAYERS]);
+                Targets {
+                    outcome: o,
+                    scores: s,
+                    game: game[i],
+                    turn: turn[i],
+                    players: players[i],
+                }
+            })
+            .collect();
+        Ok((
+            Dataset {
+                board,
+                globals,
+                actions,
+                cells,
+                offsets,
+                visits,
+                targets,
+            },
+            meta,
+        ))
+    }
+}
+
+/// Tiny data sets for the tests.
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use engine::{Rules, Seat, State};
+    use rand::{Rng, SeedableRng};
+
+    /// `games` random games of `players` seats, every decision recorded
+    /// with its "visits" all on one random action (at most `per_game`
+    /// positions a game).
+    pub(crate) fn random_examples(
+        games: u32,
+        players: usize,
+        per_game: usize,
+        seed: u64,
+    ) -> Dataset {
+        let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(seed);
+        let mut data = Dataset::default();
+        let rules: Rules = "gifts=true".parse().unwrap();
+        for game in 0..games {
+            let mut state = State::new(rules, players, Seat(0));
+            let mut rec = GameRecorder::new();
+            while !state.is_over() {
+                if state.is_chance() {
+                    state.apply_chance(&mut rng);
+                    continue;
+                }
+                let actions = state.legal_actions();
+                let pick = rng.gen_range(0..actions.len());
+                if rec.len() < per_game {
+                    let mut visits = vec![0.0; actions.len()];
+                    visits[pick] = 1.0;
+                    rec.record(&state.view(state.to_play()), &actions, &visits);
+                }
+                state.play_action_unchecked(actions[pick]);
+            }
+            let totals: Vec<u32> = (0..players)
+                .map(|s| state.score(Seat(s as u8)).total())
+                .collect();
+            rec.finish(&totals, game, &mut data);
+        }
+        data
+    }
+
+    #[test]
+    fn a_shard_reads_back_as_written() {
+        let data = random_examples(2, 3, 5, 1);
+        assert_eq!(data.len(), 10);
+        let dir = std::env::temp_dir().join(format!("neural-data-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("shard.safetensors");
+        let mut meta = HashMap::new();
+        meta.insert("rules".into(), "gifts=true".into());
+        data.write(&path, meta).unwrap();
+        let (back, meta) = Dataset::read(&path).unwrap();
+        assert_eq!(back, data);
+        assert_eq!(meta["rules"], "gifts=true");
+        assert_eq!(meta["encoding_version"], ENCODING_VERSION.to_string());
+        let mut twice = data.clone();
+        twice.extend(&data);
+        assert_eq!(twice.len(), 20);
+        assert_eq!(twice.action_range(10).0, data.cells.len());
+    }
+
+    #[test]
+    fn the_same_seed_gives_the_same_examples() {
+        assert_eq!(random_examples(1, 2, 8, 5), random_examples(1, 2, 8, 5));
+        assert_ne!(random_examples(1, 2, 8, 5), random_examples(1, 2, 8, 6));
+    }
+
+    #[test]
+    fn outcomes_are_seat_relative() {
+        let data = random_examples(1, 3, 6, 2);
+        let values = |t: &Targets| t.outcome;
+        // The seat to play alternates, and each example's block 0 is it:
+        // the three rotations of one outcome appear.
+        let first = values(&data.targets[0]);
+        assert!(first[..3]
+            .iter()
+            .all(|v| [-1.0, 1.0, 0.0, -1.0 / 3.0].contains(v)));
+        assert!(first[3..].iter().all(|&v| v == 0.0));
+        let sum = |o: [f32; MAX_PLAYERS]| o.iter().sum::<f32>();
+        for t in &data.targets {
+            assert_eq!(sum(values(t)), sum(first));
+        }
+    }
+}

@@ -1,0 +1,584 @@
+//! The network's input: a position as one seat sees it ([`SeatView`]) and
+//! each of its legal actions, as numbers. Versioned ([`ENCODING_VERSION`]);
+//! docs/neural.md lists every column. Nothing here reads what the seat may
+//! not see: other seats' hands of gift cards or (hidden) tiles, the tile
+//! order or the gift deck's order.
+//!
+//! - The **board** is a [`WINDOW`]×[`WINDOW`] window of cells centred on
+//!   the middle of the placed tiles' bounding box, [`CELL_CHANNELS`]
+//!   numbers per cell ([`CELL_COLUMNS`]), row-major from the north-west
+//!   corner (row 0 is the window's northernmost row, y largest).
+//! - The **globals** are [`GLOBAL_FEATURES`] numbers ([`GLOBAL_COLUMNS`]):
+//!   seat count, rules, phase, tiles to place, seat-relative scores,
+//!   supplies, bag counts, gift cards.
+//! - Each **action** is [`ACTION_FEATURES`] numbers ([`ACTION_COLUMNS`])
+//!   and the window cell it acts on (a placement's cell, a gift's target
+//!   tile; the centre for a tile kept), which the network uses to look up
+//!   a board-dependent embedding of that cell.
+//!
+//! Seats are seat-relative: block `k` is the seat `k` places after the
+//! viewer (the viewer is block 0), so the same network serves every seat
+//! and 2–6 players.
+//!
+//! The end-now gains of an action do not depend on hidden information
+//! (other seats' cards count 2 points each whatever they are), so they are
+//! computed on one determinization of the view drawn from a fixed seed.
+
+use engine::{
+    segment_id, Action, FeatureKind, Gift, GiftOpen, Phase, Pos, SeatView, Tile, MAX_HAND,
+    MAX_PLAYERS, NO_SEGMENT,
+};
+use rand::SeedableRng;
+
+/// The version of the encoding (the columns and their meaning). A weights
+/// file of another version is refused.
+pub const ENCODING_VERSION: u32 = 1;
+
+/// The board window's side, in cells.
+pub const WINDOW: usize = 15;
+
+/// Half the window's side: cells from the centre to an edge.
+const HALF: i32 = (WINDOW / 2) as i32;
+
+/// Cells of the board window.
+pub const CELLS: usize = WINDOW * WINDOW;
+
+/// The names of a cell's numbers, in order.
+pub const CELL_COLUMNS: [&str; 32] = [
+    "tile",
+    "open",
+    "off_table",
+    "city_n",
+    "city_e",
+    "city_s",
+    "city_w",
+    "road_n",
+    "road_e",
+    "road_s",
+    "road_w",
+    "monastery",
+    "shield",
+    "mine_n",
+    "mine_e",
+    "mine_s",
+    "mine_w",
+    "others_n",
+    "others_e",
+    "others_s",
+    "others_w",
+    "complete_n",
+    "complete_e",
+    "complete_s",
+    "complete_w",
+    "monastery_mine",
+    "monastery_others",
+    "monastery_surrounded",
+    "field_mine",
+    "field_others",
+    "meeple_here_mine",
+    "meeple_here_others",
+];
+
+/// Numbers per cell.
+pub const CELL_CHANNELS: usize = CELL_COLUMNS.len();
+
+/// Numbers of the board window.
+pub const BOARD_FEATURES: usize = CELLS * CELL_CHANNELS;
+
+/// Numbers per seat-relative seat block of the globals.
+const SEAT_BLOCK: usize = 7;
+
+/// The names of the global numbers, in order (seat blocks written out
+/// for block 0; blocks 1–5 repeat them for the seats after the viewer).
+pub const GLOBAL_COLUMNS: [&str; 19] = [
+    "players_2..6 (5, one-hot)",
+    "rules (10: farmers, gifts, hand/3, hand_visible, start_in_bag, hole_bonus, final_incomplete, table, table_closes, unplaceable_return)",
+    "phase (4, one-hot: place, choose, place_hand, other)",
+    "to_place (24: count of each tile kind to place or choose from)",
+    "held (24: own tiles in hand per kind)",
+    "seat k=0..5 (6 x 7: present, score/100, end_now/100, (end_now-score)/50, supply/7, gift_cards/5, tiles_held/3)",
+    "lead/50 (score less the best other seat's)",
+    "end_now_lead/50",
+    "unseen (24: unseen tiles per kind / copies of the kind)",
+    "unseen_total/72",
+    "bag_total/72",
+    "own_gifts (5: cards per kind / 5)",
+    "discard (5: discarded cards per kind / 5)",
+    "gift_deck/25",
+    "gift_opened",
+    "may_open_gift",
+    "turns/72",
+    "window_cx/72 (the window centre's x)",
+    "window_cy/72",
+];
+
+/// Numbers of the globals.
+pub const GLOBAL_FEATURES: usize =
+    5 + 10 + 4 + 24 + 24 + MAX_PLAYERS * SEAT_BLOCK + 2 + 24 + 2 + 5 + 5 + 3 + 1 + 2;
+
+/// The names of an action's numbers, in order.
+pub const ACTION_COLUMNS: [&str; 13] = [
+    "kind (3, one-hot: place, open_gift, keep_tile)",
+    "gift (5, one-hot: the card opened)",
+    "meeple (5, one-hot: none, road, city, monastery, field)",
+    "rotation (4, one-hot)",
+    "slot (3, one-hot: hand slot of the tile placed)",
+    "tile (24, one-hot: the tile placed or kept)",
+    "dx/7 (the cell's column from the window centre)",
+    "dy/7",
+    "outside (1 when the cell lies outside the window)",
+    "gain_self/10 (change of the seat's end-now total)",
+    "gain_others/10 (largest change of another seat's)",
+    "lead_after/50 (end-now total right after less the best other seat's)",
+    "meeple_complete (1 when the meeple's feature is complete at once)",
+];
+
+/// Numbers per action.
+pub const ACTION_FEATURES: usize = 3 + 5 + 5 + 4 + 3 + 24 + 3 + 3 + 1;
+
+/// A position's numbers: the board window and the globals.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PositionInput {
+    /// [`BOARD_FEATURES`] numbers (cell-major: cell, then channel).
+    pub board: Vec<f32>,
+    /// [`GLOBAL_FEATURES`] numbers.
+    pub globals: Vec<f32>,
+}
+
+/// One action's numbers.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ActionInput {
+    /// [`ACTION_FEATURES`] numbers.
+    pub features: Vec<f32>,
+    /// The window cell it acts on (`0..CELLS`; clamped into the window).
+    pub cell: u32,
+}
+
+/// The window's centre: the middle of the placed tiles' bounding box.
+fn centre(view: &SeatView<'_>) -> (i32, i32) {
+    let tiles = view.board().tiles();
+    let (mut x0, mut x1, mut y0, mut y1) = (i32::MAX, i32::MIN, i32::MAX, i32::MIN);
+    for p in tiles {
+        let (x, y) = (p.pos.x as i32, p.pos.y as i32);
+        x0 = x0.min(x);
+        x1 = x1.max(x);
+        y0 = y0.min(y);
+        y1 = y1.max(y);
+    }
+    if tiles.is_empty() {
+        return (0, 0);
+    }
+    ((x0 + x1).div_euclid(2), (y0 + y1).div_euclid(2))
+}
+
+/// The window cell of `pos` for a window centred on `c`, and whether it
+/// lies inside (outside cells are clamped to the border).
+fn cell_of(c: (i32, i32), pos: Pos) -> (u32, bool) {
+    let dx = pos.x as i32 - c.0;
+    let dy = pos.y as i32 - c.1;
+    let inside = dx.abs() <= HALF && dy.abs() <= HALF;
+    let col = (dx.clamp(-HALF, HALF) + HALF) as usize;
+    let row = (HALF - dy.clamp(-HALF, HALF)) as usize;
+    ((row * WINDOW + col) as u32, inside)
+}
+
+/// Encode the position of `view` (see the module doc).
+pub fn encode_position(view: &SeatView<'_>) -> PositionInput {
+    let mut board = vec![0.0f32; BOARD_FEATURES];
+    let c = centre(view);
+    let players = view.players();
+    let me = view.seat();
+    let rules = view.rules();
+    let features = view.features();
+    // Off-table and open cells of the window.
+    for row in 0..WINDOW {
+        for col in 0..WINDOW {
+            let x = c.0 + col as i32 - HALF;
+            let y = c.1 - (row as i32 - HALF);
+            let at = &mut board[(row * WINDOW + col) * CELL_CHANNELS..][..CELL_CHANNELS];
+            let on_grid = i8::try_from(x).is_ok() && i8::try_from(y).is_ok();
+            if !on_grid {
+                at[2] = 1.0;
+                continue;
+            }
+            let pos = Pos::new(x as i8, y as i8);
+            if rules.table.is_some() && !view.on_table(pos) {
+                at[2] = 1.0;
+            }
+            if view.board().is_open(pos) {
+                at[1] = 1.0;
+            }
+        }
+    }
+    let mine_or_others = |root| {
+        let on = view.meeples_on(root);
+        let mine = on[me] > 0;
+        let others = (0..players).any(|s| s != me.index() && on[engine::Seat(s as u8)] > 0);
+        (mine, others)
+    };
+    for (slot, placed) in view.board().tiles().iter().enumerate() {
+        let (cell, inside) = cell_of(c, placed.pos);
+        if !inside {
+            continue;
+        }
+        let at = &mut board[cell as usize * CELL_CHANNELS..][..CELL_CHANNELS];
+        at[0] = 1.0;
+        let o = placed.tile.oriented(placed.rot);
+        let def = placed.tile.def();
+        for side in 0..4 {
+            match o.edges[side] {
+                engine::Edge::City => at[3 + side] = 1.0,
+                engine::Edge::Road => at[7 + side] = 1.0,
+                engine::Edge::Field => {}
+            }
+            let seg = o.edge_segment[side];
+            if seg != NO_SEGMENT {
+                let id = segment_id(slot, seg);
+                let root = features.root(id);
+                let (mine, others) = mine_or_others(root);
+                at[13 + side] = mine as u8 as f32;
+                at[17 + side] = others as u8 as f32;
+                at[21 + side] = view.is_complete(id) as u8 as f32;
+            }
+        }
+        if def.segments.iter().any(|s| s.shield) {
+            at[12] = 1.0;
+        }
+        if o.monastery != NO_SEGMENT {
+            at[11] = 1.0;
+            let id = segment_id(slot, o.monastery);
+            let (mine, others) = mine_or_others(features.root(id));
+            at[25] = mine as u8 as f32;
+            at[26] = others as u8 as f32;
+            at[27] = placed.surrounded as f32 / 8.0;
+        }
+        for (i, s) in def.segments.iter().enumerate() {
+            if s.kind == FeatureKind::Field {
+                let (mine, others) = mine_or_others(features.root(segment_id(slot, i as u8)));
+                at[28] = at[28].max(mine as u8 as f32);
+                at[29] = at[29].max(others as u8 as f32);
+            }
+        }
+    }
+    for m in view.meeples() {
+        let placed = view.board().placed(m.slot());
+        let (cell, inside) = cell_of(c, placed.pos);
+        if inside {
+            let ch = if m.seat == me { 30 } else { 31 };
+            board[cell as usize * CELL_CHANNELS + ch] = 1.0;
+        }
+    }
+
+    let mut g = Vec::with_capacity(GLOBAL_FEATURES);
+    for p in 2..=6 {
+        g.push((players == p) as u8 as f32);
+    }
+    let b = |v: bool| v as u8 as f32;
+    g.extend([
+        b(rules.farmers),
+        b(rules.gifts),
+        rules.hand as f32 / 3.0,
+        b(rules.hand_visible),
+        b(rules.start_in_bag),
+        b(rules.hole_bonus),
+        b(rules.final_incomplete),
+        b(rules.table.is_some()),
+        b(rules.table_closes),
+        b(rules.unplaceable == engine::Unplaceable::Return),
+    ]);
+    let phase = view.phase();
+    g.extend([
+        b(matches!(phase, Phase::Place(_))),
+        b(matches!(phase, Phase::Choose(..))),
+        b(matches!(phase, Phase::PlaceHand)),
+        b(!matches!(
+            phase,
+            Phase::Place(_) | Phase::Choose(..) | Phase::PlaceHand
+        )),
+    ]);
+    let mut to_place = [0.0f32; Tile::COUNT];
+    let mut held = [0.0f32; Tile::COUNT];
+    let own = view.own_tiles();
+    for t in own.iter() {
+        held[t.index()] += 1.0;
+    }
+    match phase {
+        Phase::Place(t) => to_place[t.index()] += 1.0,
+        Phase::Choose(a, b2) => {
+            to_place[a.index()] += 1.0;
+            to_place[b2.index()] += 1.0;
+        }
+        Phase::PlaceHand if view.to_play() == me => to_place = held,
+        _ => {}
+    }
+    g.extend(to_place);
+    g.extend(held);
+    let end_now = view.end_now_scores();
+    let total = |s: usize| view.score(engine::Seat(s as u8)).total() as f32;
+    let end_total = |s: usize| end_now[engine::Seat(s as u8)].total() as f32;
+    for k in 0..MAX_PLAYERS {
+        if k >= players {
+            g.extend([0.0; SEAT_BLOCK]);
+            continue;
+        }
+        let s = (me.index() + k) % players;
+        let seat = engine::Seat(s as u8);
+        g.extend([
+            1.0,
+            total(s) / 100.0,
+            end_total(s) / 100.0,
+            (end_total(s) - total(s)) / 50.0,
+            view.supply(seat) as f32 / 7.0,
+            view.hand_size(seat) as f32 / 5.0,
+            view.tiles_held(seat) as f32 / 3.0,
+        ]);
+    }
+    let best_other = |f: &dyn Fn(usize) -> f32| {
+        (0..players)
+            .filter(|&s| s != me.index())
+            .map(f)
+            .fold(f32::MIN, f32::max)
+    };
+    g.push((total(me.index()) - best_other(&total)) / 50.0);
+    g.push((end_total(me.index()) - best_other(&end_total)) / 50.0);
+    let unseen = view.unseen_tiles();
+    for t in Tile::ALL {
+        g.push(unseen.count(t) as f32 / t.def().count as f32);
+    }
+    g.push(unseen.total() as f32 / 72.0);
+    g.push(view.bag().total() as f32 / 72.0);
+    let own_gifts = view.own_hand();
+    let discard = view.gift_discard();
+    for gift in Gift::ALL {
+        g.push(own_gifts.count(gift) as f32 / 5.0);
+    }
+    for gift in Gift::ALL {
+        g.push(discard.count(gift) as f32 / 5.0);
+    }
+    g.push(view.gift_deck_size() as f32 / 25.0);
+    g.push(b(view.gift_opened()));
+    g.push(b(view.may_open_gift()));
+    g.push(view.turns() as f32 / 72.0);
+    g.push(c.0 as f32 / 72.0);
+    g.push(c.1 as f32 / 72.0);
+    debug_assert_eq!(g.len(), GLOBAL_FEATURES);
+    PositionInput { board, globals: g }
+}
+
+/// Encode `actions`, legal actions of the position of `view` whose seat is
+/// to play, in order (see the module doc).
+///
+/// # Panics
+/// When an action is illegal in the position (the end-now gains are
+/// computed by playing it).
+pub fn encode_actions(view: &SeatView<'_>, actions: &[Action]) -> Vec<ActionInput> {
+    let c = centre(view);
+    let me = view.seat().index();
+    let players = view.players();
+    // Gains do not depend on hidden information: any determinization
+    // gives the same (a test checks it).
+    let state = view.determinize(&mut rand_pcg::Pcg64Mcg::seed_from_u64(0));
+    let mut end_now = state.end_now();
+    let base = end_now.valued_scores();
+    actions
+        .iter()
+        .map(|&action| {
+            let mut f = vec![0.0f32; ACTION_FEATURES];
+            let mut cell = (HALF as usize * WINDOW + HALF as usize) as u32;
+            let mut set_cell = |pos: Pos, f: &mut [f32]| {
+                let (k, inside) = cell_of(c, pos);
+                cell = k;
+                f[44] = ((pos.x as i32 - c.0) as f32 / HALF as f32).clamp(-3.0, 3.0);
+                f[45] = ((pos.y as i32 - c.1) as f32 / HALF as f32).clamp(-3.0, 3.0);
+                f[46] = (!inside) as u8 as f32;
+            };
+            match action {
+                Action::Place(mv) => {
+                    f[0] = 1.0;
+                    let tile = view.placing_tile(mv.placement.slot);
+                    let meeple_kind = match (tile, mv.meeple) {
+                        (Some(t), Some(s)) => Some(t.def().segments[s as usize].kind),
+                        _ => None,
+                    };
+                    let k = match meeple_kind {
+                        None => 0,
+                        Some(FeatureKind::Road) => 1,
+                        Some(FeatureKind::City) => 2,
+                        Some(FeatureKind::Monastery) => 3,
+                        Some(FeatureKind::Field) => 4,
+                    };
+                    f[8 + k] = 1.0;
+                    f[13 + mv.placement.rot.quarter_turns() as usize] = 1.0;
+                    f[17 + (mv.placement.slot as usize).min(MAX_HAND - 1)] = 1.0;
+                    if let Some(t) = tile {
+                        f[20 + t.index()] = 1.0;
+                    }
+                    set_cell(mv.placement.pos, &mut f);
+                }
+                Action::Open(open) => {
+                    f[1] = 1.0;
+                    f[3 + open.gift().index()] = 1.0;
+                    let at = match open {
+                        GiftOpen::Synod { at }
+                        | GiftOpen::RoadSweeper { at, .. }
+                        | GiftOpen::CashOut { at, .. }
+                        | GiftOpen::ChangePosition { at, .. } => Some(at),
+                        _ => None,
+                    };
+                    if let Some(at) = at {
+                        set_cell(at, &mut f);
+                    }
+                }
+                Action::Keep(t) => {
+                    f[2] = 1.0;
+                    f[20 + t.index()] = 1.0;
+                }
+            }
+            let after = end_now.after(action);
+            let gain = |s: usize| {
+                let seat = engine::Seat(s as u8);
+                after[seat].total() as f32 - base[seat].total() as f32
+            };
+            let others_gain = (0..players)
+                .filter(|&s| s != me)
+                .map(gain)
+                .fold(f32::MIN, f32::max);
+            let others_after = (0..players)
+                .filter(|&s| s != me)
+                .map(|s| after[engine::Seat(s as u8)].total() as f32)
+                .fold(f32::MIN, f32::max);
+            f[47] = gain(me) / 10.0;
+            f[48] = others_gain / 10.0;
+            f[49] = (after[engine::Seat(me as u8)].total() as f32 - others_after) / 50.0;
+            if let Action::Place(mv) = action {
+                if mv.meeple.is_some() {
+                    // The meeple comes back at once when its feature is
+                    // complete: the supply does not fall.
+                    let mut next = state.clone();
+                    next.play_action_unchecked(action);
+                    let seat = engine::Seat(me as u8);
+                    f[50] = (next.supply(seat) >= state.supply(seat)) as u8 as f32;
+                }
+            }
+            ActionInput { features: f, cell }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_support::random_play_until;
+    use engine::{Rules, Seat, State};
+
+    fn gifts_midgame(players: usize, seed: u64) -> State {
+        let rules: Rules = "gifts=true".parse().unwrap();
+        random_play_until(players, rules, seed, |s| s.turns() > 20)
+    }
+
+    #[test]
+    fn sizes_match_the_column_lists() {
+        let state = gifts_midgame(3, 4);
+        let view = state.view(state.to_play());
+        let p = encode_position(&view);
+        assert_eq!(p.board.len(), BOARD_FEATURES);
+        assert_eq!(p.globals.len(), GLOBAL_FEATURES);
+        let actions = state.legal_actions();
+        for a in encode_actions(&view, &actions) {
+            assert_eq!(a.features.len(), ACTION_FEATURES);
+            assert!((a.cell as usize) < CELLS);
+            assert!(a.features.iter().all(|v| v.is_finite()));
+        }
+        assert!(p.board.iter().chain(&p.globals).all(|v| v.is_finite()));
+    }
+
+    /// Two complete states that differ only in what the seat to play
+    /// cannot see (other seats' cards and hidden tiles, the order of the
+    /// gift deck) give the same input.
+    #[test]
+    fn hidden_information_cannot_change_the_encoding() {
+        for (rules, players, seed) in [
+            ("gifts=true", 2, 1u64),
+            ("gifts=true", 4, 2),
+            ("hand=2", 3, 3),
+        ] {
+            let rules: Rules = rules.parse().unwrap();
+            // A position where the next seat holds a gift card (or, with
+            // a hand, hidden tiles).
+            let state = random_play_until(players, rules, seed, |s| {
+                let next = Seat(((s.to_play().index() + 1) % players) as u8);
+                s.turns() > 8 && (rules.hand > 0 || s.view(next).own_hand().total() > 0)
+            });
+            let me = state.to_play();
+            let view = state.view(me);
+            let actions = view.state_actions();
+            let want = (encode_position(&view), encode_actions(&view, &actions));
+            let other = Seat(((me.index() + 1) % players) as u8);
+            let mut differed = false;
+            for k in 0..8 {
+                let det = view.determinize(&mut rand_pcg::Pcg64Mcg::seed_from_u64(100 + k));
+                let (theirs, mine) = (det.view(other), state.view(other));
+                differed |=
+                    theirs.own_hand() != mine.own_hand() || theirs.own_tiles() != mine.own_tiles();
+                let v = det.view(me);
+                assert_eq!(v.state_actions(), actions);
+                let got = (encode_position(&v), encode_actions(&v, &actions));
+                assert!(
+                    got == want,
+                    "{rules} {players}p: determinization {k} changes the input"
+                );
+            }
+            assert!(
+                differed,
+                "{rules} {players}p: the hidden information never differed"
+            );
+        }
+    }
+
+    trait Actions {
+        fn state_actions(&self) -> Vec<Action>;
+    }
+
+    impl Actions for SeatView<'_> {
+        fn state_actions(&self) -> Vec<Action> {
+            let mut out = Vec::new();
+            self.for_each_action(|a| out.push(a));
+            out
+        }
+    }
+
+    #[test]
+    fn the_input_is_seat_relative() {
+        let state = gifts_midgame(3, 9);
+        let me = state.to_play();
+        let g = encode_position(&state.view(me)).globals;
+        // Block 0 is the viewer: its score and supply.
+        let block0 = 5 + 10 + 4 + 24 + 24;
+        assert_eq!(g[block0], 1.0);
+        assert_eq!(g[block0 + 1], state.score(me).total() as f32 / 100.0);
+        let next = Seat(((me.index() + 1) % 3) as u8);
+        assert_eq!(
+            g[block0 + SEAT_BLOCK + 1],
+            state.score(next).total() as f32 / 100.0
+        );
+        assert_eq!(g[block0 + 4], state.supply(me) as f32 / 7.0);
+        // Seats 4–6 are absent.
+        assert!(g[block0 + 3 * SEAT_BLOCK..block0 + 6 * SEAT_BLOCK]
+            .iter()
+            .all(|&v| v == 0.0));
+    }
+
+    #[test]
+    fn the_start_tile_sits_in_the_middle_of_the_window() {
+        let mut state = State::new(Rules::default(), 2, Seat(0));
+        state.draw(Tile::U).unwrap();
+        let p = encode_position(&state.view(Seat(0)));
+        let centre = (HALF as usize * WINDOW + HALF as usize) * CELL_CHANNELS;
+        assert_eq!(p.board[centre], 1.0, "tile");
+        assert_eq!(p.board[centre + 3], 1.0, "the start tile's city is north");
+        let tiles: f32 = (0..CELLS).map(|c| p.board[c * CELL_CHANNELS]).sum();
+        assert_eq!(tiles, 1.0);
+        let open: f32 = (0..CELLS).map(|c| p.board[c * CELL_CHANNELS + 1]).sum();
+        assert_eq!(open, 4.0);
+    }
+}

@@ -1,0 +1,479 @@
+//! [`NetEvaluator`]: the network as an [`Evaluator`] of the `az` search,
+//! and its weights file (safetensors, with what it was trained on in the
+//! metadata).
+//!
+//! A file is refused when it is not a network of this build's encoding
+//! ([`ENCODING_VERSION`]) or its arrays do not have the shapes its sizes
+//! say; a network trained on other games (seat counts, rules) is not
+//! refused but says so ([`NetEvaluator::unsuited_to`]), as `eval=` models
+//! do.
+
+use super::encode::{encode_actions, encode_position, ENCODING_VERSION, GLOBAL_FEATURES};
+use super::net::{batch, err, segment_softmax, Net, NetConfig};
+use super::tensors::{Array, File};
+use crate::az::{EvalRequest, Evaluation, Evaluator};
+use crate::learn::FittedOn;
+use candle_core::{Device, Var};
+use engine::{Rules, MAX_PLAYERS};
+use std::collections::HashMap;
+use std::fmt;
+use std::path::Path;
+
+/// Why a weights file cannot be used.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum NetError {
+    /// The file cannot be read or written.
+    Io(String),
+    /// The file is not a network's weights (or is damaged).
+    Format(String),
+    /// The file is a network of another encoding version.
+    EncodingVersion {
+        /// The file.
+        path: String,
+        /// Its encoding version (as written).
+        found: String,
+    },
+}
+
+impl fmt::Display for NetError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NetError::Io(e) | NetError::Format(e) => f.write_str(e),
+            NetError::EncodingVersion { path, found } => write!(
+                f,
+                "{path}: a network of encoding version {found}, this build encodes version {ENCODING_VERSION} (retrain it with `carcassonne train-net`)"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for NetError {}
+
+/// Where a network comes from (its weights file's metadata).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Provenance {
+    /// The games it was trained on, when known.
+    pub fitted_on: Option<FittedOn>,
+    /// The data folders or files it was trained on.
+    pub data: Vec<String>,
+    /// The seed of its initial weights and training.
+    pub seed: u64,
+    /// The code revision that trained it.
+    pub revision: String,
+    /// Anything else (held-out losses, example counts…), written as is.
+    pub extra: HashMap<String, String>,
+}
+
+/// A network that evaluates positions for the `az` search.
+pub struct NetEvaluator {
+    /// The network.
+    pub net: Net,
+    /// Where it comes from.
+    pub provenance: Provenance,
+}
+
+const FORMAT: &str = "carcassonne-net";
+
+impl NetEvaluator {
+    /// A network of `config` with initial weights drawn from `seed`.
+    pub fn new(config: NetConfig, seed: u64) -> NetEvaluator {
+        NetEvaluator {
+            net: Net::new(config, seed),
+            provenance: Provenance {
+                seed,
+                ..Provenance::default()
+            },
+        }
+    }
+
+    /// Why the network may evaluate badly in games of `players` seats
+    /// under `rules`: it was trained on other games. `None` when it was
+    /// trained on such games or does not say.
+    pub fn unsuited_to(&self, rules: &Rules, players: usize) -> Option<String> {
+        self.provenance
+            .fitted_on
+            .as_ref()?
+            .unsuited_to(rules, players)
+    }
+
+    /// Write the weights and provenance to `path` (atomically).
+    ///
+    /// # Errors
+    /// [`NetError::Io`] when the file cannot be written.
+    pub fn save(&self, path: &Path) -> Result<(), NetError> {
+        let names = Net::names(&self.net.config);
+        let mut arrays = Vec::new();
+        for (name, var) in names.iter().zip(&self.net.vars) {
+            let shape = var.dims().to_vec();
+            let data = var
+                .flatten_all()
+                .and_then(|t| t.to_vec1::<f32>())
+                .map_err(|e| NetError::Io(err(e)))?;
+            arrays.push(Array::f32(name, shape, &data));
+        }
+        let c = self.net.config;
+        let p = &self.provenance;
+        let mut meta = p.extra.clone();
+        meta.insert("format".into(), FORMAT.into());
+        meta.insert("encoding_version".into(), ENCODING_VERSION.to_string());
+        meta.insert("hidden".into(), c.hidden.to_string());
+        meta.insert("context".into(), c.context.to_string());
+        meta.insert("cell".into(), c.cell.to_string());
+        meta.insert("policy_hidden".into(), c.policy_hidden.to_string());
+        meta.insert("seed".into(), p.seed.to_string());
+        meta.insert("revision".into(), p.revision.clone());
+        meta.insert(
+            "data".into(),
+            serde_json::to_string(&p.data).expect("strings serialise"),
+        );
+        if let Some(f) = &p.fitted_on {
+            meta.insert(
+                "fitted_on".into(),
+                serde_json::to_string(f).expect("rules serialise"),
+            );
+        }
+        super::tensors::write(path, &arrays, meta).map_err(NetError::Io)
+    }
+
+    /// Read a weights file written by [`NetEvaluator::save`] (or by
+    /// anything else in its layout, e.g. from PyTorch: docs/neural.md).
+    ///
+    /// # Errors
+    /// [`NetError::Io`] when unreadable, [`NetError::Format`] when not a
+    /// network's weights or of the wrong shapes,
+    /// [`NetError::EncodingVersion`] when of another encoding.
+    pub fn load(path: &Path) -> Result<NetEvaluator, NetError> {
+        let name = path.display().to_string();
+        if !path.exists() {
+            return Err(NetError::Io(format!("{name}: no such file")));
+        }
+        let file = File::read(path).map_err(NetError::Format)?;
+        let meta = file.metadata();
+        if meta.get("format").map(String::as_str) != Some(FORMAT) {
+            return Err(NetError::Format(format!(
+                "{name}: not a network's weights (no `format: {FORMAT}` in its metadata)"
+            )));
+        }
+        let version = meta.get("encoding_version").cloned().unwrap_or_default();
+        if version != ENCODING_VERSION.to_string() {
+            return Err(NetError::EncodingVersion {
+                path: name,
+                found: version,
+            });
+        }
+        let size = |key: &str| -> Result<usize, NetError> {
+            meta.get(key)
+                .and_then(|v| v.parse().ok())
+                .filter(|&v: &usize| v > 0 && v <= 1 << 16)
+                .ok_or_else(|| {
+                    NetError::Format(format!("{name}: no valid `{key}` in its metadata"))
+                })
+        };
+        let config = NetConfig {
+            hidden: size("hidden")?,
+            context: size("context")?,
+            cell: size("cell")?,
+            policy_hidden: size("policy_hidden")?,
+        };
+        let mut vars = Vec::new();
+        let names = Net::names(&config);
+        for (k, (layer, inputs, outputs)) in config.layers().into_iter().enumerate() {
+            for (array, want) in [
+                (&names[2 * k], vec![outputs, inputs]),
+                (&names[2 * k + 1], vec![outputs]),
+            ] {
+                let (shape, data) = file
+                    .f32(array)
+                    .map_err(|e| NetError::Format(format!("{e} (layer {layer})")))?;
+                if shape != want {
+                    return Err(NetError::Format(format!(
+                        "{name}: `{array}` is {shape:?}, its sizes say {want:?}"
+                    )));
+                }
+                if data.iter().any(|v| !v.is_finite()) {
+                    return Err(NetError::Format(format!(
+                        "{name}: `{array}` holds a value that is not finite"
+                    )));
+                }
+                vars.push(
+                    Var::from_vec(data, want, &Device::Cpu)
+                        .map_err(|e| NetError::Format(err(e)))?,
+                );
+            }
+        }
+        let fitted_on = match meta.get("fitted_on") {
+            Some(text) => Some(serde_json::from_str(text).map_err(|e| {
+                NetError::Format(format!("{name}: `fitted_on` in its metadata: {e}"))
+            })?),
+            None => None,
+        };
+        let data = meta
+            .get("data")
+            .and_then(|d| serde_json::from_str(d).ok())
+            .unwrap_or_default();
+        let known = [
+            "format",
+            "encoding_version",
+            "hidden",
+            "context",
+            "cell",
+            "policy_hidden",
+            "seed",
+            "revision",
+            "data",
+            "fitted_on",
+        ];
+        let extra = meta
+            .iter()
+            .filter(|(k, _)| !known.contains(&k.as_str()))
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
+        Ok(NetEvaluator {
+            net: Net { config, vars },
+            provenance: Provenance {
+                fitted_on,
+                data,
+                seed: meta.get("seed").and_then(|s| s.parse().ok()).unwrap_or(0),
+                revision: meta.get("revision").cloned().unwrap_or_default(),
+                extra,
+            },
+        })
+    }
+
+    fn evaluate_inner(&self, requests: &[EvalRequest<'_>]) -> Result<Vec<Evaluation>, String> {
+        let n = requests.len();
+        let mut board = Vec::new();
+        let mut globals = Vec::with_capacity(n * GLOBAL_FEATURES);
+        let mut actions = Vec::new();
+        let mut cells = Vec::new();
+        let mut owners = Vec::new();
+        let mut offsets = vec![0];
+        for (i, r) in requests.iter().enumerate() {
+            let p = encode_position(&r.view);
+            board.extend_from_slice(&p.board);
+            globals.extend_from_slice(&p.globals);
+            for a in encode_actions(&r.view, r.actions) {
+                actions.extend_from_slice(&a.features);
+                cells.push(a.cell);
+                owners.push(i as u32);
+            }
+            offsets.push(cells.len());
+        }
+        let input = batch(board, &globals, actions, &cells, &owners)?;
+        let out = self.net.forward(&input)?;
+        let values = out.value.to_vec2::<f32>().map_err(err)?;
+        let logits = out.logits.to_vec1::<f32>().map_err(err)?;
+        let priors = segment_softmax(&logits, &offsets);
+        Ok(requests
+            .iter()
+            .enumerate()
+            .map(|(i, r)| {
+                let players = r.view.players();
+                let me = r.view.seat().index();
+                let mut v = vec![0.0; players];
+                for (k, value) in values[i].iter().enumerate().take(players.min(MAX_PLAYERS)) {
+                    v[(me + k) % players] = *value;
+                }
+                Evaluation {
+                    values: v,
+                    priors: priors[offsets[i]..offsets[i + 1]].to_vec(),
+                }
+            })
+            .collect())
+    }
+}
+
+impl Evaluator for NetEvaluator {
+    /// One forward pass for the whole batch.
+    ///
+    /// # Panics
+    /// When the network's forward pass fails, which a network loaded by
+    /// [`NetEvaluator::load`] cannot (its shapes are checked).
+    fn evaluate(&self, batch: &[EvalRequest<'_>]) -> Vec<Evaluation> {
+        if batch.is_empty() {
+            return Vec::new();
+        }
+        self.evaluate_inner(batch)
+            .unwrap_or_else(|e| panic!("network evaluation failed: {e}"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_support::random_play_until;
+    use engine::{Action, State};
+
+    fn position(rules: &str, players: usize, seed: u64) -> (State, Vec<Action>) {
+        let rules: Rules = rules.parse().unwrap();
+        let state = random_play_until(players, rules, seed, |s| s.turns() > 10);
+        let actions = state.legal_actions();
+        (state, actions)
+    }
+
+    fn temp(name: &str) -> std::path::PathBuf {
+        let dir = std::env::temp_dir().join(format!("neural-test-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        dir.join(name)
+    }
+
+    fn weights(e: &NetEvaluator) -> Vec<Vec<f32>> {
+        e.net
+            .vars
+            .iter()
+            .map(|v| v.flatten_all().unwrap().to_vec1::<f32>().unwrap())
+            .collect()
+    }
+
+    #[test]
+    fn the_same_seed_gives_the_same_initial_weights() {
+        let a = NetEvaluator::new(NetConfig::TINY, 7);
+        let b = NetEvaluator::new(NetConfig::TINY, 7);
+        let c = NetEvaluator::new(NetConfig::TINY, 8);
+        assert_eq!(weights(&a), weights(&b));
+        assert_ne!(weights(&a), weights(&c));
+    }
+
+    #[test]
+    fn save_and_load_are_bit_exact() {
+        let mut e = NetEvaluator::new(NetConfig::TINY, 3);
+        e.provenance.fitted_on = Some(FittedOn {
+            players: vec![2],
+            rules: vec![Rules::default()],
+        });
+        e.provenance.data = vec!["results/x".into()];
+        e.provenance.revision = "abc".into();
+        e.provenance.extra.insert("note".into(), "hi".into());
+        let path = temp("bit-exact.safetensors");
+        e.save(&path).unwrap();
+        let back = NetEvaluator::load(&path).unwrap();
+        let bits = |e: &NetEvaluator| -> Vec<Vec<u32>> {
+            weights(e)
+                .iter()
+                .map(|w| w.iter().map(|x| x.to_bits()).collect())
+                .collect()
+        };
+        assert_eq!(bits(&e), bits(&back));
+        assert_eq!(back.net.config, NetConfig::TINY);
+        assert_eq!(back.provenance, e.provenance);
+        let (state, actions) = position("", 2, 5);
+        let request = [EvalRequest {
+            view: state.view(state.to_play()),
+            actions: &actions,
+        }];
+        assert_eq!(e.evaluate(&request), back.evaluate(&request));
+    }
+
+    #[test]
+    fn a_file_of_another_encoding_version_is_refused() {
+        let e = NetEvaluator::new(NetConfig::TINY, 3);
+        let path = temp("old-version.safetensors");
+        e.save(&path).unwrap();
+        // Rewrite the metadata with another version.
+        let file = File::read(&path).unwrap();
+        let mut meta = file.metadata();
+        meta.insert("encoding_version".into(), "0".into());
+        let arrays: Vec<Array> = file
+            .names()
+            .iter()
+            .map(|n| {
+                let (shape, data) = file.f32(n).unwrap();
+                Array::f32(n, shape, &data)
+            })
+            .collect();
+        super::super::tensors::write(&path, &arrays, meta).unwrap();
+        let Err(e) = NetEvaluator::load(&path) else {
+            panic!("loaded a file of version 0")
+        };
+        assert!(matches!(e, NetError::EncodingVersion { .. }), "{e}");
+        assert!(e.to_string().contains("encoding version 0"), "{e}");
+        let missing = NetEvaluator::load(&temp("missing.safetensors"))
+            .err()
+            .unwrap();
+        assert!(missing.to_string().contains("no such file"), "{missing}");
+        std::fs::write(temp("junk.safetensors"), b"not a file").unwrap();
+        let junk = NetEvaluator::load(&temp("junk.safetensors")).err().unwrap();
+        assert!(matches!(junk, NetError::Format(_)), "{junk}");
+    }
+
+    /// Only the actions asked about are scored: their priors sum to 1, so
+    /// an action left out (illegal ones never are asked about) gets
+    /// nothing; and a batch gives each position what it gets alone.
+    #[test]
+    fn priors_cover_the_requested_actions_only_and_batches_do_not_matter() {
+        let e = NetEvaluator::new(NetConfig::TINY, 11);
+        let (s1, a1) = position("gifts=true", 3, 1);
+        let (s2, a2) = position("", 2, 2);
+        let sub: Vec<Action> = a1.iter().copied().step_by(2).collect();
+        let requests = [
+            EvalRequest {
+                view: s1.view(s1.to_play()),
+                actions: &a1,
+            },
+            EvalRequest {
+                view: s2.view(s2.to_play()),
+                actions: &a2,
+            },
+            EvalRequest {
+                view: s1.view(s1.to_play()),
+                actions: &sub,
+            },
+        ];
+        let out = e.evaluate(&requests);
+        assert_eq!(out.len(), 3);
+        for (o, r) in out.iter().zip(&requests) {
+            assert_eq!(o.priors.len(), r.actions.len());
+            assert_eq!(o.values.len(), r.view.players());
+            let sum: f32 = o.priors.iter().sum();
+            assert!((sum - 1.0).abs() < 1e-4, "priors sum to {sum}");
+            assert!(o.priors.iter().all(|&p| p > 0.0 && p <= 1.0));
+            assert!(o.values.iter().all(|v| (-1.0..=1.0).contains(v)));
+        }
+        let alone = e.evaluate(&requests[1..2]);
+        for (x, y) in alone[0].priors.iter().zip(&out[1].priors) {
+            assert!((x - y).abs() < 1e-5);
+        }
+        // The subset's priors are the full set's, renormalised.
+        let picked: Vec<f32> = out[0].priors.iter().copied().step_by(2).collect();
+        let total: f32 = picked.iter().sum();
+        for (x, y) in picked.iter().zip(&out[2].priors) {
+            assert!((x / total - y).abs() < 1e-4);
+        }
+    }
+
+    #[test]
+    fn values_come_back_in_absolute_seat_order() {
+        let e = NetEvaluator::new(NetConfig::TINY, 5);
+        let (state, _) = position("", 3, 6);
+        // The same position seen by two seats: seat-relative outputs
+        // rotate with the viewer only through the input, so check the
+        // rotation on the viewer itself.
+        let me = state.to_play();
+        let actions = state.legal_actions();
+        let out = e.evaluate(&[EvalRequest {
+            view: state.view(me),
+            actions: &actions,
+        }]);
+        let p = encode_position(&state.view(me));
+        let a = encode_actions(&state.view(me), &actions);
+        let input = batch(
+            p.board,
+            &p.globals,
+            a.iter().flat_map(|x| x.features.clone()).collect(),
+            &a.iter().map(|x| x.cell).collect::<Vec<_>>(),
+            &vec![0; a.len()],
+        )
+        .unwrap();
+        let raw = e
+            .net
+            .forward(&input)
+            .unwrap()
+            .value
+            .to_vec2::<f32>()
+            .unwrap();
+        for (k, value) in raw[0].iter().enumerate().take(3) {
+            assert_eq!(out[0].values[(me.index() + k) % 3], *value);
+        }
+    }
+}

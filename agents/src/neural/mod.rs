@@ -1,0 +1,25 @@
+//! A policy and value network for the `az` search, trained on its
+//! self-play (docs/neural.md).
+//!
+//! - [`encode`]: a seat's view and its legal actions as numbers (the
+//!   versioned encoding).
+//! - [`net`]: the network (candle, CPU): a trunk, a value per seat and a
+//!   score per legal action.
+//! - [`evaluator`]: [`NetEvaluator`], the network as an
+//!   [`crate::az::Evaluator`], and its safetensors weights file.
+//! - [`data`]: training examples (position, visit shares, outcome) and
+//!   their safetensors shards.
+//! - [`train`]: AdamW on policy cross-entropy and value losses, held-out
+//!   split by game.
+//! - [`tensors`]: reading and writing safetensors files.
+
+pub mod data;
+pub mod encode;
+pub mod evaluator;
+pub mod net;
+pub mod tensors;
+pub mod train;
+
+pub use encode::ENCODING_VERSION;
+pub use evaluator::{NetError, NetEvaluator, Provenance};
+pub use net::{Net, NetConfig};

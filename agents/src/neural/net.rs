@@ -1,0 +1,249 @@
+//! The network: a trunk over the position, a value head per seat and a
+//! policy head that scores each legal action from its features, on
+//! candle (CPU).
+//!
+//! ```text
+//! x    = [board window (WINDOW² × CELL_CHANNELS), globals]
+//! h    = relu(W2 · relu(W1 · x))                          trunk, `hidden` wide
+//! v    = tanh(Wv · h)            (6)                      value per seat-relative seat
+//! lead = tanh(Wl · h)            (6)                      final score lead, tanh(lead/20)
+//! c    = Wc · h                  (`context`)              position context for the policy
+//! m    = Wm · h                  (WINDOW² × `cell`)       an embedding of every window cell
+//! per action a:  logit(a) = w2 · relu(P1 · [c, m[cell(a)], features(a)])
+//! ```
+//!
+//! The policy is a softmax of the logits over the position's legal actions
+//! only: an action that is not asked about gets no probability. Weights
+//! are initialised from a seed ([`Net::new`]): uniform in ±1/√fan_in, as
+//! PyTorch's `nn.Linear`, drawn by `rand_pcg` so the same seed gives the
+//! same network on every machine.
+
+use super::encode::{ACTION_FEATURES, BOARD_FEATURES, CELLS, GLOBAL_FEATURES};
+use candle_core::{DType, Device, Tensor, Var};
+use candle_nn::{Linear, Module};
+use engine::MAX_PLAYERS;
+use rand::{Rng, SeedableRng};
+
+/// The sizes of a network (kept in its weights file).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NetConfig {
+    /// Width of the trunk's two layers.
+    pub hidden: usize,
+    /// Width of the position context the policy sees.
+    pub context: usize,
+    /// Width of each window cell's embedding.
+    pub cell: usize,
+    /// Width of the policy's hidden layer.
+    pub policy_hidden: usize,
+}
+
+impl Default for NetConfig {
+    /// The default size: a 256-wide trunk.
+    fn default() -> NetConfig {
+        NetConfig {
+            hidden: 256,
+            context: 32,
+            cell: 8,
+            policy_hidden: 64,
+        }
+    }
+}
+
+impl NetConfig {
+    /// A tiny network for tests.
+    pub const TINY: NetConfig = NetConfig {
+        hidden: 16,
+        context: 8,
+        cell: 4,
+        policy_hidden: 16,
+    };
+
+    /// The layers: name, inputs, outputs.
+    pub fn layers(&self) -> [(&'static str, usize, usize); 8] {
+        [
+            ("trunk1", BOARD_FEATURES + GLOBAL_FEATURES, self.hidden),
+            ("trunk2", self.hidden, self.hidden),
+            ("value", self.hidden, MAX_PLAYERS),
+            ("lead", self.hidden, MAX_PLAYERS),
+            ("context", self.hidden, self.context),
+            ("cells", self.hidden, CELLS * self.cell),
+            (
+                "policy1",
+                self.context + self.cell + ACTION_FEATURES,
+                self.policy_hidden,
+            ),
+            ("policy2", self.policy_hidden, 1),
+        ]
+    }
+}
+
+/// A network's parameters.
+pub struct Net {
+    /// Its sizes.
+    pub config: NetConfig,
+    /// Parameters in the order of [`NetConfig::layers`]: weight
+    /// (`[out, in]`) then bias (`[out]`) of each layer.
+    pub vars: Vec<Var>,
+}
+
+/// A batch of inputs as tensors.
+pub struct Batch {
+    /// `[B, BOARD_FEATURES + GLOBAL_FEATURES]`.
+    pub x: Tensor,
+    /// `[M, ACTION_FEATURES]`.
+    pub actions: Tensor,
+    /// `[M]`: the position of each action.
+    pub owner: Tensor,
+    /// `[M]`: `position × CELLS + cell` of each action.
+    pub cell: Tensor,
+    /// Positions.
+    pub positions: usize,
+}
+
+/// What the network says of a batch.
+pub struct Output {
+    /// `[B, 6]` values per seat-relative seat.
+    pub value: Tensor,
+    /// `[B, 6]` tanh'd final score leads per seat-relative seat.
+    pub lead: Tensor,
+    /// `[M]` one logit per action.
+    pub logits: Tensor,
+}
+
+/// A candle error as one line.
+pub(crate) fn err(e: candle_core::Error) -> String {
+    e.to_string()
+        .lines()
+        .next()
+        .unwrap_or("candle error")
+        .to_string()
+}
+
+impl Net {
+    /// A network of `config` with weights drawn from `seed`.
+    pub fn new(config: NetConfig, seed: u64) -> Net {
+        let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(seed);
+        let mut vars = Vec::new();
+        for (_, inputs, outputs) in config.layers() {
+            let bound = 1.0 / (inputs as f32).sqrt();
+            let w: Vec<f32> = (0..inputs * outputs)
+                .map(|_| rng.gen_range(-bound..bound))
+                .collect();
+            let b: Vec<f32> = (0..outputs).map(|_| rng.gen_range(-bound..bound)).collect();
+            vars.push(Var::from_vec(w, (outputs, inputs), &Device::Cpu).expect("cpu tensor"));
+            vars.push(Var::from_vec(b, outputs, &Device::Cpu).expect("cpu tensor"));
+        }
+        Net { config, vars }
+    }
+
+    /// The parameters' names, in the order of [`Net::vars`].
+    pub fn names(config: &NetConfig) -> Vec<String> {
+        config
+            .layers()
+            .iter()
+            .flat_map(|(name, _, _)| [format!("{name}.weight"), format!("{name}.bias")])
+            .collect()
+    }
+
+    fn linear(&self, layer: usize) -> Linear {
+        Linear::new(
+            self.vars[2 * layer].as_tensor().clone(),
+            Some(self.vars[2 * layer + 1].as_tensor().clone()),
+        )
+    }
+
+    /// The network's output on `batch`.
+    ///
+    /// # Errors
+    /// A candle error (shapes that do not fit), as one line.
+    pub fn forward(&self, batch: &Batch) -> Result<Output, String> {
+        self.forward_inner(batch).map_err(err)
+    }
+
+    fn forward_inner(&self, batch: &Batch) -> candle_core::Result<Output> {
+        let h = self.linear(0).forward(&batch.x)?.relu()?;
+        let h = self.linear(1).forward(&h)?.relu()?;
+        let value = self.linear(2).forward(&h)?.tanh()?;
+        let lead = self.linear(3).forward(&h)?.tanh()?;
+        let logits = if batch.actions.dim(0)? == 0 {
+            Tensor::zeros(0, DType::F32, &Device::Cpu)?
+        } else {
+            let context = self.linear(4).forward(&h)?;
+            let cells = self
+                .linear(5)
+                .forward(&h)?
+                .reshape((batch.positions * CELLS, self.config.cell))?;
+            let x = Tensor::cat(
+                &[
+                    &context.index_select(&batch.owner, 0)?,
+                    &cells.index_select(&batch.cell, 0)?,
+                    &batch.actions,
+                ],
+                1,
+            )?;
+            let x = self.linear(6).forward(&x)?.relu()?;
+            self.linear(7).forward(&x)?.squeeze(1)?
+        };
+        Ok(Output {
+            value,
+            lead,
+            logits,
+        })
+    }
+}
+
+/// Build a [`Batch`] from rows: per position its board and globals, per
+/// action its features, cell and position.
+///
+/// # Errors
+/// A candle error, as one line.
+pub fn batch(
+    board: Vec<f32>,
+    globals: &[f32],
+    actions: Vec<f32>,
+    cells: &[u32],
+    owners: &[u32],
+) -> Result<Batch, String> {
+    let positions = globals.len() / GLOBAL_FEATURES;
+    let m = cells.len();
+    let dev = Device::Cpu;
+    let inner = || -> candle_core::Result<Batch> {
+        let b = Tensor::from_vec(board, (positions, BOARD_FEATURES), &dev)?;
+        let g = Tensor::from_slice(globals, (positions, GLOBAL_FEATURES), &dev)?;
+        let cell: Vec<u32> = cells
+            .iter()
+            .zip(owners)
+            .map(|(&c, &o)| o * CELLS as u32 + c)
+            .collect();
+        Ok(Batch {
+            x: Tensor::cat(&[&b, &g], 1)?,
+            actions: Tensor::from_vec(actions, (m, ACTION_FEATURES), &dev)?,
+            owner: Tensor::from_slice(owners, m, &dev)?,
+            cell: Tensor::from_vec(cell, m, &dev)?,
+            positions,
+        })
+    };
+    inner().map_err(err)
+}
+
+/// Softmax of `logits` within each position's actions
+/// (`offsets[i]..offsets[i + 1]`).
+pub fn segment_softmax(logits: &[f32], offsets: &[usize]) -> Vec<f32> {
+    let mut out = vec![0.0; logits.len()];
+    for w in offsets.windows(2) {
+        let (lo, hi) = (w[0], w[1]);
+        if lo == hi {
+            continue;
+        }
+        let max = logits[lo..hi].iter().copied().fold(f32::MIN, f32::max);
+        let mut sum = 0.0;
+        for k in lo..hi {
+            out[k] = (logits[k] - max).exp();
+            sum += out[k];
+        }
+        for o in &mut out[lo..hi] {
+            *o /= sum;
+        }
+    }
+    out
+}

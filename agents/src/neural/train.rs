@@ -1,0 +1,398 @@
+//! Training a network on examples: AdamW on policy cross-entropy (against
+//! the search's visit shares) plus the value and lead losses (squared
+//! error per seat), with a held-out split by game.
+//!
+//! Deterministic for a seed: the split, the order of the batches and the
+//! initial weights all come from it, and the arithmetic is the same on one
+//! thread (candle's matrix products may split work over threads; set
+//! `RAYON_NUM_THREADS=1` for bit-identical weights across machines).
+
+use super::data::Dataset;
+use super::encode::{ACTION_FEATURES, BOARD_FEATURES, GLOBAL_FEATURES};
+use super::net::{batch, err, segment_softmax, Batch, Net};
+use candle_core::{Device, Tensor};
+use candle_nn::{AdamW, Optimizer, ParamsAdamW};
+use engine::MAX_PLAYERS;
+use rand::seq::SliceRandom;
+use rand::SeedableRng;
+
+/// How to train.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TrainConfig {
+    /// Passes over the training positions.
+    pub epochs: usize,
+    /// Positions per step.
+    pub batch: usize,
+    /// AdamW's learning rate.
+    pub lr: f64,
+    /// AdamW's weight decay.
+    pub weight_decay: f64,
+    /// The share of games held out (0 to 1).
+    pub held_out: f64,
+    /// The seed of the split and of the batches' order.
+    pub seed: u64,
+}
+
+impl Default for TrainConfig {
+    fn default() -> TrainConfig {
+        TrainConfig {
+            epochs: 10,
+            batch: 64,
+            lr: 1e-3,
+            weight_decay: 1e-4,
+            held_out: 0.1,
+            seed: 1,
+        }
+    }
+}
+
+/// Losses and agreement of a network on some positions.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Metrics {
+    /// Positions measured.
+    pub positions: usize,
+    /// Mean policy cross-entropy against the visit shares (nats).
+    pub policy_loss: f64,
+    /// Mean squared error of the values, over the seats of each game.
+    pub value_loss: f64,
+    /// Mean squared error of the tanh'd leads.
+    pub lead_loss: f64,
+    /// Share of positions (with two or more actions) where the network's
+    /// most likely action is the search's most visited.
+    pub top1: f64,
+    /// Share of positions whose seat to play's value has the sign of its
+    /// outcome (ties left out), by game phase: turns 0–23, 24–47, 48 on.
+    pub value_accuracy: [f64; 3],
+}
+
+impl Metrics {
+    /// The sum minimised: policy + value + lead.
+    pub fn total(&self) -> f64 {
+        self.policy_loss + self.value_loss + self.lead_loss
+    }
+}
+
+/// What a training run reports.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct TrainReport {
+    /// Positions trained on.
+    pub train_positions: usize,
+    /// Games and positions held out.
+    pub held_out_games: usize,
+    /// Positions held out.
+    pub held_out_positions: usize,
+    /// Metrics on the training positions after each epoch.
+    pub train: Vec<Metrics>,
+    /// Metrics on the held-out positions after each epoch (empty without
+    /// held-out games).
+    pub held_out: Vec<Metrics>,
+}
+
+/// Whether game `game` is held out for `config` (a hash of the game
+/// number and seed, so the split keeps every position of a game
+/// together and does not depend on the order of the data).
+pub fn is_held_out(game: u32, config: &TrainConfig) -> bool {
+    let mut h = (game as u64) ^ config.seed.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    h = (h ^ (h >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    h = (h ^ (h >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    h ^= h >> 31;
+    (h as f64 / u64::MAX as f64) < config.held_out
+}
+
+/// The tanh'd final lead of every seat-relative seat (0 past the seats).
+fn lead_targets(scores: &[f32; MAX_PLAYERS], players: usize) -> [f32; MAX_PLAYERS] {
+    let mut out = [0.0; MAX_PLAYERS];
+    for k in 0..players {
+        let best_other = (0..players)
+            .filter(|&j| j != k)
+            .map(|j| scores[j])
+            .fold(f32::MIN, f32::max);
+        out[k] = ((scores[k] - best_other) / 20.0).tanh();
+    }
+    out
+}
+
+/// The rows of positions `idx` as a batch, with the targets.
+struct Rows {
+    batch: Batch,
+    offsets: Vec<usize>,
+    visits: Vec<f32>,
+    outcome: Vec<f32>,
+    lead: Vec<f32>,
+    mask: Vec<f32>,
+}
+
+fn rows(data: &Dataset, idx: &[usize]) -> Result<Rows, String> {
+    let mut board = Vec::with_capacity(idx.len() * BOARD_FEATURES);
+    let mut globals = Vec::with_capacity(idx.len() * GLOBAL_FEATURES);
+    let mut actions = Vec::new();
+    let mut cells = Vec::new();
+    let mut owners = Vec::new();
+    let mut offsets = vec![0];
+    let mut visits = Vec::new();
+    let mut outcome = Vec::new();
+    let mut lead = Vec::new();
+    let mut mask = Vec::new();
+    for (b, &i) in idx.iter().enumerate() {
+        board.extend(
+            data.board[i * BOARD_FEATURES..][..BOARD_FEATURES]
+                .iter()
+                .map(|&v| v as f32 / 8.0),
+        );
+        globals.extend_from_slice(&data.globals[i * GLOBAL_FEATURES..][..GLOBAL_FEATURES]);
+        let (lo, hi) = data.action_range(i);
+        actions.extend_from_slice(&data.actions[lo * ACTION_FEATURES..hi * ACTION_FEATURES]);
+        cells.extend_from_slice(&data.cells[lo..hi]);
+        owners.extend(std::iter::repeat(b as u32).take(hi - lo));
+        visits.extend_from_slice(&data.visits[lo..hi]);
+        offsets.push(cells.len());
+        let t = &data.targets[i];
+        let players = t.players as usize;
+        outcome.extend_from_slice(&t.outcome);
+        lead.extend(lead_targets(&t.scores, players));
+        mask.extend((0..MAX_PLAYERS).map(|k| (k < players) as u8 as f32));
+    }
+    Ok(Rows {
+        batch: batch(board, &globals, actions, &cells, &owners)?,
+        offsets,
+        visits,
+        outcome,
+        lead,
+        mask,
+    })
+}
+
+/// The policy, value and lead losses (tensors, for the gradient), the
+/// logits and the values.
+type Losses = (Tensor, Tensor, Tensor, Vec<f32>, Vec<f32>);
+
+/// The three losses of `net` on `rows`, as tensors (for the gradient).
+fn losses(net: &Net, rows: &Rows) -> candle_core::Result<Losses> {
+    let dev = Device::Cpu;
+    let out = net.forward(&rows.batch).map_err(candle_core::Error::msg)?;
+    let b = rows.batch.positions;
+    let logits_now = out.logits.to_vec1::<f32>()?;
+    // Each action's position's largest logit, a constant shift that keeps
+    // exp() in range (log-softmax does not change with it).
+    let mut shift = vec![0.0f32; logits_now.len()];
+    for w in rows.offsets.windows(2) {
+        let max = logits_now[w[0]..w[1]]
+            .iter()
+            .copied()
+            .fold(f32::MIN, f32::max);
+        shift[w[0]..w[1]].fill(max);
+    }
+    let m = logits_now.len();
+    let policy = if m == 0 {
+        Tensor::new(0f32, &dev)?
+    } else {
+        let shifted = (&out.logits - Tensor::from_vec(shift, m, &dev)?)?;
+        let sums = Tensor::zeros(b, candle_core::DType::F32, &dev)?.index_add(
+            &rows.batch.owner,
+            &shifted.exp()?,
+            0,
+        )?;
+        // Positions without actions have a sum of 0: log of 1 instead.
+        let sums = sums.maximum(1e-30)?;
+        let log_p = (&shifted - sums.log()?.index_select(&rows.batch.owner, 0)?)?;
+        let visits = Tensor::from_slice(&rows.visits, m, &dev)?;
+        ((log_p * visits)?.sum_all()?.neg()? / b as f64)?
+    };
+    let mask = Tensor::from_slice(&rows.mask, (b, MAX_PLAYERS), &dev)?;
+    let seats = rows.mask.iter().sum::<f32>().max(1.0) as f64;
+    let sq = |pred: &Tensor, target: &[f32]| -> candle_core::Result<Tensor> {
+        let t = Tensor::from_slice(target, (b, MAX_PLAYERS), &dev)?;
+        ((pred - t)?.sqr()? * &mask)?.sum_all()? / seats
+    };
+    let value = sq(&out.value, &rows.outcome)?;
+    let lead = sq(&out.lead, &rows.lead)?;
+    let values = out.value.flatten_all()?.to_vec1::<f32>()?;
+    Ok((policy, value, lead, logits_now, values))
+}
+
+/// Measure `net` on positions `idx` of `data`.
+///
+/// # Errors
+/// A candle error, as one line.
+pub fn measure(net: &Net, data: &Dataset, idx: &[usize]) -> Result<Metrics, String> {
+    let mut sum = Metrics::default();
+    let (mut agree, mut choices) = (0usize, 0usize);
+    let mut right = [0usize; 3];
+    let mut counted = [0usize; 3];
+    for chunk in idx.chunks(256) {
+        let r = rows(data, chunk)?;
+        let (p, v, l, logits, values) = losses(net, &r).map_err(err)?;
+        let n = chunk.len() as f64;
+        let scalar = |t: Tensor| t.to_scalar::<f32>().map(|x| x as f64).map_err(err);
+        sum.policy_loss += scalar(p)? * n;
+        let seats: f64 = r.mask.iter().map(|&x| x as f64).sum();
+        sum.value_loss += scalar(v)? * seats;
+        sum.lead_loss += scalar(l)? * seats;
+        let priors = segment_softmax(&logits, &r.offsets);
+        for (b, &i) in chunk.iter().enumerate() {
+            let (lo, hi) = (r.offsets[b], r.offsets[b + 1]);
+            if hi - lo >= 2 {
+                choices += 1;
+                let argmax = |xs: &[f32]| {
+                    (0..xs.len()).fold(0, |best, k| if xs[k] > xs[best] { k } else { best })
+                };
+                if argmax(&priors[lo..hi]) == argmax(&r.visits[lo..hi]) {
+                    agree += 1;
+                }
+            }
+            let t = &data.targets[i];
+            let phase = ((t.turn / 24) as usize).min(2);
+            if t.outcome[0] != 0.0 {
+                counted[phase] += 1;
+                if (values[b * MAX_PLAYERS] > 0.0) == (t.outcome[0] > 0.0) {
+                    right[phase] += 1;
+                }
+            }
+        }
+    }
+    let seats: f64 = idx
+        .iter()
+        .map(|&i| data.targets[i].players as f64)
+        .sum::<f64>()
+        .max(1.0);
+    let n = idx.len().max(1) as f64;
+    Ok(Metrics {
+        positions: idx.len(),
+        policy_loss: sum.policy_loss / n,
+        value_loss: sum.value_loss / seats,
+        lead_loss: sum.lead_loss / seats,
+        top1: agree as f64 / choices.max(1) as f64,
+        value_accuracy: [0, 1, 2].map(|k| right[k] as f64 / counted[k].max(1) as f64),
+    })
+}
+
+/// Train `net` on `data` (see the module doc), calling `progress` after
+/// each epoch with the epoch's metrics.
+///
+/// # Errors
+/// One line: no training positions, or a candle error.
+pub fn train(
+    net: &mut Net,
+    data: &Dataset,
+    config: &TrainConfig,
+    mut progress: impl FnMut(usize, &Metrics, Option<&Metrics>),
+) -> Result<TrainReport, String> {
+    let (held, mut trained): (Vec<usize>, Vec<usize>) =
+        (0..data.len()).partition(|&i| is_held_out(data.targets[i].game, config));
+    if trained.is_empty() {
+        return Err("no training positions (every game is held out, or no data)".to_string());
+    }
+    let mut held_games: Vec<u32> = held.iter().map(|&i| data.targets[i].game).collect();
+    held_games.dedup();
+    held_games.sort_unstable();
+    held_games.dedup();
+    let params = ParamsAdamW {
+        lr: config.lr,
+        weight_decay: config.weight_decay,
+        ..ParamsAdamW::default()
+    };
+    let mut opt = AdamW::new(net.vars.clone(), params).map_err(err)?;
+    let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(config.seed ^ 0x7261_696e);
+    let mut report = TrainReport {
+        train_positions: trained.len(),
+        held_out_games: held_games.len(),
+        held_out_positions: held.len(),
+        ..TrainReport::default()
+    };
+    for epoch in 0..config.epochs {
+        trained.shuffle(&mut rng);
+        for chunk in trained.chunks(config.batch.max(1)) {
+            let r = rows(data, chunk)?;
+            let mut step = || -> candle_core::Result<()> {
+                let (p, v, l, _, _) = losses(net, &r)?;
+                opt.backward_step(&((p + v)? + l)?)
+            };
+            step().map_err(err)?;
+        }
+        let mut sorted = trained.clone();
+        sorted.sort_unstable();
+        let t = measure(net, data, &sorted)?;
+        let h = if held.is_empty() {
+            None
+        } else {
+            Some(measure(net, data, &held)?)
+        };
+        progress(epoch + 1, &t, h.as_ref());
+        report.train.push(t);
+        report.held_out.extend(h);
+    }
+    Ok(report)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::neural::data::tests::random_examples;
+    use crate::neural::net::NetConfig;
+
+    fn weights(net: &Net) -> Vec<Vec<f32>> {
+        net.vars
+            .iter()
+            .map(|v| v.flatten_all().unwrap().to_vec1::<f32>().unwrap())
+            .collect()
+    }
+
+    #[test]
+    fn a_tiny_network_overfits_a_tiny_data_set() {
+        let data = random_examples(2, 2, 8, 3);
+        let mut net = Net::new(NetConfig::TINY, 1);
+        let config = TrainConfig {
+            epochs: 150,
+            batch: 16,
+            lr: 1e-2,
+            weight_decay: 0.0,
+            held_out: 0.0,
+            seed: 2,
+        };
+        let all: Vec<usize> = (0..data.len()).collect();
+        let before = measure(&net, &data, &all).unwrap();
+        let report = train(&mut net, &data, &config, |_, _, _| {}).unwrap();
+        let after = report.train.last().unwrap();
+        assert!(before.total() > 1.0, "{before:?}");
+        assert!(after.total() < 0.1, "{after:?}");
+        assert_eq!(after.top1, 1.0, "{after:?}");
+    }
+
+    #[test]
+    fn the_same_seed_gives_the_same_weights() {
+        let data = random_examples(3, 2, 5, 4);
+        let config = TrainConfig {
+            epochs: 2,
+            batch: 4,
+            held_out: 0.3,
+            ..TrainConfig::default()
+        };
+        let run = |seed| {
+            let mut net = Net::new(NetConfig::TINY, seed);
+            let report = train(&mut net, &data, &config, |_, _, _| {}).unwrap();
+            (weights(&net), report)
+        };
+        let (a, ra) = run(1);
+        let (b, rb) = run(1);
+        assert_eq!(a, b);
+        assert_eq!(ra, rb);
+        assert_ne!(a, run(2).0);
+    }
+
+    #[test]
+    fn held_out_games_stay_whole() {
+        let config = TrainConfig {
+            held_out: 0.5,
+            ..TrainConfig::default()
+        };
+        let held = (0..1000).filter(|&g| is_held_out(g, &config)).count();
+        assert!((400..600).contains(&held), "{held}");
+        assert!(!(0..1000).any(|g| is_held_out(
+            g,
+            &TrainConfig {
+                held_out: 0.0,
+                ..config.clone()
+            }
+        )));
+    }
+}
