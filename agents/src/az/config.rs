@@ -2,6 +2,7 @@
 
 use super::evaluator::{Evaluator, Uniform};
 use super::models;
+use crate::neural::NetEvaluator;
 use crate::params::{Param, Params};
 use crate::spec::SpecError;
 use std::fmt;
@@ -47,8 +48,10 @@ pub struct AzConfig {
     pub threads: u32,
     /// The network file of `net=`, if any (`None`: [`Uniform`]).
     pub net: Option<PathBuf>,
-    /// The model of values and priors: the network of `net=`, read once
-    /// per process and shared, or [`Uniform`].
+    /// The network of `net=`, read once per process and shared.
+    pub network: Option<Arc<NetEvaluator>>,
+    /// The model of values and priors: [`AzConfig::network`], or
+    /// [`Uniform`] without `net=`.
     pub evaluator: Arc<dyn Evaluator>,
     /// Weight of the Dirichlet noise mixed into the root priors
     /// (`noise=`, default 0: off). Self-play only.
@@ -93,6 +96,7 @@ impl Default for AzConfig {
             batch: 8,
             threads: 1,
             net: None,
+            network: None,
             evaluator: Arc::new(Uniform),
             noise: 0.0,
             alpha: 0.3,
@@ -113,8 +117,12 @@ impl AzConfig {
     pub fn from_params(params: &Params<'_, '_>) -> Result<AzConfig, SpecError> {
         let d = AzConfig::default();
         let net = params.raw("net").map(PathBuf::from);
-        let evaluator = match &net {
-            Some(path) => models::load(path).map_err(SpecError)?,
+        let network = match &net {
+            Some(path) => Some(models::load(path).map_err(SpecError)?),
+            None => None,
+        };
+        let evaluator = match &network {
+            Some(network) => Arc::clone(network) as Arc<dyn Evaluator>,
             None => d.evaluator,
         };
         Ok(AzConfig {
@@ -129,6 +137,7 @@ impl AzConfig {
                 .get("threads", |t: &u32| (1..=64).contains(t))?
                 .unwrap_or(d.threads),
             net,
+            network,
             evaluator,
             noise: params.number_in("noise", 0.0, 1.0, d.noise)?,
             alpha: params

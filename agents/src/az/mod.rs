@@ -175,6 +175,11 @@ impl Agent for AzAgent {
         &self.name
     }
 
+    fn unsuited_to(&self, rules: &engine::Rules, players: usize) -> Option<String> {
+        let why = self.config.network.as_ref()?.unsuited_to(rules, players)?;
+        Some(format!("its net= network is {why}"))
+    }
+
     fn select(&mut self, view: &SeatView<'_>, rng: &mut AgentRng) -> Action {
         self.last_visits = None;
         let mut only = None;

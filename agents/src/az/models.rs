@@ -9,7 +9,7 @@
 //! copy in memory (a run that checked its specs at the start does not
 //! fail, or panic, half-way because the file went away).
 
-use super::evaluator::Evaluator;
+use crate::neural::NetEvaluator;
 use std::any::Any;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
@@ -37,8 +37,8 @@ fn cache() -> &'static Mutex<Vec<Entry>> {
 ///
 /// A one-line message naming the file: it cannot be read, or is not a
 /// network this build can use.
-pub fn load(path: &Path) -> Result<Arc<dyn Evaluator>, String> {
-    load_with(path, read_network).map(|m| m as Arc<dyn Evaluator>)
+pub fn load(path: &Path) -> Result<Arc<NetEvaluator>, String> {
+    load_with(path, read_network)
 }
 
 /// [`load`] with the file read by `read` (tests count the reads).
@@ -78,13 +78,12 @@ pub(crate) fn load_with<T: Any + Send + Sync>(
     }
 }
 
-/// Read a network file: not yet in this build (the network lands in
-/// `crate::neural`).
-fn read_network(path: &Path) -> Result<Arc<super::Uniform>, String> {
-    Err(format!(
-        "network {}: this build has no network evaluator yet",
-        path.display()
-    ))
+/// Read a network file ([`NetEvaluator::load`]: its encoding version and
+/// shapes are checked).
+fn read_network(path: &Path) -> Result<Arc<NetEvaluator>, String> {
+    NetEvaluator::load(path)
+        .map(Arc::new)
+        .map_err(|e| format!("network {e}"))
 }
 
 #[cfg(test)]

@@ -2,4 +2,5 @@
 //! one per file): each module is one former `tests/*.rs` file.
 
 mod agents;
+mod az_net;
 mod hands;
