@@ -255,6 +255,36 @@ def play(page, url, name, binary, rng, screenshot):
     if name == "The Gifts" and opened == 0:
         print(f"  note: no gift was opened in {name}")
     print(f"{name}: {clicks} clicks, {opened} gifts opened, scores {totals} replayed from {match.group(1)}")
+    return match.group(1)
+
+
+def board_visible(page, width):
+    """The board's share of the window's width at `width` px (0 if cut off)."""
+    page.call("Emulation.setDeviceMetricsOverride", width=width, height=800, deviceScaleFactor=1, mobile=False)
+    shown = page.js(
+        """(() => {
+          // The board whole in the window (not cut by it or its box),
+          // as a share of the window's width.
+          const r = document.getElementById('board').getBoundingClientRect();
+          const box = document.getElementById('board-box').getBoundingClientRect();
+          const right = Math.min(r.right, box.right, window.innerWidth);
+          const left = Math.max(r.left, box.left, 0);
+          return (right - left) < r.width - 1 ? 0 : r.width / window.innerWidth;
+        })()"""
+    )
+    page.call("Emulation.clearDeviceMetricsOverride")
+    return shown
+
+
+def check_widths(page, what, url):
+    """The whole board shows, at least half the window wide, in narrow windows."""
+    page.call("Page.navigate", url=url)
+    wait_for(page, lambda: page.js("!!document.getElementById('board') && document.readyState === 'complete'"), what)
+    for width in (600, 800, 1000):
+        shown = board_visible(page, width)
+        if shown < 0.5:
+            fail(f"{what}: at {width} px the board is cut off or narrow ({100 * shown:.0f}% of the width)")
+    print(f"{what}: the whole board shows at 600, 800 and 1000 px")
 
 
 def main():
@@ -279,7 +309,12 @@ def main():
             for n, (name, extra) in enumerate(GAMES):
                 server, url = start_server(binary, os.path.join(tmp, f"out{n}"), extra)
                 try:
-                    play(page, url, name, binary, rng, args.screenshot if n == 1 else None)
+                    record = play(page, url, name, binary, rng, args.screenshot if n == 1 else None)
+                    if n == 0:
+                        check_widths(page, "the web app", url + "?speed=0")
+                        viewer = os.path.join(tmp, "view.html")
+                        subprocess.run([binary, "view", record, "--out", viewer], check=True, capture_output=True)
+                        check_widths(page, "the replay viewer", "file://" + viewer)
                 finally:
                     page.call("Page.navigate", url="about:blank")
                     server.terminate()

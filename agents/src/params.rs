@@ -50,13 +50,22 @@ pub struct Params<'s, 'a> {
 }
 
 impl<'s, 'a> Params<'s, 'a> {
-    /// Check that every parameter of `spec` is one of `known`.
+    /// Check that every parameter of `spec` is one of `known`, and given
+    /// once.
     ///
     /// # Errors
     ///
-    /// Names the first unknown parameter and lists the valid ones.
+    /// Names the first unknown parameter and lists the valid ones, or
+    /// names a parameter given twice (`mcts:c=1,c=2`: which one was
+    /// meant?).
     pub fn new(spec: &'s Spec<'a>, known: &'static [Param]) -> Result<Params<'s, 'a>, SpecError> {
-        for (k, _) in &spec.params {
+        for (i, (k, _)) in spec.params.iter().enumerate() {
+            if spec.params[..i].iter().any(|(earlier, _)| earlier == k) {
+                return Err(SpecError(format!(
+                    "agent {:?}: parameter {k:?} given twice",
+                    spec.name
+                )));
+            }
             if !known.iter().any(|p| p.name == *k) {
                 return Err(SpecError(format!(
                     "agent {:?} has no parameter {k:?} (valid: {})",
@@ -68,7 +77,7 @@ impl<'s, 'a> Params<'s, 'a> {
         Ok(Params { spec, known })
     }
 
-    /// The raw value of `key`, if given (the last one wins).
+    /// The raw value of `key`, if given.
     pub fn raw(&self, key: &str) -> Option<&'a str> {
         self.spec
             .params
@@ -169,6 +178,14 @@ mod tests {
             e.0.contains("n (integer >= 1), p (number in 0..1), mode (fast|slow)"),
             "{e}"
         );
+    }
+
+    /// Issue 27: `mcts:c=1,c=2` silently took the last value.
+    #[test]
+    fn a_parameter_given_twice_is_refused() {
+        let spec = Spec::parse("x:n=1,p=0.5,n=2").unwrap();
+        let e = Params::new(&spec, PARAMS).unwrap_err();
+        assert_eq!(e.0, "agent \"x\": parameter \"n\" given twice");
     }
 
     #[test]

@@ -113,7 +113,7 @@ pub fn solve(state: &State) -> (Values, Action) {
         child.clone_from(state);
         child.play_action_unchecked(a);
         let v = value(&child);
-        if best.map_or(true, |(b, _)| v[seat] > b[seat]) {
+        if best.is_none_or(|(b, _)| v[seat] > b[seat]) {
             best = Some((v, a));
         }
     });
@@ -200,7 +200,7 @@ mod tests {
             Phase::Draw => {
                 let mut instances = Vec::new();
                 for (tile, count) in state.bag().iter() {
-                    instances.extend(std::iter::repeat(tile).take(count.into()));
+                    instances.extend(std::iter::repeat_n(tile, count.into()));
                 }
                 let mut out = [0.0; MAX_PLAYERS];
                 for &tile in &instances {

@@ -715,76 +715,6 @@ impl Board {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The kept per-kind totals are the fit counts summed over the
-    /// frontier, through whole random games on and off a closing table.
-    #[test]
-    fn kept_fit_totals_match_a_scan() {
-        use crate::{random_action, Rules, Seat, State};
-        use rand::SeedableRng;
-        let scan = |b: &Board, t: Tile| -> usize {
-            b.frontier()
-                .map(|(_, d)| fitting_rotations(t, d).count_ones() as usize)
-                .sum()
-        };
-        let table = Some(crate::rules::Table {
-            width: 7,
-            height: 5,
-        });
-        let closing = Rules {
-            table,
-            table_closes: true,
-            ..Rules::STANDARD
-        };
-        for (seed, rules) in (0..4).zip([Rules::STANDARD, closing].into_iter().cycle()) {
-            let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(seed);
-            let mut state = State::new(rules, 2, Seat(0));
-            while !state.is_over() {
-                for t in Tile::ALL {
-                    let b = state.board();
-                    assert_eq!(b.fit_count(t), scan(b, t), "{t:?}");
-                    assert_eq!(b.has_fit(t), scan(b, t) > 0, "{t:?}");
-                    // nth_fit, from either end, in for_each_fit order.
-                    let mut pairs = Vec::new();
-                    b.for_each_fit(t, |pos, mut mask| {
-                        while mask != 0 {
-                            pairs.push((pos, mask.trailing_zeros()));
-                            mask &= mask - 1;
-                        }
-                    });
-                    for (k, &(pos, r)) in pairs.iter().enumerate() {
-                        let (p, rot) = b.nth_fit(t, k).expect("a pair");
-                        assert_eq!((p, u32::from(rot.quarter_turns())), (pos, r), "{t:?} {k}");
-                    }
-                    assert_eq!(b.nth_fit(t, pairs.len()), None);
-                }
-                if state.is_chance() {
-                    state.apply_chance(&mut rng);
-                } else {
-                    let action = random_action(&state, &mut rng).expect("a move");
-                    state.play_action_unchecked(action);
-                }
-            }
-        }
-    }
-
-    #[test]
-    fn start_board_is_the_start_tile_placed() {
-        for bounds in [
-            Bounds::UNBOUNDED,
-            Bounds::table(3, 3, false),
-            Bounds::table(3, 3, true),
-        ] {
-            let mut b = Board::new();
-            b.place(Tile::START, Rotation::ALL[0], Pos::ORIGIN, bounds);
-            assert!(b == Board::START, "{bounds:?}");
-        }
-    }
-}
-
 /// The rotation of the `k`-th lowest set bit of a fit-table entry's
 /// rotation mask (by table: a loop over `k` mispredicts).
 #[inline]
@@ -890,5 +820,75 @@ impl Board {
 impl Default for Board {
     fn default() -> Board {
         Board::new()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The kept per-kind totals are the fit counts summed over the
+    /// frontier, through whole random games on and off a closing table.
+    #[test]
+    fn kept_fit_totals_match_a_scan() {
+        use crate::{random_action, Rules, Seat, State};
+        use rand::SeedableRng;
+        let scan = |b: &Board, t: Tile| -> usize {
+            b.frontier()
+                .map(|(_, d)| fitting_rotations(t, d).count_ones() as usize)
+                .sum()
+        };
+        let table = Some(crate::rules::Table {
+            width: 7,
+            height: 5,
+        });
+        let closing = Rules {
+            table,
+            table_closes: true,
+            ..Rules::STANDARD
+        };
+        for (seed, rules) in (0..4).zip([Rules::STANDARD, closing].into_iter().cycle()) {
+            let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(seed);
+            let mut state = State::new(rules, 2, Seat(0));
+            while !state.is_over() {
+                for t in Tile::ALL {
+                    let b = state.board();
+                    assert_eq!(b.fit_count(t), scan(b, t), "{t:?}");
+                    assert_eq!(b.has_fit(t), scan(b, t) > 0, "{t:?}");
+                    // nth_fit, from either end, in for_each_fit order.
+                    let mut pairs = Vec::new();
+                    b.for_each_fit(t, |pos, mut mask| {
+                        while mask != 0 {
+                            pairs.push((pos, mask.trailing_zeros()));
+                            mask &= mask - 1;
+                        }
+                    });
+                    for (k, &(pos, r)) in pairs.iter().enumerate() {
+                        let (p, rot) = b.nth_fit(t, k).expect("a pair");
+                        assert_eq!((p, u32::from(rot.quarter_turns())), (pos, r), "{t:?} {k}");
+                    }
+                    assert_eq!(b.nth_fit(t, pairs.len()), None);
+                }
+                if state.is_chance() {
+                    state.apply_chance(&mut rng);
+                } else {
+                    let action = random_action(&state, &mut rng).expect("a move");
+                    state.play_action_unchecked(action);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn start_board_is_the_start_tile_placed() {
+        for bounds in [
+            Bounds::UNBOUNDED,
+            Bounds::table(3, 3, false),
+            Bounds::table(3, 3, true),
+        ] {
+            let mut b = Board::new();
+            b.place(Tile::START, Rotation::ALL[0], Pos::ORIGIN, bounds);
+            assert!(b == Board::START, "{bounds:?}");
+        }
     }
 }

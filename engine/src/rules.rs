@@ -248,6 +248,8 @@ pub enum RulesError {
     Syntax(String),
     /// Options that cannot be combined (RULES.md §8).
     Conflict(&'static str),
+    /// A key given twice (`hand=1,hand=2`).
+    Repeated(String),
 }
 
 impl fmt::Display for RulesError {
@@ -273,6 +275,7 @@ impl fmt::Display for RulesError {
                 )
             }
             RulesError::Conflict(why) => write!(f, "rules conflict: {why}"),
+            RulesError::Repeated(key) => write!(f, "rules key `{key}` given twice"),
         }
     }
 }
@@ -428,15 +431,21 @@ fn one_of<T: Copy>(
 impl FromStr for Rules {
     type Err = RulesError;
 
-    /// Parse `KEY=VALUE,…` onto the default rules, then validate. The
-    /// empty string is the standard rules.
+    /// Parse `KEY=VALUE,…` (each key at most once) onto the default rules,
+    /// then validate. The empty string is the standard rules.
     fn from_str(s: &str) -> Result<Rules, RulesError> {
         let mut rules = Rules::default();
+        let mut seen: Vec<&str> = Vec::new();
         for item in s.split(',').map(str::trim).filter(|i| !i.is_empty()) {
             let (key, value) = item
                 .split_once('=')
                 .ok_or_else(|| RulesError::Syntax(item.to_string()))?;
-            rules.set(key.trim(), value.trim())?;
+            let key = key.trim();
+            if seen.contains(&key) {
+                return Err(RulesError::Repeated(key.to_string()));
+            }
+            seen.push(key);
+            rules.set(key, value.trim())?;
         }
         rules.validate()?;
         Ok(rules)

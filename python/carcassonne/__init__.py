@@ -12,6 +12,8 @@ Gymnasium environments.
 """
 
 from ._carcassonne import (
+    ACTION_FEATURES,
+    ACTION_FEATURES_VERSION,
     ACTION_SPACE,
     FULL_RADIUS,
     GIFTS,
@@ -35,6 +37,8 @@ from ._carcassonne import (
 )
 
 __all__ = [
+    "ACTION_FEATURES",
+    "ACTION_FEATURES_VERSION",
     "ACTION_SPACE",
     "FULL_RADIUS",
     "GIFTS",
@@ -56,6 +60,8 @@ __all__ = [
     "play_game",
     "replay",
     "tournament",
+    "vector",
+    "vector_env",
 ]
 
 
@@ -65,10 +71,14 @@ _abc.Sequence.register(ActionList)
 
 
 def __getattr__(name):
-    # `carcassonne.env` needs the `rl` extra (numpy, pettingzoo,
+    # `carcassonne.env`, `carcassonne.vector` and `vector_env` need the `rl` extra (numpy, pettingzoo,
     # gymnasium): imported only when used.
-    if name == "env":
+    if name in ("env", "vector"):
         import importlib
 
-        return importlib.import_module(".env", __name__)
+        return importlib.import_module("." + name, __name__)
+    if name == "vector_env":
+        import importlib
+
+        return importlib.import_module(".vector", __name__).vector_env
     raise AttributeError(f"module 'carcassonne' has no attribute {name!r}")

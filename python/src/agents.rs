@@ -17,9 +17,10 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use rand::SeedableRng;
 use std::collections::BTreeMap;
+use std::io::Write;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 /// A built-in agent (``random``, ``greedy``, ``mcts:…``) with its own
 /// random generator.
@@ -102,6 +103,88 @@ pub fn agent(spec: &str, seed: u64) -> PyResult<BuiltinAgent> {
 struct PythonAgent {
     name: String,
     object: Py<PyAny>,
+    log: Arc<AgentLog>,
+    /// The seat and agent seed of the game being played.
+    game: Option<(usize, u64)>,
+}
+
+/// Where Python agents' tracebacks go: kept in memory (`play_game`
+/// returns them) and, in a tournament, appended to `agents.log` in the
+/// results folder.
+#[derive(Default)]
+struct AgentLog {
+    path: Option<PathBuf>,
+    entries: Mutex<Vec<String>>,
+}
+
+impl AgentLog {
+    fn write(&self, entry: String) {
+        let mut entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(path) = &self.path {
+            // A log that cannot be written loses only the log: the
+            // forfeit reason in games.csv still names the exception.
+            if let Ok(mut file) = std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path)
+            {
+                let _ = writeln!(file, "{entry}");
+            }
+        }
+        entries.push(entry);
+    }
+}
+
+/// An exception in one line — its type, message and the line of the
+/// innermost frame (``ZeroDivisionError: division by zero at bot.py:12
+/// in select``) — and its whole traceback.
+fn describe_exception(py: Python<'_>, e: &PyErr) -> (String, String) {
+    let kind = e
+        .get_type(py)
+        .name()
+        .map_or_else(|_| "Exception".to_string(), |n| n.to_string());
+    let message = e.value(py).to_string();
+    let mut line = if message.is_empty() {
+        kind
+    } else {
+        format!("{kind}: {}", message.lines().next().unwrap_or(""))
+    };
+    let mut trace = line.clone();
+    if let Ok(tb) = py.import("traceback") {
+        if let Some(frames) = e.traceback(py) {
+            if let Ok(last) = tb
+                .call_method1("extract_tb", (frames.clone(),))
+                .and_then(|l| l.get_item(-1))
+            {
+                let file: String = last
+                    .getattr("filename")
+                    .and_then(|f| f.extract())
+                    .unwrap_or_default();
+                let file = std::path::Path::new(&file)
+                    .file_name()
+                    .map_or(file.clone(), |f| f.to_string_lossy().into_owned());
+                let lineno: usize = last
+                    .getattr("lineno")
+                    .and_then(|f| f.extract())
+                    .unwrap_or(0);
+                let name: String = last
+                    .getattr("name")
+                    .and_then(|f| f.extract())
+                    .unwrap_or_default();
+                line += &format!(" at {file}:{lineno} in {name}");
+            }
+        }
+        if let Ok(text) = tb
+            .call_method1(
+                "format_exception",
+                (e.get_type(py), e.value(py), e.traceback(py)),
+            )
+            .and_then(|l| l.extract::<Vec<String>>())
+        {
+            trace = text.concat();
+        }
+    }
+    (line, trace)
 }
 
 impl PythonAgent {
@@ -132,6 +215,34 @@ impl Agent for PythonAgent {
         &self.name
     }
 
+    fn new_game(&mut self, start: &agents::history::GameStart) {
+        self.game = Some((start.seat.index(), start.seed));
+    }
+
+    /// An exception forfeits the game: the reason names it and its line,
+    /// the traceback goes to the log.
+    fn decide(
+        &mut self,
+        view: &SeatView<'_>,
+        _history: &agents::history::History<'_>,
+        rng: &mut AgentRng,
+    ) -> Result<EngineAction, String> {
+        Python::attach(|py| match self.choose(py, view, rng) {
+            Ok(action) => Ok(action),
+            Err(e) => {
+                let (line, trace) = describe_exception(py, &e);
+                let (seat, seed) = self.game.unwrap_or((view.seat().index(), 0));
+                self.log.write(format!(
+                    "{} (seat {seat}, agent seed {seed}, turn {}) raised {line}\n{}",
+                    self.name,
+                    view.turns(),
+                    trace.trim_end()
+                ));
+                Err(format!("python exception: {line}"))
+            }
+        })
+    }
+
     fn select(&mut self, view: &SeatView<'_>, rng: &mut AgentRng) -> EngineAction {
         let chosen = Python::attach(|py| {
             self.choose(py, view, rng).map_err(|e| {
@@ -153,6 +264,7 @@ impl Agent for PythonAgent {
 struct AgentTable {
     specs: Vec<String>,
     python: BTreeMap<String, Py<PyAny>>,
+    log: Arc<AgentLog>,
 }
 
 impl AgentTable {
@@ -160,6 +272,7 @@ impl AgentTable {
         let mut table = AgentTable {
             specs: Vec::new(),
             python: BTreeMap::new(),
+            log: Arc::new(AgentLog::default()),
         };
         for item in agents.try_iter()? {
             let item = item?;
@@ -196,6 +309,8 @@ impl AgentTable {
             Some(object) => Ok(Box::new(PythonAgent {
                 name: spec.to_string(),
                 object: Python::attach(|py| object.clone_ref(py)),
+                log: self.log.clone(),
+                game: None,
             })),
             None => agents::from_spec(spec),
         }
@@ -273,6 +388,8 @@ pub fn play_game<'py>(
         "forfeit",
         outcome.forfeit.map(|f| (f.seat.index(), f.reason)),
     )?;
+    let traces = table.log.entries.lock().unwrap_or_else(|e| e.into_inner());
+    d.set_item("traceback", traces.last().cloned())?;
     Ok(d)
 }
 
@@ -306,7 +423,7 @@ pub fn run_tournament<'py>(
     rules: Option<&Bound<'py, PyAny>>,
     variants: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let table = AgentTable::new(agents)?;
+    let mut table = AgentTable::new(agents)?;
     let settings = Settings {
         name,
         agents: table.specs.clone(),
@@ -328,6 +445,10 @@ pub fn run_tournament<'py>(
         }
         None => ::tournament::config::default_folder(&settings),
     };
+    table.log = Arc::new(AgentLog {
+        path: Some(folder.join("agents.log")),
+        entries: Mutex::new(Vec::new()),
+    });
     let threads = match threads {
         Some(0) => return Err(PyValueError::new_err("threads must be at least 1")),
         Some(n) => n.min(::tournament::config::MAX_THREADS),

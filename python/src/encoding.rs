@@ -152,14 +152,56 @@ pub fn action_count(radius: u32) -> u32 {
     ActionSpace::new(radius).len()
 }
 
-/// The action of index `id` in the space of window radius `radius`, as a
-/// record-style description (e.g. ``"place (1, 0) r1 segment 2"``), or
-/// None when `id` is out of range. Mostly for debugging: use
-/// ``Game.legal_actions()`` to get legal actions with their notation.
+/// The action of index `id` in the space of window radius `radius` in
+/// readable text, or None when `id` is out of range. With `game`, the
+/// record notation of that position (``"U (1, 0) r1 NNE"``, as
+/// ``str(Action)``); without, the fields the index holds
+/// (``"place (1, 0) r1 meeple on segment 2"``, ``"open cash_out (0, 1)
+/// segment 0"``, ``"keep V"``), the tile being the position's.
 #[pyfunction]
-#[pyo3(signature = (id, radius = FULL_RADIUS))]
-pub fn decode_action(id: u32, radius: u32) -> Option<String> {
-    ActionSpace::new(radius)
-        .decode(id)
-        .map(|a| format!("{a:?}"))
+#[pyo3(signature = (id, radius = FULL_RADIUS, game = None))]
+pub fn decode_action(
+    id: u32,
+    radius: u32,
+    game: Option<PyRef<'_, crate::game::Game>>,
+) -> Option<String> {
+    let action = ActionSpace::new(radius).decode(id)?;
+    Some(match game {
+        Some(game) => game.state.describe(action),
+        None => describe(action),
+    })
+}
+
+/// `action` in words, without a position.
+pub fn describe(action: Action) -> String {
+    use engine::GiftOpen;
+    let at = |p: Pos| format!("({}, {})", p.x, p.y);
+    match action {
+        Action::Place(mv) => {
+            let p = mv.placement;
+            let mut text = format!("place {} r{}", at(p.pos), p.rot.quarter_turns());
+            if p.slot > 0 {
+                text += &format!(" hand slot {}", p.slot);
+            }
+            if let Some(s) = mv.meeple {
+                text += &format!(" meeple on segment {s}");
+            }
+            text
+        }
+        Action::Keep(tile) => format!("keep {tile}"),
+        Action::Open(open) => {
+            let gift = open.gift();
+            match open {
+                GiftOpen::Synod { at: p } => format!("open {gift} {}", at(p)),
+                GiftOpen::RoadSweeper { at: p, segment } | GiftOpen::CashOut { at: p, segment } => {
+                    format!("open {gift} {} segment {segment}", at(p))
+                }
+                GiftOpen::ChangePosition { at: p, from, to } => {
+                    format!("open {gift} {} segment {from} -> {to}", at(p))
+                }
+                GiftOpen::Take2 => format!("open {gift}"),
+                GiftOpen::Wasted(_) => format!("open {gift} (no effect)"),
+            }
+        }
+    }
 }

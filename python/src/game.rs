@@ -232,7 +232,7 @@ impl Game {
     fn draw_random(&mut self) -> PyResult<String> {
         guard(|| {
             let outcome = match self.state.phase() {
-                Phase::Draw | Phase::DrawSecond(_) => {
+                Phase::Draw | Phase::DrawSecond(_) | Phase::DrawHand => {
                     let (tile, drawn) = self.state.draw_random(&mut self.deck);
                     ChanceOutcome::Tile(tile, drawn)
                 }
@@ -368,6 +368,15 @@ impl Game {
     ) -> PyResult<Bound<'py, PyDict>> {
         let seat = check_seat(&self.state, seat)?;
         Observation::of(&self.state, seat, radius).to_numpy(py)
+    }
+
+    /// The features of every legal action, one row per action in the
+    /// order of ``legal_actions()``: a float32 numpy array of shape
+    /// ``(len(legal_actions()), len(ACTION_FEATURES))`` (columns in
+    /// ``carcassonne.ACTION_FEATURES``, documented in the package README),
+    /// computed in one call. Empty at chance events and at the end.
+    fn action_features<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        crate::observation::action_features_numpy(py, &self.state)
     }
 
     /// The legal-action mask of window radius `radius` as a numpy int8

@@ -8,6 +8,7 @@
 //! - [`observation`]: numeric observations for learning.
 //! - [`rules`]: the engine's rules (with RULES.md §8 variants) from arguments.
 //! - [`agents`]: built-in agents, Python agents, `play_game`, tournaments.
+//! - [`vector`]: `VectorEnv`, many games stepped per call on a thread pool.
 //! - [`errors`]: the exceptions, and turning panics into them.
 
 use pyo3::prelude::*;
@@ -19,6 +20,7 @@ pub mod errors;
 pub mod game;
 pub mod observation;
 pub mod rules;
+pub mod vector;
 pub mod view;
 
 /// The extension module.
@@ -35,6 +37,7 @@ fn _carcassonne(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<action::ActionList>()?;
     m.add_class::<view::View>()?;
     m.add_class::<agents::BuiltinAgent>()?;
+    m.add_class::<vector::VectorEnv>()?;
     m.add_function(wrap_pyfunction!(game::replay, m)?)?;
     m.add_function(wrap_pyfunction!(agents::agent, m)?)?;
     m.add_function(wrap_pyfunction!(agents::play_game, m)?)?;
@@ -48,5 +51,13 @@ fn _carcassonne(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("ACTION_SPACE", engine::ACTION_SPACE)?;
     m.add("PLANES", observation::PLANES.to_vec())?;
     m.add("STATE_ENTRIES", observation::STATE_ENTRIES.to_vec())?;
+    m.add(
+        "ACTION_FEATURES",
+        ::agents::action_features::COLUMNS.to_vec(),
+    )?;
+    m.add(
+        "ACTION_FEATURES_VERSION",
+        ::agents::action_features::VERSION,
+    )?;
     Ok(())
 }

@@ -65,6 +65,18 @@ pub const STATE_ENTRIES: [&str; 8] = [
     "gift_opened",
 ];
 
+/// The observation's arrays, in order (as in [`Observation::to_numpy`]).
+pub const OBSERVATION_KEYS: [&str; 8] = [
+    "board",
+    "tile",
+    "scores",
+    "supplies",
+    "bag",
+    "gifts",
+    "gift_counts",
+    "state",
+];
+
 /// One seat's observation, flat.
 pub struct Observation {
     width: usize,
@@ -185,6 +197,20 @@ impl Observation {
         }
     }
 
+    /// The observation's arrays, flat, in the order of [`OBSERVATION_KEYS`].
+    pub fn parts(&self) -> [&[f32]; 8] {
+        [
+            &self.board,
+            &self.tile,
+            &self.scores,
+            &self.supplies,
+            &self.bag,
+            &self.gifts,
+            &self.gift_counts,
+            &self.state,
+        ]
+    }
+
     /// The observation as a dict of float32 numpy arrays.
     pub fn to_numpy<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let np = py.import("numpy")?;
@@ -225,4 +251,16 @@ pub fn mask_numpy<'py>(py: Python<'py>, state: &State, radius: u32) -> PyResult<
     });
     let np = py.import("numpy")?;
     np.call_method1("frombuffer", (PyByteArray::new(py, &mask), "int8"))
+}
+
+/// The per-action features of the legal actions of `state`
+/// ([`agents::action_features`]) as a float32 numpy array of shape
+/// (actions, columns).
+pub fn action_features_numpy<'py>(py: Python<'py>, state: &State) -> PyResult<Bound<'py, PyAny>> {
+    use agents::action_features::{for_each_row, COLUMN_COUNT};
+    let mut values = Vec::new();
+    for_each_row(state, |_, row| values.extend_from_slice(row));
+    let np = py.import("numpy")?;
+    let rows = values.len() / COLUMN_COUNT;
+    float_array(&np, &values)?.call_method1("reshape", ((rows, COLUMN_COUNT),))
 }

@@ -88,6 +88,22 @@ impl View {
         ActionList::new(&self.state, |f| self.seat_view().for_each_action(f))
     }
 
+    /// The features of this seat's legal actions (see
+    /// ``Game.action_features``; no rows when it is not to play). They
+    /// read only what the seat may see.
+    fn action_features<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let to_play =
+            !self.state.is_chance() && !self.state.is_over() && self.state.to_play() == self.seat;
+        if to_play {
+            crate::observation::action_features_numpy(py, &self.state)
+        } else {
+            crate::observation::action_features_numpy(
+                py,
+                &State::new(self.state.rules(), self.state.players(), Seat(0)),
+            )
+        }
+    }
+
     /// Each seat's score (see ``Game.scores``).
     fn scores<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyDict>>> {
         let v = self.seat_view();

@@ -46,16 +46,19 @@ pub fn split_agents<S: AsRef<str>>(values: &[S]) -> Vec<String> {
     specs
 }
 
-/// A label per agent: its spec, with `#2`, `#3`, … on repeats.
+/// A label per agent: its spec, or an inline bot's `label=NAME`
+/// (`ext:label=deep,cmd=…` is `deep`), with `#2`, `#3`, … on repeats.
 pub fn labels(specs: &[String]) -> Vec<String> {
     let mut out: Vec<String> = Vec::with_capacity(specs.len());
-    for (i, spec) in specs.iter().enumerate() {
-        let earlier = specs[..i].iter().filter(|s| *s == spec).count();
-        if earlier == 0 {
-            out.push(spec.clone());
-        } else {
-            out.push(format!("{spec}#{}", earlier + 1));
+    for spec in specs {
+        let base = crate::external::spec::label(spec).unwrap_or(spec);
+        let mut label = base.to_string();
+        let mut n = 1;
+        while out.contains(&label) {
+            n += 1;
+            label = format!("{base}#{n}");
         }
+        out.push(label);
     }
     out
 }
@@ -92,5 +95,35 @@ mod tests {
             .map(|s| s.to_string())
             .collect();
         assert_eq!(labels(&specs), vec!["random", "greedy", "random#2"]);
+        let specs: Vec<String> = [
+            "ext:label=deep,cmd=bot --depth 9",
+            "ext:label=deep,move_ms=5,cmd=bot",
+            "deep",
+            "random",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        assert_eq!(labels(&specs), vec!["deep", "deep#2", "deep#3", "random"]);
+    }
+
+    #[test]
+    fn two_inline_bots_in_one_list_split_at_the_agent_that_follows_cmd() {
+        // docs/PROTOCOL.md, "Running a bot": after cmd= a comma stays in
+        // the command only when key=value follows it (no ':' before '=').
+        let list = "ext:label=a,cmd=python3 a.py --depth=2,c=0.7,ext:label=b,cmd=./b,greedy";
+        assert_eq!(
+            split_agents(&[list]),
+            vec![
+                "ext:label=a,cmd=python3 a.py --depth=2,c=0.7",
+                "ext:label=b,cmd=./b",
+                "greedy"
+            ]
+        );
+        // An argument after a comma that is not key=value starts an agent.
+        assert_eq!(
+            split_agents(&["ext:cmd=sh -c exit,0"]),
+            vec!["ext:cmd=sh -c exit", "0"]
+        );
     }
 }

@@ -50,6 +50,19 @@ impl BenchConfig {
                 "bench --rounds must be at least 1".to_string(),
             ));
         }
+        if rounds > MAX_ROUNDS {
+            return Err(Error::Invalid(format!(
+                "bench --rounds must be at most {MAX_ROUNDS}, not {rounds}"
+            )));
+        }
+        for (option, n) in [("--games", games), ("--tournament-games", tournament_games)] {
+            if n > crate::config::MAX_GAMES {
+                return Err(Error::Invalid(format!(
+                    "bench {option} must be at most {}, not {n}",
+                    crate::config::MAX_GAMES
+                )));
+            }
+        }
         Ok(BenchConfig {
             games,
             rounds,
@@ -59,6 +72,9 @@ impl BenchConfig {
         })
     }
 }
+
+/// Most timed rounds (`--rounds`): their timings are kept in memory.
+pub const MAX_ROUNDS: usize = 1000;
 
 impl Default for BenchConfig {
     fn default() -> BenchConfig {

@@ -30,6 +30,10 @@ pub const SPRT_BETA: f64 = 0.05;
 /// and small enough that game indices and seeds never overflow.
 pub const MAX_GAMES: u64 = 1 << 40;
 
+/// Most pairings (sets of agents that meet) of one tournament: each is
+/// listed in memory and in run.json's plan.
+pub const MAX_PAIRINGS: u64 = 100_000;
+
 /// Most worker threads.
 pub const MAX_THREADS: usize = 1024;
 
@@ -59,10 +63,23 @@ impl Settings {
         if self.games_per_pairing == 0 {
             return Err(Error::Invalid("games must be at least 1".to_string()));
         }
+        // Counted, not listed: many agents in 6-seat games have more
+        // pairings than memory holds.
         let pairings = if self.selfplay {
-            1
+            Some(1)
         } else {
-            crate::schedule::pairings(self.agents.len(), self.players).len() as u64
+            crate::schedule::pairing_count(self.agents.len(), self.players)
+        };
+        let pairings = match pairings {
+            Some(n) if n <= MAX_PAIRINGS => n,
+            count => {
+                let count = count.map_or("too many".to_string(), |n| n.to_string());
+                return Err(Error::Invalid(format!(
+                    "{} agents in {}-player games make {count} pairings, more than {MAX_PAIRINGS}",
+                    self.agents.len(),
+                    self.players
+                )));
+            }
         };
         let total = self
             .games_per_pairing

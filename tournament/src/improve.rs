@@ -24,6 +24,7 @@
 use crate::cli::{GameOptions, ImproveArgs, TournamentArgs};
 use crate::config::TournamentConfig;
 use crate::error::{Error, Result};
+use crate::lock::FolderLock;
 use crate::output::{csv_bytes, read_run_info, write_atomic};
 use crate::schedule::mix;
 use crate::schema::{RunStatus, SprtResult};
@@ -94,17 +95,21 @@ pub struct GenerationRow {
 
 impl ImproveSettings {
     /// The settings of `args`, or of the run in `--out` when it exists
-    /// (its generations raised to `--generations` if given).
+    /// (its generations raised to `--generations` if given), with the
+    /// folder's lock ([`crate::lock`]), held for the run's life.
     ///
     /// # Errors
-    /// Missing or bad options, or a folder that is not an improve run.
-    pub fn from_args(args: &ImproveArgs) -> Result<(ImproveSettings, PathBuf)> {
+    /// Missing or bad options, an agent that takes no value model, a
+    /// folder that is neither an improve run nor empty, or one another
+    /// process is using.
+    pub fn from_args(args: &ImproveArgs) -> Result<(ImproveSettings, PathBuf, FolderLock)> {
         let out = args
             .out
             .clone()
             .ok_or_else(|| Error::Invalid("--out is required".to_string()))?;
         let file = out.join("improve.json");
         if file.exists() {
+            let lock = FolderLock::acquire(&out)?;
             let text = std::fs::read_to_string(&file).map_err(|e| Error::io("read", &file, e))?;
             let mut settings: ImproveSettings = serde_json::from_str(&text)
                 .map_err(|e| Error::Folder(format!("{}: {e}", file.display())))?;
@@ -128,13 +133,25 @@ impl ImproveSettings {
             if let Some(g) = args.generations {
                 settings.generations = settings.generations.max(g);
             }
-            return Ok((settings, out));
+            return Ok((settings, out, lock));
         }
         let agent = args
             .agent
             .clone()
             .ok_or_else(|| Error::Invalid("--agent is required for a new run".to_string()))?;
         agents::from_spec(&agent).map_err(|e| Error::Invalid(format!("--agent: {e}")))?;
+        let name = agents::spec::Spec::parse(&agent)
+            .map_err(|e| Error::Invalid(format!("--agent: {e}")))?
+            .name;
+        let takes_model = agents::spec::AGENTS
+            .iter()
+            .any(|k| k.name == name && k.params.iter().any(|p| p.name == "eval"));
+        if !takes_model {
+            return Err(Error::Invalid(format!(
+                "--agent {agent}: {name} cannot use a value model (no eval= parameter); \
+                 give greedy, mcts or ismcts"
+            )));
+        }
         let positive = |v: Option<u64>, default: u64, name: &str| match v.unwrap_or(default) {
             0 => Err(Error::Invalid(format!("--{name} must be at least 1"))),
             n => Ok(n),
@@ -156,16 +173,31 @@ impl ImproveSettings {
                 settings.players
             )));
         }
-        std::fs::create_dir_all(&out).map_err(|e| Error::io("create", &out, e))?;
+        // A new run: the folder must be new or empty (a tournament folder
+        // is not an improve run).
+        crate::config::check_new_folder(&out, "--out")?;
+        let (out, lock) = crate::tournament::claim_folder(&out, false)?;
         let mut text =
             serde_json::to_string_pretty(&settings).map_err(|e| Error::Internal(e.to_string()))?;
         text.push('\n');
         write_atomic(&file, text.as_bytes())?;
-        Ok((settings, out))
+        Ok((settings, out, lock))
     }
 
-    /// The base agent with `eval=model`.
+    /// The base agent with `eval=model` (in place of its own `eval=`, if
+    /// it has one).
     fn with_model(&self, model: &Path) -> String {
+        let parsed = agents::spec::Spec::parse(&self.agent).ok();
+        if let Some(spec) = parsed.filter(|s| s.params.iter().any(|(k, _)| *k == "eval")) {
+            let mut params: Vec<String> = spec
+                .params
+                .iter()
+                .filter(|(k, _)| *k != "eval")
+                .map(|(k, v)| format!("{k}={v}"))
+                .collect();
+            params.push(format!("eval={}", model.display()));
+            return format!("{}:{}", spec.name, params.join(","));
+        }
         let sep = if self.agent.contains(':') { ',' } else { ':' };
         format!("{}{sep}eval={}", self.agent, model.display())
     }
@@ -220,7 +252,7 @@ fn match_elo(sprt: &SprtResult) -> (f64, f64, f64) {
 /// # Errors
 /// Bad options, or a failed step (its message).
 pub fn improve(args: &ImproveArgs) -> Result<Vec<GenerationRow>> {
-    let (settings, out) = ImproveSettings::from_args(args)?;
+    let (settings, out, _lock) = ImproveSettings::from_args(args)?;
     let threads = args.threads;
     let mut best = settings.agent.clone();
     // The best agent's Elo against generation 0 and its standard error.

@@ -129,6 +129,12 @@ fn run(args: Args, out: &mut Stdout) -> Result<ExitCode> {
             ext_games,
             rules,
         } => {
+            if ext_games > tournament::config::MAX_GAMES {
+                return Err(Error::Invalid(format!(
+                    "bench --ext-games must be at most {}, not {ext_games}",
+                    tournament::config::MAX_GAMES
+                )));
+            }
             let config = tournament::bench::BenchConfig {
                 rules: rules.unwrap_or_default(),
                 ext_games,

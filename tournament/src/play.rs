@@ -5,8 +5,8 @@
 //! a tournament (deck seed = `--seed`, agent seed of seat `s` =
 //! [`crate::schedule::agent_seed`]`(seed, 0, s)`); each turn is printed as
 //! soon as it is complete (its record replayed through the engine for the
-//! scores). `--out` is checked before the game starts and never
-//! overwritten.
+//! scores). `--out` and `--svg` are checked before the game starts and
+//! never overwritten.
 
 use crate::agent_list::split_agents;
 use crate::cli::PlayArgs;
@@ -62,6 +62,11 @@ impl PlayConfig {
             .clone()
             .unwrap_or_else(|| PathBuf::from(format!("results/play-{}.json", args.seed)));
         check_new_file(&out)?;
+        if let Some(svg) = &args.svg {
+            // Before the game: a file there, or pictures of another game,
+            // would be found only after it.
+            crate::config::check_new_folder(svg, "--svg")?;
+        }
         Ok(PlayConfig {
             seats,
             seed: args.seed,

@@ -292,8 +292,30 @@ impl Schedule {
     }
 }
 
+/// How many pairings [`pairings`] lists, computed without listing them:
+/// `C(agents, players)` with at least as many agents as seats, else the
+/// combinations with repetition `C(agents + players − 1, players)` less
+/// the `agents` of a single agent. `None` when it does not fit in a
+/// `u64`.
+pub fn pairing_count(agents: usize, players: usize) -> Option<u64> {
+    let choose = |n: u128, k: u128| -> Option<u128> {
+        if k > n {
+            return Some(0);
+        }
+        // Each partial product is a binomial coefficient, so it divides.
+        (0..k).try_fold(1u128, |c, i| Some(c.checked_mul(n - i)? / (i + 1)))
+    };
+    let (n, k) = (agents as u128, players as u128);
+    let count = if n >= k {
+        choose(n, k)?
+    } else {
+        choose(n + k - 1, k)? - n
+    };
+    u64::try_from(count).ok()
+}
+
 /// The pairings of `agents` agents in games of `players` seats (see the
-/// module documentation).
+/// module documentation); check [`pairing_count`] before listing them.
 pub fn pairings(agents: usize, players: usize) -> Vec<Vec<usize>> {
     let mut out = Vec::new();
     let mut current = Vec::with_capacity(players);
@@ -332,6 +354,22 @@ pub fn pairings(agents: usize, players: usize) -> Vec<Vec<usize>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn pairing_counts_are_computed_without_listing() {
+        for agents in 1..9 {
+            for players in 2..=6 {
+                let listed = pairings(agents, players).len() as u64;
+                assert_eq!(
+                    pairing_count(agents, players),
+                    Some(listed),
+                    "{agents} {players}"
+                );
+            }
+        }
+        assert_eq!(pairing_count(200, 6), Some(82_408_626_300));
+        assert_eq!(pairing_count(usize::MAX, 6), None);
+    }
 
     #[test]
     fn pairings_are_combinations() {

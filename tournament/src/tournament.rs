@@ -361,7 +361,11 @@ fn check_record_line(
     let agents: Vec<&str> = spec
         .seats
         .iter()
-        .map(|&a| settings.agents[a].as_str())
+        // A record names an inline bot by its label=, as games.csv does.
+        .map(|&a| {
+            let spec = settings.agents[a].as_str();
+            crate::external::spec::label(spec).unwrap_or(spec)
+        })
         .collect();
     if record.seed != Some(spec.deck_seed) || record.players != settings.players {
         return Err(format!(

@@ -312,6 +312,14 @@ pub fn train(config: &TrainConfig) -> Result<TrainReport> {
     let rows: Vec<FeatureVector> = fit.iter().map(|s| s.features).collect();
     let targets: Vec<f64> = fit.iter().map(|s| s.lead).collect();
     let mut model = ridge::fit(&rows, &targets, config.lambda);
+    // A penalty too small for the data (e.g. --lambda 1e-300) leaves the
+    // system singular: NaN or huge weights. Nothing is written then.
+    model.check().map_err(|e| {
+        Error::Invalid(format!(
+            "the fit failed with --lambda {:e}: the model {e}",
+            config.lambda
+        ))
+    })?;
     let games = |set: &[&Sample]| {
         let mut seeds: Vec<u64> = set.iter().map(|s| s.deck_seed).collect();
         seeds.sort_unstable();

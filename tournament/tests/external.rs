@@ -240,10 +240,10 @@ fn is_gone(pid: u32) -> bool {
     })
 }
 
-/// Run the binary with `args`; it must succeed within `secs` seconds (it
-/// is killed and the test fails otherwise: a hang is a failure, not a
-/// test that never ends).
-fn run_within(args: &[&str], secs: u64) -> std::process::Output {
+/// Run the binary with `args`; it must end with exit code `code` within
+/// `secs` seconds (it is killed and the test fails otherwise: a hang is a
+/// failure, not a test that never ends).
+fn run_within(args: &[&str], secs: u64, code: i32) -> std::process::Output {
     let mut child = Command::new(bin())
         .args(args)
         .stdout(std::process::Stdio::piped())
@@ -259,9 +259,10 @@ fn run_within(args: &[&str], secs: u64) -> std::process::Output {
         std::thread::sleep(std::time::Duration::from_millis(50));
     }
     let out = child.wait_with_output().unwrap();
-    assert!(
-        out.status.success(),
-        "carcassonne {args:?} failed: {}",
+    assert_eq!(
+        out.status.code(),
+        Some(code),
+        "carcassonne {args:?}: {}",
         String::from_utf8_lossy(&out.stderr)
     );
     out
@@ -282,9 +283,12 @@ fn misbehave_with(mode: &str, limits: &str, reason: Option<&str>) {
     let out = dir.join("run");
     let agents = format!("{bot},random");
     let args = ["tournament", "--out", out.to_str().unwrap()];
+    // A bot that forfeits every game makes the run exit with code 3.
+    let code = if reason.is_some() { 3 } else { 0 };
     run_within(
         &[&args[..], &["--agents", &agents, "--games", "2"]].concat(),
         120,
+        code,
     );
     let dir = out;
     let rows = games(&dir);

@@ -1,6 +1,8 @@
-//! Forfeits reported (the printed summary, report.html, the exit code of
-//! a run in which an agent forfeited every game) and the per-seat
-//! `decisions` of games.csv, through the built binary.
+//! What results say about the agents, through the built binary: forfeits
+//! reported (the printed summary, report.html, the exit code of a run in
+//! which an agent forfeited every game), the per-seat `decisions` of
+//! games.csv (and folders written before it), and inline bots named by
+//! their `label=`.
 
 mod common;
 
@@ -235,4 +237,55 @@ fn folders_without_decisions_resume_merge_and_report() {
         .next()
         .unwrap()
         .ends_with(",forfeits,ms_per_decision"));
+}
+
+#[test]
+fn an_inline_bot_is_named_by_its_label_in_every_output_file() {
+    let root = scratch("forfeits-labels");
+    let dir = root.join("run");
+    let serve = env!("CARGO_BIN_EXE_carcassonne");
+    // Two inline bots in one list: c=0.7 stays with the second's command.
+    let agents = format!(
+        "ext:label=rnd,cmd={serve} serve random,ext:label=tiny,move_ms=20000,cmd={serve} serve mcts:iterations=5,c=0.7"
+    );
+    let args = [
+        "--agents",
+        &agents,
+        "--games",
+        "4",
+        "--seed",
+        "2",
+        "--records",
+    ];
+    common::tournament(&dir, &[&args[..], &["--stop-after", "1"]].concat());
+    // Resuming checks the records against the specs through the labels.
+    common::run(&["tournament", "--resume", dir.to_str().unwrap()]);
+    let info = common::json(&dir.join("run.json"));
+    assert_eq!(info["status"], "finished");
+    assert_eq!(info["plan"]["agents"], serde_json::json!(["rnd", "tiny"]));
+    assert_eq!(
+        info["settings"]["agents"][1].as_str().unwrap(),
+        agents
+            .split_once(",ext:")
+            .map(|(_, b)| format!("ext:{b}"))
+            .unwrap()
+    );
+    for file in [
+        "games.csv",
+        "summary.csv",
+        "pairwise.csv",
+        "records.jsonl",
+        "report.html",
+    ] {
+        let text = read(&dir.join(file));
+        // The report's settings show run.json's specs, as they are.
+        let text = text.split("<h2>Settings</h2>").next().unwrap();
+        assert!(text.contains("rnd") && text.contains("tiny"), "{file}");
+        assert!(
+            !text.contains(" serve "),
+            "{file} names a bot by its command"
+        );
+    }
+    let names: Vec<String> = games(&dir).iter().map(|r| r["agent"].clone()).collect();
+    assert_eq!(names, ["rnd", "tiny", "tiny", "rnd"].repeat(2));
 }

@@ -404,3 +404,191 @@ fn a_closed_pipe_ends_the_output_quietly() {
     assert!(ok && err.is_empty(), "{err}");
     assert!(record.is_file());
 }
+
+/// Issue 27: `report` looped for ever on `inf` in a points column.
+#[test]
+fn report_refuses_numbers_that_are_not_finite() {
+    let dir = scratch("report-inf");
+    let run = dir.join("run");
+    tournament(&run, &["--agents", "random,random", "--games", "4"]);
+    let path = run.join("games.csv");
+    let text = read(&path);
+    for bad in ["inf", "NaN", "-inf", "1.7e308"] {
+        let mut lines: Vec<String> = text.lines().map(String::from).collect();
+        let mut fields: Vec<String> = lines[2].split(',').map(String::from).collect();
+        fields[5] = bad.to_string(); // road
+        lines[2] = fields.join(",");
+        std::fs::write(&path, lines.join("\n") + "\n").unwrap();
+        let err = fails(&["report", run.to_str().unwrap()]);
+        assert!(err.contains("games.csv:3: road is"), "{bad}: {err}");
+    }
+}
+
+/// Issue 27: many agents with `--players` 3 or more ran out of memory
+/// listing the pairings before any check.
+#[test]
+fn too_many_pairings_are_refused_before_any_is_listed() {
+    let dir = scratch("pairings");
+    let agents = vec!["random"; 200].join(",");
+    let out = dir.join("run");
+    let err = fails(&[
+        "tournament",
+        "--agents",
+        &agents,
+        "--players",
+        "6",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(
+        err.contains("82408626300 pairings, more than 100000"),
+        "{err}"
+    );
+    assert!(!out.exists());
+    let err = fails(&["bench", "--rounds", "100000000000"]);
+    assert!(err.contains("--rounds must be at most"), "{err}");
+}
+
+/// Issue 27: `train --lambda 1e-300` wrote NaN weights and said "model
+/// written"; a model whose predictions overflow was used silently.
+#[test]
+fn a_failed_fit_writes_nothing_and_an_overflowing_model_is_refused() {
+    let dir = scratch("train-fail");
+    let data = dir.join("data");
+    ok(&[
+        "selfplay",
+        "--agent",
+        "random",
+        "--games",
+        "2",
+        "--out",
+        data.to_str().unwrap(),
+    ]);
+    // Fewer positions than features: the system is singular.
+    let few = dir.join("few");
+    std::fs::create_dir(&few).unwrap();
+    let lines: Vec<String> = read(&data.join("positions.csv"))
+        .lines()
+        .take(12)
+        .map(String::from)
+        .collect();
+    std::fs::write(few.join("positions.csv"), lines.join("\n") + "\n").unwrap();
+    let model = dir.join("m.json");
+    let m = model.to_str().unwrap();
+    let err = fails(&[
+        "train",
+        few.to_str().unwrap(),
+        "--out",
+        m,
+        "--lambda",
+        "1e-300",
+        "--holdout",
+        "0",
+    ]);
+    assert!(err.contains("the fit failed"), "{err}");
+    assert!(!model.exists());
+
+    ok(&["train", data.to_str().unwrap(), "--out", m]);
+    let mut json = json(&model);
+    json["weights"][3] = serde_json::json!(1e300);
+    let bad = dir.join("bad.json");
+    std::fs::write(&bad, json.to_string()).unwrap();
+    let spec = format!("greedy:eval={}", bad.display());
+    let err = fails(&[
+        "play",
+        "--agents",
+        &format!("{spec},random"),
+        "--out",
+        dir.join("g.json").to_str().unwrap(),
+    ]);
+    assert!(err.contains("predictions could reach"), "{err}");
+}
+
+/// Issue 27: `improve --out` a tournament folder and `improve --agent
+/// random` (which cannot use a model) were accepted; duplicate keys took
+/// the last value; `play --svg` onto a file failed only after the game.
+#[test]
+fn wrong_acceptances_are_refused_up_front() {
+    let dir = scratch("acceptances");
+    let run = dir.join("run");
+    tournament(&run, &["--agents", "random,random", "--games", "2"]);
+    let listing = |d: &Path| {
+        let mut names: Vec<String> = std::fs::read_dir(d)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().to_string())
+            .collect();
+        names.sort();
+        names
+    };
+    let before = listing(&run);
+    let err = fails(&[
+        "improve",
+        "--agent",
+        "greedy",
+        "--out",
+        run.to_str().unwrap(),
+    ]);
+    assert!(err.contains("not an empty folder"), "{err}");
+    assert_eq!(listing(&run), before);
+    let fresh = dir.join("imp");
+    let err = fails(&[
+        "improve",
+        "--agent",
+        "random",
+        "--out",
+        fresh.to_str().unwrap(),
+    ]);
+    assert!(err.contains("cannot use a value model"), "{err}");
+    assert!(!fresh.exists());
+
+    let out = dir.join("dup");
+    let err = fails(&[
+        "tournament",
+        "--agents",
+        "mcts:c=1,c=2,random",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(err.contains("parameter \"c\" given twice"), "{err}");
+    let err = fails_with(
+        &[
+            "tournament",
+            "--rules",
+            "hand=1,hand=2",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+        2,
+    );
+    assert!(err.contains("rules key `hand` given twice"), "{err}");
+    assert!(!out.exists());
+
+    let record = dir.join("g.json");
+    for svg in [run.join("games.csv"), run.clone()] {
+        let err = fails(&[
+            "play",
+            "--svg",
+            svg.to_str().unwrap(),
+            "--out",
+            record.to_str().unwrap(),
+        ]);
+        assert!(err.contains("--svg"), "{err}");
+        assert!(!record.exists(), "refused before the game");
+    }
+}
+
+/// An improve run holds its folder's lock: a second one is refused.
+#[test]
+fn a_second_improve_into_one_folder_is_refused() {
+    let dir = scratch("improve-lock");
+    let out = dir.join("imp");
+    std::fs::create_dir(&out).unwrap();
+    std::fs::write(
+        out.join("improve.json"),
+        r#"{"agent":"greedy","generations":1,"games_per_gen":2,"match_games":2,"window":1,"players":2,"seed":1,"gifts":false,"no_farmers":false}"#,
+    )
+    .unwrap();
+    let _lock = tournament::lock::FolderLock::acquire(&out).unwrap();
+    let err = fails(&["improve", "--out", out.to_str().unwrap()]);
+    assert!(err.contains("in use"), "{err}");
+}

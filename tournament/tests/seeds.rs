@@ -1,6 +1,8 @@
-//! What a bot can learn from the seeds it is sent (docs/PROTOCOL.md,
-//! "What a bot can infer"), and `--secret-decks`: tests through the built
-//! binary with a spy bot that logs every line it receives.
+//! What a bot is sent, checked against docs/PROTOCOL.md through the built
+//! binary with a spy bot that logs every line it receives: what it can
+//! learn from its seed ("What a bot can infer"), `--secret-decks`, and
+//! the statements about `decide` (the bag, `total`, its own turns coming
+//! back, `time_left_ms`).
 
 mod common;
 
@@ -305,4 +307,157 @@ fn a_secret_deck_run_keeps_its_key_private_until_it_ends_and_resumes() {
         dir.join("shard").to_str().unwrap(),
     ]);
     assert!(e.contains("--secret-decks") && e.contains("--shard"), "{e}");
+}
+
+/// Tiles as letter → count, from a JSON list of letters.
+fn letters(list: Option<&serde_json::Value>) -> Vec<String> {
+    list.and_then(|l| l.as_array())
+        .map(|l| l.iter().map(|t| t.as_str().unwrap().to_string()).collect())
+        .unwrap_or_default()
+}
+
+/// The tiles a turn (as sent) took out of the bag for good: the placed
+/// tile, and the tiles set aside unless they go back (`unplaceable=return`).
+fn taken(turn: &serde_json::Value, returned: bool) -> Vec<String> {
+    let mut out = letters(turn.get("tile").map(|t| serde_json::json!([t])).as_ref());
+    if !returned {
+        out.extend(letters(turn.get("discarded")));
+        if let Some(g) = turn.get("gift_open").filter(|g| g.is_object()) {
+            out.extend(letters(g.get("discarded")));
+        }
+    }
+    out
+}
+
+/// docs/PROTOCOL.md's statements about `decide`, checked on every message
+/// spy bots received in `dir`: the bag identity, `total` in the scores,
+/// and the bot's own turns coming back in `turns`. Returns the decisions
+/// checked and the own placements seen again.
+fn check_decides(dir: &Path, returned: bool, time_left: u64) -> (usize, usize) {
+    let full = engine::Bag::full();
+    let (mut decides, mut own_seen) = (0, 0);
+    for log in received(dir) {
+        let (mut seat, mut gone) = (0, Vec::<String>::new());
+        let mut pending: Option<(String, i64, i64, u64)> = None;
+        for msg in &log {
+            let kind = msg["type"].as_str().unwrap();
+            if kind == "new_game" {
+                (seat, gone, pending) = (msg["seat"].as_u64().unwrap(), Vec::new(), None);
+                continue;
+            }
+            if kind != "decide" && kind != "game_over" {
+                continue;
+            }
+            for s in msg["scores"].as_array().unwrap() {
+                let parts: u64 = ["road", "city", "monastery", "farm", "gifts"]
+                    .iter()
+                    .map(|k| s[k].as_u64().unwrap())
+                    .sum();
+                assert_eq!(s["total"].as_u64(), Some(parts), "{kind}: {s}");
+            }
+            for turn in msg["turns"].as_array().unwrap() {
+                gone.extend(taken(turn, returned));
+                if turn["player"].as_u64() == Some(seat) {
+                    if let Some((tile, x, y, rot)) = pending.take() {
+                        assert_eq!(turn["tile"], tile.as_str(), "own turn as applied");
+                        assert_eq!(
+                            (turn["x"].as_i64(), turn["y"].as_i64(), turn["rot"].as_u64()),
+                            (Some(x), Some(y), Some(rot))
+                        );
+                        own_seen += 1;
+                    }
+                }
+            }
+            if kind == "game_over" {
+                continue;
+            }
+            decides += 1;
+            // The move's limit, while the game's is far from used up.
+            assert_eq!(msg["time_left_ms"].as_u64(), Some(time_left));
+            // Out now: the turn so far and this draw.
+            let mut out = gone.clone();
+            if let Some(current) = msg.get("current").filter(|c| c.is_object()) {
+                if !returned {
+                    out.extend(letters(current.get("discarded")));
+                    if let Some(g) = current.get("gift_open").filter(|g| g.is_object()) {
+                        out.extend(letters(g.get("discarded")));
+                    }
+                }
+            }
+            match msg["phase"].as_str().unwrap() {
+                "choose" => out.extend(letters(msg.get("choose"))),
+                _ => out.extend(letters(
+                    msg.get("tile").map(|t| serde_json::json!([t])).as_ref(),
+                )),
+            }
+            let mut expected = std::collections::BTreeMap::new();
+            for (tile, n) in full.iter() {
+                let left =
+                    i64::from(n) - out.iter().filter(|t| **t == tile.to_string()).count() as i64;
+                if left != 0 {
+                    expected.insert(tile.to_string(), serde_json::json!(left));
+                }
+            }
+            let bag: std::collections::BTreeMap<String, serde_json::Value> =
+                serde_json::from_value(msg["bag"].clone()).unwrap();
+            assert_eq!(bag, expected, "bag of {msg}");
+            let size: u64 = bag.values().map(|n| n.as_u64().unwrap()).sum();
+            assert_eq!(msg["bag_size"].as_u64(), Some(size));
+            // The spy answers legal[0] (or asks for the history first).
+            let first = msg["legal"][0].as_str().unwrap();
+            if let Some((tile, rest)) = first.split_once(" (") {
+                let (xy, rot) = rest.split_once(") r").unwrap();
+                let (x, y) = xy.split_once(", ").unwrap();
+                let rot = rot.split(' ').next().unwrap();
+                pending = Some((
+                    tile.to_string(),
+                    x.parse().unwrap(),
+                    y.parse().unwrap(),
+                    rot.parse().unwrap(),
+                ));
+            }
+        }
+    }
+    (decides, own_seen)
+}
+
+#[test]
+fn decide_messages_say_what_docs_protocol_says_of_bag_scores_and_turns() {
+    // docs/PROTOCOL.md's worked example of move_ms with game_ms.
+    let spy = spy_bot().replace("ext:", "ext:move_ms=20000,game_ms=600000,");
+    let agents = format!("{spy},{spy},{spy}");
+    let runs: [(&str, &[&str], bool); 2] = [
+        (
+            "seeds-doc-gifts",
+            &["--players", "3", "--games", "9", "--gifts"],
+            false,
+        ),
+        (
+            "seeds-doc-return",
+            &[
+                "--players",
+                "2",
+                "--games",
+                "6",
+                "--rules",
+                "unplaceable=return",
+            ],
+            true,
+        ),
+    ];
+    let mut total = 0;
+    for (name, args, returned) in runs {
+        let dir = scratch(name);
+        tournament(
+            &dir,
+            &[&["--agents", &agents, "--seed", "4"][..], args].concat(),
+        );
+        let (decides, own) = check_decides(&dir, returned, 20000);
+        assert!(
+            own * 2 > decides / 2,
+            "{name}: {own} own turns of {decides}"
+        );
+        total += decides;
+    }
+    assert!(total > 1000, "{total} decisions checked");
 }

@@ -184,7 +184,7 @@ fn agent_lists_split_at_commas_outside_parameters() {
         &dir,
         &[
             "--agents",
-            "random:meeple=0.25,meeple=0.5,greedy",
+            "mcts:iterations=5,c=0.5,greedy",
             "--agents",
             "random",
             "--games",
@@ -194,13 +194,13 @@ fn agent_lists_split_at_commas_outside_parameters() {
     let run_json = json(&dir.join("run.json"));
     assert_eq!(
         run_json["settings"]["agents"],
-        serde_json::json!(["random:meeple=0.25,meeple=0.5", "greedy", "random"])
+        serde_json::json!(["mcts:iterations=5,c=0.5", "greedy", "random"])
     );
     let agents: Vec<String> = games_without_think_ms(&dir)[1..]
         .iter()
         .map(|r| r[3].clone())
         .collect();
-    assert!(agents.contains(&"random:meeple=0.25,meeple=0.5".to_string()));
+    assert!(agents.contains(&"mcts:iterations=5,c=0.5".to_string()));
 }
 
 #[test]

@@ -10,6 +10,7 @@
 //! fail, or panic, half-way because the file went away).
 
 use super::evaluator::Evaluator;
+use std::any::Any;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::SystemTime;
@@ -20,11 +21,9 @@ struct Entry {
     given: PathBuf,
     /// The canonical path, modification time and length when read.
     key: (PathBuf, Option<SystemTime>, u64),
-    model: Arc<dyn Evaluator>,
+    /// An `Arc<T>` for the `T` its reader returns.
+    model: Arc<dyn Any + Send + Sync>,
 }
-
-/// Reads a network file into an evaluator.
-pub(crate) type Reader = fn(&Path) -> Result<Arc<dyn Evaluator>, String>;
 
 /// The process-wide cache.
 fn cache() -> &'static Mutex<Vec<Entry>> {
@@ -39,11 +38,17 @@ fn cache() -> &'static Mutex<Vec<Entry>> {
 /// A one-line message naming the file: it cannot be read, or is not a
 /// network this build can use.
 pub fn load(path: &Path) -> Result<Arc<dyn Evaluator>, String> {
-    load_with(path, read_network)
+    load_with(path, read_network).map(|m| m as Arc<dyn Evaluator>)
 }
 
 /// [`load`] with the file read by `read` (tests count the reads).
-pub(crate) fn load_with(path: &Path, read: Reader) -> Result<Arc<dyn Evaluator>, String> {
+pub(crate) fn load_with<T: Any + Send + Sync>(
+    path: &Path,
+    read: fn(&Path) -> Result<Arc<T>, String>,
+) -> Result<Arc<T>, String> {
+    // Entries of another type (another reader of the same file) are
+    // not matches.
+    let cast = |e: &Entry| Arc::clone(&e.model).downcast::<T>().ok();
     // A poisoned lock only means another thread panicked while reading:
     // the entries themselves are always whole.
     let mut entries = cache().lock().unwrap_or_else(|e| e.into_inner());
@@ -53,29 +58,29 @@ pub(crate) fn load_with(path: &Path, read: Reader) -> Result<Arc<dyn Evaluator>,
     });
     match stamp {
         Ok(key) => {
-            if let Some(e) = entries.iter().find(|e| e.key == key) {
-                return Ok(Arc::clone(&e.model));
+            if let Some(model) = entries.iter().filter(|e| e.key == key).find_map(cast) {
+                return Ok(model);
             }
             let model = read(path)?;
             entries.push(Entry {
                 given: path.to_path_buf(),
                 key,
-                model: Arc::clone(&model),
+                model: Arc::clone(&model) as Arc<dyn Any + Send + Sync>,
             });
             Ok(model)
         }
         Err(err) => entries
             .iter()
             .rev()
-            .find(|e| e.given == path || e.key.0 == path)
-            .map(|e| Arc::clone(&e.model))
+            .filter(|e| e.given == path || e.key.0 == path)
+            .find_map(cast)
             .ok_or_else(|| format!("network {}: cannot read it: {err}", path.display())),
     }
 }
 
 /// Read a network file: not yet in this build (the network lands in
 /// `crate::neural`).
-fn read_network(path: &Path) -> Result<Arc<dyn Evaluator>, String> {
+fn read_network(path: &Path) -> Result<Arc<super::Uniform>, String> {
     Err(format!(
         "network {}: this build has no network evaluator yet",
         path.display()
@@ -90,7 +95,7 @@ mod tests {
 
     static READS: AtomicUsize = AtomicUsize::new(0);
 
-    fn counting(_: &Path) -> Result<Arc<dyn Evaluator>, String> {
+    fn counting(_: &Path) -> Result<Arc<Uniform>, String> {
         READS.fetch_add(1, Ordering::SeqCst);
         Ok(Arc::new(Uniform))
     }

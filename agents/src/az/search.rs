@@ -526,7 +526,7 @@ fn walk(
 /// seat (0 before any), the "first play urgency" of the parent's value.
 fn select(tree: &Tree, c_puct: f64, legal: Option<&[bool]>, id: NodeId) -> NodeId {
     let varies = legal.is_some();
-    let legal = |i: usize| legal.map_or(true, |l| l[i]);
+    let legal = |i: usize| legal.is_none_or(|l| l[i]);
     let node = tree.node(id);
     let parent = f64::from(node.visits + node.pending).max(1.0).sqrt();
     // Over the legal children: their priors, and their values and visits
@@ -563,7 +563,7 @@ fn select(tree: &Tree, c_puct: f64, legal: Option<&[bool]>, id: NodeId) -> NodeI
             fpu
         };
         let u = c_puct * f64::from(ch.prior) * prior_scale * parent / (1.0 + n);
-        if best.map_or(true, |(b, _)| q + u > b) {
+        if best.is_none_or(|(b, _)| q + u > b) {
             best = Some((q + u, c));
         }
     }

@@ -313,3 +313,33 @@ fn the_evaluator_sees_only_legal_actions_and_the_seat_to_play() {
     assert_eq!(visits(&stats), 200);
     assert!(*strict.0.lock().unwrap() > 50);
 }
+
+#[test]
+fn a_game_budget_is_kept_over_the_whole_game() {
+    let clock = Arc::new(TickClock::new(Duration::from_millis(1)));
+    let mut agent = AzAgent::new("az".into(), config("az:game_ms=600,batch=4")).with_clock(clock);
+    let mut rng = AgentRng::seed_from_u64(4);
+    let mut state = State::new(Rules::default(), 2, Seat(0));
+    let mut moves = 0;
+    while !state.is_over() {
+        if state.is_chance() {
+            state.apply_chance(&mut rng);
+        } else if state.to_play() == Seat(0) {
+            let a = agent.select(&state.view(Seat(0)), &mut rng);
+            state.try_action(a).unwrap();
+            moves += 1;
+        } else {
+            let mv = engine::random_move(&state, &mut rng).unwrap();
+            state.play_unchecked(mv);
+        }
+    }
+    // Each move may overrun its share by the readings around the search.
+    let spent = agent.game_spent;
+    assert!(
+        spent <= Duration::from_millis(600 + 3 * moves),
+        "{spent:?} over {moves} moves"
+    );
+    assert!(spent >= Duration::from_millis(300), "{spent:?}");
+    agent.reset();
+    assert_eq!(agent.game_spent, Duration::ZERO);
+}

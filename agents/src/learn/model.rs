@@ -20,6 +20,17 @@ pub const MODEL_FORMAT: &str = "carcassonne-value-model/1";
 /// seat's final score.
 pub const TARGET: &str = "final_lead";
 
+/// A bound on every feature's magnitude for [`ValueModel::check`]: the
+/// features are counts and points of one game (tiles, meeples, scores),
+/// all far below it.
+pub const FEATURE_RANGE: f64 = 1e4;
+
+/// The largest prediction a model may make for features within
+/// [`FEATURE_RANGE`]: far above any final lead of a real model (the
+/// shipped one stays under 1e6), far below where the arithmetic of a
+/// search overflows.
+pub const MAX_PREDICTION: f64 = 1e9;
+
 /// A fitted linear value model.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ValueModel {
@@ -197,7 +208,27 @@ impl ValueModel {
         if self.scale.iter().any(|&s| s <= 0.0) || !self.intercept.is_finite() {
             return Err("scale must be positive and the intercept finite".to_string());
         }
+        let bound = self.prediction_bound();
+        if bound.is_nan() || bound > MAX_PREDICTION {
+            return Err(format!(
+                "its predictions could reach {bound:e} points (more than {MAX_PREDICTION:e} \
+                 for features of at most {FEATURE_RANGE:e}): weights too large or scales too \
+                 small, the fit failed; retrain it (a larger --lambda)"
+            ));
+        }
         Ok(())
+    }
+
+    /// The largest prediction, in magnitude, for features each at most
+    /// [`FEATURE_RANGE`] in magnitude: `|intercept| + Σ |wᵢ / sᵢ| ·
+    /// (FEATURE_RANGE + |meanᵢ|)` (infinite or NaN when the model's
+    /// arithmetic overflows).
+    pub fn prediction_bound(&self) -> f64 {
+        let mut bound = self.intercept.abs();
+        for ((w, m), s) in self.weights.iter().zip(&self.mean).zip(&self.scale) {
+            bound += (w / s).abs() * (FEATURE_RANGE + m.abs());
+        }
+        bound
     }
 
     /// The predicted final lead for features `x`.
@@ -282,6 +313,28 @@ mod tests {
         let mut m = model();
         m.format = "other/1".to_string();
         assert!(m.check().unwrap_err().contains("format"));
+    }
+
+    /// Issue 27: a model of finite but huge weights (or tiny scales)
+    /// predicted infinities and the search played garbage silently.
+    #[test]
+    fn a_model_whose_predictions_overflow_is_refused() {
+        let mut m = model();
+        m.weights[2] = 1e300;
+        let e = m.check().unwrap_err();
+        assert!(e.contains("predictions could reach"), "{e}");
+        let mut m = model();
+        m.scale[5] = 1e-310;
+        m.weights[5] = 1.0;
+        assert!(m.check().unwrap_err().contains("retrain"));
+        let mut m = model();
+        m.mean[1] = 1e300;
+        m.weights[1] = 1.0;
+        assert!(m.check().is_err());
+        let mut m = model();
+        m.intercept = 1e10;
+        assert!(m.check().is_err());
+        assert!(model().prediction_bound() < 1e6);
     }
 
     #[test]

@@ -356,7 +356,7 @@ impl<'c, 't> Search<'c, 't> {
             let ucb = ch.total / n
                 + cfg.c * (log_n / n).sqrt()
                 + cfg.bias * ch.prior / (ch.visits as f64 + 1.0);
-            if best.map_or(true, |(b, _)| ucb > b) {
+            if best.is_none_or(|(b, _)| ucb > b) {
                 best = Some((ucb, c));
             }
         }
@@ -389,7 +389,7 @@ impl<'c, 't> Search<'c, 't> {
                 continue;
             }
             let v = quick_value(&mut end_now, untried[i]);
-            if best.map_or(true, |(b, _)| v > b) {
+            if best.is_none_or(|(b, _)| v > b) {
                 best = Some((v, i));
             }
         }

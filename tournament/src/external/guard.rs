@@ -34,6 +34,7 @@ use nix::sys::signalfd::{SfdFlags, SignalFd};
 use nix::sys::wait::{waitpid, WaitPidFlag, WaitStatus};
 use nix::unistd::{getpid, getppid, Pid};
 use std::ffi::OsString;
+use std::io::Write;
 use std::os::fd::AsFd;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
@@ -61,7 +62,7 @@ pub fn install() -> Option<ExitCode> {
         return Some(match guard(&args[2..]) {
             Ok(code) => ExitCode::from(code),
             Err(e) => {
-                eprintln!("carcassonne bot guard: {e}");
+                let _ = writeln!(std::io::stderr(), "carcassonne bot guard: {e}");
                 ExitCode::from(CANNOT_START)
             }
         });
@@ -123,7 +124,8 @@ fn guard(args: &[OsString]) -> Result<u8, String> {
     let bot = match Command::new(program).args(&args[4..]).spawn() {
         Ok(child) => Pid::from_raw(child.id() as i32),
         Err(e) => {
-            eprintln!("cannot start {}: {e}", Path::new(program).display());
+            let shown = Path::new(program).display();
+            let _ = writeln!(std::io::stderr(), "cannot start {shown}: {e}");
             return Ok(CANNOT_START);
         }
     };

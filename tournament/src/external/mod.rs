@@ -259,7 +259,7 @@ fn setup_out(history: &History<'_>) -> Setup {
 
 impl Agent for ExtAgent {
     fn name(&self) -> &str {
-        &self.def.spec
+        self.def.label.as_deref().unwrap_or(&self.def.spec)
     }
 
     fn select(&mut self, _view: &SeatView<'_>, _rng: &mut AgentRng) -> Action {

@@ -38,6 +38,8 @@ pub struct BotDef {
     pub game_ms: Option<u64>,
     /// One process serves many games.
     pub persist: bool,
+    /// `label=NAME`: what results call it (instead of the whole spec).
+    pub label: Option<String>,
 }
 
 /// One entry of the bots file.
@@ -70,6 +72,30 @@ pub fn is_external(spec: &str) -> bool {
     spec.trim().starts_with(PREFIX)
 }
 
+/// The parameters before `cmd=` and the command after it (the rest of
+/// the spec, commas included).
+fn split_cmd(body: &str) -> (&str, Option<&str>) {
+    match body.find("cmd=") {
+        Some(i) => (
+            body[..i].trim_end_matches([',', ' ']),
+            Some(body[i + 4..].trim()),
+        ),
+        None => (body, None),
+    }
+}
+
+/// The `label=NAME` of an `ext:` spec, if it has one (unchecked: [`parse`]
+/// checks it). Results name the agent by it.
+pub fn label(spec: &str) -> Option<&str> {
+    let body = spec.trim().strip_prefix(PREFIX)?;
+    split_cmd(body)
+        .0
+        .split(',')
+        .filter_map(|p| p.split_once('='))
+        .find(|(k, _)| k.trim() == "label")
+        .map(|(_, v)| v.trim())
+}
+
 /// Parse an `ext:` spec, reading the bots file if it names one, and check
 /// that the program exists. Errors are one line.
 pub fn parse(spec: &str) -> Result<BotDef, String> {
@@ -77,13 +103,8 @@ pub fn parse(spec: &str) -> Result<BotDef, String> {
     let body = spec
         .strip_prefix(PREFIX)
         .ok_or_else(|| format!("agent {spec:?} is not an ext: spec"))?;
-    let (params, cmd) = match body.find("cmd=") {
-        Some(i) => (
-            body[..i].trim_end_matches([',', ' ']),
-            Some(body[i + 4..].trim()),
-        ),
-        None => (body, None),
-    };
+    let (params, cmd) = split_cmd(body);
+    let mut label = None;
     let mut name = None;
     let mut bots = None;
     let mut move_ms = None;
@@ -119,6 +140,14 @@ pub fn parse(spec: &str) -> Result<BotDef, String> {
         };
         match k {
             "name" => name = Some(v.to_string()),
+            "label" => {
+                if v.is_empty() || v.chars().any(|c| c.is_control() || c == '#') {
+                    return Err(format!(
+                        "agent {spec:?}: label must be a non-empty name without '#' or control characters"
+                    ));
+                }
+                label = Some(v.to_string());
+            }
             "bots" => bots = Some(PathBuf::from(v)),
             "move_ms" => move_ms = Some(number()?),
             "game_ms" => game_ms = Some(number()?),
@@ -128,7 +157,7 @@ pub fn parse(spec: &str) -> Result<BotDef, String> {
             "mem_mb" => mem_mb = Some(number()?),
             _ => {
                 return Err(format!(
-                    "agent {spec:?} has no parameter {k:?} (valid: cmd, name, bots, move_ms, game_ms, persist, sandbox, cpu_s, mem_mb)"
+                    "agent {spec:?} has no parameter {k:?} (valid: cmd, name, bots, label, move_ms, game_ms, persist, sandbox, cpu_s, mem_mb)"
                 ))
             }
         }
@@ -147,6 +176,7 @@ pub fn parse(spec: &str) -> Result<BotDef, String> {
                 move_ms: DEFAULT_MOVE_MS,
                 game_ms: None,
                 persist: true,
+                label: None,
             }
         }
         (None, Some(name)) => from_bots_file(spec, &name, bots.as_deref())?,
@@ -154,6 +184,7 @@ pub fn parse(spec: &str) -> Result<BotDef, String> {
     def.move_ms = move_ms.unwrap_or(def.move_ms);
     def.game_ms = game_ms.or(def.game_ms);
     def.persist = persist.unwrap_or(def.persist);
+    def.label = label;
     let command = &mut def.command;
     command.sandbox = sandbox.unwrap_or(command.sandbox);
     command.cpu_s = cpu_s.or(command.cpu_s);
@@ -204,6 +235,7 @@ fn from_bots_file(spec: &str, name: &str, file: Option<&Path>) -> Result<BotDef,
         move_ms: entry.move_ms.unwrap_or(DEFAULT_MOVE_MS),
         game_ms: entry.game_ms,
         persist: entry.persist.unwrap_or(true),
+        label: None,
     })
 }
 
@@ -262,6 +294,19 @@ mod tests {
         let d = parse("ext:cpu_s=9,mem_mb=64,cmd=sh").unwrap();
         assert_eq!((d.command.cpu_s, d.command.mem_mb), (Some(9), Some(64)));
         assert!(!d.command.sandbox);
+    }
+
+    #[test]
+    fn a_label_names_an_inline_bot() {
+        let spec = "ext:label=deep,move_ms=9,cmd=sh -c exit,0";
+        assert_eq!(label(spec), Some("deep"));
+        assert_eq!(parse(spec).unwrap().label.as_deref(), Some("deep"));
+        // Only before cmd=: after it, it is the command's.
+        assert_eq!(label("ext:cmd=sh label=x"), None);
+        assert_eq!(label("random"), None);
+        for bad in ["ext:label=,cmd=sh", "ext:label=a#2,cmd=sh"] {
+            assert!(parse(bad).unwrap_err().contains("label must be"), "{bad}");
+        }
     }
 
     #[test]

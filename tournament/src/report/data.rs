@@ -129,12 +129,69 @@ fn table(dir: &Path, name: &str) -> Result<Table> {
     Ok(Table { header, rows })
 }
 
-fn rows<T: serde::de::DeserializeOwned>(dir: &Path, name: &str) -> Result<Vec<T>> {
+/// Each row's numbers by column name, to check that they are finite.
+trait Numbers {
+    fn numbers(&self) -> Vec<(&'static str, f64)>;
+}
+
+impl Numbers for AgentSummary {
+    fn numbers(&self) -> Vec<(&'static str, f64)> {
+        vec![
+            ("elo", self.elo),
+            ("elo_ci_low", self.elo_ci_low),
+            ("elo_ci_high", self.elo_ci_high),
+        ]
+    }
+}
+
+impl Numbers for Pairing {
+    fn numbers(&self) -> Vec<(&'static str, f64)> {
+        vec![
+            ("win_rate", self.win_rate),
+            ("win_rate_ci_low", self.win_rate_ci_low),
+            ("win_rate_ci_high", self.win_rate_ci_high),
+        ]
+    }
+}
+
+impl Numbers for SeatResult {
+    fn numbers(&self) -> Vec<(&'static str, f64)> {
+        vec![
+            ("score", self.score),
+            ("road", self.road),
+            ("city", self.city),
+            ("monastery", self.monastery),
+            ("farm", self.farm),
+            ("gifts", self.gifts),
+        ]
+    }
+}
+
+/// The largest magnitude of a number the report charts: far above any
+/// score or rating, far below where sums and ranges overflow.
+pub const MAX_NUMBER: f64 = 1e15;
+
+/// The rows of `name` in `dir`, every number finite and at most
+/// [`MAX_NUMBER`] in magnitude (an `inf` or `NaN`, or a sum that
+/// overflows to one, would make a chart's axis endless).
+fn finite_rows<T: serde::de::DeserializeOwned + Numbers>(dir: &Path, name: &str) -> Result<Vec<T>> {
     let path = dir.join(name);
-    open(dir, name)?
-        .deserialize()
-        .collect::<std::result::Result<_, _>>()
-        .map_err(|e| bad_csv(&path, &e))
+    let mut reader = open(dir, name)?;
+    let mut out = Vec::new();
+    for row in reader.deserialize::<T>() {
+        let row = row.map_err(|e| bad_csv(&path, &e))?;
+        let bad = |v: &f64| !(v.is_finite() && v.abs() <= MAX_NUMBER);
+        if let Some((column, v)) = row.numbers().into_iter().find(|(_, v)| bad(v)) {
+            // Line of the row: the header is line 1.
+            return Err(Error::content(
+                &path,
+                Some(out.len() + 2),
+                format!("{column} is {v:e}, not a finite number of at most {MAX_NUMBER:e}"),
+            ));
+        }
+        out.push(row);
+    }
+    Ok(out)
 }
 
 impl Results {
@@ -152,9 +209,9 @@ impl Results {
         Ok(Results {
             summary_table: table(dir, SUMMARY_CSV)?,
             pairwise_table: table(dir, PAIRWISE_CSV)?,
-            agents: rows(dir, SUMMARY_CSV)?,
-            pairings: rows(dir, PAIRWISE_CSV)?,
-            seats: rows(dir, GAMES_CSV)?,
+            agents: finite_rows(dir, SUMMARY_CSV)?,
+            pairings: finite_rows(dir, PAIRWISE_CSV)?,
+            seats: finite_rows(dir, GAMES_CSV)?,
             run,
         })
     }

@@ -371,7 +371,8 @@ pub fn report(dir: &Path, out: Option<PathBuf>) -> Result<PathBuf> {
             }
         }
     };
-    let _lock = if into_dir && dir.is_dir() {
+    // Only a results folder is locked (a lock file is left in it).
+    let _lock = if into_dir && dir.join(crate::schema::RUN_JSON).is_file() {
         Some(crate::lock::FolderLock::acquire(dir)?)
     } else {
         None

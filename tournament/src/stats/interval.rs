@@ -215,7 +215,7 @@ mod tests {
     fn pentanomial_interval_is_the_interval_of_pair_scores() {
         let counts = [3, 7, 40, 11, 5];
         let values: Vec<f64> = (0..5)
-            .flat_map(|k| std::iter::repeat(k as f64 / 4.0).take(counts[k] as usize))
+            .flat_map(|k| std::iter::repeat_n(k as f64 / 4.0, counts[k] as usize))
             .collect();
         let (m, lo, hi) = mean_interval(&values);
         let (pm, plo, phi) = pentanomial_interval(&counts);

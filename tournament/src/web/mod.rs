@@ -153,7 +153,11 @@ pub fn web(args: &WebArgs) -> Result<()> {
         addr.ip().to_string()
     };
     let url = format!("http://{host}:{}/", addr.port());
-    println!("carcassonne web: open {url} (Ctrl-C stops the server)");
+    // Never a panic on a closed stdout (`carcassonne web | head -1`): the
+    // server goes on.
+    let _ = crate::stdio::Stdout::new().print(&format!(
+        "carcassonne web: open {url} (Ctrl-C stops the server)\n"
+    ));
     if args.open {
         // The system's own opener; a failure leaves the URL printed above.
         let _ = std::process::Command::new("xdg-open")

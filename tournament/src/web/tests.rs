@@ -396,3 +396,138 @@ fn the_page_is_served_over_a_loopback_socket_and_names_no_address() {
     server.stop();
     thread.join().unwrap();
 }
+
+#[test]
+fn watch_shows_a_tournament_folder_as_it_grows() {
+    use crate::cli::{GameOptions, TournamentArgs};
+    let dir = temp_dir("watch");
+    let args = TournamentArgs {
+        agents: vec!["random,greedy".to_string()],
+        game: GameOptions {
+            games: Some(4),
+            players: Some(2),
+            seed: Some(4),
+            threads: Some(1),
+            out: Some(dir.clone()),
+            ..GameOptions::default()
+        },
+        records: true,
+        ..TournamentArgs::default()
+    };
+    crate::tournament::run(&crate::config::TournamentConfig::from_args(&args).unwrap()).unwrap();
+    let mut config = app("watch-app", &["random"], 2, Rules::default())
+        .config
+        .clone();
+    config.watch = Some(dir.clone());
+    let app = App::new(config);
+    let page = app.handle("GET", "/", b"");
+    assert_eq!(page.status, 200);
+    assert!(String::from_utf8(page.body)
+        .unwrap()
+        .contains("/watch/status"));
+    let status = ok(&app, "GET", "/watch/status", "");
+    assert_eq!(
+        (status["games"].as_u64(), status["planned"].as_u64()),
+        (Some(4), Some(4))
+    );
+    assert_eq!(status["records"], 4);
+    // The table is the one summary.csv holds at the end.
+    let summary = std::fs::read_to_string(dir.join("summary.csv")).unwrap();
+    let mut rows = csv::Reader::from_reader(summary.as_bytes());
+    let written: Vec<crate::schema::SummaryRow> = rows.deserialize().map(Result::unwrap).collect();
+    assert_eq!(status["summary"], serde_json::to_value(&written).unwrap());
+    // Half the games written: the page follows.
+    let games = std::fs::read_to_string(dir.join("games.csv")).unwrap();
+    let half: Vec<&str> = games.lines().take(1 + 2 * 2).collect();
+    std::fs::write(dir.join("games.csv"), half.join("\n") + "\n").unwrap();
+    assert_eq!(ok(&app, "GET", "/watch/status", "")["games"], 2);
+    // Finished games open in the viewer, by number only.
+    let viewer = app.handle("GET", "/watch/game/2", b"");
+    assert_eq!(viewer.status, 200);
+    assert!(String::from_utf8(viewer.body)
+        .unwrap()
+        .contains("const GAME = "));
+    for path in [
+        "/watch/game/0",
+        "/watch/game/9",
+        "/watch/game/..%2Frun.json",
+        "/watch/run.json",
+    ] {
+        let status = app.handle("GET", path, b"").status;
+        assert!(matches!(status, 400 | 404), "{path}: {status}");
+    }
+    // Without --watch there is nothing to watch.
+    let plain = super::tests::app("watch-none", &["random"], 2, Rules::default());
+    assert_eq!(plain.handle("GET", "/watch/status", b"").status, 404);
+}
+
+#[test]
+fn bad_options_are_one_line_errors() {
+    use super::WebArgs;
+    let base = WebArgs {
+        agents: vec!["random".to_string()],
+        port: 0,
+        host: "127.0.0.1".to_string(),
+        out: temp_dir("options"),
+        idle: 600,
+        ..WebArgs::default()
+    };
+    let cases = [
+        (
+            WebArgs {
+                agents: vec!["nobody".to_string()],
+                ..base.clone()
+            },
+            "--agents",
+        ),
+        (
+            WebArgs {
+                players: Some(7),
+                ..base.clone()
+            },
+            "--players",
+        ),
+        (
+            WebArgs {
+                players: Some(1),
+                ..base.clone()
+            },
+            "--players",
+        ),
+        (
+            WebArgs {
+                gifts: true,
+                rules: Some("hand=2".parse().unwrap()),
+                ..base.clone()
+            },
+            "--rules",
+        ),
+        (
+            WebArgs {
+                watch: Some(PathBuf::from("/no/such/folder")),
+                ..base.clone()
+            },
+            "--watch",
+        ),
+        (
+            WebArgs {
+                out: PathBuf::from("/dev/null"),
+                ..base.clone()
+            },
+            "--out",
+        ),
+    ];
+    for (args, says) in cases {
+        let e = WebConfig::from_args(&args).unwrap_err().to_string();
+        assert!(e.starts_with(says) && !e.contains('\n'), "{e}");
+    }
+    let config = WebConfig::from_args(&base).unwrap();
+    assert_eq!((config.players, config.agents.len()), (2, 1));
+    let taken = super::server::Server::bind(App::new(config.clone()), "127.0.0.1", 0).unwrap();
+    let port = taken.addr().port();
+    let e = super::server::Server::bind(App::new(config), "127.0.0.1", port)
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(e.contains("cannot listen"), "{e}");
+}

@@ -8,10 +8,10 @@
 //! against that reference at every turn.
 //!
 //! To regenerate the perft tables (only when the rules change on purpose):
-//! `cargo test -p carcassonne-engine --test table -- --ignored --nocapture`.
+//! `cargo test -p carcassonne-engine --test all table:: -- --ignored --nocapture`.
 
-mod counts;
-mod naive;
+use crate::counts;
+use crate::naive;
 
 use counts::{free_names, placements, play_rows, Row};
 use engine::{

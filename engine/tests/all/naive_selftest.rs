@@ -2,7 +2,7 @@
 //! worked example of docs/RECORD-FORMAT.md, positions scored by hand, and random full
 //! games that must run without panics and conserve meeples.
 
-mod naive;
+use crate::naive;
 
 use naive::NaiveGame;
 

@@ -54,6 +54,15 @@ fn unknown_keys_and_values_are_refused_listing_the_valid_ones() {
     }
 }
 
+/// Issue 27: `hand=1,hand=2` silently took the last value.
+#[test]
+fn a_key_given_twice_is_refused() {
+    let e = "hand=1,hand=2".parse::<Rules>().unwrap_err();
+    assert_eq!(e, RulesError::Repeated("hand".to_string()));
+    assert_eq!(e.to_string(), "rules key `hand` given twice");
+    assert!("hand=1, farmers=false ,hand=1".parse::<Rules>().is_err());
+}
+
 #[test]
 fn impossible_combinations_are_refused() {
     assert!(matches!(

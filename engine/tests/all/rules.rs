@@ -23,7 +23,7 @@
 //! - T r3: C R C C (road E, ending at the city)
 //! - L r0: C R R R   L r3: R R R C
 
-mod naive;
+use crate::naive;
 
 use engine::apply_turn;
 use engine::{

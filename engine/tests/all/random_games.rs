@@ -6,9 +6,9 @@
 //! engine (`tests/naive`), category by category.
 //!
 //! The normal run plays 10,000 games; `cargo test -p carcassonne-engine
-//! --test random_games -- --ignored` plays 200,000.
+//! --test all random_games:: -- --ignored` plays 200,000.
 
-mod naive;
+use crate::naive;
 
 use engine::random_move;
 use engine::FinalRecord;

@@ -8,10 +8,10 @@
 //! every turn of many seeded random games.
 //!
 //! To regenerate the tables (only when the rules change on purpose):
-//! `cargo test -p carcassonne-engine --test perft -- --ignored --nocapture`.
+//! `cargo test -p carcassonne-engine --test all perft:: -- --ignored --nocapture`.
 
-mod counts;
-mod naive;
+use crate::counts;
+use crate::naive;
 
 use counts::{free_names, placements, play_rows, Row};
 use engine::random_move;

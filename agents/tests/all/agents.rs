@@ -62,7 +62,7 @@ fn greedy_plays_only_legal_moves() {
 
 // The search agents at tiny budgets (a move still expands the root and
 // rolls out): 3 games per table size and rules, 45 per spec, plus a few
-// games at other settings. `cargo test -p carcassonne-agents --test agents
+// games at other settings. `cargo test -p carcassonne-agents --test all
 // -- --ignored` plays 1,500 per spec.
 
 /// The search agents at tiny budgets.

@@ -1,0 +1,5 @@
+//! The agents' integration tests, one test binary (one link instead of
+//! one per file): each module is one former `tests/*.rs` file.
+
+mod agents;
+mod hands;
