@@ -105,7 +105,7 @@ fn run(args: Args, out: &mut Stdout) -> Result<ExitCode> {
                     seed: t.seed,
                 },
             };
-            tournament::train_net::train_net(&config, &mut std::io::stdout().lock())?;
+            tournament::train_net::train_net(&config, out)?;
         }
         Command::Improve(i) => {
             tournament::interrupt::install()?;

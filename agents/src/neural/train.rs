@@ -143,7 +143,7 @@ fn rows(data: &Dataset, idx: &[usize]) -> Result<Rows, String> {
         let (lo, hi) = data.action_range(i);
         actions.extend_from_slice(&data.actions[lo * ACTION_FEATURES..hi * ACTION_FEATURES]);
         cells.extend_from_slice(&data.cells[lo..hi]);
-        owners.extend(std::iter::repeat(b as u32).take(hi - lo));
+        owners.extend(std::iter::repeat_n(b as u32, hi - lo));
         visits.extend_from_slice(&data.visits[lo..hi]);
         offsets.push(cells.len());
         let t = &data.targets[i];
