@@ -7,7 +7,7 @@
 //! gives each with its row of [`COLUMN_COUNT`] numbers, named by
 //! [`COLUMNS`]. Everything is seen from the seat to play (the *mover*);
 //! "others" are the other seats. The end-now columns come from one
-//! [`State::end_now`] shared by all the actions ([`EndNow::after`]); the rest from one copy of the position per
+//! [`State::end_now`] shared by all the actions ([`EndNow::after`](engine::EndNow::after)); the rest from one copy of the position per
 //! placement (the placement without a meeple, played once), its meeple
 //! choices read from that copy. The encoding is versioned
 //! ([`VERSION`]): a change of a column's meaning or of the order is a new
@@ -22,7 +22,7 @@
 //! | 4–7 | `meeple_road`, `meeple_city`, `meeple_monastery`, `meeple_field` | 1 for the kind of feature the meeple goes on |
 //! | 8 | `points_self` | points the mover scores at once (its total's change) |
 //! | 9 | `points_others` | the most points another seat scores at once |
-//! | 10 | `gain_self` | change of the mover's end-now total ([`EndNow::after`] less the position's) |
+//! | 10 | `gain_self` | change of the mover's end-now total ([`EndNow::after`](engine::EndNow::after) less the position's) |
 //! | 11 | `gain_others` | the largest change of another seat's end-now total |
 //! | 12 | `lead_after` | the mover's end-now total right after, less the best other seat's (the `greedy` agent's value) |
 //! | 13 | `meeple_feature_tiles` | tiles of the meeple's feature right after (monastery: tiles of its 3×3 square) |

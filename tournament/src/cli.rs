@@ -32,6 +32,9 @@ pub enum Command {
     Train(TrainArgs),
     /// Self-play, train and promote by SPRT, generation after generation.
     Improve(ImproveArgs),
+    /// Train the `az` network on self-play examples (docs/neural.md).
+    #[command(name = "train-net")]
+    TrainNet(TrainNetArgs),
 
     /// Combine the folders of `--shard` runs into the results of one run.
     Merge {
@@ -256,6 +259,42 @@ impl SelfplayArgs {
             selfplay: true,
         }
     }
+}
+
+/// Options of `carcassonne train-net`.
+#[derive(Debug, Clone, ClapArgs)]
+pub struct TrainNetArgs {
+    /// Example shards (.safetensors) or folders of them (a self-play
+    /// folder: its examples/).
+    #[arg(required = true)]
+    pub data: Vec<PathBuf>,
+    /// The weights file to write (must not exist).
+    #[arg(long, value_name = "NET.safetensors")]
+    pub out: PathBuf,
+    /// Start from these weights (default: random weights from --seed).
+    #[arg(long, value_name = "NET.safetensors")]
+    pub init: Option<PathBuf>,
+    /// Seed of the initial weights, the held-out split and the batches.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Passes over the training positions.
+    #[arg(long, default_value_t = 10)]
+    pub epochs: usize,
+    /// Positions per step.
+    #[arg(long, default_value_t = 64)]
+    pub batch: usize,
+    /// AdamW learning rate.
+    #[arg(long, default_value_t = 1e-3)]
+    pub lr: f64,
+    /// AdamW weight decay.
+    #[arg(long, default_value_t = 1e-4)]
+    pub weight_decay: f64,
+    /// Share of the games held out, 0 to 0.9.
+    #[arg(long, default_value_t = 0.1)]
+    pub holdout: f64,
+    /// Width of the trunk.
+    #[arg(long, default_value_t = 256)]
+    pub hidden: usize,
 }
 
 /// Options of `carcassonne train`.

@@ -86,6 +86,27 @@ fn run(args: Args, out: &mut Stdout) -> Result<ExitCode> {
             };
             out.print(&tournament::train::train(&config)?.text(&config.out))?;
         }
+        Command::TrainNet(t) => {
+            let defaults = agents::neural::NetConfig::default();
+            let config = tournament::train_net::TrainNetConfig {
+                data: t.data,
+                out: t.out,
+                init: t.init,
+                net: agents::neural::NetConfig {
+                    hidden: t.hidden,
+                    ..defaults
+                },
+                train: agents::neural::train::TrainConfig {
+                    epochs: t.epochs,
+                    batch: t.batch,
+                    lr: t.lr,
+                    weight_decay: t.weight_decay,
+                    held_out: t.holdout,
+                    seed: t.seed,
+                },
+            };
+            tournament::train_net::train_net(&config, out)?;
+        }
         Command::Improve(i) => {
             tournament::interrupt::install()?;
             let rows = tournament::improve::improve(&i)?;

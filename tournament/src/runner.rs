@@ -37,6 +37,9 @@ pub struct Finished {
     pub record: Option<String>,
     /// Its positions.csv lines (self-play), header excluded.
     pub positions: Option<String>,
+    /// Its training examples (self-play of a searching agent such as
+    /// `az`: [`crate::examples`]); `None` or empty otherwise.
+    pub examples: Option<agents::neural::data::Dataset>,
 }
 
 /// What the sink wants after a game.
@@ -91,6 +94,7 @@ impl Runner<'_> {
     pub fn play(&self, index: u64) -> Finished {
         let spec = self.schedule.game(index);
         let log = positions::Log::default();
+        let examples = crate::examples::Shared::default();
         let mut seats: Vec<Box<dyn agents::Agent>> = spec
             .seats
             .iter()
@@ -100,6 +104,10 @@ impl Runner<'_> {
                     _ => self.roster.build(a),
                 };
                 if self.positions {
+                    let agent = Box::new(crate::examples::ExampleRecorder::new(
+                        agent,
+                        examples.clone(),
+                    ));
                     Box::new(positions::Recorder::new(agent, log.clone()))
                 } else {
                     agent
@@ -127,11 +135,16 @@ impl Runner<'_> {
             let decisions = log.lock().unwrap_or_else(|e| e.into_inner());
             positions::lines(&rows, &decisions)
         });
+        let examples = self.positions.then(|| {
+            let totals: Vec<u32> = outcome.scores.iter().map(|s| s.total()).collect();
+            crate::examples::finish(&examples, &totals, index)
+        });
         Finished {
             index,
             rows,
             record,
             positions,
+            examples,
         }
     }
 

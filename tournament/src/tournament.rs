@@ -231,6 +231,19 @@ fn read_deck_key(dir: &Path, info: &RunInfo) -> Result<Secret> {
     Secret::from_hex(&text).map_err(|e| Error::Folder(format!("{from}: {e}")))
 }
 
+/// The metadata of a self-play run's example shards: what they were
+/// played under and by (`train-net` reads `rules` for the network's
+/// `fitted_on`).
+fn examples_metadata(settings: &Settings) -> std::collections::HashMap<String, String> {
+    let mut out = std::collections::HashMap::new();
+    out.insert("rules".to_string(), settings.rules.to_string());
+    out.insert("players".to_string(), settings.players.to_string());
+    out.insert("agent".to_string(), settings.agents.join(" "));
+    out.insert("seed".to_string(), settings.seed.to_string());
+    out.insert("revision".to_string(), meta::code_revision());
+    out
+}
+
 /// Split complete lines of a JSON Lines file (a partial last line is
 /// dropped).
 pub fn complete_lines(text: &str) -> Vec<String> {
@@ -514,7 +527,12 @@ pub fn run_with(
         cancel,
         keyed_agent_seeds: config.keyed_agent_seeds.then_some(&bot_key),
     };
+    let example_meta = examples_metadata(settings);
     let played = runner.run(remaining, config.threads, |finished| {
+        if let Some(data) = finished.examples.as_ref().filter(|d| !d.is_empty()) {
+            crate::examples::write(&dir, finished.index, data, example_meta.clone())
+                .map_err(Error::Invalid)?;
+        }
         if let Some(lines) = &finished.positions {
             writer.append_positions(lines)?;
         }

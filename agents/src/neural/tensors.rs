@@ -77,6 +77,9 @@ impl safetensors::View for &Array {
 /// Write `arrays` and `metadata` to `path` (atomically: a temporary file
 /// renamed).
 ///
+/// The bytes depend only on the arrays and the metadata, never on the
+/// iteration order of the map: see [`encode`].
+///
 /// # Errors
 /// One line naming the file when it cannot be written.
 pub fn write(
@@ -84,13 +87,79 @@ pub fn write(
     arrays: &[Array],
     metadata: HashMap<String, String>,
 ) -> Result<(), String> {
-    let bytes = safetensors::serialize(arrays.iter().map(|a| (a.name.clone(), a)), Some(metadata))
-        .map_err(|e| format!("{}: cannot encode safetensors: {e}", path.display()))?;
+    let bytes = encode(arrays, &metadata).map_err(|e| format!("{}: {e}", path.display()))?;
     let mut tmp = path.as_os_str().to_owned();
     tmp.push(".tmp");
     let tmp = std::path::PathBuf::from(tmp);
     std::fs::write(&tmp, &bytes).map_err(|e| format!("{}: {e}", tmp.display()))?;
     std::fs::rename(&tmp, path).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// The safetensors bytes of `arrays` and `metadata`, byte-deterministic.
+///
+/// The documented layout: 8 bytes of little-endian header length, then
+/// the JSON header — `"__metadata__"` first with its keys sorted, then
+/// the arrays sorted by name, each with `dtype`, `shape` and
+/// `data_offsets` — padded with spaces to a multiple of 8 bytes, then the
+/// arrays' bytes in the same (name) order. The `safetensors` crate writes
+/// the metadata in the map's iteration order, which differs between runs;
+/// hence this writer.
+///
+/// # Errors
+/// One line when two arrays share a name or an array's byte length does
+/// not match its type and shape.
+pub fn encode(arrays: &[Array], metadata: &HashMap<String, String>) -> Result<Vec<u8>, String> {
+    let json = |s: &str| serde_json::to_string(s).unwrap_or_default();
+    let mut sorted: Vec<&Array> = arrays.iter().collect();
+    sorted.sort_by(|a, b| a.name.cmp(&b.name));
+    if let Some(w) = sorted.windows(2).find(|w| w[0].name == w[1].name) {
+        return Err(format!("two arrays named `{}`", w[0].name));
+    }
+    let mut header = String::from("{");
+    if !metadata.is_empty() {
+        let mut keys: Vec<&String> = metadata.keys().collect();
+        keys.sort();
+        let entries: Vec<String> = keys
+            .iter()
+            .map(|k| format!("{}:{}", json(k), json(&metadata[*k])))
+            .collect();
+        header.push_str(&format!("\"__metadata__\":{{{}}}", entries.join(",")));
+    }
+    let mut offset = 0usize;
+    for a in &sorted {
+        let elements: usize = a.shape.iter().product();
+        if elements * a.dtype.bitsize() != a.bytes.len() * 8 {
+            return Err(format!(
+                "array `{}`: {} bytes do not hold {elements} {:?}",
+                a.name,
+                a.bytes.len(),
+                a.dtype
+            ));
+        }
+        let dtype = serde_json::to_string(&a.dtype).map_err(|e| e.to_string())?;
+        let shape: Vec<String> = a.shape.iter().map(usize::to_string).collect();
+        if header.len() > 1 {
+            header.push(',');
+        }
+        header.push_str(&format!(
+            "{}:{{\"dtype\":{dtype},\"shape\":[{}],\"data_offsets\":[{offset},{}]}}",
+            json(&a.name),
+            shape.join(","),
+            offset + a.bytes.len()
+        ));
+        offset += a.bytes.len();
+    }
+    header.push('}');
+    while header.len() % 8 != 0 {
+        header.push(' ');
+    }
+    let mut bytes = Vec::with_capacity(8 + header.len() + offset);
+    bytes.extend_from_slice(&(header.len() as u64).to_le_bytes());
+    bytes.extend_from_slice(header.as_bytes());
+    for a in &sorted {
+        bytes.extend_from_slice(&a.bytes);
+    }
+    Ok(bytes)
 }
 
 /// A safetensors file read whole.
@@ -182,5 +251,83 @@ impl File {
     /// One line when the array is missing or of another type.
     pub fn u8(&self, name: &str) -> Result<(Vec<usize>, Vec<u8>), String> {
         self.view(name, Dtype::U8)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn arrays() -> Vec<Array> {
+        vec![
+            Array::u8("z", vec![3], vec![1, 2, 3]),
+            Array::f32("a", vec![2, 2], &[1.5, -0.0, f32::MIN_POSITIVE, 7.25]),
+            Array::u32("m", vec![2], &[9, u32::MAX]),
+        ]
+    }
+
+    #[test]
+    fn bytes_do_not_depend_on_metadata_or_array_order() {
+        let mut m1 = HashMap::new();
+        let mut m2 = HashMap::new();
+        let pairs: Vec<(String, String)> = (0..40)
+            .map(|i| (format!("key{i}"), format!("value \"{i}\"\n")))
+            .collect();
+        for (k, v) in &pairs {
+            m1.insert(k.clone(), v.clone());
+        }
+        for (k, v) in pairs.iter().rev() {
+            m2.insert(k.clone(), v.clone());
+        }
+        let mut reversed = arrays();
+        reversed.reverse();
+        let a = encode(&arrays(), &m1).unwrap();
+        let b = encode(&reversed, &m2).unwrap();
+        assert_eq!(a, b);
+        let header = u64::from_le_bytes(a[..8].try_into().unwrap()) as usize;
+        assert_eq!(header % 8, 0);
+        let text = std::str::from_utf8(&a[8..8 + header]).unwrap();
+        assert!(text.starts_with("{\"__metadata__\":{\"key0\":"), "{text}");
+    }
+
+    #[test]
+    fn the_safetensors_crate_reads_it_back_bit_exact() {
+        let dir = std::env::temp_dir().join(format!("tensors-test-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("t.safetensors");
+        let meta = HashMap::from([("version".to_string(), "1".to_string())]);
+        write(&path, &arrays(), meta.clone()).unwrap();
+        let bytes = std::fs::read(&path).unwrap();
+        let parsed = SafeTensors::deserialize(&bytes).unwrap();
+        for a in arrays() {
+            let t = parsed.tensor(&a.name).unwrap();
+            assert_eq!(t.dtype(), a.dtype);
+            assert_eq!(t.shape(), a.shape.as_slice());
+            assert_eq!(t.data(), a.bytes.as_slice());
+        }
+        let file = File::read(&path).unwrap();
+        assert_eq!(file.metadata(), meta);
+        let (shape, data) = file.f32("a").unwrap();
+        assert_eq!(shape, vec![2, 2]);
+        let bits: Vec<u32> = data.iter().map(|v| v.to_bits()).collect();
+        let want: Vec<u32> = [1.5f32, -0.0, f32::MIN_POSITIVE, 7.25]
+            .iter()
+            .map(|v| v.to_bits())
+            .collect();
+        assert_eq!(bits, want);
+        let loaded = candle_core::safetensors::load(&path, &candle_core::Device::Cpu).unwrap();
+        let m = loaded["m"].to_vec1::<u32>().unwrap();
+        assert_eq!(m, vec![9, u32::MAX]);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_wrong_length_or_duplicate_name_is_refused() {
+        let mut bad = arrays();
+        bad[0].shape = vec![4];
+        assert!(encode(&bad, &HashMap::new()).is_err());
+        let mut dup = arrays();
+        dup.push(Array::u8("z", vec![1], vec![0]));
+        assert!(encode(&dup, &HashMap::new()).is_err());
     }
 }

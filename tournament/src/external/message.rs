@@ -352,7 +352,7 @@ pub struct Incoming {
     pub request: Option<u64>,
 }
 
-/// [`line`] with the question's number, `"request":N`, after the type
+/// [`line()`] with the question's number, `"request":N`, after the type
 /// (docs/PROTOCOL.md: a bot may echo it in its answer).
 pub fn request_line<T: Serialize>(kind: &str, request: u64, body: &T) -> String {
     let body = serde_json::to_string(body).expect("messages serialize");

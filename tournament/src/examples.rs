@@ -1,0 +1,128 @@
+//! Training examples of the `az` network from self-play
+//! (`carcassonne selfplay --agent az:…`): every decision the agent
+//! searched — its position, the search's visit shares over the legal
+//! actions — and, once the game is over, its outcome for every seat.
+//!
+//! Each game's examples go to `examples/game-NNNNNNN.safetensors` in the
+//! run folder (docs/neural.md has the arrays), written before the game's
+//! row of games.csv, so a resumed run has exactly the examples of the
+//! games it lists. Decisions without a search (a forced move, or an agent
+//! that does not search) are not recorded.
+
+use agents::neural::data::{Dataset, GameRecorder};
+use agents::{Agent, AgentRng};
+use engine::{Action, SeatView};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+/// The folder of the examples in a run folder.
+pub const EXAMPLES_DIR: &str = "examples";
+
+/// One game's recorder, shared by its seats.
+pub type Shared = Arc<Mutex<GameRecorder>>;
+
+/// An agent that plays as `inner` and records each searched decision.
+pub struct ExampleRecorder {
+    inner: Box<dyn Agent>,
+    log: Shared,
+}
+
+impl ExampleRecorder {
+    /// Wrap `inner`, recording into `log`.
+    pub fn new(inner: Box<dyn Agent>, log: Shared) -> ExampleRecorder {
+        ExampleRecorder { inner, log }
+    }
+
+    fn record(&self, view: &SeatView<'_>) {
+        let Some(visits) = self.inner.root_visits() else {
+            return;
+        };
+        if visits.is_empty() {
+            return;
+        }
+        let actions: Vec<Action> = visits.iter().map(|(a, _)| *a).collect();
+        let counts: Vec<f32> = visits.iter().map(|(_, n)| *n as f32).collect();
+        self.log
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .record(view, &actions, &counts);
+    }
+}
+
+impl Agent for ExampleRecorder {
+    fn name(&self) -> &str {
+        self.inner.name()
+    }
+
+    fn select(&mut self, view: &SeatView<'_>, rng: &mut AgentRng) -> Action {
+        let action = self.inner.select(view, rng);
+        self.record(view);
+        action
+    }
+
+    fn reset(&mut self) {
+        self.inner.reset();
+    }
+
+    fn new_game(&mut self, start: &agents::history::GameStart) {
+        self.inner.new_game(start);
+    }
+
+    fn decide(
+        &mut self,
+        view: &SeatView<'_>,
+        history: &agents::history::History<'_>,
+        rng: &mut AgentRng,
+    ) -> std::result::Result<Action, String> {
+        let action = self.inner.decide(view, history, rng)?;
+        self.record(view);
+        Ok(action)
+    }
+
+    fn game_over(
+        &mut self,
+        history: &agents::history::History<'_>,
+        end: &agents::history::GameEnd<'_>,
+    ) {
+        self.inner.game_over(history, end);
+    }
+
+    fn root_visits(&self) -> Option<Vec<(Action, u32)>> {
+        self.inner.root_visits()
+    }
+
+    fn unsuited_to(&self, rules: &engine::Rules, players: usize) -> Option<String> {
+        self.inner.unsuited_to(rules, players)
+    }
+}
+
+/// The examples of a finished game: its recorder's positions with the
+/// final totals (absolute seat order), as game `game`.
+pub fn finish(log: &Shared, totals: &[u32], game: u64) -> Dataset {
+    let recorder = std::mem::take(&mut *log.lock().unwrap_or_else(|e| e.into_inner()));
+    let mut data = Dataset::default();
+    recorder.finish(totals, game as u32, &mut data);
+    data
+}
+
+/// The shard file of game `game` in run folder `dir`.
+pub fn shard_path(dir: &Path, game: u64) -> PathBuf {
+    dir.join(EXAMPLES_DIR)
+        .join(format!("game-{game:07}.safetensors"))
+}
+
+/// Write game `game`'s examples into run folder `dir`, with `metadata`.
+///
+/// # Errors
+/// One line naming the file when it cannot be written.
+pub fn write(
+    dir: &Path,
+    game: u64,
+    data: &Dataset,
+    metadata: HashMap<String, String>,
+) -> Result<(), String> {
+    let folder = dir.join(EXAMPLES_DIR);
+    std::fs::create_dir_all(&folder).map_err(|e| format!("{}: {e}", folder.display()))?;
+    data.write(&shard_path(dir, game), metadata)
+}
