@@ -2,7 +2,7 @@
 //!
 //! A tournament builds a fresh agent from its spec for every game, and a
 //! seat may search on several threads: all of them share one
-//! [`Evaluator`] behind an `Arc`. The cache is keyed by the file's
+//! [`Evaluator`](super::Evaluator) behind an `Arc`. The cache is keyed by the file's
 //! canonical path, modification time and length, so a file rewritten in
 //! place (a new generation under the same name) is read again, while a
 //! file removed or unreadable after it was first read keeps serving the
