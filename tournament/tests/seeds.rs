@@ -191,15 +191,20 @@ fn the_same_seed_sends_the_same_seeds() {
 }
 
 /// Everything each bot process received before the first `decide` of
-/// each game (hello, new_game), in order.
+/// each game (hello, new_game), in order; without `request`, the running
+/// count of questions, which earlier games' decks change (it says nothing
+/// of the game to come).
 fn before_the_draw(dir: &Path) -> Vec<serde_json::Value> {
     let mut out = Vec::new();
     for log in received(dir) {
         let mut deciding = false;
-        for msg in log {
+        for mut msg in log {
             match msg["type"].as_str().unwrap() {
                 "new_game" => {
                     deciding = false;
+                    if let Some(fields) = msg.as_object_mut() {
+                        fields.remove("request");
+                    }
                     out.push(msg);
                 }
                 "hello" if !deciding => out.push(msg),
