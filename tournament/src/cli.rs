@@ -356,6 +356,63 @@ pub struct ImproveArgs {
     /// Play without farmers.
     #[arg(long)]
     pub no_farmers: bool,
+    /// Train the `az` network instead of the linear value model
+    /// (docs/neural.md): self-play with `az:…,net=BEST`, training,
+    /// SPRT-gated promotion.
+    #[arg(long, help_heading = "The az network (--net)")]
+    pub net: bool,
+    /// Continue the `improve --net` run in this folder (only --threads
+    /// and --generations may be given with it).
+    #[arg(long, value_name = "DIR", help_heading = "The az network (--net)")]
+    pub resume: Option<PathBuf>,
+    /// Train generation 0 on these folders of self-play examples (e.g.
+    /// `selfplay --agent mcts:…`, or merged shards) instead of starting
+    /// from random weights.
+    #[arg(long, value_name = "DIR", num_args = 1.., help_heading = "The az network (--net)")]
+    pub bootstrap: Vec<PathBuf>,
+    /// Trunk width of the network (default: 256).
+    #[arg(long, help_heading = "The az network (--net)")]
+    pub hidden: Option<usize>,
+    /// Training passes per generation (default: 2).
+    #[arg(long, help_heading = "The az network (--net)")]
+    pub epochs: Option<usize>,
+    /// Positions per training step (default: 64).
+    #[arg(long, help_heading = "The az network (--net)")]
+    pub batch: Option<usize>,
+    /// AdamW learning rate (default: 0.001).
+    #[arg(long, help_heading = "The az network (--net)")]
+    pub lr: Option<f64>,
+    /// Share of the games held out of training, 0 to 0.9 (default: 0.1).
+    #[arg(long, help_heading = "The az network (--net)")]
+    pub holdout: Option<f64>,
+    /// Weight of the root Dirichlet noise in self-play (default: 0.25).
+    #[arg(long, help_heading = "The az network (--net)")]
+    pub noise: Option<f64>,
+    /// Turns of each self-play game played at temperature 1 (default: 30).
+    #[arg(long, help_heading = "The az network (--net)")]
+    pub temp_moves: Option<u32>,
+    /// The promotion test: H0 elo <= ELO0 against H1 elo >= ELO1
+    /// (default: 0,30).
+    #[arg(
+        long,
+        value_name = "ELO0,ELO1",
+        allow_hyphen_values = true,
+        help_heading = "The az network (--net)"
+    )]
+    pub sprt: Option<String>,
+    /// Rule variants of RULES.md §8 as `KEY=VALUE,…` (`--gifts` and
+    /// `--no-farmers` apply on top).
+    #[arg(long, value_name = "KEY=VALUE,...", value_parser = parse_rules, help_heading = "The az network (--net)")]
+    pub rules: Option<Rules>,
+    /// Print the `carcassonne selfplay` command of the next generation
+    /// (to play as `--shard K/N` runs and `merge` into its folder) and
+    /// run nothing.
+    #[arg(long, help_heading = "The az network (--net)")]
+    pub selfplay_command: bool,
+    /// Test hook: stop a self-play or match after this many games, as if
+    /// killed.
+    #[arg(long, hide = true)]
+    pub stop_after: Option<u64>,
 }
 
 /// Options of `carcassonne play`.

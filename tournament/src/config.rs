@@ -288,7 +288,7 @@ pub fn check_agents(agents: &[String], selfplay: bool) -> Result<()> {
 }
 
 /// Parse `elo0,elo1`.
-fn parse_sprt(text: &str) -> Result<SprtSettings> {
+pub(crate) fn parse_sprt(text: &str) -> Result<SprtSettings> {
     let bad = || {
         Error::Invalid(format!(
             "--sprt {text:?}: expected ELO0,ELO1 with ELO0 < ELO1, e.g. 0,10"

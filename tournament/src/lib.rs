@@ -12,7 +12,8 @@
 //! - [`sprt_run`]: the `--sprt` test over a running match.
 //! - [`positions`]: self-play decisions as rows of positions.csv;
 //!   [`train`]: fitting a value model to them; [`improve`]: generations
-//!   of self-play, training and SPRT-gated promotion.
+//!   of self-play, training and SPRT-gated promotion; [`improve_net`]:
+//!   the same for the `az` network (`improve --net`).
 //! - [`progress`], [`meta`]: progress bar; timestamps and code revision.
 //! - [`interrupt`]: Ctrl-C and SIGTERM stop a run cleanly; [`lock`]: one
 //!   writer per results folder.
@@ -36,6 +37,7 @@ pub mod error;
 pub mod examples;
 pub mod external;
 pub mod improve;
+pub mod improve_net;
 pub mod interrupt;
 pub mod lock;
 pub mod merge;

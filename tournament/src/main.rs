@@ -109,8 +109,19 @@ fn run(args: Args, out: &mut Stdout) -> Result<ExitCode> {
         }
         Command::Improve(i) => {
             tournament::interrupt::install()?;
-            let rows = tournament::improve::improve(&i)?;
-            out.print(&tournament::improve::table(&rows))?;
+            if i.net {
+                let mut text = Vec::new();
+                let rows = tournament::improve_net::improve_net(&i, &mut text)?;
+                if i.selfplay_command {
+                    out.print(&String::from_utf8_lossy(&text))?;
+                } else {
+                    out.print(&tournament::improve_net::table(&rows))?;
+                }
+            } else {
+                tournament::improve_net::refuse_net_options(&i)?;
+                let rows = tournament::improve::improve(&i)?;
+                out.print(&tournament::improve::table(&rows))?;
+            }
         }
         Command::Play(p) => {
             let config = tournament::play::PlayConfig::from_args(&p)?;

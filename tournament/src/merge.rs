@@ -7,14 +7,19 @@
 //! Game `g` comes from shard `g % N + 1`, so walking the game indices in
 //! order and taking the next game of the right shard rebuilds `games.csv`
 //! (and `records.jsonl`, and a self-play run's `positions.csv`) in game order; the summaries are then computed
-//! from those rows exactly as a single run computes them.
+//! from those rows exactly as a single run computes them. The training
+//! examples of self-play (`examples/`, one file per game) are copied; a
+//! file name found in two shards (a clash) is refused before anything is
+//! written.
 
 use crate::config::check_new_folder;
 use crate::error::{Error, Result};
+use crate::examples::EXAMPLES_DIR;
 use crate::output::{write_run_info, write_summaries, GamesWriter};
 use crate::schema::{GameRow, RunInfo, RunStatus};
 use crate::summary::{games, summarize};
 use crate::tournament::{load_games, new_run_info, schedule_of, RunReport};
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 /// One shard folder, read.
@@ -25,6 +30,73 @@ struct ShardFolder {
     records: Vec<String>,
     /// positions.csv lines (self-play).
     positions: Vec<String>,
+}
+
+/// The example shards (`examples/game-NNNNNNN.safetensors`, self-play
+/// of a searching agent) of every shard folder, by file name.
+///
+/// # Errors
+/// The same file name in two shard folders (a clash: the merged folder
+/// would lose one), or a game that another shard plays.
+fn example_files(shards: &[ShardFolder], count: u64) -> Result<BTreeMap<String, PathBuf>> {
+    let mut files: BTreeMap<String, PathBuf> = BTreeMap::new();
+    for s in shards {
+        let dir = s.dir.join(EXAMPLES_DIR);
+        if !dir.is_dir() {
+            continue;
+        }
+        let entries = std::fs::read_dir(&dir).map_err(|e| Error::io("read", &dir, e))?;
+        for entry in entries {
+            let path = entry.map_err(|e| Error::io("read", &dir, e))?.path();
+            let Some(name) = path
+                .file_name()
+                .and_then(|n| n.to_str())
+                .map(str::to_string)
+            else {
+                continue;
+            };
+            if !name.ends_with(".safetensors") {
+                continue;
+            }
+            let index = s.info.settings.shard.map_or(1, |x| x.index);
+            let game = name
+                .strip_prefix("game-")
+                .and_then(|n| n.strip_suffix(".safetensors"))
+                .and_then(|n| n.parse::<u64>().ok());
+            if let Some(g) = game.filter(|g| g % count + 1 != index) {
+                return Err(Error::Folder(format!(
+                    "{}: game {g} belongs to shard {}/{count}, not to this shard {index}/{count}",
+                    path.display(),
+                    g % count + 1
+                )));
+            }
+            if let Some(other) = files.insert(name.clone(), path.clone()) {
+                return Err(Error::Folder(format!(
+                    "examples clash: {name} is in both {} and {}",
+                    other.display(),
+                    path.display()
+                )));
+            }
+        }
+    }
+    Ok(files)
+}
+
+/// Copy the example shards `files` into `out/examples/` (each through a
+/// temporary file and a rename).
+fn copy_examples(files: &BTreeMap<String, PathBuf>, out: &Path) -> Result<()> {
+    if files.is_empty() {
+        return Ok(());
+    }
+    let dir = out.join(EXAMPLES_DIR);
+    std::fs::create_dir_all(&dir).map_err(|e| Error::io("create", &dir, e))?;
+    for (name, from) in files {
+        let to = dir.join(name);
+        let tmp = to.with_extension("tmp");
+        std::fs::copy(from, &tmp).map_err(|e| Error::io("copy", from, e))?;
+        std::fs::rename(&tmp, &to).map_err(|e| Error::io("write", &to, e))?;
+    }
+    Ok(())
 }
 
 /// Merge the shard folders `dirs` into the new folder `out`.
@@ -110,6 +182,7 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<RunReport> {
         return Err(Error::Folder(format!("shard {k}/{count} is missing")));
     }
 
+    let examples = example_files(&shards, count)?;
     let (schedule, labels) = schedule_of(&settings);
     let p = settings.players;
     let mut per_shard: Vec<_> = by_index
@@ -143,6 +216,7 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<RunReport> {
         rows.extend_from_slice(game);
     }
     drop(writer);
+    copy_examples(&examples, out)?;
     let (summary, pairwise) = summarize(&labels, &rows);
     write_summaries(out, &summary, &pairwise)?;
 

@@ -11,7 +11,7 @@
 use crate::error::{Error, Result};
 use agents::learn::FittedOn;
 use agents::neural::data::Dataset;
-use agents::neural::train::{train, Metrics, TrainConfig};
+use agents::neural::train::{train, Metrics, TrainConfig, TrainReport};
 use agents::neural::{NetConfig, NetEvaluator};
 use engine::Rules;
 use std::path::PathBuf;
@@ -116,7 +116,8 @@ pub fn load(data: &[PathBuf]) -> Result<(Dataset, FittedOn)> {
     Ok((all, fitted))
 }
 
-fn line(m: &Metrics) -> String {
+/// One epoch's metrics on one line.
+pub fn line(m: &Metrics) -> String {
     format!(
         "policy {:.3} value {:.3} lead {:.3} top1 {:.1}% value-sign {:.0}/{:.0}/{:.0}%",
         m.policy_loss,
@@ -129,17 +130,23 @@ fn line(m: &Metrics) -> String {
     )
 }
 
-/// Train and write the network; print one line per epoch to `out`.
+/// A trained network (not yet saved) and what its training reported.
+pub struct Fitted {
+    /// The network, with its provenance filled in.
+    pub net: NetEvaluator,
+    /// The metrics of every epoch.
+    pub report: TrainReport,
+    /// Positions read (training and held out).
+    pub positions: usize,
+    /// Games read.
+    pub games: usize,
+}
+
+/// Check the training options of `config` (all but `--out`).
 ///
 /// # Errors
-/// Bad options, unreadable data or weights, an existing `--out`.
-pub fn train_net(config: &TrainNetConfig, out: &mut dyn std::io::Write) -> Result<()> {
-    if config.out.exists() {
-        return Err(Error::Invalid(format!(
-            "--out {} exists; choose a new file",
-            config.out.display()
-        )));
-    }
+/// A value out of its range, as one line naming the option.
+pub fn check(config: &TrainNetConfig) -> Result<()> {
     if !(0.0..=0.9).contains(&config.train.held_out) {
         return Err(Error::Invalid(format!(
             "--holdout must be in 0..0.9, not {}",
@@ -163,6 +170,17 @@ pub fn train_net(config: &TrainNetConfig, out: &mut dyn std::io::Write) -> Resul
             "--epochs and --batch must be at least 1".to_string(),
         ));
     }
+    Ok(())
+}
+
+/// Train the network of `config` (without writing it): the library call
+/// behind `train-net` and `improve --net`. Prints one line per epoch to
+/// `out`.
+///
+/// # Errors
+/// Bad options, unreadable data or initial weights.
+pub fn fit(config: &TrainNetConfig, out: &mut dyn std::io::Write) -> Result<Fitted> {
+    check(config)?;
     let (data, fitted) = load(&config.data)?;
     let mut net = match &config.init {
         Some(path) => NetEvaluator::load(path).map_err(|e| Error::Invalid(e.to_string()))?,
@@ -229,8 +247,31 @@ pub fn train_net(config: &TrainNetConfig, out: &mut dyn std::io::Write) -> Resul
     if let Some(init) = &config.init {
         p.extra.insert("init".into(), init.display().to_string());
     }
-    net.save(&config.out)
+    Ok(Fitted {
+        net,
+        report,
+        positions: data.len(),
+        games: games as usize,
+    })
+}
+
+/// Train and write the network; print one line per epoch to `out`.
+///
+/// # Errors
+/// Bad options, unreadable data or weights, an existing `--out`.
+pub fn train_net(config: &TrainNetConfig, out: &mut dyn std::io::Write) -> Result<()> {
+    if config.out.exists() {
+        return Err(Error::Invalid(format!(
+            "--out {} exists; choose a new file",
+            config.out.display()
+        )));
+    }
+    check(config)?;
+    let fitted = fit(config, out)?;
+    fitted
+        .net
+        .save(&config.out)
         .map_err(|e| Error::Invalid(e.to_string()))?;
-    say(out, format!("wrote {}", config.out.display()));
+    let _ = writeln!(out, "wrote {}", config.out.display());
     Ok(())
 }

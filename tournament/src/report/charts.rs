@@ -506,3 +506,86 @@ pub fn sprt(trace: &[(u64, f64)], bounds: (f64, f64)) -> Result<String> {
     }
     Ok(inline(svg))
 }
+
+/// One generation of `improve --net` for [`generations`]: its number,
+/// its Elo against generation 0 with the 95% interval, and whether it
+/// was promoted.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct GenerationPoint {
+    /// The generation.
+    pub generation: u64,
+    /// Elo against generation 0.
+    pub elo: f64,
+    /// 95% interval, low end.
+    pub low: f64,
+    /// High end.
+    pub high: f64,
+    /// Promoted to best network.
+    pub promoted: bool,
+}
+
+/// Elo against generation 0 by generation, with 95% error bars: the
+/// promoted generations filled, the others hollow, the best network's
+/// Elo as a line.
+pub fn generations(points: &[GenerationPoint]) -> Result<String> {
+    let last = points.last().map_or(1, |p| p.generation).max(1) as f64;
+    let y = padded(points.iter().flat_map(|p| [p.low, p.high]).chain([0.0]));
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (WIDTH, 260)).into_drawing_area();
+        root.fill(&WHITE).map_err(err)?;
+        let mut chart = ChartBuilder::on(&root)
+            .margin(10)
+            .x_label_area_size(36)
+            .y_label_area_size(50)
+            .build_cartesian_2d(-0.5..last + 0.5, y)
+            .map_err(err)?;
+        chart
+            .configure_mesh()
+            .x_labels((last as usize + 2).min(20))
+            .x_label_formatter(&tick)
+            .y_label_formatter(&tick)
+            .x_desc("generation")
+            .y_desc("Elo vs generation 0")
+            .label_style((FONT, 13))
+            .draw()
+            .map_err(err)?;
+        let colour = agent_colour(0);
+        // The best network's Elo after each generation.
+        let mut best = 0.0;
+        let steps: Vec<(f64, f64)> = points
+            .iter()
+            .map(|p| {
+                if p.promoted {
+                    best = p.elo;
+                }
+                (p.generation as f64, best)
+            })
+            .collect();
+        chart
+            .draw_series(LineSeries::new(steps, agent_colour(7).stroke_width(1)))
+            .map_err(err)?;
+        for p in points {
+            let x = p.generation as f64;
+            chart
+                .draw_series([PathElement::new(
+                    vec![(x, p.low), (x, p.high)],
+                    colour.stroke_width(2),
+                )])
+                .map_err(err)?;
+            let style = if p.promoted {
+                colour.filled()
+            } else {
+                WHITE.filled()
+            };
+            chart
+                .draw_series([
+                    Circle::new((x, p.elo), 5, style),
+                    Circle::new((x, p.elo), 5, colour.stroke_width(2)),
+                ])
+                .map_err(err)?;
+        }
+        root.present().map_err(err)?;
+    }
+    Ok(inline(svg))
+}
