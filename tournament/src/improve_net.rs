@@ -729,6 +729,7 @@ pub fn improve_net(
         read_times(&gen_dir(&dir, k))
             .values()
             .fold([0.0, 0.0], |a, t| [a[0] + t[0], a[1] + t[1]])
+            .map(|x| (x * 1000.0).round() / 1000.0)
     };
     let plan_error = |k: u64, what: &str| {
         invalid(format!(
@@ -922,6 +923,36 @@ fn print_selfplay_command(
 fn write_generations(dir: &Path, rows: &[NetGenerationRow]) -> Result<()> {
     write_atomic(&dir.join(GENERATIONS_CSV), &csv_bytes(rows)?)?;
     write_atomic(&dir.join(REPORT_HTML), report_page(dir, rows)?.as_bytes())
+}
+
+/// Whether `dir` holds an `improve --net` run.
+pub fn is_run(dir: &Path) -> bool {
+    dir.join(SETTINGS_FILE).is_file()
+}
+
+/// `carcassonne report DIR` of an `improve --net` run: its page, from
+/// `generations.csv`, to `out` (default `DIR/report.html`; written into
+/// the folder under its lock).
+///
+/// # Errors
+/// generations.csv cannot be read, the folder is in use, or the page
+/// cannot be written.
+pub fn report(dir: &Path, out: Option<PathBuf>) -> Result<PathBuf> {
+    let _lock = match &out {
+        None => Some(FolderLock::acquire(dir)?),
+        Some(_) => None,
+    };
+    let file = dir.join(GENERATIONS_CSV);
+    let mut reader = csv::Reader::from_path(&file)
+        .map_err(|e| Error::Folder(format!("{}: {e}", file.display())))?;
+    let rows = reader
+        .deserialize()
+        .collect::<std::result::Result<Vec<NetGenerationRow>, _>>()
+        .map_err(|e| Error::Folder(format!("{}: {e}", file.display())))?;
+    let out = out.unwrap_or_else(|| dir.join(REPORT_HTML));
+    crate::output::check_replaceable(&out)?;
+    write_atomic(&out, report_page(dir, &rows)?.as_bytes())?;
+    Ok(out)
 }
 
 /// The report's file name in a run folder.

@@ -179,7 +179,11 @@ fn run(args: Args, out: &mut Stdout) -> Result<ExitCode> {
             out.print(&format!("wrote {}\n", written.display()))?;
         }
         Command::Report { dir, out: to } => {
-            let written = tournament::report::report(&dir, to)?;
+            let written = if tournament::improve_net::is_run(&dir) {
+                tournament::improve_net::report(&dir, to)?
+            } else {
+                tournament::report::report(&dir, to)?
+            };
             out.print(&format!("wrote {}\n", written.display()))?;
         }
         Command::Serve { spec } => {

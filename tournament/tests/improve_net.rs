@@ -135,6 +135,14 @@ fn improve_net_runs_generations_resumes_after_a_kill_and_takes_merged_selfplay()
     assert_eq!(train(2), made(1) + made(2), "{csv}");
     assert!(a.join("report.html").is_file());
     assert!(read(&a.join("report.html")).contains("<svg"));
+    let page = dir.join("a-report.html");
+    succeed(&[
+        "report",
+        a.to_str().unwrap(),
+        "--out",
+        page.to_str().unwrap(),
+    ]);
+    assert_eq!(read(&page), read(&a.join("report.html")));
 
     // Stopped as if killed inside generation 1's self-play, then resumed.
     let b = dir.join("b");
