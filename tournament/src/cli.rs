@@ -416,31 +416,7 @@ pub fn combine_rules(
     Ok(rules)
 }
 
-/// How a printed hint names this program, so the command it suggests
-/// works when pasted: `carcassonne` when that name on `PATH` is this
-/// program (e.g. after `cargo install --path tournament`), else the
-/// program's path, relative to the working directory when it lies under
-/// it (`target/release/carcassonne`). A library caller that is not the
-/// `carcassonne` binary (the Python package) gets `carcassonne`.
-pub fn program() -> String {
-    const NAME: &str = "carcassonne";
-    let Ok(exe) = std::env::current_exe() else {
-        return NAME.to_string();
-    };
-    if exe.file_stem().and_then(|s| s.to_str()) != Some(NAME) {
-        return NAME.to_string();
-    }
-    let same = |p: &std::path::Path| p.canonicalize().is_ok_and(|p| p == exe);
-    let on_path = std::env::var_os("PATH")
-        .is_some_and(|paths| std::env::split_paths(&paths).any(|dir| same(&dir.join(NAME))));
-    if on_path {
-        return NAME.to_string();
-    }
-    std::env::current_dir()
-        .ok()
-        .and_then(|cwd| exe.strip_prefix(cwd).ok().map(|p| p.display().to_string()))
-        .unwrap_or_else(|| exe.display().to_string())
-}
+pub use crate::meta::program;
 
 /// The top-level help's last lines: what runs without a subcommand.
 fn default_tournament_help() -> String {

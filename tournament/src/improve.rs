@@ -22,7 +22,6 @@
 //! one).
 
 use crate::cli::{GameOptions, ImproveArgs, TournamentArgs};
-use crate::config::TournamentConfig;
 use crate::error::{Error, Result};
 use crate::lock::FolderLock;
 use crate::output::{csv_bytes, read_run_info, write_atomic};
@@ -227,7 +226,7 @@ fn tournament_in(dir: &Path, args: TournamentArgs) -> Result<()> {
         args.game.out = Some(dir.to_path_buf());
         args
     };
-    let info = crate::tournament::run(&TournamentConfig::from_args(&args)?)?.info;
+    let info = crate::run_report::run(&crate::config_args::tournament_config(&args)?)?.info;
     if info.status == RunStatus::Interrupted {
         return Err(Error::Invalid(format!(
             "interrupted in {}; run the same command again to continue",

@@ -44,9 +44,9 @@ fn main() -> ExitCode {
 
 /// A tournament (or self-play run) to the end or to an interrupt.
 fn run_tournament(args: &TournamentArgs, out: &mut Stdout) -> Result<ExitCode> {
-    let config = tournament::config::TournamentConfig::from_args(args)?;
+    let config = tournament::config_args::tournament_config(args)?;
     tournament::interrupt::install()?;
-    let report = tournament::tournament::run(&config)?;
+    let report = tournament::run_report::run(&config)?;
     out.print(&report.text())?;
     if report.info.status == tournament::schema::RunStatus::Interrupted {
         return Ok(ExitCode::from(tournament::interrupt::EXIT_CODE));
@@ -117,7 +117,8 @@ fn run(args: Args, out: &mut Stdout) -> Result<ExitCode> {
             tournament::play::play(&config, out)?;
         }
         Command::Merge { dirs, out: to } => {
-            let report = tournament::merge::merge(&dirs, &to)?;
+            let report =
+                tournament::run_report::with_report(tournament::merge::merge(&dirs, &to)?)?;
             out.print(&report.text())?;
             return Ok(forfeit_code(&report));
         }

@@ -161,11 +161,11 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<RunReport> {
     info.elapsed_s = None;
     info.merged_from = shards.iter().map(|s| s.dir.display().to_string()).collect();
     write_run_info(out, &info)?;
-    crate::report::write_report(out, None)?;
     Ok(RunReport {
         dir: out.to_path_buf(),
         info,
         summary,
         forfeits: crate::summary::forfeits_of(&labels, &rows),
+        report: None,
     })
 }

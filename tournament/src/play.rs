@@ -204,7 +204,7 @@ pub fn play(config: &PlayConfig, out: &mut dyn std::io::Write) -> Result<()> {
     let _ = writeln!(
         text,
         "step through it: {} view {}",
-        crate::cli::program(),
+        crate::meta::program(),
         config.out.display()
     );
     write_out(out, &text)

@@ -13,7 +13,6 @@ use crate::error::{Error, Result};
 use crate::lock::{lock_new_folder, FolderLock};
 use crate::meta;
 use crate::output::{parse_games, write_run_info, write_summaries, GamesWriter};
-use crate::progress::Progress;
 use crate::roster::Roster;
 use crate::runner::{AgentFactory, Flow, Runner};
 use crate::schedule::{GameIndices, Schedule};
@@ -41,6 +40,9 @@ pub struct RunReport {
     pub summary: Vec<SummaryRow>,
     /// Who forfeited, how often and why ([`forfeits_of`]).
     pub forfeits: Vec<AgentForfeits>,
+    /// The HTML report, when the command wrote one after the run (the
+    /// run itself draws no pictures).
+    pub report: Option<PathBuf>,
 }
 
 impl RunReport {
@@ -68,10 +70,9 @@ impl RunReport {
             self.info.status,
             self.dir.display()
         ));
-        out.push_str(&format!(
-            "the report: {}\n",
-            self.dir.join("report.html").display()
-        ));
+        if let Some(report) = &self.report {
+            out.push_str(&format!("the report: {}\n", report.display()));
+        }
         if self.info.status == RunStatus::Interrupted {
             let command = if self.info.settings.selfplay {
                 "selfplay"
@@ -80,7 +81,7 @@ impl RunReport {
             };
             out.push_str(&format!(
                 "continue it with: {} {command} --resume {}\n",
-                crate::cli::program(),
+                crate::meta::program(),
                 self.dir.display()
             ));
         }
@@ -405,6 +406,25 @@ pub fn run(config: &TournamentConfig) -> Result<RunReport> {
     run_with(config, None, &AtomicBool::new(false))
 }
 
+/// What a run tells as it goes: the command line shows a progress bar,
+/// a library caller nothing (`()`).
+pub trait Watch {
+    /// The run starts: `total` games planned, `done` of them already
+    /// played (a resumed run).
+    fn start(&self, total: u64, done: u64);
+    /// One more game finished; `tally` holds the results so far.
+    fn game_done(&self, tally: &Tally);
+    /// The run ended (or stopped).
+    fn finish(&self);
+}
+
+/// Nothing to tell.
+impl Watch for () {
+    fn start(&self, _: u64, _: u64) {}
+    fn game_done(&self, _: &Tally) {}
+    fn finish(&self) {}
+}
+
 /// Run (or resume) the tournament of `config`, building agents with
 /// `make_agent` for the specs it accepts (the others as [`run`] does:
 /// built-in agents and external bots). Setting
@@ -414,6 +434,16 @@ pub fn run_with(
     config: &TournamentConfig,
     make_agent: Option<&AgentFactory<'_>>,
     cancel: &AtomicBool,
+) -> Result<RunReport> {
+    run_watched(config, make_agent, cancel, &())
+}
+
+/// [`run_with`], telling `watch` how the run goes.
+pub fn run_watched(
+    config: &TournamentConfig,
+    make_agent: Option<&AgentFactory<'_>>,
+    cancel: &AtomicBool,
+    watch: &dyn Watch,
 ) -> Result<RunReport> {
     let started = Instant::now();
     let settings = &config.settings;
@@ -431,8 +461,8 @@ pub fn run_with(
     for warning in crate::roster::unsuited(&settings.agents, &settings.rules, settings.players) {
         crate::stdio::warn(&format!("carcassonne: warning: {warning}"));
     }
-    // The folder's lock, held until this function returns (the report
-    // at the end included): a second writer is refused.
+    // The folder's lock, held until this function returns: a second
+    // writer is refused.
     let (dir, _lock, mut info, old_rows, old_records, old_positions) = match &config.folder {
         Folder::New(dir) | Folder::Default(dir) => {
             if schedule.games_per_pairing() != settings.games_per_pairing {
@@ -505,7 +535,7 @@ pub fn run_with(
         schedule.planned().skip(done)
     };
 
-    let progress = Progress::new(schedule.planned_games(), done);
+    watch.start(schedule.planned_games(), done);
     let mut written = 0u64;
     let mut hook_stopped = false;
     let log_dir = Some(dir.join(crate::roster::BOT_LOGS));
@@ -538,7 +568,7 @@ pub fn run_with(
         }
         writer.append(&finished.rows, finished.record.as_deref())?;
         tally.add_game(&finished.rows);
-        progress.game_done(&tally);
+        watch.game_done(&tally);
         written += 1;
         let decided = after_game(&mut sprt, &finished.rows);
         rows.extend(finished.rows);
@@ -548,7 +578,7 @@ pub fn run_with(
         }
         Ok(if decided { Flow::Stop } else { Flow::Continue })
     });
-    progress.finish();
+    watch.finish();
     roster.shutdown();
     played?;
     drop(writer);
@@ -562,6 +592,7 @@ pub fn run_with(
             info,
             summary: Vec::new(),
             forfeits: Vec::new(),
+            report: None,
         });
     }
     let (summary, pairwise) = summarize(&labels, &rows);
@@ -589,13 +620,13 @@ pub fn run_with(
             })
             .map_err(|e| Error::io("remove", &path, e))?;
     }
-    crate::report::write_report(&dir, None)?;
     let forfeits = forfeits_of(&labels, &rows);
     Ok(RunReport {
         dir,
         info,
         summary,
         forfeits,
+        report: None,
     })
 }
 

@@ -1,32 +1,47 @@
 //! The report of small results folders written by real runs.
 
 use super::REPORT_HTML;
-use crate::cli::{GameOptions, TournamentArgs};
-use crate::config::TournamentConfig;
+use crate::config::{Folder, TournamentConfig};
+use crate::schema::{Settings, SprtSettings};
 
+/// A tournament of `agents` (a comma-separated list) played into a fresh
+/// folder, with its report written as the command writes it.
 fn run(
     name: &str,
     agents: &str,
-    players: u64,
+    players: usize,
     games: u64,
-    sprt: Option<&str>,
+    sprt: Option<(f64, f64)>,
 ) -> std::path::PathBuf {
     let dir = std::env::temp_dir().join(format!("report-unit-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    let args = TournamentArgs {
-        agents: vec![agents.to_string()],
-        game: GameOptions {
-            games: Some(games),
-            players: Some(players),
-            seed: Some(4),
-            threads: Some(1),
-            out: Some(dir.clone()),
-            ..GameOptions::default()
-        },
-        sprt: sprt.map(String::from),
-        ..TournamentArgs::default()
+    let settings = Settings {
+        name: crate::config::DEFAULT_NAME.to_string(),
+        agents: crate::agent_list::split_agents(&[agents.to_string()]),
+        players,
+        games_per_pairing: games,
+        seed: 4,
+        rules: engine::Rules::default(),
+        records: false,
+        shard: None,
+        sprt: sprt.map(|(elo0, elo1)| SprtSettings {
+            elo0,
+            elo1,
+            alpha: crate::config::SPRT_ALPHA,
+            beta: crate::config::SPRT_BETA,
+        }),
+        selfplay: false,
+        secret_decks: false,
     };
-    crate::tournament::run(&TournamentConfig::from_args(&args).unwrap()).unwrap();
+    let config = TournamentConfig {
+        settings,
+        folder: Folder::New(dir.clone()),
+        threads: 1,
+        stop_after: None,
+        keyed_agent_seeds: false,
+    };
+    crate::tournament::run(&config).unwrap();
+    super::report(&dir, None).unwrap();
     dir
 }
 
@@ -83,7 +98,7 @@ fn a_tournament_writes_a_report_holding_its_summary_values() {
 
 #[test]
 fn an_sprt_run_reports_its_trace() {
-    let dir = run("sprt", "greedy,random", 2, 40, Some("0,150"));
+    let dir = run("sprt", "greedy,random", 2, 40, Some((0.0, 150.0)));
     let html = std::fs::read_to_string(dir.join(REPORT_HTML)).unwrap();
     assert!(html.contains("<h2>SPRT</h2>"));
     assert_eq!(svgs(&html).len(), 6);

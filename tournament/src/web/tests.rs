@@ -414,7 +414,7 @@ fn watch_shows_a_tournament_folder_as_it_grows() {
         records: true,
         ..TournamentArgs::default()
     };
-    crate::tournament::run(&crate::config::TournamentConfig::from_args(&args).unwrap()).unwrap();
+    crate::tournament::run(&crate::config_args::tournament_config(&args).unwrap()).unwrap();
     let mut config = app("watch-app", &["random"], 2, Rules::default())
         .config
         .clone();
