@@ -1,7 +1,7 @@
 //! Command-line arguments (clap) of the `carcassonne` binary.
 //!
 //! Only the shape of the command line lives here; checking the values
-//! (agent specs, counts, folders) is [`crate::config`]'s job, so every bad
+//! (agent specs, counts, folders) is [`tournament::config`]'s job, so every bad
 //! input gets the same one-line error.
 
 use clap::{Args as ClapArgs, Parser, Subcommand};
@@ -406,17 +406,15 @@ pub fn combine_rules(
     rules: Option<Rules>,
     gifts: bool,
     no_farmers: bool,
-) -> crate::error::Result<Rules> {
+) -> tournament::error::Result<Rules> {
     let mut rules = rules.unwrap_or_default();
     rules.gifts |= gifts;
     rules.farmers &= !no_farmers;
     rules
         .validate()
-        .map_err(|e| crate::error::Error::Invalid(format!("--rules: {e}")))?;
+        .map_err(|e| tournament::error::Error::Invalid(format!("--rules: {e}")))?;
     Ok(rules)
 }
-
-pub use crate::meta::program;
 
 /// The top-level help's last lines: what runs without a subcommand.
 fn default_tournament_help() -> String {
@@ -424,9 +422,9 @@ fn default_tournament_help() -> String {
         "Without a subcommand, runs the default tournament: {}, {} games per \
          pairing, seed {}, into results/TIME-tournament/ \
          (`carcassonne tournament --help` for its options).",
-        crate::config::DEFAULT_AGENTS.join(", "),
-        crate::config::DEFAULT_GAMES,
-        crate::config::DEFAULT_SEED,
+        tournament::config::DEFAULT_AGENTS.join(", "),
+        tournament::config::DEFAULT_GAMES,
+        tournament::config::DEFAULT_SEED,
     )
 }
 
@@ -438,6 +436,6 @@ fn agents_help() -> String {
          (parameters as in `mcts:iterations=500,c=0.7`: a comma followed by \
          `key=value` continues the previous spec). May be repeated. Default: {}",
         names.join(", "),
-        crate::config::DEFAULT_AGENTS.join(","),
+        tournament::config::DEFAULT_AGENTS.join(","),
     )
 }

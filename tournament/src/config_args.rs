@@ -1,22 +1,22 @@
 //! Checking `tournament` (and `selfplay`) arguments into a
 //! [`TournamentConfig`]: the command line's half of
-//! [`tournament::config`](mod@crate::config), which checks what every
+//! [`tournament::config`](mod@tournament::config), which checks what every
 //! caller shares.
 //!
 //! Everything is validated here, before any file or folder is created, so
 //! bad input gives one line on stderr and leaves nothing behind.
 
-use crate::agent_list::split_agents;
 use crate::cli::TournamentArgs;
-use crate::config::{
+use std::path::Path;
+use tournament::agent_list::split_agents;
+use tournament::config::{
     check_agents, check_new_folder, default_folder, Folder, TournamentConfig, DEFAULT_AGENTS,
     DEFAULT_GAMES, DEFAULT_NAME, DEFAULT_SEED, MAX_THREADS, SPRT_ALPHA, SPRT_BETA,
 };
-use crate::error::{Error, Result};
-use crate::output::read_run_info;
-use crate::schedule::Shard;
-use crate::schema::{Settings, SprtSettings, GAMES_CSV};
-use std::path::Path;
+use tournament::error::{Error, Result};
+use tournament::output::read_run_info;
+use tournament::schedule::Shard;
+use tournament::schema::{Settings, SprtSettings, GAMES_CSV};
 
 /// Validate `args`. Without `--agents`, the agents of
 /// [`DEFAULT_AGENTS`] that this build knows are used.
@@ -118,10 +118,10 @@ pub fn tournament_config(args: &TournamentArgs) -> Result<TournamentConfig> {
 fn default_agents() -> Vec<String> {
     DEFAULT_AGENTS
         .iter()
-        .filter(|spec| match crate::roster::check_spec(spec) {
+        .filter(|spec| match tournament::roster::check_spec(spec) {
             Ok(_) => true,
             Err(e) => {
-                crate::stdio::warn(&format!(
+                tournament::stdio::warn(&format!(
                     "carcassonne: default tournament skips {spec:?}: {e}"
                 ));
                 false

@@ -1,10 +1,10 @@
 //! The progress bar on stderr: games done, games per second, ETA and the
 //! current leader. indicatif hides it when stderr is not a terminal.
 
-use crate::summary::Tally;
-use crate::tournament::Watch;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 use std::sync::OnceLock;
+use tournament::summary::Tally;
+use tournament::tournament::Watch;
 
 /// A progress bar over the games of one run, shown once the run starts
 /// ([`Watch::start`]).

@@ -1,15 +1,15 @@
 //! A run as the command line makes it: a progress bar on stderr while the
 //! games are played ([`crate::progress`]), then the HTML report written
-//! into the folder ([`crate::report`]). The run itself
-//! ([`crate::tournament`]) draws no pictures: a library caller (the
+//! into the folder ([`pictures::report`]). The run itself
+//! ([`tournament::tournament`]) draws no pictures: a library caller (the
 //! Python package) gets the results files only.
 
-use crate::config::TournamentConfig;
-use crate::error::Result;
 use crate::progress::Progress;
-use crate::schema::RunStatus;
-use crate::tournament::RunReport;
 use std::sync::atomic::AtomicBool;
+use tournament::config::TournamentConfig;
+use tournament::error::Result;
+use tournament::schema::RunStatus;
+use tournament::tournament::RunReport;
 
 /// Run (or resume) the tournament of `config` with a progress bar, then
 /// write its report (unless the run stopped early through the test hook
@@ -18,8 +18,12 @@ use std::sync::atomic::AtomicBool;
 /// # Errors
 /// The run's, or the report cannot be written.
 pub fn run(config: &TournamentConfig) -> Result<RunReport> {
-    let report =
-        crate::tournament::run_watched(config, None, &AtomicBool::new(false), &Progress::new())?;
+    let report = tournament::tournament::run_watched(
+        config,
+        None,
+        &AtomicBool::new(false),
+        &Progress::new(),
+    )?;
     if report.info.status == RunStatus::Running {
         return Ok(report);
     }
@@ -32,6 +36,6 @@ pub fn run(config: &TournamentConfig) -> Result<RunReport> {
 /// # Errors
 /// The report cannot be written.
 pub fn with_report(mut run: RunReport) -> Result<RunReport> {
-    run.report = Some(crate::report::report(&run.dir, None)?);
+    run.report = Some(pictures::report::report(&run.dir, None)?);
     Ok(run)
 }

@@ -9,10 +9,10 @@
 
 use crate::error::{Error, Result};
 use crate::schema::{GameRow, POSITIONS_CSV};
-use crate::tournament::complete_lines;
 use agents::learn::{extract, FeatureVector, FEATURES};
 use agents::{Agent, AgentRng};
 use engine::{Action, SeatView};
+use files::lines::complete_lines;
 use std::collections::HashSet;
 use std::path::Path;
 use std::sync::{Arc, Mutex};

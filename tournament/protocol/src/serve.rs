@@ -12,10 +12,10 @@
 //! Lines are read with a bound: a line over [`MAX_LINE`] bytes is refused
 //! after reading at most that much (it is never buffered whole).
 
-use crate::error::{Error, Result};
 use crate::external::message::{parse_deal, parse_turn, PROTOCOL};
 use agents::{Agent, AgentRng};
 use engine::{follow_deal, follow_turn, follow_turn_start, Phase, Seat, State};
+use files::error::{Error, Result};
 use rand::SeedableRng;
 use serde::Deserialize;
 use std::io::{BufRead, Read, Write};

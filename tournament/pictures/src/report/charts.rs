@@ -6,12 +6,12 @@
 //! name any address).
 
 use super::data::{Pairing, SeatResult};
-use crate::error::{Error, Result};
-use crate::stats::wilson_interval;
+use files::error::{Error, Result};
 use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 use std::ops::Range;
+use tournament::stats::wilson_interval;
 
 const WIDTH: u32 = 760;
 const LABELS: u32 = 190;

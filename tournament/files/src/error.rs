@@ -1,5 +1,6 @@
-//! The one error type of the tournament crate: every failure of the
-//! command line is one of these, printed as one line.
+//! The one error type of the command line's crates (protocol, run core,
+//! pictures): every failure of the command line is one of these, printed
+//! as one line.
 
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -96,7 +97,7 @@ impl fmt::Display for Error {
 
 /// Write `text` with its control characters escaped (a line break as
 /// `\\n`): a message stays one line whatever input it quotes.
-pub(crate) fn write_one_line(f: &mut fmt::Formatter<'_>, text: &str) -> fmt::Result {
+pub fn write_one_line(f: &mut fmt::Formatter<'_>, text: &str) -> fmt::Result {
     for c in text.chars() {
         if c.is_control() {
             write!(f, "{}", c.escape_default())?;

@@ -2,9 +2,9 @@
 //! SVG backend), with a cursor line the page's script moves to the
 //! current turn.
 
-use crate::error::{Error, Result};
 use crate::render::history::History;
 use crate::render::palette;
+use files::error::{Error, Result};
 use plotters::prelude::*;
 
 const WIDTH: u32 = 460;

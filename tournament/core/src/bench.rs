@@ -261,7 +261,7 @@ pub fn run(config: &BenchConfig) -> BenchReport {
     });
     let script = concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../clients/python/random_bot.py"
+        "/../../clients/python/random_bot.py"
     );
     let python = ext_rate(
         &[format!("ext:cmd=python3 {script}"), "random".to_string()],

@@ -14,8 +14,8 @@ pub mod palette;
 pub mod png;
 pub mod tile;
 
-use crate::error::{Error, Result};
 use engine::Record;
+use files::error::{Error, Result};
 use history::History;
 use std::path::{Path, PathBuf};
 
@@ -105,7 +105,7 @@ pub fn write_picture(svg: &str, out: &Path, tile_pixels: u32) -> Result<()> {
         Some("png") => png::png(svg, tile_pixels as f32 / tile::SIZE as f32)?,
         _ => svg.as_bytes().to_vec(),
     };
-    crate::output::write_atomic(out, &bytes)
+    files::atomic::write_atomic(out, &bytes)
 }
 
 /// The frame `turn` names, checked against the record's length (default:

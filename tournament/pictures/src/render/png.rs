@@ -3,7 +3,7 @@
 //! machine). A picture without any usable font still renders, without
 //! its text.
 
-use crate::error::{Error, Result};
+use files::error::{Error, Result};
 use resvg::{tiny_skia, usvg};
 use std::sync::OnceLock;
 

@@ -10,9 +10,9 @@
 pub mod charts;
 pub mod data;
 
-use crate::error::{Error, Result};
 use crate::render::xml_escape;
 use data::{Results, Table};
+use files::error::{Error, Result};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -139,7 +139,7 @@ fn seat_table(results: &Results, names: &[String]) -> Table {
 /// Forfeits per agent with their reasons by kind (games.csv's `forfeit`);
 /// None when no seat forfeited.
 fn forfeit_table(results: &Results, names: &[String]) -> Option<Table> {
-    let forfeits = crate::summary::forfeits(
+    let forfeits = tournament::summary::forfeits(
         names,
         results
             .seats
@@ -260,7 +260,7 @@ fn settings_table(run: &Value) -> Table {
 /// The report page of `results`.
 ///
 /// # Errors
-/// A chart cannot be drawn ([`crate::error::Error::Internal`]).
+/// A chart cannot be drawn ([`files::error::Error::Internal`]).
 pub fn page(results: &Results) -> Result<String> {
     let names: Vec<String> = results.agents.iter().map(|a| a.agent.clone()).collect();
     let name = results
@@ -338,20 +338,20 @@ pub fn page(results: &Results) -> Result<String> {
 
 /// The files of a results folder that `report --out` never replaces.
 const DATA_FILES: &[&str] = &[
-    crate::schema::GAMES_CSV,
-    crate::schema::SUMMARY_CSV,
-    crate::schema::PAIRWISE_CSV,
-    crate::schema::RUN_JSON,
-    crate::schema::RECORDS_JSONL,
-    crate::schema::POSITIONS_CSV,
-    crate::lock::LOCK_FILE,
+    tournament::schema::GAMES_CSV,
+    tournament::schema::SUMMARY_CSV,
+    tournament::schema::PAIRWISE_CSV,
+    tournament::schema::RUN_JSON,
+    tournament::schema::RECORDS_JSONL,
+    tournament::schema::POSITIONS_CSV,
+    tournament::lock::LOCK_FILE,
     "improve.json",
     "generations.csv",
 ];
 
 /// Write the report of the results folder `dir` to `out` (default:
 /// `dir/report.html`); returns the file written. A report written into
-/// the folder takes its lock ([`crate::lock`]): a run still writing it is
+/// the folder takes its lock ([`tournament::lock`]): a run still writing it is
 /// not disturbed.
 ///
 /// # Errors
@@ -372,8 +372,8 @@ pub fn report(dir: &Path, out: Option<PathBuf>) -> Result<PathBuf> {
         }
     };
     // Only a results folder is locked (a lock file is left in it).
-    let _lock = if into_dir && dir.join(crate::schema::RUN_JSON).is_file() {
-        Some(crate::lock::FolderLock::acquire(dir)?)
+    let _lock = if into_dir && dir.join(tournament::schema::RUN_JSON).is_file() {
+        Some(tournament::lock::FolderLock::acquire(dir)?)
     } else {
         None
     };
@@ -390,7 +390,7 @@ pub fn write_report(dir: &Path, out: Option<PathBuf>) -> Result<PathBuf> {
     let parent = out.parent().filter(|p| !p.as_os_str().is_empty());
     let in_results_folder = parent
         .unwrap_or(Path::new("."))
-        .join(crate::schema::RUN_JSON)
+        .join(tournament::schema::RUN_JSON)
         .exists();
     if DATA_FILES.contains(&name) && in_results_folder {
         return Err(Error::Invalid(format!(
@@ -398,9 +398,9 @@ pub fn write_report(dir: &Path, out: Option<PathBuf>) -> Result<PathBuf> {
             out.display()
         )));
     }
-    crate::output::check_replaceable(&out)?;
+    files::atomic::check_replaceable(&out)?;
     let html = page(&Results::read(dir)?)?;
-    crate::output::write_atomic(&out, html.as_bytes())?;
+    files::atomic::write_atomic(&out, html.as_bytes())?;
     Ok(out)
 }
 

@@ -25,6 +25,7 @@ use crate::sprt_run::SprtRun;
 use crate::summary::{
     all_forfeited, forfeit_lines, forfeits_of, games, summarize, table, AgentForfeits, Tally,
 };
+use files::lines::complete_lines;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 use std::time::{Instant, SystemTime};
@@ -243,13 +244,6 @@ fn examples_metadata(settings: &Settings) -> std::collections::HashMap<String, S
     out.insert("seed".to_string(), settings.seed.to_string());
     out.insert("revision".to_string(), meta::code_revision());
     out
-}
-
-/// Split complete lines of a JSON Lines file (a partial last line is
-/// dropped).
-pub fn complete_lines(text: &str) -> Vec<String> {
-    let end = text.rfind('\n').map_or(0, |i| i + 1);
-    text[..end].lines().map(str::to_string).collect()
 }
 
 /// Read the games of `dir` that match the plan of its run.json `info`:

@@ -173,7 +173,7 @@ fn png_pictures_show_their_text() {
 #[test]
 fn every_frame_shows_exactly_the_meeples_on_the_board_and_one_highlight() {
     for (players, gifts) in [(2, false), (4, true)] {
-        let record = crate::play::test_record(&["greedy", "random"], players, gifts, 11);
+        let record = crate::test_games::test_record(&["greedy", "random"], players, gifts, 11);
         let history = History::new(&record).unwrap();
         for (n, frame) in history.frames.iter().enumerate() {
             let svg = super::picture(&history, n);
@@ -195,7 +195,7 @@ fn every_frame_shows_exactly_the_meeples_on_the_board_and_one_highlight() {
 
 #[test]
 fn the_legend_fits_its_width_and_explains_the_marks() {
-    let mut record = crate::play::test_record(&["greedy", "random"], 2, true, 11);
+    let mut record = crate::test_games::test_record(&["greedy", "random"], 2, true, 11);
     record.seed = Some(u64::MAX);
     record.agents[0] =
         "mcts:iterations=2000,c=0.7,eval=models/a-long-model-name.json,rollout=greedy".to_string();

@@ -2,8 +2,8 @@
 //! (and the line or turn) and what is wrong.
 
 use super::{load_history, load_record, render};
-use crate::error::Error;
 use engine::{Record, Rules};
+use files::error::Error;
 use std::path::PathBuf;
 
 fn scratch(name: &str, text: &str) -> PathBuf {

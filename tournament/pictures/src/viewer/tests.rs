@@ -4,7 +4,7 @@ use super::page;
 use crate::render::history::History;
 
 fn game(players: usize, gifts: bool) -> engine::Record {
-    crate::play::test_record(&["random", "greedy"], players, gifts, 5)
+    crate::test_games::test_record(&["random", "greedy"], players, gifts, 5)
 }
 
 #[test]

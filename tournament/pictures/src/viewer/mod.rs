@@ -9,15 +9,16 @@
 
 mod scores;
 
-use crate::error::Result;
 use crate::render::board::{coordinates, items, Extent};
 use crate::render::history::History;
 use crate::render::{check_out_extension, load_history, palette, xml_escape};
+use files::error::Result;
 use serde_json::json;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-const STYLE: &str = include_str!("viewer.css");
+/// The viewer's style (the web app shares it).
+pub const STYLE: &str = include_str!("viewer.css");
 const SCRIPT: &str = include_str!("viewer.js");
 
 /// The SVG of every item of the game, each tagged with its frames.
@@ -85,7 +86,7 @@ fn frames_json(history: &History) -> serde_json::Value {
 /// The viewer page of a game.
 ///
 /// # Errors
-/// The score chart cannot be drawn ([`crate::error::Error::Internal`]).
+/// The score chart cannot be drawn ([`files::error::Error::Internal`]).
 pub fn page(history: &History) -> Result<String> {
     let title = match history.record.seed {
         Some(seed) => format!("Carcassonne game, seed {seed}"),
@@ -139,7 +140,7 @@ pub fn view(record: &Path, game: Option<usize>, out: Option<PathBuf>) -> Result<
     let out = out.unwrap_or_else(|| record.with_extension("html"));
     check_out_extension(&out, &["html"])?;
     let history = load_history(record, game)?;
-    crate::output::write_atomic(&out, page(&history)?.as_bytes())?;
+    files::atomic::write_atomic(&out, page(&history)?.as_bytes())?;
     Ok(out)
 }
 

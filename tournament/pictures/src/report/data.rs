@@ -2,10 +2,10 @@
 //! `pairwise.csv` and `games.csv` by column name (so added columns do
 //! not break the report) and `run.json` as plain JSON.
 
-use crate::error::{Error, Result};
-use crate::schema::{GAMES_CSV, PAIRWISE_CSV, RUN_JSON, SUMMARY_CSV};
+use files::error::{Error, Result};
 use serde::Deserialize;
 use std::path::Path;
+use tournament::schema::{GAMES_CSV, PAIRWISE_CSV, RUN_JSON, SUMMARY_CSV};
 
 /// A CSV file as text cells: its header and rows, shown as they are.
 #[derive(Clone, Debug, Default)]
