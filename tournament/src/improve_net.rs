@@ -28,18 +28,10 @@
 //! into place; a tournament folder resumes game by game), and a run is
 //! continued by `--resume DIR`: finished steps are read back, not redone,
 //! so `generations.csv` is the one an uninterrupted run writes (but for
-//! the time columns). The folder is locked ([`crate::lock`]) while the
+//! the time columns). The folder is locked ([`tournament::lock`]) while the
 //! run lasts.
 
 use crate::cli::{GameOptions, ImproveArgs, TournamentArgs};
-use crate::config::TournamentConfig;
-use crate::error::{Error, Result};
-use crate::lock::FolderLock;
-use crate::output::{csv_bytes, read_run_info, write_atomic};
-use crate::schedule::mix;
-use crate::schema::{RunInfo, RunStatus, SprtResult};
-use crate::stats::{elo_from_score, elo_interval, SprtDecision, SprtModel, Z95};
-use crate::train_net::{fit, TrainNetConfig};
 use agents::neural::train::{Metrics, TrainConfig};
 use agents::neural::{NetConfig, NetEvaluator};
 use engine::Rules;
@@ -47,6 +39,13 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
+use tournament::error::{Error, Result};
+use tournament::lock::FolderLock;
+use tournament::output::{csv_bytes, read_run_info, write_atomic};
+use tournament::schedule::mix;
+use tournament::schema::{RunInfo, RunStatus, SprtResult};
+use tournament::stats::{elo_from_score, elo_interval, SprtDecision, SprtModel, Z95};
+use tournament::train_net::{fit, TrainNetConfig};
 
 /// Domain tag of the generation seeds ("IMPN").
 const TAG: u64 = 0x494D_504E;
@@ -243,8 +242,8 @@ impl NetSettings {
             )));
         }
         let settings = NetSettings::new(args)?;
-        crate::config::check_new_folder(&out, "--out")?;
-        let (out, lock) = crate::tournament::claim_folder(&out, false)?;
+        tournament::config::check_new_folder(&out, "--out")?;
+        let (out, lock) = tournament::tournament::claim_folder(&out, false)?;
         let mut json =
             serde_json::to_string_pretty(&settings).map_err(|e| Error::Internal(e.to_string()))?;
         json.push('\n');
@@ -288,7 +287,7 @@ impl NetSettings {
             return Err(invalid(format!("--noise must be in 0..1, not {noise}")));
         }
         let sprt = args.sprt.clone().unwrap_or_else(|| "0,30".to_string());
-        crate::config::parse_sprt(&sprt)?;
+        crate::config_args::parse_sprt(&sprt)?;
         let rules = crate::cli::combine_rules(args.rules, args.gifts, args.no_farmers)?;
         let d = TrainConfig::default();
         let settings = NetSettings {
@@ -312,9 +311,9 @@ impl NetSettings {
             sprt,
             bootstrap: args.bootstrap.clone(),
         };
-        crate::train_net::check(&settings.train_config(&[], None, 0))?;
+        tournament::train_net::check(&settings.train_config(&[], None, 0))?;
         if !settings.bootstrap.is_empty() {
-            crate::train_net::shard_files(&settings.bootstrap)
+            tournament::train_net::shard_files(&settings.bootstrap)
                 .map_err(|e| invalid(format!("--bootstrap: {e}")))?;
         }
         Ok(settings)
@@ -525,7 +524,7 @@ fn same_run(info: &RunInfo, args: &TournamentArgs) -> bool {
 
 /// The run.json of the finished run `args` in `dir`, if it is there.
 fn finished(dir: &Path, args: &TournamentArgs) -> Option<RunInfo> {
-    if !dir.join(crate::schema::RUN_JSON).exists() {
+    if !dir.join(tournament::schema::RUN_JSON).exists() {
         return None;
     }
     read_run_info(dir).ok().filter(|i| {
@@ -541,7 +540,7 @@ fn tournament_step(
     resume: &Path,
     stop_after: Option<u64>,
 ) -> Result<RunInfo> {
-    let exists = dir.join(crate::schema::RUN_JSON).exists();
+    let exists = dir.join(tournament::schema::RUN_JSON).exists();
     if exists {
         let info = read_run_info(dir)?;
         if !same_run(&info, &args) {
@@ -574,7 +573,7 @@ fn tournament_step(
         args.game.stop_after = stop_after;
         args
     };
-    let info = crate::tournament::run(&TournamentConfig::from_args(&args)?)?.info;
+    let info = crate::run_report::run(&crate::config_args::tournament_config(&args)?)?.info;
     if info.status == RunStatus::Running || info.status == RunStatus::Interrupted {
         return Err(Error::Invalid(format!(
             "interrupted in {}; continue with `carcassonne improve --net --resume {}`",
@@ -600,7 +599,7 @@ fn save(net: &mut NetEvaluator, path: &Path, facts: &[(&str, String)]) -> Result
 /// The facts of a training to keep in the network's metadata.
 fn training_facts(
     examples: usize,
-    fitted: &crate::train_net::Fitted,
+    fitted: &tournament::train_net::Fitted,
 ) -> Vec<(&'static str, String)> {
     let mut facts = vec![
         ("examples", examples.to_string()),
@@ -671,7 +670,7 @@ fn match_elo(sprt: &SprtResult) -> (f64, f64, f64, f64) {
 
 /// Examples (positions) in the self-play folder `dir`.
 fn count_examples(dir: &Path) -> Result<usize> {
-    Ok(crate::train_net::load(&[dir.to_path_buf()])?.0.len())
+    Ok(tournament::train_net::load(&[dir.to_path_buf()])?.0.len())
 }
 
 /// Generation 0's network: random weights, or trained on the bootstrap
@@ -683,13 +682,13 @@ fn initial(settings: &NetSettings, dir: &Path) -> Result<()> {
         let config = settings.train_config(&[], None, seed);
         let mut net = NetEvaluator::new(config.net, seed);
         net.provenance.seed = seed;
-        net.provenance.revision = crate::meta::code_revision();
+        net.provenance.revision = tournament::meta::code_revision();
         return save(&mut net, &path, &[("examples", "0".to_string())]);
     }
     let mut log = Vec::new();
     let config = settings.train_config(&settings.bootstrap, None, seed);
     let mut fitted = fit(&config, &mut log)?;
-    crate::stdio::warn(&format!(
+    tournament::stdio::warn(&format!(
         "generation 0: trained on {} bootstrap examples",
         fitted.positions
     ));
@@ -778,7 +777,7 @@ pub fn improve_net(
     // The best network's Elo against generation 0 and its standard error.
     let (mut best_elo, mut best_se) = (0.0f64, 0.0f64);
     for k in 1..=settings.generations {
-        if crate::interrupt::requested() {
+        if tournament::interrupt::requested() {
             return Err(invalid(format!(
                 "interrupted; continue with `carcassonne improve --net --resume {}`",
                 dir.display()
@@ -817,7 +816,7 @@ pub fn improve_net(
                 );
                 let mut log = Vec::new();
                 let mut fitted = fit(&config, &mut log)?;
-                crate::stdio::warn(&format!(
+                tournament::stdio::warn(&format!(
                     "generation {k}: trained on {} examples of generations {}..={k}",
                     fitted.positions,
                     (k + 1).saturating_sub(settings.window)
@@ -909,7 +908,7 @@ fn print_selfplay_command(
          # carcassonne merge SHARD_DIR... --out {}\n\
          {} selfplay --agent {} --games {} --players {} --seed {}{rules}\n",
         into.display(),
-        crate::cli::program(),
+        tournament::meta::program(),
         args.agents[0],
         settings.games_per_gen,
         settings.players,
@@ -950,7 +949,7 @@ pub fn report(dir: &Path, out: Option<PathBuf>) -> Result<PathBuf> {
         .collect::<std::result::Result<Vec<NetGenerationRow>, _>>()
         .map_err(|e| Error::Folder(format!("{}: {e}", file.display())))?;
     let out = out.unwrap_or_else(|| dir.join(REPORT_HTML));
-    crate::output::check_replaceable(&out)?;
+    tournament::output::check_replaceable(&out)?;
     write_atomic(&out, report_page(dir, &rows)?.as_bytes())?;
     Ok(out)
 }
@@ -964,8 +963,8 @@ pub const REPORT_HTML: &str = "report.html";
 /// # Errors
 /// The chart cannot be drawn.
 pub fn report_page(dir: &Path, rows: &[NetGenerationRow]) -> Result<String> {
-    use crate::render::xml_escape;
-    use crate::report::charts::{generations, GenerationPoint};
+    use pictures::render::xml_escape;
+    use pictures::report::charts::{generations, GenerationPoint};
     let points: Vec<GenerationPoint> = rows
         .iter()
         .map(|r| GenerationPoint {
