@@ -321,7 +321,8 @@ pub struct TrainArgs {
 #[derive(Debug, Clone, Default, ClapArgs)]
 pub struct ImproveArgs {
     /// The generation-0 agent, `greedy` or `mcts…` (its `eval=` is set
-    /// to each promoted model).
+    /// to each promoted model); with --net, the `az` spec of self-play
+    /// and matches without `net=` (default: az:iterations=200).
     #[arg(long, value_name = "SPEC")]
     pub agent: Option<String>,
     /// Generations to run after generation 0 (default: 3).
