@@ -221,12 +221,9 @@ impl Game {
         guard(|| {
             let outcome = match self.state.phase() {
                 Phase::Draw | Phase::DrawSecond(_) | Phase::DrawHand => {
-                    let (tile, drawn) = self.state.draw_random(&mut self.deck);
-                    ChanceOutcome::Tile(tile, drawn)
+                    self.state.apply_chance(&mut self.deck)
                 }
-                Phase::DrawGift => {
-                    ChanceOutcome::Gift(self.state.receive_random_gift(&mut self.gift_deck))
-                }
+                Phase::DrawGift => self.state.apply_chance(&mut self.gift_deck),
                 other => return Err(illegal(format!("no chance event is due ({other:?})"))),
             };
             Ok(self.chanced(outcome))

@@ -272,10 +272,10 @@ pub fn improve(args: &ImproveArgs) -> Result<Vec<GenerationRow>> {
         promoted: true,
     }];
     for k in 1..=settings.generations {
-        let gen = out.join(format!("gen-{k}"));
+        let r#gen = out.join(format!("gen-{k}"));
         let seed = mix(settings.seed, IMPROVE_TAG, &[k]);
         tournament_in(
-            &gen.join("selfplay"),
+            &r#gen.join("selfplay"),
             TournamentArgs {
                 agents: vec![best.clone()],
                 game: GameOptions {
@@ -293,7 +293,7 @@ pub fn improve(args: &ImproveArgs) -> Result<Vec<GenerationRow>> {
                 ..TournamentArgs::default()
             },
         )?;
-        let model = gen.join("model.json");
+        let model = r#gen.join("model.json");
         let data: Vec<PathBuf> = (k.saturating_sub(settings.window - 1).max(1)..=k)
             .map(|g| out.join(format!("gen-{g}")).join("selfplay"))
             .collect();
@@ -314,7 +314,7 @@ pub fn improve(args: &ImproveArgs) -> Result<Vec<GenerationRow>> {
         let provenance = &fitted.provenance;
         let all = &provenance["heldout"][3];
         let candidate = settings.with_model(&model);
-        let match_dir = gen.join("match");
+        let match_dir = r#gen.join("match");
         tournament_in(
             &match_dir,
             TournamentArgs {

@@ -401,7 +401,7 @@ impl SearchBench {
         );
         let mut rng = AgentRng::seed_from_u64(seed);
         let mut state = State::new(Rules::default(), 2, Seat(0));
-        state.draw_random(&mut rng);
+        state.apply_chance(&mut rng);
         let mut rate = |state: &State, rng: &mut AgentRng| {
             self.median_rate(|| {
                 let result = agent.search(&state.view(state.to_play()), rng);
@@ -413,7 +413,7 @@ impl SearchBench {
             match state.phase() {
                 Phase::Place(_) => {
                     let mv = random_move(&state, &mut rng).expect("placeable");
-                    state.play_unchecked(mv);
+                    state.play_action_unchecked(engine::Action::Place(mv));
                 }
                 Phase::Over => unreachable!("a game lasts more than 30 turns"),
                 _ => {

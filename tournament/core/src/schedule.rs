@@ -144,7 +144,7 @@ impl GameIndices {
     }
 
     /// The indices in order.
-    pub fn iter(&self) -> impl Iterator<Item = u64> {
+    pub fn iter(&self) -> impl Iterator<Item = u64> + use<> {
         let this = *self;
         (0..this.len).map(move |i| this.first + i * this.step)
     }
@@ -246,7 +246,7 @@ impl Schedule {
     }
 
     /// The game indices this run plays (its shard), in order.
-    pub fn indices(&self) -> impl Iterator<Item = u64> {
+    pub fn indices(&self) -> impl Iterator<Item = u64> + use<> {
         self.planned().iter()
     }
 

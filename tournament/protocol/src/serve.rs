@@ -172,7 +172,9 @@ fn decide(agent: &mut dyn Agent, g: &mut Game, d: ToBot) -> std::result::Result<
             return Err("start: no start tile is to be drawn here".to_string());
         }
         let tile: engine::Tile = start.parse().map_err(|e| format!("start: {e}"))?;
-        g.state.draw(tile).map_err(|e| format!("start: {e:?}"))?;
+        g.state
+            .apply_chance_outcome(engine::Chance::Tile(tile))
+            .map_err(|e| format!("start: {e:?}"))?;
     } else if g.state.rules().start_in_bag && g.state.board().is_empty() {
         return Err("a game with start_in_bag begins with its start tile".to_string());
     }
@@ -385,7 +387,9 @@ mod tests {
     /// after the start tile, in the engine's order.
     fn legal_of_a_u() -> Vec<String> {
         let mut state = State::new(engine::Rules::default(), 2, Seat(0));
-        state.draw(engine::Tile::U).unwrap();
+        state
+            .apply_chance_outcome(engine::Chance::Tile(engine::Tile::U))
+            .unwrap();
         let view = state.view(Seat(0));
         let mut legal = Vec::new();
         view.for_each_action(|a| legal.push(view.describe(a)));

@@ -190,8 +190,14 @@ impl Session {
             return Ok(());
         };
         while !self.state.is_over() && self.state.is_chance() {
-            let outcome = if self.state.phase() == Phase::DrawGift {
-                let gift = self.state.receive_random_gift(&mut self.gift_deck);
+            // Tiles and gift cards come from generators of their own.
+            let deck = if self.state.phase() == Phase::DrawGift {
+                &mut self.gift_deck
+            } else {
+                &mut self.deck
+            };
+            let outcome = self.state.apply_chance(deck);
+            if let ChanceOutcome::Gift(gift) = outcome {
                 let seat = self.state.to_play();
                 // Which card a seat receives is hidden from the others.
                 let text = if seat == self.person {
@@ -203,11 +209,7 @@ impl Session {
                     seat: seat.index(),
                     text,
                 });
-                ChanceOutcome::Gift(gift)
-            } else {
-                let (tile, drawn) = self.state.draw_random(&mut self.deck);
-                ChanceOutcome::Tile(tile, drawn)
-            };
+            }
             record.chance(&self.state, outcome);
         }
         if self.state.is_over() {

@@ -351,7 +351,7 @@ mod tests {
     impl Synthetic {
         /// One game: 0, 1 or 2 half-points, with expectation `2 · p`.
         fn game(&self, rng: &mut Pcg64Mcg, p: f64) -> usize {
-            let u: f64 = rng.gen();
+            let u: f64 = rng.r#gen();
             if u < p - self.draws / 2.0 {
                 2
             } else if u < p + self.draws / 2.0 {
@@ -363,7 +363,7 @@ mod tests {
 
         /// One pair: 0–4 half-points, with expectation `4 · score`.
         fn pair(&self, rng: &mut Pcg64Mcg) -> usize {
-            if rng.gen::<f64>() < self.split {
+            if rng.r#gen::<f64>() < self.split {
                 return 2;
             }
             // The independent pairs carry the rest of the expectation.

@@ -161,7 +161,9 @@ mod tests {
     /// Seat 0 to place a U at the start.
     fn position() -> State {
         let mut state = State::new(Rules::default(), 2, Seat(0));
-        state.draw(Tile::U).unwrap();
+        state
+            .apply_chance_outcome(engine::Chance::Tile(Tile::U))
+            .unwrap();
         state
     }
 
