@@ -190,8 +190,8 @@ impl TournamentConfig {
                 "--name {name:?}: use letters, digits, '-', '_' and '.' only"
             )));
         }
-        let shard = args.game.shard.as_deref().map(Shard::parse).transpose()?;
-        let sprt = args.sprt.as_deref().map(parse_sprt).transpose()?;
+        let shard = args.game.shard;
+        let sprt = args.sprt;
         if sprt.is_some() {
             if agents.len() != 2 {
                 return Err(Error::Invalid(format!(
@@ -216,11 +216,7 @@ impl TournamentConfig {
             players,
             games_per_pairing: games,
             seed: args.game.seed.unwrap_or(DEFAULT_SEED),
-            rules: crate::cli::combine_rules(
-                args.game.rules,
-                args.game.gifts,
-                args.game.no_farmers,
-            )?,
+            rules: args.game.rules.rules()?,
             records: args.records,
             shard,
             sprt,
@@ -285,27 +281,6 @@ pub fn check_agents(agents: &[String], selfplay: bool) -> Result<()> {
         )));
     }
     Ok(())
-}
-
-/// Parse `elo0,elo1`.
-fn parse_sprt(text: &str) -> Result<SprtSettings> {
-    let bad = || {
-        Error::Invalid(format!(
-            "--sprt {text:?}: expected ELO0,ELO1 with ELO0 < ELO1, e.g. 0,10"
-        ))
-    };
-    let (a, b) = text.split_once(',').ok_or_else(bad)?;
-    let elo0: f64 = a.trim().parse().map_err(|_| bad())?;
-    let elo1: f64 = b.trim().parse().map_err(|_| bad())?;
-    if !(elo0.is_finite() && elo1.is_finite() && elo0 < elo1) {
-        return Err(bad());
-    }
-    Ok(SprtSettings {
-        elo0,
-        elo1,
-        alpha: SPRT_ALPHA,
-        beta: SPRT_BETA,
-    })
 }
 
 /// A folder we may create: absent, or an empty directory (a stale lock
@@ -376,9 +351,7 @@ fn resume_config(args: &TournamentArgs, dir: &Path, threads: usize) -> Result<To
         || args.game.players.is_some()
         || args.game.seed.is_some()
         || args.game.out.is_some()
-        || args.game.gifts
-        || args.game.no_farmers
-        || args.game.rules.is_some()
+        || args.game.rules.any()
         || args.records
         || args.name.is_some()
         || args.game.shard.is_some()
@@ -446,17 +419,6 @@ mod tests {
                 with(args("random,random"), |g| g.games = Some(0)),
                 "--games",
             ),
-            (
-                TournamentArgs {
-                    sprt: Some("5,0".into()),
-                    ..args("random,random")
-                },
-                "--sprt",
-            ),
-            (
-                with(args("random,random"), |g| g.shard = Some("3/2".into())),
-                "--shard",
-            ),
         ];
         for (a, needle) in cases {
             let e = TournamentConfig::from_args(&a).unwrap_err().to_string();
@@ -468,7 +430,7 @@ mod tests {
     #[test]
     fn a_valid_tournament_is_accepted() {
         let c = TournamentConfig::from_args(&TournamentArgs {
-            sprt: Some("-5,5".into()),
+            sprt: Some(crate::cli::parse_sprt("-5,5").unwrap()),
             ..args("random,random:meeple=0.3")
         })
         .unwrap();
