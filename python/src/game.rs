@@ -51,19 +51,7 @@ impl Game {
     /// Turn an ``Action``, an integer id or a notation string into an
     /// engine action (legality is checked when it is applied).
     pub(crate) fn action_of(&self, action: &Bound<'_, PyAny>) -> PyResult<EngineAction> {
-        if let Ok(a) = action.cast::<Action>() {
-            return Ok(a.get().action);
-        }
-        if let Ok(id) = action.extract::<u32>() {
-            return EngineAction::from_index(id)
-                .ok_or_else(|| illegal(format!("no action has id {id}")));
-        }
-        if let Ok(text) = action.extract::<String>() {
-            return self.state.parse_action(&text).map_err(illegal);
-        }
-        Err(PyTypeError::new_err(
-            "an action is an Action, an integer id or a notation string",
-        ))
+        action_from(&self.state, action)
     }
 
     fn apply_engine(&mut self, action: EngineAction) -> PyResult<()> {
@@ -433,6 +421,24 @@ fn game_of_record(mut record: Record) -> Result<Game, engine::ReplayError> {
     let mut builder = RecordBuilder::new(record.players, record.rules);
     *builder.record_mut() = record;
     Ok(Game::with_state(state, builder, seed))
+}
+
+/// Turn an ``Action``, an integer id or a notation string (read in the
+/// position of `state`) into an engine action (legality is not checked).
+pub(crate) fn action_from(state: &State, action: &Bound<'_, PyAny>) -> PyResult<EngineAction> {
+    if let Ok(a) = action.cast::<Action>() {
+        return Ok(a.get().action);
+    }
+    if let Ok(id) = action.extract::<u32>() {
+        return EngineAction::from_index(id)
+            .ok_or_else(|| illegal(format!("no action has id {id}")));
+    }
+    if let Ok(text) = action.extract::<String>() {
+        return state.parse_action(&text).map_err(illegal);
+    }
+    Err(PyTypeError::new_err(
+        "an action is an Action, an integer id or a notation string",
+    ))
 }
 
 /// A score as a dict.
