@@ -7,7 +7,7 @@
 //! Everything reads and writes through `agents::neural`, the code the
 //! `az` agent and `train-net` use, so the layouts cannot drift apart.
 
-use agents::neural::data::Dataset;
+use agents::neural::data::{Dataset, Targets};
 use agents::neural::encode::{
     encode_actions, encode_position, ACTION_COLUMNS, ACTION_FEATURES, BOARD_FEATURES, CELLS,
     CELL_COLUMNS, GLOBAL_COLUMNS, GLOBAL_FEATURES, WINDOW,
@@ -154,39 +154,41 @@ pub fn _load_examples<'py>(py: Python<'py>, paths: Vec<PathBuf>) -> PyResult<Bou
     let n = data.len();
     let m = data.cells.len();
     let d = PyDict::new(py);
-    let column = |f: fn(&agents::neural::data::Targets) -> &[f32; MAX_PLAYERS]| -> Vec<f32> {
-        data.targets.iter().flat_map(|t| *f(t)).collect()
-    };
-    let offsets = if data.offsets.is_empty() {
-        vec![0i64]
-    } else {
-        data.offsets.iter().map(|&o| i64::from(o)).collect()
-    };
     let owner: Vec<i64> = (0..n)
         .flat_map(|i| {
             let (lo, hi) = data.action_range(i);
             std::iter::repeat_n(i as i64, hi - lo)
         })
         .collect();
+    // The columns are moved into numpy (no second copy of the data).
+    let Dataset {
+        board,
+        globals,
+        actions,
+        cells,
+        offsets,
+        visits,
+        targets,
+    } = data;
+    let offsets: Vec<i64> = if offsets.is_empty() {
+        vec![0]
+    } else {
+        offsets.into_iter().map(i64::from).collect()
+    };
+    let column = |f: fn(&Targets) -> &[f32; MAX_PLAYERS]| -> Vec<f32> {
+        targets.iter().flat_map(|t| *f(t)).collect()
+    };
+    let per = |f: fn(&Targets) -> u32| -> Vec<u32> { targets.iter().map(f).collect() };
     d.set_item(
         "board",
-        data.board
-            .clone()
-            .into_pyarray(py)
-            .reshape([n, BOARD_FEATURES])?,
+        board.into_pyarray(py).reshape([n, BOARD_FEATURES])?,
     )?;
-    d.set_item(
-        "globals",
-        f32_array(py, data.globals.clone(), &[n, GLOBAL_FEATURES])?,
-    )?;
-    d.set_item(
-        "actions",
-        f32_array(py, data.actions.clone(), &[m, ACTION_FEATURES])?,
-    )?;
-    d.set_item("action_cell", data.cells.clone().into_pyarray(py))?;
+    d.set_item("globals", f32_array(py, globals, &[n, GLOBAL_FEATURES])?)?;
+    d.set_item("actions", f32_array(py, actions, &[m, ACTION_FEATURES])?)?;
+    d.set_item("action_cell", cells.into_pyarray(py))?;
     d.set_item("action_offset", offsets.into_pyarray(py))?;
     d.set_item("action_owner", owner.into_pyarray(py))?;
-    d.set_item("visits", data.visits.clone().into_pyarray(py))?;
+    d.set_item("visits", visits.into_pyarray(py))?;
     d.set_item(
         "outcome",
         f32_array(py, column(|t| &t.outcome), &[n, MAX_PLAYERS])?,
@@ -195,14 +197,11 @@ pub fn _load_examples<'py>(py: Python<'py>, paths: Vec<PathBuf>) -> PyResult<Bou
         "score",
         f32_array(py, column(|t| &t.scores), &[n, MAX_PLAYERS])?,
     )?;
-    let per = |f: fn(&agents::neural::data::Targets) -> u32| -> Vec<u32> {
-        data.targets.iter().map(f).collect()
-    };
     d.set_item("game", per(|t| t.game).into_pyarray(py))?;
     d.set_item("turn", per(|t| t.turn).into_pyarray(py))?;
     d.set_item(
         "phase",
-        data.targets
+        targets
             .iter()
             .map(|t| phase_of(t.turn))
             .collect::<Vec<u8>>()
@@ -377,10 +376,10 @@ pub fn _save_network<'py>(
         .collect();
     let name = path.display().to_string();
     py.detach(|| {
-        let net = network_from(arrays, metadata).map_err(|e| format!("{name}: {e}"))?;
-        net.save(&path).map_err(|e| e.to_string())
+        let net = network_from(arrays, metadata)
+            .map_err(|e| PyValueError::new_err(format!("{name}: {e}")))?;
+        net.save(&path).map_err(net_error)
     })
-    .map_err(PyValueError::new_err)
 }
 
 /// The array shapes of a network of these sizes, name → shape (weights

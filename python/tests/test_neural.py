@@ -262,6 +262,8 @@ def test_save_network_refuses_what_az_could_not_play(tmp_path):
     with pytest.raises(ValueError, match="hidden"):
         carcassonne.save_network(path, good, {"hidden": 32})
     assert not path.exists()
+    with pytest.raises(OSError, match="no-such-folder"):
+        carcassonne.save_network(tmp_path / "no-such-folder" / "net.safetensors", good)
 
 
 def test_a_weights_file_of_another_encoding_version_is_refused(tmp_path):
@@ -279,3 +281,23 @@ def test_a_weights_file_of_another_encoding_version_is_refused(tmp_path):
     carcassonne.agent(f"az:net={tmp_path / 'new.safetensors'}")
     with pytest.raises(OSError, match="no such file"):
         carcassonne.Network(tmp_path / "missing.safetensors")
+
+
+def test_what_a_seat_cannot_see_does_not_change_its_encoding():
+    # A position where another seat holds gift cards.
+    for turns in range(10, 60):
+        game = midgame_view(8, players=3, turns=turns, gifts=True)
+        seat = game.current_seat()
+        if any(n > 0 for s, n in enumerate(game.view(seat).gift_counts()) if s != seat):
+            break
+    want = game.view(seat).encode()
+    differed = False
+    for k in range(6):
+        det = game.view(seat).determinize(100 + k)
+        for other in range(3):
+            if other != seat:
+                differed |= det.view(other).own_gifts() != game.view(other).own_gifts()
+        got = det.view(seat).encode()
+        for key in ("board", "globals", "actions", "action_cell"):
+            assert (got[key] == want[key]).all(), (k, key)
+    assert differed, "the other seats' gift cards never differed"

@@ -1,11 +1,11 @@
 //! Command-line arguments (clap) of the `carcassonne` binary.
 //!
 //! Only the shape of the command line lives here; checking the values
-//! (agent specs, counts, folders) is [`crate::config`]'s job, so every bad
+//! (agent specs, counts, folders) is [`tournament::config`]'s job, so every bad
 //! input gets the same one-line error.
 
-use crate::schedule::Shard;
-use crate::schema::SprtSettings;
+use tournament::schedule::Shard;
+use tournament::schema::SprtSettings;
 use clap::{Args as ClapArgs, Parser, Subcommand};
 use engine::Rules;
 use std::path::PathBuf;
@@ -397,7 +397,7 @@ impl RulesArgs {
     ///
     /// # Errors
     /// The one-line reason the combination is refused.
-    pub fn rules(&self) -> crate::error::Result<Rules> {
+    pub fn rules(&self) -> tournament::error::Result<Rules> {
         combine_rules(self.variants, self.gifts, self.no_farmers)
     }
 
@@ -439,8 +439,8 @@ pub fn parse_sprt(text: &str) -> Result<SprtSettings, String> {
     Ok(SprtSettings {
         elo0,
         elo1,
-        alpha: crate::config::SPRT_ALPHA,
-        beta: crate::config::SPRT_BETA,
+        alpha: tournament::config::SPRT_ALPHA,
+        beta: tournament::config::SPRT_BETA,
     })
 }
 
@@ -453,40 +453,14 @@ pub fn combine_rules(
     rules: Option<Rules>,
     gifts: bool,
     no_farmers: bool,
-) -> crate::error::Result<Rules> {
+) -> tournament::error::Result<Rules> {
     let mut rules = rules.unwrap_or_default();
     rules.gifts |= gifts;
     rules.farmers &= !no_farmers;
     rules
         .validate()
-        .map_err(|e| crate::error::Error::Invalid(format!("--rules: {e}")))?;
+        .map_err(|e| tournament::error::Error::Invalid(format!("--rules: {e}")))?;
     Ok(rules)
-}
-
-/// How a printed hint names this program, so the command it suggests
-/// works when pasted: `carcassonne` when that name on `PATH` is this
-/// program (e.g. after `cargo install --path tournament`), else the
-/// program's path, relative to the working directory when it lies under
-/// it (`target/release/carcassonne`). A library caller that is not the
-/// `carcassonne` binary (the Python package) gets `carcassonne`.
-pub fn program() -> String {
-    const NAME: &str = "carcassonne";
-    let Ok(exe) = std::env::current_exe() else {
-        return NAME.to_string();
-    };
-    if exe.file_stem().and_then(|s| s.to_str()) != Some(NAME) {
-        return NAME.to_string();
-    }
-    let same = |p: &std::path::Path| p.canonicalize().is_ok_and(|p| p == exe);
-    let on_path = std::env::var_os("PATH")
-        .is_some_and(|paths| std::env::split_paths(&paths).any(|dir| same(&dir.join(NAME))));
-    if on_path {
-        return NAME.to_string();
-    }
-    std::env::current_dir()
-        .ok()
-        .and_then(|cwd| exe.strip_prefix(cwd).ok().map(|p| p.display().to_string()))
-        .unwrap_or_else(|| exe.display().to_string())
 }
 
 /// The top-level help's last lines: what runs without a subcommand.
@@ -495,9 +469,9 @@ fn default_tournament_help() -> String {
         "Without a subcommand, runs the default tournament: {}, {} games per \
          pairing, seed {}, into results/TIME-tournament/ \
          (`carcassonne tournament --help` for its options).",
-        crate::config::DEFAULT_AGENTS.join(", "),
-        crate::config::DEFAULT_GAMES,
-        crate::config::DEFAULT_SEED,
+        tournament::config::DEFAULT_AGENTS.join(", "),
+        tournament::config::DEFAULT_GAMES,
+        tournament::config::DEFAULT_SEED,
     )
 }
 
@@ -526,7 +500,7 @@ fn agents_help() -> String {
          (parameters as in `mcts:iterations=500,c=0.7`: a comma followed by \
          `key=value` continues the previous spec). May be repeated. Default: {}",
         names.join(", "),
-        crate::config::DEFAULT_AGENTS.join(","),
+        tournament::config::DEFAULT_AGENTS.join(","),
     )
 }
 

@@ -11,9 +11,6 @@
 //! person's [`engine::SeatView`]; the session's own fields (the state, the
 //! generators, the seed) never leave the server while the game runs.
 
-use crate::error::{Error, Result};
-use crate::roster::Roster;
-use crate::schedule::agent_seed;
 use agents::game::{deck_rng, gift_rng};
 use agents::history::{GameEnd, GameStart, History};
 use agents::{Agent, AgentRng};
@@ -24,6 +21,9 @@ use rand::SeedableRng;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
+use tournament::error::{Error, Result};
+use tournament::roster::Roster;
+use tournament::schedule::agent_seed;
 
 /// The name the record gives the person's seat.
 pub const PERSON: &str = "person";
@@ -123,8 +123,8 @@ impl Session {
             .collect();
         let roster = Roster::new(
             &agent_only,
-            Some(out.join(crate::roster::BOT_LOGS)),
-            crate::secret::Secret::bot_key(seed),
+            Some(out.join(tournament::roster::BOT_LOGS)),
+            tournament::secret::Secret::bot_key(seed),
         )?;
         let mut agents: Vec<Option<Box<dyn Agent>>> = (0..players)
             .map(|s| (s != person.index()).then(|| roster.build(s)))
