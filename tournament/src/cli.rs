@@ -4,11 +4,11 @@
 //! (agent specs, counts, folders) is [`tournament::config`]'s job, so every bad
 //! input gets the same one-line error.
 
-use tournament::schedule::Shard;
-use tournament::schema::SprtSettings;
 use clap::{Args as ClapArgs, Parser, Subcommand};
 use engine::Rules;
 use std::path::PathBuf;
+use tournament::schedule::Shard;
+use tournament::schema::SprtSettings;
 
 /// The research toolkit for Carcassonne AI.
 #[derive(Debug, Parser)]

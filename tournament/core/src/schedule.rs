@@ -27,7 +27,6 @@
 //!   games share a tile order (paired decks compare agents; self-play
 //!   data wants variety).
 
-use crate::error::{Error, Result};
 use crate::secret::Secret;
 use serde::{Deserialize, Serialize};
 
