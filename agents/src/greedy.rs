@@ -43,7 +43,7 @@ pub const KIND: AgentKind = AgentKind {
     build: |name, params| {
         let mut agent = GreedyAgent::new(name);
         agent.model = learn::eval_param(params)?;
-        Ok(Box::new(agent))
+        Ok(crate::spec::cloning(agent))
     },
 };
 

@@ -39,6 +39,8 @@ pub const KIND: AgentKind = AgentKind {
             info_sets: true,
             ..MctsConfig::from_params(params)?
         };
-        Ok(Box::new(MctsAgent::new(name, config)))
+        Ok(std::sync::Arc::new(move || {
+            Box::new(MctsAgent::new(name.clone(), config.clone()))
+        }))
     },
 };

@@ -13,6 +13,7 @@
 //! - [`solver`]: exact expectimax over the last tiles.
 //! - [`star25`]: expectimax with Star2.5 pruning over the tile draws.
 //! - [`eval`]: the end-now evaluation the greedy and MCTS agents share.
+//! - [`models`]: the files of `eval=` and `net=`, read once per process.
 //! - [`learn`]: position features and value models fitted on self-play
 //!   (`eval=` of `greedy`, `mcts` and `ismcts`).
 //! - [`az`]: PUCT search guided by a model of values and priors
@@ -34,6 +35,7 @@ pub mod history;
 pub mod ismcts;
 pub mod learn;
 pub mod mcts;
+pub mod models;
 pub mod neural;
 pub mod params;
 pub mod random;
@@ -101,4 +103,4 @@ pub trait Agent: Send {
     }
 }
 
-pub use spec::{from_spec, SpecError};
+pub use spec::{from_spec, Factory, SpecError};

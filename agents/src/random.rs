@@ -7,7 +7,7 @@
 //! probability 1/2 when it may (uniformly over cards and targets), and
 //! after Take 2 keeps either tile with probability 1/2.
 
-use crate::params::{Param, Params};
+use crate::params::{Param, Params, Values};
 use crate::spec::{AgentKind, SpecError};
 use crate::{Agent, AgentRng};
 use engine::{Action, Move, Phase, SeatView};
@@ -17,11 +17,20 @@ use rand::Rng;
 pub const KIND: AgentKind = AgentKind {
     name: "random",
     params: PARAMS,
-    build: |name, params| Ok(Box::new(RandomAgent::from_params(name, params)?)),
+    build: |name, params| {
+        Ok(crate::spec::cloning(RandomAgent::from_params(
+            name, params,
+        )?))
+    },
 };
 
 /// The parameters of the `random` spec.
-pub const PARAMS: &[Param] = &[Param::new("meeple", "probability in 0..1", "none")];
+pub const PARAMS: &[Param] = &[Param::new(
+    "meeple",
+    Values::Probability,
+    "none",
+    "chance of a meeple when one can go (none: uniform over none and the free segments)",
+)];
 
 /// The random agent.
 #[derive(Clone, Debug)]
@@ -43,7 +52,7 @@ impl RandomAgent {
     ///
     /// A `meeple` that is not a probability.
     pub fn from_params(name: String, params: &Params<'_, '_>) -> Result<RandomAgent, SpecError> {
-        let meeple = params.get("meeple", |p: &f64| (0.0..=1.0).contains(p))?;
+        let meeple = params.get("meeple")?;
         Ok(RandomAgent::new(name, meeple))
     }
 }

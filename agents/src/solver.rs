@@ -25,8 +25,8 @@
 //! `solver_tiles=N`.
 
 use crate::greedy::greedy_action;
-use crate::params::{Param, Params};
-use crate::spec::{AgentKind, SpecError};
+use crate::params::{self, Param};
+use crate::spec::AgentKind;
 use crate::{Agent, AgentRng};
 use engine::{Action, Phase, SeatView, State, MAX_PLAYERS};
 
@@ -38,33 +38,27 @@ pub const KIND: AgentKind = AgentKind {
     name: "solver",
     params: PARAMS,
     build: |name, params| {
-        let tiles = params.at_least("tiles", 0, 1)?;
-        check_tiles(params, tiles)?;
-        Ok(Box::new(SolverAgent { name, tiles }))
+        let tiles = params.req("tiles")?;
+        Ok(crate::spec::cloning(SolverAgent { name, tiles }))
     },
 };
 
 /// The parameters of the `solver` spec.
-pub const PARAMS: &[Param] = &[Param::new("tiles", "integer in 0..3", "1")];
+pub const PARAMS: &[Param] = &[Param::new(
+    "tiles",
+    TILES,
+    "1",
+    "solve exactly once the bag holds at most this many tiles (greedy before)",
+)];
 
 /// The largest `tiles` accepted: beyond it a solve takes hours.
 pub const MAX_TILES: u32 = 3;
 
-/// Refuse a `tiles` (or `solver_tiles`) above [`MAX_TILES`].
-///
-/// # Errors
-///
-/// When `tiles` is too large.
-pub fn check_tiles(params: &Params<'_, '_>, tiles: u32) -> Result<(), SpecError> {
-    if tiles > MAX_TILES {
-        let key = ["tiles", "solver_tiles"]
-            .into_iter()
-            .find(|k| params.raw(k).is_some())
-            .unwrap_or("tiles");
-        return Err(params.invalid(key, &tiles.to_string()));
-    }
-    Ok(())
-}
+/// The values of `tiles` (and of `mcts`'s `solver_tiles`): `0..=`[`MAX_TILES`].
+pub const TILES: params::Values = params::Values::Int {
+    min: 0,
+    max: Some(MAX_TILES as u64),
+};
 
 /// The endgame solver agent.
 #[derive(Clone, Debug)]

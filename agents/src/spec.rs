@@ -1,13 +1,18 @@
 //! Agent spec strings: `name` or `name:key=value,key=value`.
 //!
-//! [`from_spec`] looks the name up in [`AGENTS`]; each agent reads its own
-//! parameters through [`crate::params::Params`], so an unknown agent or
-//! parameter, or a value out of range, gives an error naming the valid
-//! ones the same way for every agent.
+//! [`Factory::new`] looks the name up in [`AGENTS`] and checks the
+//! parameters against the agent's declaration ([`crate::params`]), so an
+//! unknown agent or parameter, or a value out of range, gives an error
+//! naming the valid ones the same way for every agent. What it returns is
+//! a validated factory: any file a parameter names (`eval=`, `net=`) is
+//! read there, once, and shared by every agent it builds, and building
+//! an agent cannot fail. A run turns its specs into factories when it
+//! starts; [`from_spec`] is the one-off shortcut.
 
 use crate::params::{Param, Params};
 use crate::Agent;
 use std::fmt;
+use std::sync::Arc;
 
 /// A spec string that does not describe an agent.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -21,8 +26,18 @@ impl fmt::Display for SpecError {
 
 impl std::error::Error for SpecError {}
 
-/// Builds an agent reporting itself as the given name from its parameters.
-pub type Build = fn(String, &Params<'_, '_>) -> Result<Box<dyn Agent>, SpecError>;
+/// Makes a fresh agent, every time the same (its settings checked and its
+/// files read when the maker was made).
+pub type Make = Arc<dyn Fn() -> Box<dyn Agent> + Send + Sync>;
+
+/// Checks an agent's parameters and reads its files, returning what makes
+/// agents reporting themselves as the given name.
+pub type Build = fn(String, &Params<'_, '_>) -> Result<Make, SpecError>;
+
+/// The [`Make`] of agents cloned from `agent`.
+pub fn cloning<A: Agent + Clone + Sync + 'static>(agent: A) -> Make {
+    Arc::new(move || Box::new(agent.clone()))
+}
 
 /// One kind of agent: its name, its parameters and how to build it.
 #[derive(Clone, Copy, Debug)]
@@ -77,26 +92,90 @@ impl<'a> Spec<'a> {
     }
 }
 
-/// Build an agent from its spec string.
-///
-/// # Errors
-///
-/// An unknown agent (listing the known ones), an unknown parameter
-/// (listing the agent's parameters with their ranges) or a bad value.
-pub fn from_spec(spec: &str) -> Result<Box<dyn Agent>, SpecError> {
-    let parsed = Spec::parse(spec)?;
-    let kind = AGENTS
-        .iter()
-        .find(|k| k.name == parsed.name)
-        .ok_or_else(|| {
+/// The parameters of every agent as Markdown, one table per agent (the
+/// section "Parameters" of `docs/agents.md`, checked by a test).
+pub fn parameters_markdown() -> String {
+    let mut out = String::new();
+    for kind in AGENTS {
+        out.push_str(&format!("\n### `{}`\n\n", kind.name));
+        if kind.params.is_empty() {
+            out.push_str("No parameters.\n");
+        } else {
+            out.push_str(&crate::params::markdown_table(kind.params));
+        }
+    }
+    out
+}
+
+/// The kind of agent named `name`.
+pub fn kind(name: &str) -> Option<&'static AgentKind> {
+    AGENTS.iter().find(|k| k.name == name)
+}
+
+/// A spec checked and ready: it builds agents without failing, sharing
+/// whatever files its parameters named (read once, when it was made).
+#[derive(Clone)]
+pub struct Factory {
+    spec: String,
+    kind: &'static AgentKind,
+    make: Make,
+}
+
+impl fmt::Debug for Factory {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Factory")
+            .field("spec", &self.spec)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Factory {
+    /// Check `spec` and read the files it names.
+    ///
+    /// # Errors
+    ///
+    /// An unknown agent (listing the known ones), an unknown parameter
+    /// (listing the agent's parameters with their ranges), a bad value,
+    /// or a file that cannot be read as what its parameter wants.
+    pub fn new(spec: &str) -> Result<Factory, SpecError> {
+        let parsed = Spec::parse(spec)?;
+        let kind = kind(parsed.name).ok_or_else(|| {
             SpecError(format!(
                 "unknown agent {:?} (valid: {})",
                 parsed.name,
                 AGENTS.iter().map(|k| k.name).collect::<Vec<_>>().join(", ")
             ))
         })?;
-    let params = Params::new(&parsed, kind.params)?;
-    (kind.build)(spec.trim().to_string(), &params)
+        let params = Params::new(&parsed, kind.params)?;
+        let spec = spec.trim().to_string();
+        let make = (kind.build)(spec.clone(), &params)?;
+        Ok(Factory { spec, kind, make })
+    }
+
+    /// The spec string (trimmed), which its agents report as their name.
+    pub fn spec(&self) -> &str {
+        &self.spec
+    }
+
+    /// The kind of agent it builds.
+    pub fn kind(&self) -> &'static AgentKind {
+        self.kind
+    }
+
+    /// A fresh agent.
+    pub fn build(&self) -> Box<dyn Agent> {
+        (self.make)()
+    }
+}
+
+/// Build one agent from its spec string ([`Factory::new`], then
+/// [`Factory::build`]); a run that builds many keeps the factory.
+///
+/// # Errors
+///
+/// As [`Factory::new`].
+pub fn from_spec(spec: &str) -> Result<Box<dyn Agent>, SpecError> {
+    Factory::new(spec).map(|f| f.build())
 }
 
 #[cfg(test)]
@@ -122,7 +201,7 @@ mod tests {
                 .err()
                 .unwrap();
             for p in kind.params {
-                assert!(e.0.contains(p.name) && e.0.contains(p.valid), "{e}");
+                assert!(e.0.contains(p.name) && e.0.contains(&p.valid()), "{e}");
             }
         }
         assert!(from_spec("greedy:depth=2")
@@ -137,7 +216,7 @@ mod tests {
     #[test]
     fn every_default_is_accepted_as_written() {
         for kind in AGENTS {
-            for p in kind.params.iter().filter(|p| p.default != "none") {
+            for p in kind.params.iter().filter(|p| p.has_default()) {
                 let spec = format!("{}:{}={}", kind.name, p.name, p.default);
                 assert!(from_spec(&spec).is_ok(), "{spec}");
             }

@@ -39,7 +39,7 @@
 //! same move.
 
 use crate::eval::{advantage, end_now_scores, end_now_scores_after_action};
-use crate::params::{Param, Params};
+use crate::params::{Param, Params, Values};
 use crate::spec::{AgentKind, SpecError};
 use crate::{Agent, AgentRng};
 use engine::{Action, Chance, Phase, Seat, SeatView, State};
@@ -50,7 +50,7 @@ pub const KIND: AgentKind = AgentKind {
     name: "star25",
     params: PARAMS,
     build: |name, params| {
-        Ok(Box::new(Star25Agent::new(
+        Ok(crate::spec::cloning(Star25Agent::new(
             name,
             Star25Config::from_params(params)?,
         )))
@@ -59,9 +59,27 @@ pub const KIND: AgentKind = AgentKind {
 
 /// The parameters of the `star25` spec.
 pub const PARAMS: &[Param] = &[
-    Param::new("depth", "integer in 1..4", "2"),
-    Param::new("probe", "integer >= 0", "1"),
-    Param::new("width", "integer >= 0", "8"),
+    Param::new(
+        "depth",
+        Values::Int {
+            min: 1,
+            max: Some(4),
+        },
+        "2",
+        "tile placements searched (1: greedy)",
+    ),
+    Param::new(
+        "probe",
+        Values::Int { min: 0, max: None },
+        "1",
+        "actions searched per chance outcome when probing (0: Star1 only)",
+    ),
+    Param::new(
+        "width",
+        Values::Int { min: 0, max: None },
+        "8",
+        "actions searched per decision, best by one-ply value first (0: all)",
+    ),
 ];
 
 /// A bound on the absolute value of any evaluation, in points: no seat
@@ -80,12 +98,11 @@ pub struct Star25Config {
 }
 
 impl Default for Star25Config {
+    /// The defaults of [`PARAMS`].
     fn default() -> Star25Config {
-        Star25Config {
-            depth: 2,
-            probe: 1,
-            width: 8,
-        }
+        let spec = crate::spec::Spec::parse("star25").expect("a bare name parses");
+        let params = Params::new(&spec, PARAMS).expect("no parameters given");
+        Star25Config::from_params(&params).expect("the declared defaults are valid")
     }
 }
 
@@ -96,13 +113,10 @@ impl Star25Config {
     ///
     /// A value out of its range (see [`PARAMS`]).
     pub fn from_params(params: &Params<'_, '_>) -> Result<Star25Config, SpecError> {
-        let d = Star25Config::default();
         Ok(Star25Config {
-            depth: params
-                .get("depth", |d: &u32| (1..=4).contains(d))?
-                .unwrap_or(d.depth),
-            probe: params.at_least("probe", 0, d.probe)?,
-            width: params.at_least("width", 0, d.width)?,
+            depth: params.req("depth")?,
+            probe: params.req("probe")?,
+            width: params.req("width")?,
         })
     }
 }

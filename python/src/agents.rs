@@ -315,6 +315,16 @@ impl AgentTable {
             None => agents::from_spec(spec),
         }
     }
+
+    /// The agent of a Python object's spec; every other spec is left to
+    /// the tournament, which checks it once and builds its agents from
+    /// that ([`agents::Factory`]).
+    fn make_python(&self, spec: &str) -> Result<Box<dyn Agent>, SpecError> {
+        match self.python.get(spec) {
+            Some(_) => self.make(spec),
+            None => Err(SpecError(format!("{spec:?} is not a Python agent"))),
+        }
+    }
 }
 
 /// A Python agent's name: its ``name`` attribute, its ``__name__``, or
@@ -515,7 +525,7 @@ fn run_settings<'py>(
         stop_after: None,
         keyed_agent_seeds: false,
     };
-    let make = |spec: &str| table.make(spec);
+    let make = |spec: &str| table.make_python(spec);
     let cancel = AtomicBool::new(false);
     let mut interrupt = None;
     // The run goes on a thread of its own; this one checks for Ctrl-C

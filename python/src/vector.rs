@@ -60,8 +60,9 @@ pub fn agent_seed(game_seed: u64, seat: usize) -> u64 {
 struct Config {
     rules: Rules,
     players: usize,
-    /// The agent spec of each seat (None: a learner seat).
-    specs: Vec<Option<String>>,
+    /// The agent of each seat, its spec checked and its files read once
+    /// (None: a learner seat).
+    specs: Vec<Option<agents::Factory>>,
     radius: u32,
     max_actions: usize,
     observe: bool,
@@ -131,8 +132,8 @@ impl Slot {
             .iter()
             .enumerate()
             .map(|(s, spec)| {
-                spec.as_ref().map(|spec| {
-                    let agent = agents::from_spec(spec).expect("checked when made");
+                spec.as_ref().map(|factory| {
+                    let agent = factory.build();
                     let rng = AgentRng::seed_from_u64(agent_seed(self.game_seed, s));
                     (agent, rng)
                 })
@@ -413,9 +414,11 @@ impl VectorEnv {
         if specs.iter().all(|s| s.is_some()) {
             return Err(PyValueError::new_err("no learner seat (a spec of None)"));
         }
-        for spec in specs.iter().flatten() {
-            agents::from_spec(spec).map_err(|e| PyValueError::new_err(e.to_string()))?;
-        }
+        let specs = specs
+            .iter()
+            .map(|spec| spec.as_deref().map(agents::Factory::new).transpose())
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| PyValueError::new_err(e.to_string()))?;
         let rules: Rules = crate::rules::rules_from(None, None, rules, None)?;
         if max_actions == 0 {
             return Err(PyValueError::new_err("max_actions must be at least 1"));

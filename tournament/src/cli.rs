@@ -7,6 +7,8 @@
 use clap::{Args as ClapArgs, Parser, Subcommand};
 use engine::Rules;
 use std::path::PathBuf;
+use tournament::schedule::Shard;
+use tournament::schema::SprtSettings;
 
 /// The research toolkit for Carcassonne AI.
 #[derive(Debug, Parser)]
@@ -132,7 +134,7 @@ pub struct GameOptions {
     #[arg(long)]
     pub games: Option<u64>,
     /// Seats per game, 2–6 (default: 2).
-    #[arg(long)]
+    #[arg(long, value_parser = parse_players)]
     pub players: Option<u64>,
     /// Master seed: every deck and agent seed derives from it (default: 1).
     #[arg(long)]
@@ -143,25 +145,17 @@ pub struct GameOptions {
     /// Results folder (default: results/TIME-NAME/, TIME the UTC start).
     #[arg(long)]
     pub out: Option<PathBuf>,
-    /// Play with the mini-expansion The Gifts.
-    #[arg(long)]
-    pub gifts: bool,
-    /// Play without farmers.
-    #[arg(long)]
-    pub no_farmers: bool,
-    /// Rule variants of RULES.md §8 as `KEY=VALUE,…` (e.g.
-    /// `final_incomplete=false,hole_bonus=true`); `--gifts` and
-    /// `--no-farmers` apply on top.
-    #[arg(long, value_name = "KEY=VALUE,...", value_parser = parse_rules)]
-    pub rules: Option<Rules>,
+    /// The rules: --gifts, --no-farmers, --rules.
+    #[command(flatten)]
+    pub rules: RulesArgs,
     /// Continue the interrupted run in this folder (only --threads may be
     /// given with it; everything else comes from its run.json).
     #[arg(long, value_name = "DIR")]
     pub resume: Option<PathBuf>,
     /// Play only shard K of N: the games whose index % N == K − 1
     /// (K is 1-based, as SLURM and Kubernetes-friendly arrays use).
-    #[arg(long, value_name = "K/N")]
-    pub shard: Option<String>,
+    #[arg(long, value_name = "K/N", value_parser = parse_shard)]
+    pub shard: Option<Shard>,
     /// Deal decks from a key drawn from the operating system instead of
     /// from --seed (competitions with untrusted bots): kept in
     /// DIR/.deck-key while the run lasts, written to run.json when it ends.
@@ -188,7 +182,7 @@ pub struct TournamentArgs {
     /// Agent specs, comma-separated; a comma followed by `key=value`
     /// (an `=` before any `:`) continues the previous spec's parameters:
     /// `random,mcts:iterations=500,c=0.7` is two agents. May be repeated.
-    #[arg(long, value_name = "SPECS", help = agents_help())]
+    #[arg(long, value_name = "SPECS", help = agents_help(), long_help = agents_long_help())]
     pub agents: Vec<String>,
     /// Games, seats, seed, threads, folder, rules, resume and shard.
     #[command(flatten)]
@@ -202,8 +196,8 @@ pub struct TournamentArgs {
     pub name: Option<String>,
     /// Stop a 2-agent match once the SPRT of H0: elo ≤ elo0 against
     /// H1: elo ≥ elo1 decides (α = β = 0.05); --games is then the maximum.
-    #[arg(long, value_name = "ELO0,ELO1", allow_hyphen_values = true)]
-    pub sprt: Option<String>,
+    #[arg(long, value_name = "ELO0,ELO1", allow_hyphen_values = true, value_parser = parse_sprt)]
+    pub sprt: Option<SprtSettings>,
     /// Set by `carcassonne selfplay` (not an option of `tournament`).
     #[arg(skip)]
     pub selfplay: bool,
@@ -340,7 +334,7 @@ pub struct ImproveArgs {
     #[arg(long)]
     pub window: Option<u64>,
     /// Seats per self-play game, 2–6 (matches are 2-player; default: 2).
-    #[arg(long)]
+    #[arg(long, value_parser = parse_players)]
     pub players: Option<u64>,
     /// Master seed (default: 1).
     #[arg(long)]
@@ -351,12 +345,9 @@ pub struct ImproveArgs {
     /// The folder of the run; an existing one is continued.
     #[arg(long)]
     pub out: Option<PathBuf>,
-    /// Play with the mini-expansion The Gifts.
-    #[arg(long)]
-    pub gifts: bool,
-    /// Play without farmers.
-    #[arg(long)]
-    pub no_farmers: bool,
+    /// The rules of every game: --gifts, --no-farmers, --rules.
+    #[command(flatten)]
+    pub rules: RulesArgs,
     /// Train the `az` network instead of the linear value model
     /// (docs/neural.md): self-play with `az:…,net=BEST`, training,
     /// SPRT-gated promotion.
@@ -401,10 +392,6 @@ pub struct ImproveArgs {
         help_heading = "The az network (--net)"
     )]
     pub sprt: Option<String>,
-    /// Rule variants of RULES.md §8 as `KEY=VALUE,…` (`--gifts` and
-    /// `--no-farmers` apply on top).
-    #[arg(long, value_name = "KEY=VALUE,...", value_parser = parse_rules, help_heading = "The az network (--net)")]
-    pub rules: Option<Rules>,
     /// Print the `carcassonne selfplay` command of the next generation
     /// (to play as `--shard K/N` runs and `merge` into its folder) and
     /// run nothing.
@@ -427,19 +414,11 @@ pub struct PlayArgs {
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Seats, 2–6 (default: the number of agents).
-    #[arg(long)]
+    #[arg(long, value_parser = parse_players)]
     pub players: Option<u64>,
-    /// Play without farmers.
-    #[arg(long)]
-    pub no_farmers: bool,
-    /// Play with the mini-expansion The Gifts.
-    #[arg(long)]
-    pub gifts: bool,
-    /// Rule variants of RULES.md §8 as `KEY=VALUE,…` (e.g.
-    /// `final_incomplete=false,hole_bonus=true`); `--gifts` and
-    /// `--no-farmers` apply on top.
-    #[arg(long, value_name = "KEY=VALUE,...", value_parser = parse_rules)]
-    pub rules: Option<Rules>,
+    /// The rules: --gifts, --no-farmers, --rules.
+    #[command(flatten)]
+    pub rules: RulesArgs,
     /// Where to write the record (default: results/play-SEED.json).
     #[arg(long)]
     pub out: Option<PathBuf>,
@@ -449,10 +428,74 @@ pub struct PlayArgs {
     pub svg: Option<PathBuf>,
 }
 
+/// The rules options of every command that plays games (flattened into
+/// `tournament`, `selfplay`, `play`, `improve` and `web`).
+#[derive(Debug, Clone, Default, ClapArgs)]
+pub struct RulesArgs {
+    /// Play with the mini-expansion The Gifts.
+    #[arg(long)]
+    pub gifts: bool,
+    /// Play without farmers.
+    #[arg(long)]
+    pub no_farmers: bool,
+    /// Rule variants of RULES.md §8 as `KEY=VALUE,…` (e.g.
+    /// `final_incomplete=false,hole_bonus=true`); `--gifts` and
+    /// `--no-farmers` apply on top.
+    #[arg(long = "rules", id = "rules", value_name = "KEY=VALUE,...", value_parser = parse_rules)]
+    pub variants: Option<Rules>,
+}
+
+impl RulesArgs {
+    /// The rules these options give: `--rules`, then `--gifts` and
+    /// `--no-farmers` on top ([`combine_rules`]).
+    ///
+    /// # Errors
+    /// The one-line reason the combination is refused.
+    pub fn rules(&self) -> tournament::error::Result<Rules> {
+        combine_rules(self.variants, self.gifts, self.no_farmers)
+    }
+
+    /// Whether any of them was given.
+    pub fn any(&self) -> bool {
+        self.gifts || self.no_farmers || self.variants.is_some()
+    }
+}
+
 /// Parse `--rules KEY=VALUE,…` (validated: unknown keys and values,
 /// impossible combinations and unimplemented variants are refused).
-fn parse_rules(s: &str) -> Result<Rules, String> {
+pub fn parse_rules(s: &str) -> Result<Rules, String> {
     s.parse::<Rules>().map_err(|e| e.to_string())
+}
+
+/// Parse `--players`: 2 to 6 seats.
+pub fn parse_players(s: &str) -> Result<u64, String> {
+    match s.trim().parse::<u64>() {
+        Ok(p @ 2..=6) => Ok(p),
+        Ok(p) => Err(format!("players must be 2 to 6, not {p}")),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
+/// Parse `--shard K/N`.
+pub fn parse_shard(s: &str) -> Result<Shard, String> {
+    s.parse()
+}
+
+/// Parse `--sprt ELO0,ELO1` (α = β = 0.05).
+pub fn parse_sprt(text: &str) -> Result<SprtSettings, String> {
+    let bad = || "expected ELO0,ELO1 with ELO0 < ELO1, e.g. 0,10".to_string();
+    let (a, b) = text.split_once(',').ok_or_else(bad)?;
+    let elo0: f64 = a.trim().parse().map_err(|_| bad())?;
+    let elo1: f64 = b.trim().parse().map_err(|_| bad())?;
+    if !(elo0.is_finite() && elo1.is_finite() && elo0 < elo1) {
+        return Err(bad());
+    }
+    Ok(SprtSettings {
+        elo0,
+        elo1,
+        alpha: tournament::config::SPRT_ALPHA,
+        beta: tournament::config::SPRT_BETA,
+    })
 }
 
 /// The rules of a command: `--rules`, then `--gifts` and `--no-farmers`
@@ -486,6 +529,23 @@ fn default_tournament_help() -> String {
     )
 }
 
+/// The long help (`--help`) of `--agents`: the short one, then every
+/// agent with its parameters' defaults, from their declarations.
+fn agents_long_help() -> String {
+    let mut help = agents_help();
+    help.push_str(
+        "\n\nAgents and the defaults of their parameters (docs/agents.md has their \
+         values; a bad value's error names its range):",
+    );
+    for kind in agents::spec::AGENTS {
+        help.push_str(&format!("\n  {}", kind.name));
+        if !kind.params.is_empty() {
+            help.push_str(&format!(": {}", agents::params::defaults(kind.params)));
+        }
+    }
+    help
+}
+
 /// The help of `--agents`, with the agents this build knows.
 fn agents_help() -> String {
     let names: Vec<&str> = agents::spec::AGENTS.iter().map(|k| k.name).collect();
@@ -496,4 +556,78 @@ fn agents_help() -> String {
         names.join(", "),
         tournament::config::DEFAULT_AGENTS.join(","),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The error clap prints for `args`: its first line.
+    fn error(args: &[&str]) -> String {
+        let e = Args::try_parse_from([&["carcassonne"], args].concat()).unwrap_err();
+        e.to_string().lines().next().unwrap_or_default().to_string()
+    }
+
+    #[test]
+    fn players_shard_and_sprt_are_checked_by_clap_naming_the_flag() {
+        for (args, needle) in [
+            (
+                &["tournament", "--players", "7"][..],
+                "'--players <PLAYERS>': players must be 2 to 6, not 7",
+            ),
+            (&["play", "--players", "1"], "'--players <PLAYERS>'"),
+            (&["improve", "--players", "9"], "'--players <PLAYERS>'"),
+            (
+                &["tournament", "--shard", "3/2"],
+                "'--shard <K/N>': expected K/N with 1 <= K <= N",
+            ),
+            (&["selfplay", "--shard", "x"], "'--shard <K/N>'"),
+            (
+                &["tournament", "--sprt", "5,0"],
+                "'--sprt <ELO0,ELO1>': expected ELO0,ELO1 with ELO0 < ELO1",
+            ),
+            (&["tournament", "--sprt", "10"], "'--sprt <ELO0,ELO1>'"),
+        ] {
+            let e = error(args);
+            assert!(e.contains(needle), "{args:?}: {e}");
+        }
+    }
+
+    #[test]
+    fn every_command_that_plays_games_takes_the_rules_options() {
+        let rules = [
+            "--gifts",
+            "--no-farmers",
+            "--rules",
+            "final_incomplete=false",
+        ];
+        for command in [
+            &["tournament"][..],
+            &["selfplay", "--agent", "random"],
+            &["play"],
+            &["improve"],
+            &["web"],
+        ] {
+            let args = Args::try_parse_from([&["carcassonne"], command, &rules].concat())
+                .unwrap_or_else(|e| panic!("{command:?}: {e}"));
+            let options = match args.command {
+                Some(Command::Tournament(t)) => t.game.rules,
+                Some(Command::Selfplay(s)) => s.game.rules,
+                Some(Command::Play(p)) => p.rules,
+                Some(Command::Improve(i)) => i.rules,
+                Some(Command::Web(w)) => w.rules,
+                _ => unreachable!(),
+            };
+            let r = options.rules().unwrap();
+            assert!(r.gifts && !r.farmers && !r.final_incomplete, "{command:?}");
+        }
+    }
+
+    #[test]
+    fn parsed_values_are_the_settings() {
+        assert_eq!(parse_shard("2/3"), Ok(Shard { index: 2, count: 3 }));
+        let s = parse_sprt("-5, 5").unwrap();
+        assert_eq!((s.elo0, s.elo1), (-5.0, 5.0));
+        assert_eq!(parse_players("6"), Ok(6));
+    }
 }

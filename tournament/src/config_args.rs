@@ -11,12 +11,11 @@ use std::path::Path;
 use tournament::agent_list::split_agents;
 use tournament::config::{
     check_agents, check_new_folder, default_folder, Folder, TournamentConfig, DEFAULT_AGENTS,
-    DEFAULT_GAMES, DEFAULT_NAME, DEFAULT_SEED, MAX_THREADS, SPRT_ALPHA, SPRT_BETA,
+    DEFAULT_GAMES, DEFAULT_NAME, DEFAULT_SEED, MAX_THREADS,
 };
 use tournament::error::{Error, Result};
 use tournament::output::read_run_info;
-use tournament::schedule::Shard;
-use tournament::schema::{Settings, SprtSettings, GAMES_CSV};
+use tournament::schema::{Settings, GAMES_CSV};
 
 /// Validate `args`. Without `--agents`, the agents of
 /// [`DEFAULT_AGENTS`] that this build knows are used.
@@ -64,8 +63,8 @@ pub fn tournament_config(args: &TournamentArgs) -> Result<TournamentConfig> {
             "--name {name:?}: use letters, digits, '-', '_' and '.' only"
         )));
     }
-    let shard = args.game.shard.as_deref().map(Shard::parse).transpose()?;
-    let sprt = args.sprt.as_deref().map(parse_sprt).transpose()?;
+    let shard = args.game.shard;
+    let sprt = args.sprt;
     if sprt.is_some() {
         if agents.len() != 2 {
             return Err(Error::Invalid(format!(
@@ -90,7 +89,7 @@ pub fn tournament_config(args: &TournamentArgs) -> Result<TournamentConfig> {
         players,
         games_per_pairing: games,
         seed: args.game.seed.unwrap_or(DEFAULT_SEED),
-        rules: crate::cli::combine_rules(args.game.rules, args.game.gifts, args.game.no_farmers)?,
+        rules: args.game.rules.rules()?,
         records: args.records,
         shard,
         sprt,
@@ -131,25 +130,10 @@ fn default_agents() -> Vec<String> {
         .collect()
 }
 
-/// Parse `elo0,elo1`.
-pub(crate) fn parse_sprt(text: &str) -> Result<SprtSettings> {
-    let bad = || {
-        Error::Invalid(format!(
-            "--sprt {text:?}: expected ELO0,ELO1 with ELO0 < ELO1, e.g. 0,10"
-        ))
-    };
-    let (a, b) = text.split_once(',').ok_or_else(bad)?;
-    let elo0: f64 = a.trim().parse().map_err(|_| bad())?;
-    let elo1: f64 = b.trim().parse().map_err(|_| bad())?;
-    if !(elo0.is_finite() && elo1.is_finite() && elo0 < elo1) {
-        return Err(bad());
-    }
-    Ok(SprtSettings {
-        elo0,
-        elo1,
-        alpha: SPRT_ALPHA,
-        beta: SPRT_BETA,
-    })
+/// Parse `elo0,elo1` as [`crate::cli::parse_sprt`] does, for options
+/// kept as text (`improve --net --sprt`, stored with the run).
+pub(crate) fn parse_sprt(text: &str) -> Result<tournament::schema::SprtSettings> {
+    crate::cli::parse_sprt(text).map_err(|e| Error::Invalid(format!("--sprt {text:?}: {e}")))
 }
 
 fn resume_config(args: &TournamentArgs, dir: &Path, threads: usize) -> Result<TournamentConfig> {
@@ -158,9 +142,7 @@ fn resume_config(args: &TournamentArgs, dir: &Path, threads: usize) -> Result<To
         || args.game.players.is_some()
         || args.game.seed.is_some()
         || args.game.out.is_some()
-        || args.game.gifts
-        || args.game.no_farmers
-        || args.game.rules.is_some()
+        || args.game.rules.any()
         || args.records
         || args.name.is_some()
         || args.game.shard.is_some()
@@ -229,17 +211,6 @@ mod tests {
                 with(args("random,random"), |g| g.games = Some(0)),
                 "--games",
             ),
-            (
-                TournamentArgs {
-                    sprt: Some("5,0".into()),
-                    ..args("random,random")
-                },
-                "--sprt",
-            ),
-            (
-                with(args("random,random"), |g| g.shard = Some("3/2".into())),
-                "--shard",
-            ),
         ];
         for (a, needle) in cases {
             let e = tournament_config(&a).unwrap_err().to_string();
@@ -251,7 +222,7 @@ mod tests {
     #[test]
     fn a_valid_tournament_is_accepted() {
         let c = tournament_config(&TournamentArgs {
-            sprt: Some("-5,5".into()),
+            sprt: Some(crate::cli::parse_sprt("-5,5").unwrap()),
             ..args("random,random:meeple=0.3")
         })
         .unwrap();

@@ -21,7 +21,7 @@
 //! an interrupted run (and a larger `--generations` extends a finished
 //! one).
 
-use crate::cli::{GameOptions, ImproveArgs, TournamentArgs};
+use crate::cli::{GameOptions, ImproveArgs, RulesArgs, TournamentArgs};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use tournament::error::{Error, Result};
@@ -58,6 +58,10 @@ pub struct ImproveSettings {
     pub gifts: bool,
     /// No farmers.
     pub no_farmers: bool,
+    /// The rule variants of `--rules` (RULES.md §8), absent from the
+    /// improve.json of runs without them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rules: Option<engine::Rules>,
 }
 
 /// One row of `generations.csv`.
@@ -119,8 +123,9 @@ impl ImproveSettings {
                 || differs(args.window, settings.window)
                 || differs(args.players, settings.players)
                 || differs(args.seed, settings.seed)
-                || args.gifts != settings.gifts
-                || args.no_farmers != settings.no_farmers
+                || args.rules.gifts != settings.gifts
+                || args.rules.no_farmers != settings.no_farmers
+                || args.rules.variants != settings.rules
             {
                 return Err(Error::Invalid(format!(
                     "{} holds a run with other settings ({}); only --generations (to extend it) \
@@ -163,9 +168,12 @@ impl ImproveSettings {
             window: positive(args.window, 2, "window")?,
             players: args.players.unwrap_or(2),
             seed: args.seed.unwrap_or(1),
-            gifts: args.gifts,
-            no_farmers: args.no_farmers,
+            gifts: args.rules.gifts,
+            no_farmers: args.rules.no_farmers,
+            rules: args.rules.variants,
         };
+        // The combination is checked once, before anything is written.
+        settings.rules_args().rules()?;
         if !(2..=6).contains(&settings.players) {
             return Err(Error::Invalid(format!(
                 "--players must be 2 to 6, not {}",
@@ -181,6 +189,15 @@ impl ImproveSettings {
         text.push('\n');
         write_atomic(&file, text.as_bytes())?;
         Ok((settings, out, lock))
+    }
+
+    /// The rules options of every game of the run.
+    fn rules_args(&self) -> RulesArgs {
+        RulesArgs {
+            gifts: self.gifts,
+            no_farmers: self.no_farmers,
+            variants: self.rules,
+        }
     }
 
     /// The base agent with `eval=model` (in place of its own `eval=`, if
@@ -283,8 +300,7 @@ pub fn improve(args: &ImproveArgs) -> Result<Vec<GenerationRow>> {
                     players: Some(settings.players),
                     seed: Some(seed),
                     threads,
-                    gifts: settings.gifts,
-                    no_farmers: settings.no_farmers,
+                    rules: settings.rules_args(),
                     ..GameOptions::default()
                 },
                 records: true,
@@ -325,11 +341,10 @@ pub fn improve(args: &ImproveArgs) -> Result<Vec<GenerationRow>> {
                     // Other decks than the self-play data's.
                     seed: Some(mix(settings.seed, IMPROVE_TAG, &[k, 1])),
                     threads,
-                    gifts: settings.gifts,
-                    no_farmers: settings.no_farmers,
+                    rules: settings.rules_args(),
                     ..GameOptions::default()
                 },
-                sprt: Some(SPRT.to_string()),
+                sprt: Some(crate::cli::parse_sprt(SPRT).map_err(Error::Internal)?),
                 name: Some("match".to_string()),
                 ..TournamentArgs::default()
             },

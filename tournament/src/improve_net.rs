@@ -196,7 +196,7 @@ fn net_only(args: &ImproveArgs) -> [(&'static str, bool); 12] {
         ("--noise", args.noise.is_some()),
         ("--temp-moves", args.temp_moves.is_some()),
         ("--sprt", args.sprt.is_some()),
-        ("--rules", args.rules.is_some()),
+        ("--rules", args.rules.variants.is_some()),
         ("--selfplay-command", args.selfplay_command),
     ]
 }
@@ -288,7 +288,7 @@ impl NetSettings {
         }
         let sprt = args.sprt.clone().unwrap_or_else(|| "0,30".to_string());
         crate::config_args::parse_sprt(&sprt)?;
-        let rules = crate::cli::combine_rules(args.rules, args.gifts, args.no_farmers)?;
+        let rules = args.rules.rules()?;
         let d = TrainConfig::default();
         let settings = NetSettings {
             format: FORMAT.to_string(),
@@ -329,8 +329,8 @@ impl NetSettings {
             ("--window", args.window.is_some()),
             ("--players", args.players.is_some()),
             ("--seed", args.seed.is_some()),
-            ("--gifts", args.gifts),
-            ("--no-farmers", args.no_farmers),
+            ("--gifts", args.rules.gifts),
+            ("--no-farmers", args.rules.no_farmers),
         ];
         let others = net_only(args);
         let allowed = ["--resume", "--selfplay-command"];
@@ -419,7 +419,10 @@ impl NetSettings {
                 players: Some(self.players),
                 seed: Some(mix(self.seed, TAG, &[k])),
                 threads,
-                rules: Some(self.rules),
+                rules: crate::cli::RulesArgs {
+                    variants: Some(self.rules),
+                    ..Default::default()
+                },
                 ..GameOptions::default()
             },
             records: true,
@@ -436,8 +439,8 @@ impl NetSettings {
         best: &Path,
         k: u64,
         threads: Option<usize>,
-    ) -> TournamentArgs {
-        TournamentArgs {
+    ) -> Result<TournamentArgs> {
+        Ok(TournamentArgs {
             agents: vec![self.match_agent(candidate), self.match_agent(best)],
             game: GameOptions {
                 games: Some(self.match_games),
@@ -445,13 +448,16 @@ impl NetSettings {
                 // Other decks than the self-play data's.
                 seed: Some(mix(self.seed, TAG, &[k, 1])),
                 threads,
-                rules: Some(self.rules),
+                rules: crate::cli::RulesArgs {
+                    variants: Some(self.rules),
+                    ..Default::default()
+                },
                 ..GameOptions::default()
             },
-            sprt: Some(self.sprt.clone()),
+            sprt: Some(crate::config_args::parse_sprt(&self.sprt)?),
             name: Some("match".to_string()),
             ..TournamentArgs::default()
-        }
+        })
     }
 
     /// The data generation `k` trains on: the self-play of the last
@@ -517,7 +523,7 @@ fn same_run(info: &RunInfo, args: &TournamentArgs) -> bool {
         && Some(s.players as u64) == args.game.players
         && Some(s.games_per_pairing) == args.game.games
         && Some(s.seed) == args.game.seed
-        && Some(s.rules) == args.game.rules
+        && Some(s.rules) == args.game.rules.variants
         && s.selfplay == args.selfplay
         && s.shard.is_none()
 }
@@ -827,7 +833,7 @@ pub fn improve_net(
         }
         let trained = NetEvaluator::load(&candidate).map_err(|e| Error::Folder(e.to_string()))?;
         let match_dir = gen_folder.join("match");
-        let match_args = settings.match_args(&candidate, &best_net, k, threads);
+        let match_args = settings.match_args(&candidate, &best_net, k, threads)?;
         let info = match mode {
             Mode::Plan => {
                 finished(&match_dir, &match_args).ok_or_else(|| plan_error(k, "match"))?

@@ -1,7 +1,9 @@
 //! The `carcassonne` command line: parse, validate, run, map errors to
 //! exit codes. Every failure is one line on stderr and exit code 1, except
-//! arguments clap cannot parse (clap's full message with its usage and
-//! hints, exit code 2), `replay`, which reports every bad record, and a
+//! arguments clap cannot parse (exit code 2: a bad value of an option —
+//! `--players 7`, `--shard 3/2`, `--games many` — is one line naming the
+//! option, the value and why; anything else clap's full message with its
+//! usage and hints), `replay`, which reports every bad record, and a
 //! run or merge in which an agent forfeited every game it played (its
 //! results written, one line on stderr, exit code 3).
 //! Output to a closed pipe (`carcassonne replay big.jsonl | head -1`)
@@ -30,6 +32,15 @@ fn main() -> ExitCode {
     }
     let args = match Args::try_parse() {
         Ok(args) => args,
+        Err(e) if e.kind() == clap::error::ErrorKind::ValueValidation => {
+            // clap's first line names the option, the value and why.
+            let text = e.to_string();
+            warn(&format!(
+                "{} (see --help)",
+                text.lines().next().unwrap_or("")
+            ));
+            return ExitCode::from(2);
+        }
         Err(e) if e.use_stderr() => {
             // clap's whole message: the error, the usage and its hints.
             let _ = e.print();

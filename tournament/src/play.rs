@@ -70,7 +70,7 @@ impl PlayConfig {
         Ok(PlayConfig {
             seats,
             seed: args.seed,
-            rules: crate::cli::combine_rules(args.rules, args.gifts, args.no_farmers)?,
+            rules: args.rules.rules()?,
             out,
             svg: args.svg.clone(),
         })
@@ -354,9 +354,7 @@ mod tests {
             agents: vec!["random".to_string()],
             seed: 4,
             players: Some(2),
-            no_farmers: false,
-            gifts: false,
-            rules: None,
+            rules: crate::cli::RulesArgs::default(),
             out: Some(config.out.clone()),
             svg: None,
         })

@@ -1,9 +1,10 @@
 //! The settings of the `az` search and how a spec string sets them.
 
 use super::evaluator::{Evaluator, Uniform};
-use super::models;
+use crate::mcts::{AT_LEAST_1, THREADS};
+use crate::models;
 use crate::neural::NetEvaluator;
-use crate::params::{Param, Params};
+use crate::params::{Param, Params, Values};
 use crate::spec::SpecError;
 use std::fmt;
 use std::path::PathBuf;
@@ -11,17 +12,75 @@ use std::sync::Arc;
 
 /// The parameters of the `az` spec, in the order of [`AzConfig`].
 pub const PARAMS: &[Param] = &[
-    Param::new("iterations", "integer >= 1", "400"),
-    Param::new("time_ms", "integer >= 1", "none"),
-    Param::new("game_ms", "integer >= 1", "none"),
-    Param::new("c_puct", "number >= 0", "1.5"),
-    Param::new("batch", "integer in 1..1024", "8"),
-    Param::new("threads", "integer in 1..64", "1"),
-    Param::new("net", "a network file (safetensors)", "none"),
-    Param::new("noise", "number in 0..1", "0"),
-    Param::new("alpha", "number > 0", "0.3"),
-    Param::new("temp", "number >= 0", "1"),
-    Param::new("temp_moves", "integer >= 0", "0"),
+    Param::new(
+        "iterations",
+        AT_LEAST_1,
+        "400",
+        "descents (leaf evaluations) per move and thread; reproducible",
+    ),
+    Param::new(
+        "time_ms",
+        AT_LEAST_1,
+        "none",
+        "wall-clock budget per move instead (not reproducible)",
+    ),
+    Param::new(
+        "game_ms",
+        AT_LEAST_1,
+        "none",
+        "wall-clock budget per game, shared over the seat's turns left (as `mcts`)",
+    ),
+    Param::new(
+        "c_puct",
+        Values::NumberAtLeast(0.0),
+        "1.5",
+        "exploration constant of `Q + c_puct·P·√N/(1+n)` (values in [−1, 1])",
+    ),
+    Param::new(
+        "batch",
+        Values::Int {
+            min: 1,
+            max: Some(1024),
+        },
+        "8",
+        "leaves collected (with virtual loss) per call of the evaluator",
+    ),
+    Param::new(
+        "threads",
+        THREADS,
+        "1",
+        "root parallelism, as `mcts`: N searches with the full budget each",
+    ),
+    Param::new(
+        "net",
+        Values::Text("a network file (safetensors)"),
+        "none",
+        "the network to search with (read once per process, shared; none: uniform)",
+    ),
+    Param::new(
+        "noise",
+        Values::NumberIn(0.0, 1.0),
+        "0",
+        "self-play only: weight of Dirichlet noise mixed into the root priors",
+    ),
+    Param::new(
+        "alpha",
+        Values::NumberAbove(0.0),
+        "0.3",
+        "self-play only: concentration of that noise",
+    ),
+    Param::new(
+        "temp",
+        Values::NumberAtLeast(0.0),
+        "1",
+        "self-play only: temperature of the move drawn in the first `temp_moves` turns (0: most visited)",
+    ),
+    Param::new(
+        "temp_moves",
+        Values::Int { min: 0, max: None },
+        "0",
+        "self-play only: turns of the game (all seats', from the start) during which the move is drawn at `temp`",
+    ),
 ];
 
 /// The settings of the search.
@@ -87,64 +146,46 @@ impl fmt::Debug for AzConfig {
 }
 
 impl Default for AzConfig {
+    /// The defaults of [`PARAMS`].
     fn default() -> AzConfig {
-        AzConfig {
-            iterations: 400,
-            time_ms: None,
-            game_ms: None,
-            c_puct: 1.5,
-            batch: 8,
-            threads: 1,
-            net: None,
-            network: None,
-            evaluator: Arc::new(Uniform),
-            noise: 0.0,
-            alpha: 0.3,
-            temp: 1.0,
-            temp_moves: 0,
-        }
+        let spec = crate::spec::Spec::parse("az").expect("a bare name parses");
+        let params = Params::new(&spec, PARAMS).expect("no parameters given");
+        AzConfig::from_params(&params).expect("the declared defaults are valid")
     }
 }
 
 impl AzConfig {
     /// The configuration of the parameters of an `az:...` spec; `net=`
-    /// is read here (once per process, see [`models`]).
+    /// is read here (once per process, see [`crate::models`]).
     ///
     /// # Errors
     ///
     /// A value out of its range (see [`PARAMS`]), or a network file that
     /// cannot be read.
     pub fn from_params(params: &Params<'_, '_>) -> Result<AzConfig, SpecError> {
-        let d = AzConfig::default();
-        let net = params.raw("net").map(PathBuf::from);
+        let net = params.text("net").map(PathBuf::from);
         let network = match &net {
-            Some(path) => Some(models::load(path).map_err(SpecError)?),
+            Some(path) => Some(models::network(path).map_err(SpecError)?),
             None => None,
         };
         let evaluator = match &network {
             Some(network) => Arc::clone(network) as Arc<dyn Evaluator>,
-            None => d.evaluator,
+            None => Arc::new(Uniform),
         };
         Ok(AzConfig {
-            iterations: params.at_least("iterations", 1, d.iterations)?,
-            time_ms: params.get("time_ms", |&t: &u64| t >= 1)?,
-            game_ms: params.get("game_ms", |&t: &u64| t >= 1)?,
-            c_puct: params.number_in("c_puct", 0.0, f64::MAX, d.c_puct)?,
-            batch: params
-                .get("batch", |b: &u32| (1..=1024).contains(b))?
-                .unwrap_or(d.batch),
-            threads: params
-                .get("threads", |t: &u32| (1..=64).contains(t))?
-                .unwrap_or(d.threads),
+            iterations: params.req("iterations")?,
+            time_ms: params.get("time_ms")?,
+            game_ms: params.get("game_ms")?,
+            c_puct: params.req("c_puct")?,
+            batch: params.req("batch")?,
+            threads: params.req("threads")?,
             net,
             network,
             evaluator,
-            noise: params.number_in("noise", 0.0, 1.0, d.noise)?,
-            alpha: params
-                .get("alpha", |a: &f64| *a > 0.0 && a.is_finite())?
-                .unwrap_or(d.alpha),
-            temp: params.number_in("temp", 0.0, f64::MAX, d.temp)?,
-            temp_moves: params.at_least("temp_moves", 0, d.temp_moves)?,
+            noise: params.req("noise")?,
+            alpha: params.req("alpha")?,
+            temp: params.req("temp")?,
+            temp_moves: params.req("temp_moves")?,
         })
     }
 }

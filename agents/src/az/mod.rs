@@ -28,14 +28,13 @@
 //!   (`noise=`, `alpha=`) and a move drawn at temperature `temp` during
 //!   the first `temp_moves` turns of the game. Both are off by default;
 //!   tournaments and matches should leave them off.
-//! - **Networks** (`models.rs`): `net=PATH` is read once per process and
+//! - **Networks** (`crate::models`): `net=PATH` is read once per process and
 //!   shared by every game, seat and thread that names it.
 //!
 //! - [`evaluator`]: the interface between the search and a model.
 
 mod config;
 pub mod evaluator;
-pub mod models;
 mod noise;
 mod search;
 
@@ -56,7 +55,12 @@ use std::time::Duration;
 pub const KIND: AgentKind = AgentKind {
     name: "az",
     params: PARAMS,
-    build: |name, params| Ok(Box::new(AzAgent::new(name, AzConfig::from_params(params)?))),
+    build: |name, params| {
+        let config = AzConfig::from_params(params)?;
+        Ok(Arc::new(move || {
+            Box::new(AzAgent::new(name.clone(), config.clone()))
+        }))
+    },
 };
 
 /// The `az` agent.

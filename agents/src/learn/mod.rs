@@ -21,23 +21,22 @@ use std::sync::Arc;
 /// The `eval=` parameter shared by the agents that take a model.
 pub const EVAL_PARAM: crate::params::Param = crate::params::Param::new(
     "eval",
-    "a model file written by `carcassonne train`",
+    crate::params::Values::Text("a model file written by `carcassonne train`"),
     "none",
+    "value positions by this model fitted on self-play (read once, shared)",
 );
 
 /// The model of an agent's `eval=FILE` parameter, if given, read and
-/// checked.
+/// checked (once per process: [`crate::models`]).
 ///
 /// # Errors
 /// The file cannot be read, is not a model, or was fitted on other
 /// features than this build's.
 pub fn eval_param(params: &Params<'_, '_>) -> Result<Option<Arc<ValueModel>>, SpecError> {
-    match params.raw("eval") {
-        None => Ok(None),
-        Some(path) => ValueModel::load(Path::new(path))
-            .map(|m| Some(Arc::new(m)))
-            .map_err(SpecError),
-    }
+    params
+        .text("eval")
+        .map(|path| crate::models::value_model(Path::new(path)).map_err(SpecError))
+        .transpose()
 }
 
 /// [`crate::Agent::unsuited_to`] of an agent whose `eval=` parameter gave

@@ -1,30 +1,119 @@
 //! The settings of the `mcts` search and how a spec string sets them.
 
 use crate::learn::ValueModel;
-use crate::params::{Param, Params};
+use crate::params::{Param, Params, Values};
 use crate::spec::SpecError;
 use std::sync::Arc;
 
 /// The parameters of the `mcts` spec, in the order of [`MctsConfig`].
 pub const PARAMS: &[Param] = &[
-    Param::new("iterations", "integer >= 1", "3000"),
-    Param::new("time_ms", "integer >= 1", "none"),
-    Param::new("game_ms", "integer >= 1", "none"),
-    Param::new("c", "number >= 0", "0.7"),
-    Param::new("reward", "score|win", "score"),
-    Param::new("scale", "number > 0", "20"),
-    Param::new("rollout", "greedy|random", "greedy"),
-    Param::new("k", "integer >= 1", "4"),
-    Param::new("depth", "integer >= 0 or all", "4"),
-    Param::new("widen", "number >= 0", "2"),
-    Param::new("meeple", "number", "3"),
-    Param::new("pick", "integer >= 0", "8"),
-    Param::new("solver_tiles", "integer in 0..3", "0"),
-    Param::new("threads", "integer in 1..64", "1"),
+    Param::new(
+        "iterations",
+        AT_LEAST_1,
+        "3000",
+        "iterations per move; reproducible",
+    ),
+    Param::new(
+        "time_ms",
+        AT_LEAST_1,
+        "none",
+        "wall-clock budget per move instead (not reproducible)",
+    ),
+    Param::new(
+        "game_ms",
+        AT_LEAST_1,
+        "none",
+        "wall-clock budget per game, shared over the seat's turns left (not reproducible)",
+    ),
+    Param::new(
+        "c",
+        Values::NumberAtLeast(0.0),
+        "0.7",
+        "UCB1 exploration constant (rewards in 0..1)",
+    ),
+    Param::new(
+        "reward",
+        Values::Choice(&["score", "win"]),
+        "score",
+        "a rollout's reward: 0.5 + 0.5·tanh(advantage / scale), or 1, ½, 0 for ahead, level, behind",
+    ),
+    Param::new(
+        "scale",
+        Values::NumberAbove(0.0),
+        "20",
+        "points of advantage for a reward of about 0.88 (reward=score)",
+    ),
+    Param::new(
+        "rollout",
+        Values::Choice(&["greedy", "random"]),
+        "greedy",
+        "rollout policy: the best of k random moves by the greedy evaluation, or uniform",
+    ),
+    Param::new(
+        "k",
+        AT_LEAST_1,
+        "4",
+        "sampled moves per greedy rollout step",
+    ),
+    Param::new(
+        "depth",
+        Values::IntOr { min: 0, or: "all" },
+        "4",
+        "rollout turns before the end-now evaluation (all: to the end)",
+    ),
+    Param::new(
+        "widen",
+        Values::NumberAtLeast(0.0),
+        "2",
+        "progressive widening coefficient (0: every legal move is a child at once)",
+    ),
+    Param::new(
+        "meeple",
+        Values::Number,
+        "3",
+        "points per meeple in supply at a rollout's evaluation, times the share of tiles left",
+    ),
+    Param::new(
+        "pick",
+        Values::Int { min: 0, max: None },
+        "8",
+        "inner nodes expand the best of this many random moves (0: sort all, as the root)",
+    ),
+    Param::new(
+        "solver_tiles",
+        crate::solver::TILES,
+        "0",
+        "solve the rest exactly once the bag holds at most this many tiles (0: never)",
+    ),
+    Param::new(
+        "threads",
+        THREADS,
+        "1",
+        "root parallelism: this many seeded searches with the full budget each, merged",
+    ),
     crate::learn::EVAL_PARAM,
-    Param::new("bias", "number >= 0", "0"),
-    Param::new("reuse", "true|false", "false"),
+    Param::new(
+        "bias",
+        Values::NumberAtLeast(0.0),
+        "0",
+        "progressive bias from the move's greedy gain (0: off)",
+    ),
+    Param::new(
+        "reuse",
+        Values::Choice(&["true", "false"]),
+        "false",
+        "start each search from the subtree of the moves played since the last",
+    ),
 ];
+
+/// An integer `>= 1`.
+pub(crate) const AT_LEAST_1: Values = Values::Int { min: 1, max: None };
+
+/// The values of `threads=`.
+pub(crate) const THREADS: Values = Values::Int {
+    min: 1,
+    max: Some(64),
+};
 
 /// What a finished rollout is worth to each seat.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -119,27 +208,11 @@ pub struct MctsConfig {
 }
 
 impl Default for MctsConfig {
+    /// The defaults of [`PARAMS`].
     fn default() -> MctsConfig {
-        MctsConfig {
-            iterations: 3000,
-            time_ms: None,
-            game_ms: None,
-            c: 0.7,
-            reward: Reward::Score,
-            scale: 20.0,
-            rollout: Rollout::Greedy,
-            k: 4,
-            depth: Some(4),
-            widen: 2.0,
-            meeple: 3.0,
-            pick: 8,
-            solver_tiles: 0,
-            threads: 1,
-            bias: 0.0,
-            reuse: false,
-            info_sets: false,
-            eval: None,
-        }
+        let spec = crate::spec::Spec::parse("mcts").expect("a bare name parses");
+        let params = Params::new(&spec, PARAMS).expect("no parameters given");
+        MctsConfig::from_params(&params).expect("the declared defaults are valid")
     }
 }
 
@@ -150,37 +223,26 @@ impl MctsConfig {
     ///
     /// A value out of its range (see [`PARAMS`]).
     pub fn from_params(params: &Params<'_, '_>) -> Result<MctsConfig, SpecError> {
-        let d = MctsConfig::default();
         Ok(MctsConfig {
-            iterations: params.at_least("iterations", 1, d.iterations)?,
-            time_ms: params.get("time_ms", |&t: &u64| t >= 1)?,
-            game_ms: params.get("game_ms", |&t: &u64| t >= 1)?,
-            c: params.number_in("c", 0.0, f64::MAX, d.c)?,
-            reward: [Reward::Score, Reward::Win][params.choice("reward", &["score", "win"], 0)?],
-            scale: params
-                .get("scale", |s: &f64| *s > 0.0 && s.is_finite())?
-                .unwrap_or(d.scale),
-            rollout: [Rollout::Greedy, Rollout::Random]
-                [params.choice("rollout", &["greedy", "random"], 0)?],
-            k: params.at_least("k", 1, d.k)?,
-            depth: match params.raw("depth") {
-                None => d.depth,
+            iterations: params.req("iterations")?,
+            time_ms: params.get("time_ms")?,
+            game_ms: params.get("game_ms")?,
+            c: params.req("c")?,
+            reward: [Reward::Score, Reward::Win][params.choice("reward")?],
+            scale: params.req("scale")?,
+            rollout: [Rollout::Greedy, Rollout::Random][params.choice("rollout")?],
+            k: params.req("k")?,
+            depth: match params.text("depth") {
                 Some("all") => None,
-                Some(v) => Some(v.parse().map_err(|_| params.invalid("depth", v))?),
+                _ => Some(params.req("depth")?),
             },
-            widen: params.number_in("widen", 0.0, f64::MAX, d.widen)?,
-            meeple: params.number_in("meeple", f64::MIN, f64::MAX, d.meeple)?,
-            pick: params.at_least("pick", 0, d.pick)?,
-            solver_tiles: {
-                let tiles = params.at_least("solver_tiles", 0, d.solver_tiles)?;
-                crate::solver::check_tiles(params, tiles)?;
-                tiles
-            },
-            threads: params
-                .get("threads", |t: &u32| (1..=64).contains(t))?
-                .unwrap_or(d.threads),
-            bias: params.number_in("bias", 0.0, f64::MAX, d.bias)?,
-            reuse: params.choice("reuse", &["false", "true"], usize::from(d.reuse))? == 1,
+            widen: params.req("widen")?,
+            meeple: params.req("meeple")?,
+            pick: params.req("pick")?,
+            solver_tiles: params.req("solver_tiles")?,
+            threads: params.req("threads")?,
+            bias: params.req("bias")?,
+            reuse: params.choice("reuse")? == 0,
             info_sets: false,
             eval: crate::learn::eval_param(params)?,
         })

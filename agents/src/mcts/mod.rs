@@ -78,6 +78,7 @@ mod search;
 mod tree;
 
 pub use config::{MctsConfig, Reward, Rollout, PARAMS};
+pub(crate) use config::{AT_LEAST_1, THREADS};
 pub use rollout::sampled_greedy_move;
 pub use search::{RootStats, SearchResult};
 pub use tree::NodeId;
@@ -100,10 +101,10 @@ pub const KIND: AgentKind = AgentKind {
     name: "mcts",
     params: PARAMS,
     build: |name, params| {
-        Ok(Box::new(MctsAgent::new(
-            name,
-            MctsConfig::from_params(params)?,
-        )))
+        let config = MctsConfig::from_params(params)?;
+        Ok(std::sync::Arc::new(move || {
+            Box::new(MctsAgent::new(name.clone(), config.clone()))
+        }))
     },
 };
 

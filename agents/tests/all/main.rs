@@ -3,4 +3,5 @@
 
 mod agents;
 mod az_net;
+mod docs;
 mod hands;

@@ -1,13 +1,16 @@
 //! The agents of a command, built from spec strings: built-in agents
-//! through [`agents::from_spec`], external bots (`ext:`) through
+//! through [`agents::Factory`], external bots (`ext:`) through
 //! [`crate::external`]. Every command checks and builds its agents here,
-//! so `ext:` specs mix with built-in ones everywhere.
+//! so `ext:` specs mix with built-in ones everywhere. The specs are
+//! parsed once, when the roster is made (a model file named by `eval=`
+//! or `net=` is read then and shared): building an agent for a game
+//! cannot fail, whatever happens to the files afterwards.
 
 use crate::error::{Error, Result};
 use crate::external::spec::{self as ext_spec, BotDef};
 use crate::external::{BotPool, ExtAgent};
 use crate::secret::Secret;
-use agents::Agent;
+use agents::{Agent, Factory};
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -17,7 +20,7 @@ pub const BOT_LOGS: &str = "bots";
 /// One spec, checked.
 #[derive(Clone, Debug)]
 enum Entry {
-    Builtin(String),
+    Builtin(Factory),
     /// Built by the embedding's factory ([`Roster::with_custom`]).
     Custom(String),
     External(Arc<BotDef>),
@@ -36,7 +39,7 @@ pub fn check_spec(spec: &str) -> std::result::Result<(), String> {
     if ext_spec::is_external(spec) {
         ext_spec::parse(spec).map(|_| ())
     } else {
-        builtin(spec)
+        builtin(spec).map(|_| ())
     }
 }
 
@@ -56,10 +59,10 @@ pub fn unsuited(specs: &[String], rules: &engine::Rules, players: usize) -> Vec<
         .collect()
 }
 
-/// A built-in agent's spec builds; an unknown name's error also offers
+/// A built-in agent's factory; an unknown name's error also offers
 /// external bots.
-fn builtin(spec: &str) -> std::result::Result<(), String> {
-    agents::from_spec(spec).map(|_| ()).map_err(|e| {
+fn builtin(spec: &str) -> std::result::Result<Factory, String> {
+    Factory::new(spec).map_err(|e| {
         let mut e = e.to_string();
         if e.starts_with("unknown agent") {
             e.push_str(", or an external bot: ext:cmd=PROGRAM or ext:name=BOT");
@@ -92,7 +95,7 @@ impl Roster {
                 } else if ext_spec::is_external(spec) {
                     ext_spec::parse(spec).map(|d| Entry::External(Arc::new(d)))
                 } else {
-                    builtin(spec).map(|()| Entry::Builtin(spec.clone()))
+                    builtin(spec).map(Entry::Builtin)
                 }
             })
             .collect::<std::result::Result<_, _>>()
@@ -106,7 +109,7 @@ impl Roster {
     /// A fresh agent for spec `i`.
     pub fn build(&self, i: usize) -> Box<dyn Agent> {
         match &self.entries[i] {
-            Entry::Builtin(spec) => agents::from_spec(spec).expect("specs are checked"),
+            Entry::Builtin(factory) => factory.build(),
             Entry::External(def) => Box::new(ExtAgent::new(def.clone(), self.pool.clone())),
             Entry::Custom(spec) => panic!("{spec:?} is built by the embedding's factory"),
         }

@@ -309,4 +309,57 @@ mod tests {
         assert_eq!(rows[1].forfeit, "");
         assert_eq!(rows[1].score, 4);
     }
+
+    /// Issue 28: specs are parsed once, when the run starts. A model file
+    /// removed while the games are played changes nothing (before, every
+    /// game read it again, and a worker panicked once it was gone).
+    #[test]
+    fn a_model_file_removed_after_the_start_changes_nothing() {
+        let dir = std::env::temp_dir().join(format!("runner-model-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let model = dir.join("model.json");
+        let shipped = concat!(env!("CARGO_MANIFEST_DIR"), "/../../models/value-2p.json");
+        let specs = vec![
+            format!("greedy:eval={}", model.display()),
+            "greedy".to_string(),
+        ];
+        let schedule = Schedule::new(2, 2, 6, 3, None);
+        let play = |remove: bool| -> Vec<GameRow> {
+            std::fs::copy(shipped, &model).unwrap();
+            let roster = Roster::new(&specs, None, Secret::bot_key(2)).unwrap();
+            let runner = Runner {
+                schedule: &schedule,
+                roster: &roster,
+                labels: &specs,
+                rules: Rules::default(),
+                records: false,
+                positions: false,
+                make_agent: None,
+                cancel: &AtomicBool::new(false),
+                keyed_agent_seeds: None,
+            };
+            let mut rows = Vec::new();
+            runner
+                .run(schedule.planned(), 1, |finished| {
+                    if remove && model.exists() {
+                        std::fs::remove_file(&model).unwrap();
+                    }
+                    rows.extend(
+                        finished
+                            .rows
+                            .into_iter()
+                            .map(|r| GameRow { think_ms: 0.0, ..r }),
+                    );
+                    Ok(Flow::Continue)
+                })
+                .unwrap();
+            rows
+        };
+        let kept = play(false);
+        let removed = play(true);
+        assert!(!model.exists());
+        assert_eq!(kept.len(), 12);
+        assert_eq!(kept, removed);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }

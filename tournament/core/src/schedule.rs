@@ -27,7 +27,6 @@
 //!   games share a tile order (paired decks compare agents; self-play
 //!   data wants variety).
 
-use crate::error::{Error, Result};
 use crate::secret::Secret;
 use serde::{Deserialize, Serialize};
 
@@ -74,14 +73,12 @@ pub struct Shard {
     pub count: u64,
 }
 
-impl Shard {
+impl std::str::FromStr for Shard {
+    type Err = String;
+
     /// Parse `K/N` with 1 ≤ K ≤ N.
-    pub fn parse(text: &str) -> Result<Shard> {
-        let bad = || {
-            Error::Invalid(format!(
-                "--shard {text:?}: expected K/N with 1 <= K <= N, e.g. 1/4"
-            ))
-        };
+    fn from_str(text: &str) -> std::result::Result<Shard, String> {
+        let bad = || "expected K/N with 1 <= K <= N, e.g. 1/4".to_string();
         let (k, n) = text.split_once('/').ok_or_else(bad)?;
         let index: u64 = k.trim().parse().map_err(|_| bad())?;
         let count: u64 = n.trim().parse().map_err(|_| bad())?;
@@ -90,7 +87,9 @@ impl Shard {
         }
         Ok(Shard { index, count })
     }
+}
 
+impl Shard {
     /// Whether game `game` belongs to this shard.
     pub fn contains(&self, game: u64) -> bool {
         game % self.count == self.index - 1
@@ -410,9 +409,12 @@ mod tests {
             .collect();
         all.sort();
         assert_eq!(all, s.indices().collect::<Vec<_>>());
-        assert!(Shard::parse("0/2").is_err());
-        assert!(Shard::parse("3/2").is_err());
-        assert_eq!(Shard::parse("2/2").unwrap(), Shard { index: 2, count: 2 });
+        assert!("0/2".parse::<Shard>().is_err());
+        assert!("3/2".parse::<Shard>().is_err());
+        assert_eq!(
+            "2/2".parse::<Shard>().unwrap(),
+            Shard { index: 2, count: 2 }
+        );
     }
 
     /// Issue 8: `--games 1000000000` materialised every game index (6.3 GB

@@ -31,17 +31,11 @@ pub struct WebArgs {
     #[arg(long, value_name = "SPECS", default_value = "random")]
     pub agents: Vec<String>,
     /// Seats, 2–6, the person's included (default: the agents + 1).
-    #[arg(long)]
+    #[arg(long, value_parser = crate::cli::parse_players)]
     pub players: Option<u64>,
-    /// Play with the mini-expansion The Gifts.
-    #[arg(long)]
-    pub gifts: bool,
-    /// Play without farmers.
-    #[arg(long)]
-    pub no_farmers: bool,
-    /// Rule variants of RULES.md §8 as `KEY=VALUE,…`.
-    #[arg(long, value_name = "KEY=VALUE,...", value_parser = parse_rules)]
-    pub rules: Option<Rules>,
+    /// The rules: --gifts, --no-farmers, --rules.
+    #[command(flatten)]
+    pub rules: crate::cli::RulesArgs,
     /// Deck seed of the first game (the next games count up from it;
     /// default: a random one).
     #[arg(long)]
@@ -64,10 +58,6 @@ pub struct WebArgs {
     /// Seconds without a request after which a tab's game ends.
     #[arg(long, default_value_t = 600, hide = true)]
     pub idle: u64,
-}
-
-fn parse_rules(s: &str) -> std::result::Result<Rules, String> {
-    s.parse::<Rules>().map_err(|e| e.to_string())
 }
 
 /// The checked settings of the server.
@@ -112,7 +102,7 @@ impl WebConfig {
                 "--players must be 2 to 6, not {players}"
             )));
         }
-        let rules = crate::cli::combine_rules(args.rules, args.gifts, args.no_farmers)?;
+        let rules = args.rules.rules()?;
         if let Some(dir) = &args.watch {
             if !dir.is_dir() {
                 return Err(Error::Invalid(format!(

@@ -497,8 +497,11 @@ fn bad_options_are_one_line_errors() {
         ),
         (
             WebArgs {
-                gifts: true,
-                rules: Some("hand=2".parse().unwrap()),
+                rules: crate::cli::RulesArgs {
+                    gifts: true,
+                    variants: Some("hand=2".parse().unwrap()),
+                    ..Default::default()
+                },
                 ..base.clone()
             },
             "--rules",

@@ -1,14 +1,17 @@
-//! The networks of `az:net=PATH`, read once per process and shared.
+//! The files agents' parameters name — the value models of `eval=PATH`
+//! and the networks of `az:net=PATH` — read once per process and shared.
 //!
-//! A tournament builds a fresh agent from its spec for every game, and a
-//! seat may search on several threads: all of them share one
-//! [`Evaluator`](super::Evaluator) behind an `Arc`. The cache is keyed by the file's
+//! A run turns each spec into a [`crate::spec::Factory`] once, which
+//! holds its model behind an `Arc` for every agent it builds; the cache
+//! here also shares one copy between the specs, checks and embeddings
+//! (the Python package) that name the same file. The cache is keyed by the file's
 //! canonical path, modification time and length, so a file rewritten in
 //! place (a new generation under the same name) is read again, while a
 //! file removed or unreadable after it was first read keeps serving the
 //! copy in memory (a run that checked its specs at the start does not
 //! fail, or panic, half-way because the file went away).
 
+use crate::learn::ValueModel;
 use crate::neural::NetEvaluator;
 use std::any::Any;
 use std::path::{Path, PathBuf};
@@ -37,13 +40,26 @@ fn cache() -> &'static Mutex<Vec<Entry>> {
 ///
 /// A one-line message naming the file: it cannot be read, or is not a
 /// network this build can use.
-pub fn load(path: &Path) -> Result<Arc<NetEvaluator>, String> {
-    load_with(path, read_network)
+pub fn network(path: &Path) -> Result<Arc<NetEvaluator>, String> {
+    load_with(path, "network", read_network)
 }
 
-/// [`load`] with the file read by `read` (tests count the reads).
+/// The value model of `eval=PATH`, read on first use and shared
+/// afterwards.
+///
+/// # Errors
+///
+/// A one-line message naming the file: it cannot be read, is not a
+/// model, or was fitted on other features than this build's.
+pub fn value_model(path: &Path) -> Result<Arc<ValueModel>, String> {
+    load_with(path, "model", |path| ValueModel::load(path).map(Arc::new))
+}
+
+/// The file at `path`, read by `read` on first use (tests count the
+/// reads); `what` it is names it in errors.
 pub(crate) fn load_with<T: Any + Send + Sync>(
     path: &Path,
+    what: &str,
     read: fn(&Path) -> Result<Arc<T>, String>,
 ) -> Result<Arc<T>, String> {
     // Entries of another type (another reader of the same file) are
@@ -74,7 +90,7 @@ pub(crate) fn load_with<T: Any + Send + Sync>(
             .rev()
             .filter(|e| e.given == path || e.key.0 == path)
             .find_map(cast)
-            .ok_or_else(|| format!("network {}: cannot read it: {err}", path.display())),
+            .ok_or_else(|| format!("{what} {}: cannot read it: {err}", path.display())),
     }
 }
 
@@ -105,22 +121,24 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("net.safetensors");
         std::fs::write(&path, b"one").unwrap();
-        let a = load_with(&path, counting).unwrap();
-        let b = load_with(&path, counting).unwrap();
+        let a = load_with(&path, "model", counting).unwrap();
+        let b = load_with(&path, "model", counting).unwrap();
         assert!(Arc::ptr_eq(&a, &b));
         assert_eq!(READS.load(Ordering::SeqCst), 1);
         // Rewritten in place (another length): read again.
         std::fs::write(&path, b"second").unwrap();
-        let c = load_with(&path, counting).unwrap();
+        let c = load_with(&path, "model", counting).unwrap();
         assert!(!Arc::ptr_eq(&a, &c));
         assert_eq!(READS.load(Ordering::SeqCst), 2);
         // Removed: the copy in memory serves, without a read.
         std::fs::remove_file(&path).unwrap();
-        let d = load_with(&path, counting).unwrap();
+        let d = load_with(&path, "model", counting).unwrap();
         assert!(Arc::ptr_eq(&c, &d));
         assert_eq!(READS.load(Ordering::SeqCst), 2);
         // A file never read is an error naming it.
-        let e = load_with(&dir.join("other"), counting).err().unwrap();
+        let e = load_with(&dir.join("other"), "model", counting)
+            .err()
+            .unwrap();
         assert!(e.contains("other") && e.contains("cannot read"), "{e}");
         std::fs::remove_dir_all(&dir).unwrap();
     }
