@@ -17,8 +17,8 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use tournament::external::answer::{is_stale, read_ready};
-use tournament::external::process::BotLines;
+use protocol::external::answer::{is_stale, read_ready};
+use protocol::external::process::BotLines;
 
 /// The `request` a line names, as sent (`null` is none).
 #[derive(serde::Deserialize)]

@@ -11,11 +11,11 @@
 
 use engine::{random_action, Rules, Seat, State};
 use libfuzzer_sys::fuzz_target;
-use rand::SeedableRng;
-use tournament::external::answer::{
+use protocol::external::answer::{
     is_stale, read_answer, read_hello, read_ready, Answer, MAX_REASON,
 };
-use tournament::external::message::legal_actions;
+use protocol::external::message::legal_actions;
+use rand::SeedableRng;
 
 /// The `request` a line names, as sent (`null` is none).
 #[derive(serde::Deserialize)]

@@ -50,11 +50,11 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     let max_line = match *bound {
-        0 => tournament::serve::MAX_LINE,
+        0 => protocol::serve::MAX_LINE,
         b => usize::from(b) * 4,
     };
     let mut out = Vec::new();
-    let result = tournament::serve::serve_bounded("random", input, &mut out, max_line);
+    let result = protocol::serve::serve_bounded("random", input, &mut out, max_line);
     let lines = lines(input);
     // The lines taken: all of them up to `quit`, or those before the one
     // named by the error.

@@ -13,13 +13,12 @@
 
 #![no_main]
 
-use clap::Parser;
 use libfuzzer_sys::fuzz_target;
 use std::path::PathBuf;
 use std::sync::OnceLock;
-use tournament::cli::{Args, Command};
+use tournament::config::{Folder, TournamentConfig};
 use tournament::schedule::Schedule;
-use tournament::schema::RunInfo;
+use tournament::schema::{RunInfo, Settings};
 
 /// The run whose folder the inputs replace the files of.
 struct Run {
@@ -34,26 +33,27 @@ fn run() -> &'static Run {
     RUN.get_or_init(|| {
         let dir = std::env::temp_dir().join(format!("resume-records-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
-        let args = Args::try_parse_from([
-            "carcassonne",
-            "tournament",
-            "--agents",
-            "random,random:meeple=0.3",
-            "--games",
-            "6",
-            "--seed",
-            "5",
-            "--records",
-            "--threads",
-            "1",
-            "--out",
-            dir.to_str().expect("a UTF-8 temporary folder"),
-        ])
-        .expect("valid arguments");
-        let Some(Command::Tournament(t)) = args.command else {
-            panic!("a tournament command")
+        // The settings `carcassonne tournament --agents random,random:meeple=0.3
+        // --games 6 --seed 5 --records` writes into run.json.
+        let settings: Settings = serde_json::from_value(serde_json::json!({
+            "name": "random-vs-random:meeple=0.3",
+            "agents": ["random", "random:meeple=0.3"],
+            "players": 2,
+            "games_per_pairing": 6,
+            "seed": 5,
+            "rules": {},
+            "records": true,
+            "shard": null,
+            "sprt": null,
+        }))
+        .expect("valid settings");
+        let config = TournamentConfig {
+            settings,
+            folder: Folder::New(dir.clone()),
+            threads: 1,
+            stop_after: None,
+            keyed_agent_seeds: false,
         };
-        let config = tournament::config::TournamentConfig::from_args(&t).expect("a valid run");
         tournament::tournament::run(&config).expect("the run plays");
         let info = tournament::output::read_run_info(&dir).expect("its run.json");
         let (schedule, labels) = tournament::tournament::schedule_of(&info.settings);
