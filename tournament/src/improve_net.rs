@@ -480,8 +480,8 @@ fn cpu_seconds() -> f64 {
 /// The step times of a generation folder: step → `[cpu_s, wall_s]`.
 type Times = BTreeMap<String, [f64; 2]>;
 
-fn read_times(gen: &Path) -> Times {
-    std::fs::read_to_string(gen.join(TIME_FILE))
+fn read_times(gen_folder: &Path) -> Times {
+    std::fs::read_to_string(gen_folder.join(TIME_FILE))
         .ok()
         .and_then(|t| serde_json::from_str(&t).ok())
         .unwrap_or_default()
@@ -489,10 +489,10 @@ fn read_times(gen: &Path) -> Times {
 
 /// Run `step` of the generation in `gen`, and keep its time there
 /// unless a time of it is kept already (a step found finished).
-fn timed<T>(gen: &Path, step: &str, run: impl FnOnce() -> Result<T>) -> Result<T> {
+fn timed<T>(gen_folder: &Path, step: &str, run: impl FnOnce() -> Result<T>) -> Result<T> {
     let (cpu, wall) = (cpu_seconds(), Instant::now());
     let value = run()?;
-    let mut times = read_times(gen);
+    let mut times = read_times(gen_folder);
     if !times.contains_key(step) {
         let round = |x: f64| (x * 1000.0).round() / 1000.0;
         times.insert(
@@ -502,9 +502,9 @@ fn timed<T>(gen: &Path, step: &str, run: impl FnOnce() -> Result<T>) -> Result<T
                 round(wall.elapsed().as_secs_f64()),
             ],
         );
-        std::fs::create_dir_all(gen).map_err(|e| Error::io("create", gen, e))?;
+        std::fs::create_dir_all(gen_folder).map_err(|e| Error::io("create", gen_folder, e))?;
         let json = serde_json::to_string(&times).map_err(|e| Error::Internal(e.to_string()))?;
-        write_atomic(&gen.join(TIME_FILE), json.as_bytes())?;
+        write_atomic(&gen_folder.join(TIME_FILE), json.as_bytes())?;
     }
     Ok(value)
 }
@@ -783,10 +783,10 @@ pub fn improve_net(
                 dir.display()
             )));
         }
-        let gen = gen_dir(&dir, k);
+        let gen_folder = gen_dir(&dir, k);
         let best_net = net_path(&dir, best);
         let candidate = net_path(&dir, k);
-        let selfplay = gen.join("selfplay");
+        let selfplay = gen_folder.join("selfplay");
         let selfplay_args = settings.selfplay_args(k, &best_net, threads);
         if mode == Mode::Plan {
             if finished(&selfplay, &selfplay_args).is_none() {
@@ -798,7 +798,7 @@ pub fn improve_net(
             }
         }
         if mode == Mode::Run {
-            timed(&gen, "selfplay", || {
+            timed(&gen_folder, "selfplay", || {
                 tournament_step(&selfplay, selfplay_args, &dir, stop_after)
             })?;
         }
@@ -806,7 +806,7 @@ pub fn improve_net(
             if mode == Mode::Plan {
                 return Err(plan_error(k, "training"));
             }
-            timed(&gen, "train", || {
+            timed(&gen_folder, "train", || {
                 let data = settings.window_data(&dir, k);
                 let examples = count_examples(&selfplay)?;
                 let config = settings.train_config(
@@ -826,13 +826,13 @@ pub fn improve_net(
             })?;
         }
         let trained = NetEvaluator::load(&candidate).map_err(|e| Error::Folder(e.to_string()))?;
-        let match_dir = gen.join("match");
+        let match_dir = gen_folder.join("match");
         let match_args = settings.match_args(&candidate, &best_net, k, threads);
         let info = match mode {
             Mode::Plan => {
                 finished(&match_dir, &match_args).ok_or_else(|| plan_error(k, "match"))?
             }
-            Mode::Run => timed(&gen, "match", || {
+            Mode::Run => timed(&gen_folder, "match", || {
                 tournament_step(&match_dir, match_args, &dir, stop_after)
             })?,
         };
