@@ -3,16 +3,26 @@
 //! to a decision); the rest is a line a bot writes, read as its `hello`,
 //! its `ready` and its answer to `decide`. A refusal is a one-line forfeit
 //! reason of a documented kind; an accepted answer is a legal action.
+//! The question it answers is request number `steps`: a line naming
+//! another request is stale (skipped, docs/PROTOCOL.md), and an answer
+//! taken names this request or none.
 
 #![no_main]
 
 use engine::{random_action, Rules, Seat, State};
 use libfuzzer_sys::fuzz_target;
-use rand::SeedableRng;
 use protocol::external::answer::{
     is_stale, read_answer, read_hello, read_ready, Answer, MAX_REASON,
 };
 use protocol::external::message::legal_actions;
+use rand::SeedableRng;
+
+/// The `request` a line names, as sent (`null` is none).
+#[derive(serde::Deserialize)]
+struct Named {
+    #[serde(default)]
+    request: Option<serde_json::Value>,
+}
 
 const RULES: [&str; 4] = ["", "gifts=true", "hand=2", "hand=3,hand_visible=true"];
 
@@ -54,8 +64,21 @@ fuzz_target!(|data: &[u8]| {
     // The toolkit refuses a line that is not UTF-8 before these readers
     // (external::process); lossy keeps the fuzzer's other inputs useful.
     let line = String::from_utf8_lossy(rest);
-    // Never panics.
-    let _ = is_stale(&line, u64::from(*steps));
+    // The question being answered is request `steps`: a line naming
+    // another request is stale (skipped), one naming it or none is read.
+    let request = u64::from(*steps);
+    let stale = is_stale(&line, request);
+    let named = serde_json::from_str::<Named>(&line).map(|n| n.request);
+    if let Ok(Some(named)) = &named {
+        assert_eq!(stale, named.as_u64() != Some(request), "stale: {line:?}");
+    }
+    if stale {
+        assert!(
+            matches!(named, Ok(Some(_))),
+            "stale without a request: {line:?}"
+        );
+        return;
+    }
     if let Err(reason) = read_hello(&line) {
         check_reason(&reason, &["bad line", "protocol"]);
     }
@@ -68,7 +91,16 @@ fuzz_target!(|data: &[u8]| {
     }
     let view = state.view(state.to_play());
     let legal = legal_actions(&view);
-    match read_answer(&view, &legal, &line) {
+    let answer = read_answer(&view, &legal, &line);
+    if answer.is_ok() {
+        // An answer taken names this request or none.
+        let named = serde_json::from_str::<Named>(&line).expect("an answer taken is JSON");
+        assert!(
+            named.request.is_none() || named.request.and_then(|r| r.as_u64()) == Some(request),
+            "an answer to another request taken: {line:?}"
+        );
+    }
+    match answer {
         Ok(Answer::Action(action)) => {
             assert!(legal.actions.contains(&action), "a legal action");
             let mut after = state.clone();

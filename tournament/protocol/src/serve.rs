@@ -67,8 +67,23 @@ struct Game {
 /// A spec that builds no agent, a message out of order or not following
 /// the protocol (naming its line), or failing input or output.
 pub fn serve(spec: &str, input: impl BufRead, output: impl Write) -> Result<()> {
+    serve_bounded(spec, input, output, MAX_LINE)
+}
+
+/// [`serve`] with lines of at most `max_line` bytes instead of
+/// [`MAX_LINE`] (the `protocol_serve` fuzz target reaches the bound with
+/// short inputs).
+///
+/// # Errors
+/// As [`serve`].
+pub fn serve_bounded(
+    spec: &str,
+    input: impl BufRead,
+    output: impl Write,
+    max_line: usize,
+) -> Result<()> {
     let agent = agents::from_spec(spec).map_err(|e| Error::Invalid(e.to_string()))?;
-    serve_agent(spec, agent, input, output).map_err(Error::Invalid)
+    serve_agent(spec, agent, input, output, max_line).map_err(Error::Invalid)
 }
 
 fn serve_agent(
@@ -76,6 +91,7 @@ fn serve_agent(
     mut agent: Box<dyn Agent>,
     mut input: impl BufRead,
     mut output: impl Write,
+    max_line: usize,
 ) -> std::result::Result<(), String> {
     let mut game: Option<Game> = None;
     let mut say = |line: String| -> std::result::Result<(), String> {
@@ -86,7 +102,7 @@ fn serve_agent(
     let mut buf = Vec::new();
     for n in 0.. {
         let bad = |e: String| format!("line {}: {e}", n + 1);
-        if !read_line(&mut input, &mut buf).map_err(bad)? {
+        if !read_line(&mut input, &mut buf, max_line).map_err(bad)? {
             break;
         }
         let line = std::str::from_utf8(&buf)
@@ -138,12 +154,16 @@ fn serve_agent(
 }
 
 /// Read one line into `buf` (without its `\n` or `\r\n`), reading at
-/// most [`MAX_LINE`] + 2 bytes; `false` at the end of input.
-fn read_line(input: &mut impl BufRead, buf: &mut Vec<u8>) -> std::result::Result<bool, String> {
+/// most `max_line` + 2 bytes; `false` at the end of input.
+fn read_line(
+    input: &mut impl BufRead,
+    buf: &mut Vec<u8>,
+    max_line: usize,
+) -> std::result::Result<bool, String> {
     buf.clear();
     let n = input
         .by_ref()
-        .take(MAX_LINE as u64 + 2)
+        .take(max_line as u64 + 2)
         .read_until(b'\n', buf)
         .map_err(|e| format!("cannot read: {e}"))?;
     if n == 0 {
@@ -155,8 +175,8 @@ fn read_line(input: &mut impl BufRead, buf: &mut Vec<u8>) -> std::result::Result
             buf.pop();
         }
     }
-    if buf.len() > MAX_LINE {
-        return Err(format!("line too long: over {MAX_LINE} bytes"));
+    if buf.len() > max_line {
+        return Err(format!("line too long: over {max_line} bytes"));
     }
     Ok(true)
 }

@@ -77,14 +77,10 @@ pub struct BotProcess {
     child: Child,
     stdin: Option<ChildStdin>,
     stdout: ChildStdout,
-    /// Read from stdout, not yet returned as lines.
-    pending: Vec<u8>,
+    /// What was read from stdout, cut into lines.
+    lines: BotLines,
     /// One read's buffer.
     chunk: Box<[u8]>,
-    /// How much of `pending` is known to hold no `\n`.
-    scanned: usize,
-    /// Stdout reached its end.
-    eof: bool,
     /// Bytes written to stderr this game.
     stderr_bytes: Arc<AtomicU64>,
     /// The group was killed and the bot reaped.
@@ -165,10 +161,8 @@ impl BotProcess {
             stdin: Some(stdin),
             child,
             stdout,
-            pending: Vec::new(),
+            lines: BotLines::new(MAX_LINE),
             chunk: vec![0; 1 << 16].into_boxed_slice(),
-            scanned: 0,
-            eof: false,
             stderr_bytes,
             reaped: false,
             guarded: guard.is_some(),
@@ -235,25 +229,16 @@ impl BotProcess {
             match poll(&mut fds, PollTimeout::ZERO) {
                 Ok(n) if n > 0 => match self.stdout.read(&mut self.chunk) {
                     Ok(0) => {
-                        self.eof = true;
+                        self.lines.end();
                         break;
                     }
-                    Ok(n) => self.pending.extend_from_slice(&self.chunk[..n]),
+                    Ok(n) => self.lines.push(&self.chunk[..n]),
                     Err(_) => break,
                 },
                 _ => break,
             }
         }
-        let Some(last) = self.pending.iter().rposition(|&b| b == b'\n') else {
-            return 0;
-        };
-        let dropped = self.pending[..=last]
-            .iter()
-            .filter(|&&b| b == b'\n')
-            .count();
-        self.pending.drain(..=last);
-        self.scanned = 0;
-        dropped
+        self.lines.discard_complete()
     }
 
     /// The next line, if it comes before `deadline`; otherwise the fault.
@@ -264,10 +249,10 @@ impl BotProcess {
             if self.stderr_bytes.load(Ordering::Relaxed) > MAX_STDERR {
                 return Err(format!("stderr flood: over {MAX_STDERR} bytes"));
             }
-            if let Some(line) = self.take_line()? {
+            if let Some(line) = self.lines.take_line()? {
                 return Ok(line);
             }
-            if self.eof {
+            if self.lines.ended() {
                 return Err(match self.child.try_wait().ok().flatten() {
                     Some(s) => format!("exited: {s}"),
                     None => "exited: closed its stdout".to_string(),
@@ -287,48 +272,14 @@ impl BotProcess {
                 }
                 // Readable (or hung up): this read does not block.
                 Ok(_) => match self.stdout.read(&mut self.chunk) {
-                    Ok(0) => self.eof = true,
-                    Ok(n) => self.pending.extend_from_slice(&self.chunk[..n]),
+                    Ok(0) => self.lines.end(),
+                    Ok(n) => self.lines.push(&self.chunk[..n]),
                     Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
                     Err(e) => return Err(format!("exited: cannot read its stdout ({e})")),
                 },
                 Err(Errno::EINTR) => {}
                 Err(e) => return Err(format!("exited: cannot wait for its stdout ({e})")),
             }
-        }
-    }
-
-    /// A complete line of `pending` (a last unterminated one at the end of
-    /// stdout too), or the fault of a line over [`MAX_LINE`].
-    fn take_line(&mut self) -> Result<Option<String>, String> {
-        let newline = self.pending[self.scanned..]
-            .iter()
-            .position(|&b| b == b'\n')
-            .map(|i| self.scanned + i);
-        let end = match newline {
-            Some(i) => i,
-            None if self.eof && !self.pending.is_empty() => self.pending.len(),
-            None => {
-                self.scanned = self.pending.len();
-                return if self.pending.len() > MAX_LINE {
-                    Err(format!("line too long: over {MAX_LINE} bytes"))
-                } else {
-                    Ok(None)
-                };
-            }
-        };
-        if end > MAX_LINE {
-            return Err(format!("line too long: over {MAX_LINE} bytes"));
-        }
-        let line = String::from_utf8(self.pending[..end].to_vec());
-        self.pending.drain(..(end + 1).min(self.pending.len()));
-        self.scanned = 0;
-        match line {
-            Ok(line) => Ok(Some(line)),
-            Err(e) => Err(format!(
-                "bad line: not UTF-8 (invalid byte at offset {})",
-                e.utf8_error().valid_up_to()
-            )),
         }
     }
 
@@ -397,6 +348,108 @@ impl BotProcess {
 impl Drop for BotProcess {
     fn drop(&mut self) {
         self.kill();
+    }
+}
+
+/// A bot's stdout cut into lines: the bytes read are pushed in as they
+/// come, complete lines are taken out one at a time (a last unterminated
+/// one too, once stdout ended). A line over the bound is a fault as soon
+/// as that many bytes are there without a `\n`: it is never buffered
+/// whole. Kept apart from the process so that the `bot_lines` fuzz target
+/// (docs/fuzzing.md) can feed it arbitrary bytes in arbitrary pieces.
+#[derive(Debug)]
+pub struct BotLines {
+    /// Read, not yet returned as lines.
+    pending: Vec<u8>,
+    /// How much of `pending` is known to hold no `\n`.
+    scanned: usize,
+    /// Stdout reached its end.
+    eof: bool,
+    /// The longest line, without its `\n`.
+    max_line: usize,
+}
+
+impl BotLines {
+    /// No bytes yet; lines of at most `max_line` bytes.
+    pub fn new(max_line: usize) -> BotLines {
+        BotLines {
+            pending: Vec::new(),
+            scanned: 0,
+            eof: false,
+            max_line,
+        }
+    }
+
+    /// Bytes read from stdout.
+    pub fn push(&mut self, bytes: &[u8]) {
+        self.pending.extend_from_slice(bytes);
+    }
+
+    /// Stdout reached its end.
+    pub fn end(&mut self) {
+        self.eof = true;
+    }
+
+    /// Stdout reached its end ([`BotLines::end`]).
+    pub fn ended(&self) -> bool {
+        self.eof
+    }
+
+    /// The bytes held: a line not complete yet (or lines not taken).
+    pub fn held(&self) -> usize {
+        self.pending.len()
+    }
+
+    /// Drop the complete lines held (written before the question about
+    /// to be sent, none of them answers it); how many were dropped.
+    pub fn discard_complete(&mut self) -> usize {
+        let Some(last) = self.pending.iter().rposition(|&b| b == b'\n') else {
+            return 0;
+        };
+        let dropped = self.pending[..=last]
+            .iter()
+            .filter(|&&b| b == b'\n')
+            .count();
+        self.pending.drain(..=last);
+        self.scanned = 0;
+        dropped
+    }
+
+    /// A complete line of `pending` (a last unterminated one at the end of
+    /// stdout too), or the fault of a line over `max_line`.
+    ///
+    /// # Errors
+    /// `line too long …` or `bad line: not UTF-8 …`.
+    pub fn take_line(&mut self) -> Result<Option<String>, String> {
+        let newline = self.pending[self.scanned..]
+            .iter()
+            .position(|&b| b == b'\n')
+            .map(|i| self.scanned + i);
+        let end = match newline {
+            Some(i) => i,
+            None if self.eof && !self.pending.is_empty() => self.pending.len(),
+            None => {
+                self.scanned = self.pending.len();
+                return if self.pending.len() > self.max_line {
+                    Err(format!("line too long: over {} bytes", self.max_line))
+                } else {
+                    Ok(None)
+                };
+            }
+        };
+        if end > self.max_line {
+            return Err(format!("line too long: over {} bytes", self.max_line));
+        }
+        let line = String::from_utf8(self.pending[..end].to_vec());
+        self.pending.drain(..(end + 1).min(self.pending.len()));
+        self.scanned = 0;
+        match line {
+            Ok(line) => Ok(Some(line)),
+            Err(e) => Err(format!(
+                "bad line: not UTF-8 (invalid byte at offset {})",
+                e.utf8_error().valid_up_to()
+            )),
+        }
     }
 }
 
