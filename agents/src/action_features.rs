@@ -126,10 +126,10 @@ struct Placed {
 /// # Examples
 /// ```
 /// use agents::action_features::{for_each_row, col};
-/// use engine::{Action, Rules, Seat, State, Tile};
+/// use engine::{Action, Chance, Rules, Seat, State, Tile};
 ///
 /// let mut state = State::new(Rules::default(), 2, Seat(0));
-/// state.draw(Tile::U).unwrap();
+/// state.apply_chance_outcome(Chance::Tile(Tile::U)).unwrap();
 /// let mut rows = 0;
 /// for_each_row(&state, |action, row| {
 ///     rows += 1;

@@ -11,9 +11,7 @@
 
 use crate::history::{GameEnd, GameStart, History};
 use crate::{Agent, AgentRng};
-use engine::{
-    Action, ChanceOutcome, Move, Phase, Record, RecordBuilder, Rules, Score, Seat, State,
-};
+use engine::{Action, Move, Phase, Record, RecordBuilder, Rules, Score, Seat, State};
 use rand::SeedableRng;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::{Duration, Instant};
@@ -110,11 +108,11 @@ pub fn play_game_watched(
     let mut forfeit = None;
     while !state.is_over() {
         if state.is_chance() {
+            // Tiles and gift cards come from generators of their own.
             let outcome = if state.phase() == Phase::DrawGift {
-                ChanceOutcome::Gift(state.receive_random_gift(&mut gift_deck))
+                state.apply_chance(&mut gift_deck)
             } else {
-                let (tile, drawn) = state.draw_random(&mut deck);
-                ChanceOutcome::Tile(tile, drawn)
+                state.apply_chance(&mut deck)
             };
             record.chance(&state, outcome);
             watch(record.record_mut());

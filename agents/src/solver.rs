@@ -168,7 +168,7 @@ mod tests {
     use super::*;
     use crate::greedy::move_value;
     use crate::test_support::random_play_until;
-    use engine::{MoveList, Rules, Seat};
+    use engine::{Chance, MoveList, Rules, Seat};
 
     /// A position of random play at the decision where the bag holds
     /// `left` tiles.
@@ -205,7 +205,7 @@ mod tests {
                 let mut out = [0.0; MAX_PLAYERS];
                 for &tile in &instances {
                     let mut child = state.clone();
-                    child.draw(tile).unwrap();
+                    child.apply_chance_outcome(Chance::Tile(tile)).unwrap();
                     let v = brute_force(&child);
                     for s in 0..players {
                         out[s] += v[s] / instances.len() as f64;
@@ -220,7 +220,7 @@ mod tests {
                 let mut best = [f64::MIN; MAX_PLAYERS];
                 for &mv in list.iter() {
                     let mut child = state.clone();
-                    child.try_play(mv).unwrap();
+                    child.try_action(Action::Place(mv)).unwrap();
                     let v = brute_force(&child);
                     if v[seat] > best[seat] {
                         best = v;

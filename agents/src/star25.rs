@@ -405,7 +405,7 @@ mod tests {
                     .iter()
                     .map(|&(t, n)| {
                         let mut c = state.clone();
-                        c.draw(t).unwrap();
+                        c.apply_chance_outcome(Chance::Tile(t)).unwrap();
                         f64::from(n) / total * expectimax(&c, me, depth)
                     })
                     .sum()
@@ -414,7 +414,7 @@ mod tests {
                 let mut values = Vec::new();
                 state.for_each_move(|m| {
                     let mut c = state.clone();
-                    c.play_unchecked(m);
+                    c.play_action_unchecked(Action::Place(m));
                     values.push(expectimax(&c, me, depth - 1));
                 });
                 let pick = if state.to_play() == me {
@@ -489,10 +489,10 @@ mod tests {
                         assert!((total - 1.0).abs() < 1e-9);
                         found += 1;
                     }
-                    state.draw_random(&mut rng);
+                    state.apply_chance(&mut rng);
                 } else {
                     let mv = engine::random_move(&state, &mut rng).unwrap();
-                    state.play_unchecked(mv);
+                    state.play_action_unchecked(Action::Place(mv));
                 }
             }
         }

@@ -7,7 +7,7 @@
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use engine::{random_move, random_playout};
-use engine::{MoveList, Phase, Rules, Seat, State};
+use engine::{Action, MoveList, Phase, Rules, Seat, State};
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 
@@ -18,12 +18,12 @@ fn midgame() -> State {
     loop {
         match state.phase() {
             Phase::Draw => {
-                state.draw_random(&mut rng);
+                state.apply_chance(&mut rng);
             }
             Phase::Place(_) if state.turns() >= 30 => break,
             Phase::Place(_) => {
                 let mv = random_move(&state, &mut rng).unwrap();
-                state.play_unchecked(mv);
+                state.play_action_unchecked(Action::Place(mv));
             }
             Phase::Over => unreachable!("71 tiles outlast 30 turns"),
             other => unreachable!("not in the base game: {other:?}"),
@@ -54,7 +54,7 @@ fn benches(c: &mut Criterion) {
         let mut i = 0;
         b.iter(|| {
             let mut s = position.clone();
-            s.play_unchecked(moves[i % moves.len()]);
+            s.play_action_unchecked(Action::Place(moves[i % moves.len()]));
             i += 1;
             black_box(s.turns())
         })

@@ -117,10 +117,10 @@ pub const PLACE_SPAN: u32 = CELLS * 4 * (SEGS + 1);
 ///
 /// # Examples
 /// ```
-/// use engine::{Action, Rules, Seat, State, Tile, ACTION_SPACE};
+/// use engine::{Action, Chance, Rules, Seat, State, Tile, ACTION_SPACE};
 ///
 /// let mut state = State::new(Rules::default(), 2, Seat(0));
-/// state.draw(Tile::U).unwrap();
+/// state.apply_chance_outcome(Chance::Tile(Tile::U)).unwrap();
 /// for action in state.legal_actions() {
 ///     let id = action.to_index().unwrap();
 ///     assert!(id < ACTION_SPACE);

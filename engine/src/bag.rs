@@ -70,10 +70,10 @@ impl Bag {
     ///
     /// # Examples
     /// ```
-    /// use engine::{Rules, Seat, State, Tile};
+    /// use engine::{Chance, Rules, Seat, State, Tile};
     ///
     /// let mut state = State::new(Rules::default(), 2, Seat(0));
-    /// state.draw(Tile::U).unwrap();
+    /// state.apply_chance_outcome(Chance::Tile(Tile::U)).unwrap();
     /// assert_eq!(state.bag().total(), 70);
     /// ```
     #[inline]

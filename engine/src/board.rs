@@ -15,12 +15,17 @@
 //! frontier, so every placement listed lies on the table; with
 //! `table_closes` a cell off the table counts as a surrounding tile in
 //! [`Placed::surrounded`] (a monastery on the border is completed by it).
+//!
+//! This file holds the board and its lookups; `board/fits.rs` lists and
+//! counts where a tile fits, `board/place.rs` puts a tile down.
 
 use crate::features::MAX_TILES;
 use crate::geom::{Pos, Rotation, Side};
-use crate::tiles::{
-    fit_counts, fit_counts_for, fit_number_row, fit_row, fitting_rotations, Demand, Edge, Tile,
-};
+use crate::tiles::{fit_counts_for, Demand, Tile};
+
+mod fits;
+mod place;
+pub(crate) use place::{Touched, NO_SLOT};
 
 /// Grid byte of an empty cell with no placed neighbour. Bytes
 /// `1..=MAX_TILES` hold a placed tile's slot plus one, bytes from
@@ -190,10 +195,10 @@ impl Board {
     ///
     /// # Examples
     /// ```
-    /// use engine::{Pos, Rules, Seat, State, Tile};
+    /// use engine::{Chance, Pos, Rules, Seat, State, Tile};
     ///
     /// let mut state = State::new(Rules::default(), 2, Seat(0));
-    /// state.draw(Tile::U).unwrap();
+    /// state.apply_chance_outcome(Chance::Tile(Tile::U)).unwrap();
     /// state.try_action(state.parse_action("U (1, 0) r1").unwrap()).unwrap();
     /// let cells: Vec<Pos> = state.board().tiles().iter().map(|p| p.pos).collect();
     /// assert_eq!(cells, [Pos::ORIGIN, Pos::new(1, 0)]);
@@ -345,179 +350,6 @@ impl Board {
         self.frontier_index(pos).map_or(0, |i| self.demand[i])
     }
 
-    /// Bit `r` set for each rotation in which `tile` fits at `pos`.
-    ///
-    /// # Examples
-    /// ```
-    /// use engine::{Pos, Rules, Seat, State, Tile};
-    ///
-    /// let state = State::new(Rules::default(), 2, Seat(0));
-    /// // A straight road east of the start tile: turned a quarter either way.
-    /// assert_eq!(state.board().fitting_rotations_at(Tile::U, Pos::new(1, 0)), 0b1010);
-    /// assert_eq!(state.board().fitting_rotations_at(Tile::U, Pos::new(0, 1)), 0); // city there
-    /// ```
-    pub fn fitting_rotations_at(&self, tile: Tile, pos: Pos) -> u8 {
-        if !self.is_open(pos) {
-            return 0;
-        }
-        fitting_rotations(tile, self.demand_at(pos))
-    }
-
-    /// Calls `f(pos, rotation mask)` for every open cell where `tile` fits
-    /// in at least one rotation.
-    ///
-    /// # Examples
-    /// ```
-    /// use engine::{Rules, Seat, State, Tile};
-    ///
-    /// let state = State::new(Rules::default(), 2, Seat(0));
-    /// let mut pairs = 0;
-    /// state.board().for_each_fit(Tile::U, |_, mask| pairs += mask.count_ones() as usize);
-    /// assert_eq!(pairs, state.board().fit_count(Tile::U));
-    /// ```
-    #[inline]
-    pub fn for_each_fit(&self, tile: Tile, mut f: impl FnMut(Pos, u8)) {
-        let row = fit_row(tile);
-        let n = self.frontier_len as usize;
-        for (&pos, &d) in self.frontier[..n].iter().zip(&self.demand[..n]) {
-            let mask = row[d as usize] & 0xf;
-            if mask != 0 {
-                f(pos, mask);
-            }
-        }
-    }
-
-    /// Number of (cell, rotation) pairs where `tile` fits.
-    ///
-    /// # Examples
-    /// ```
-    /// use engine::{Rules, Seat, State, Tile};
-    ///
-    /// let state = State::new(Rules::default(), 2, Seat(0));
-    /// assert_eq!(state.board().fit_count(Tile::U), 6); // east, west and south, two rotations each
-    /// ```
-    #[inline]
-    pub fn fit_count(&self, tile: Tile) -> usize {
-        self.fits[tile.index()] as usize
-    }
-
-    /// The `k`-th (cell, rotation) pair where `tile` fits, in
-    /// [`Board::for_each_fit`] order, rotations ascending within a cell.
-    ///
-    /// # Examples
-    /// ```
-    /// use engine::{Rules, Seat, State, Tile};
-    ///
-    /// let board = State::new(Rules::default(), 2, Seat(0)).board().clone();
-    /// let n = board.fit_count(Tile::U);
-    /// let (pos, rot) = board.nth_fit(Tile::U, n - 1).unwrap();
-    /// assert_ne!(board.fitting_rotations_at(Tile::U, pos) & (1 << rot.quarter_turns()), 0);
-    /// assert_eq!(board.nth_fit(Tile::U, n), None);
-    /// ```
-    #[inline]
-    pub fn nth_fit(&self, tile: Tile, k: usize) -> Option<(Pos, Rotation)> {
-        let row = fit_row(tile);
-        let total = self.fits[tile.index()] as usize;
-        if k >= total {
-            return None;
-        }
-        let demand = &self.demand[..self.frontier_len as usize];
-        let numbers = fit_number_row(tile);
-        let count = |d: u8| numbers[d as usize] as usize;
-        // Walk from the nearer end: the k-th pair from the first cell is
-        // the (total - 1 - k)-th from the last, rotations descending. Skip
-        // whole groups of 4 cells by their count first (fewer tests and
-        // branches than cell by cell), then walk the group holding it.
-        if 2 * k < total {
-            let mut k = k;
-            let mut first = 0;
-            for g in demand.chunks_exact(4) {
-                let group = count(g[0]) + count(g[1]) + count(g[2]) + count(g[3]);
-                if k < group {
-                    break;
-                }
-                k -= group;
-                first += 4;
-            }
-            // In the group of up to 4 cells holding it, with no branch.
-            let cells = (demand.len() - first).min(4);
-            let c = |j: usize| {
-                if j < cells {
-                    count(demand[first + j])
-                } else {
-                    0
-                }
-            };
-            let (i, k) = pick_in_group([c(0), c(1), c(2)], k);
-            let i = first + i;
-            Some((self.frontier[i], nth_rotation(row[demand[i] as usize], k)))
-        } else {
-            let mut j = total - 1 - k;
-            let mut end = demand.len();
-            for g in demand.rchunks_exact(4) {
-                let group = count(g[0]) + count(g[1]) + count(g[2]) + count(g[3]);
-                if j < group {
-                    break;
-                }
-                j -= group;
-                end -= 4;
-            }
-            let cells = end.min(4);
-            let c = |j: usize| {
-                if j < cells {
-                    count(demand[end - 1 - j])
-                } else {
-                    0
-                }
-            };
-            let (i, j) = pick_in_group([c(0), c(1), c(2)], j);
-            let i = end - 1 - i;
-            let d = demand[i];
-            Some((
-                self.frontier[i],
-                nth_rotation(row[d as usize], count(d) - 1 - j),
-            ))
-        }
-    }
-
-    /// `tile` has at least one legal placement.
-    ///
-    /// # Examples
-    /// ```
-    /// use engine::{Rules, Seat, State, Tile};
-    ///
-    /// let state = State::new(Rules::default(), 2, Seat(0));
-    /// assert!(Tile::ALL.iter().all(|&t| state.board().has_fit(t)));
-    /// ```
-    #[inline]
-    pub fn has_fit(&self, tile: Tile) -> bool {
-        self.fits[tile.index()] != 0
-    }
-
-    /// Add (`ADD`) or take away the fit counts of an open cell with
-    /// demand `d` to or from every kind's total.
-    #[inline]
-    fn count_fits<const ADD: bool>(&mut self, d: Demand) {
-        let counts = fit_counts(d);
-        for (total, &c) in self.fits.iter_mut().zip(counts) {
-            if ADD {
-                *total += c;
-            } else {
-                *total -= c;
-            }
-        }
-    }
-
-    /// Replace the fit counts of an open cell whose demand narrows from
-    /// `old` to `new` in every kind's total (one pass over the totals).
-    #[inline]
-    fn recount_fits(&mut self, old: Demand, new: Demand) {
-        let (was, now) = (fit_counts(old), fit_counts(new));
-        for ((total, &w), &n) in self.fits.iter_mut().zip(was).zip(now) {
-            *total = *total - w + n;
-        }
-    }
-
     #[inline]
     fn frontier_index(&self, pos: Pos) -> Option<usize> {
         match self.grid[pos.cell() as usize] {
@@ -564,220 +396,6 @@ impl Board {
             }
             _ => NO_SLOT,
         }
-    }
-
-    /// Put `tile` at `pos` (which must be open, or the origin on an empty
-    /// board) and return its slot with what it touched. Updates the
-    /// frontier (only cells within `bounds` join it) and the
-    /// surrounded-counts of the tile and its eight neighbours (cells off a
-    /// closing table count for the placed tile).
-    #[inline]
-    pub(crate) fn place(
-        &mut self,
-        tile: Tile,
-        rot: Rotation,
-        pos: Pos,
-        bounds: Bounds,
-    ) -> (usize, Touched) {
-        self.place_joining(tile, rot, pos, bounds, |_, _, _| {})
-    }
-
-    /// [`Board::place`], calling `join(side, slot, placed)` for each edge
-    /// neighbour in side order N, E, S, W as it is found (in the branch
-    /// that finds it, so a caller joining features across the sides tests
-    /// no side again).
-    #[inline(always)]
-    pub(crate) fn place_joining(
-        &mut self,
-        tile: Tile,
-        rot: Rotation,
-        pos: Pos,
-        bounds: Bounds,
-        join: impl FnMut(Side, usize, Placed),
-    ) -> (usize, Touched) {
-        if bounds == Bounds::UNBOUNDED {
-            self.place_within::<false>(tile, rot, pos, bounds, join)
-        } else {
-            self.place_within::<true>(tile, rot, pos, bounds, join)
-        }
-    }
-
-    /// [`Board::place`], compiled apart for the unbounded board (`TABLE`
-    /// false: no cell is off the table, so no bounds test per neighbour).
-    #[inline(always)]
-    fn place_within<const TABLE: bool>(
-        &mut self,
-        tile: Tile,
-        rot: Rotation,
-        pos: Pos,
-        bounds: Bounds,
-        mut join: impl FnMut(Side, usize, Placed),
-    ) -> (usize, Touched) {
-        let slot = self.len as usize;
-        let cell = pos.cell() as usize;
-        debug_assert!(self.is_empty() || self.is_open(pos));
-        if let Some(i) = self.frontier_index(pos) {
-            self.count_fits::<false>(self.demand[i]);
-            let last = self.frontier_len as usize - 1;
-            let moved = self.frontier[last];
-            self.frontier[i] = moved;
-            self.demand[i] = self.demand[last];
-            self.grid[moved.cell() as usize] = OPEN_BASE + i as u8;
-            self.frontier_len -= 1;
-        }
-        self.grid[cell] = slot as u8 + 1;
-        self.len += 1;
-
-        let edges = tile.oriented(rot).edges;
-        let mut touched = Touched {
-            sides: [NO_SLOT; 4],
-            surrounded: [0; 9],
-            surrounded_len: 0,
-            around: 0,
-        };
-        // The eight cells in AROUND order, unrolled: each call has a
-        // constant `K`, so its offset, side and parity fold away.
-        macro_rules! around {
-            ($($k:literal)*) => {
-                $(self.place_around::<TABLE, $k>(cell, pos, edges, bounds, &mut touched, &mut join);)*
-            };
-        }
-        around!(0 1 2 3 4 5 6 7);
-        let surrounded = touched.around;
-        self.placed[slot] = Placed {
-            tile,
-            rot,
-            pos,
-            surrounded,
-        };
-        if surrounded == 8 {
-            touched.surrounded[touched.surrounded_len as usize] = slot as u8;
-            touched.surrounded_len += 1;
-        }
-        (slot, touched)
-    }
-
-    /// The cell [`AROUND`]`[K]` of a tile being placed: count it as
-    /// surrounding, bump a placed neighbour's count, or open or narrow an
-    /// edge neighbour's demand.
-    #[inline(always)]
-    fn place_around<const TABLE: bool, const K: usize>(
-        &mut self,
-        cell: usize,
-        pos: Pos,
-        edges: [Edge; 4],
-        bounds: Bounds,
-        touched: &mut Touched,
-        join: &mut impl FnMut(Side, usize, Placed),
-    ) {
-        let k = K;
-        let (dx, dy) = AROUND[k];
-        let qpos = Pos::new(pos.x.wrapping_add(dx), pos.y.wrapping_add(dy));
-        let q = cell + AROUND_OFFSET[k] as usize;
-        let q = if q >= CELLS { q - CELLS } else { q };
-        debug_assert_eq!(q, qpos.cell() as usize);
-        let on_table = !TABLE || bounds.contains(qpos);
-        let byte = self.grid[q];
-        if (1..=MAX_TILES_U8).contains(&byte) {
-            let s = byte as usize - 1;
-            touched.around += 1;
-            let p = &mut self.placed[s];
-            p.surrounded += 1;
-            if p.surrounded == 8 {
-                touched.surrounded[touched.surrounded_len as usize] = s as u8;
-                touched.surrounded_len += 1;
-            }
-            if k % 2 == 0 {
-                touched.sides[k / 2] = s as u8;
-                join(Side::from_index(k / 2), s, *p);
-            }
-        } else if !on_table {
-            // Off the table: never open; with `table_closes` it
-            // surrounds the tile as a tile would.
-            touched.around += u8::from(bounds.closes);
-        } else if k % 2 == 0 {
-            let side = Side::from_index(k / 2);
-            let want = (edges[side.index()] as u8) << (2 * side.opposite().index());
-            if byte == EMPTY {
-                let n = self.frontier_len as usize;
-                self.frontier[n] = qpos;
-                self.demand[n] = want;
-                self.frontier_len += 1;
-                self.grid[q] = OPEN_BASE + n as u8;
-                self.count_fits::<true>(want);
-            } else {
-                let i = (byte - OPEN_BASE) as usize;
-                let old = self.demand[i];
-                self.demand[i] = old | want;
-                self.recount_fits(old, old | want);
-            }
-        }
-    }
-}
-
-/// The rotation of the `k`-th lowest set bit of a fit-table entry's
-/// rotation mask (by table: a loop over `k` mispredicts).
-#[inline]
-fn nth_rotation(entry: u8, k: usize) -> Rotation {
-    Rotation::ALL[NTH_ROTATION[(entry & 0xf) as usize][k & 3] as usize]
-}
-
-/// Per rotation mask, the rotation of its `k`-th lowest set bit (0 past
-/// the last).
-const NTH_ROTATION: [[u8; 4]; 16] = {
-    let mut out = [[0u8; 4]; 16];
-    let mut mask = 0;
-    while mask < 16 {
-        let mut k = 0;
-        let mut r = 0;
-        while r < 4 {
-            if mask & (1 << r) != 0 {
-                out[mask][k] = r as u8;
-                k += 1;
-            }
-            r += 1;
-        }
-        mask += 1;
-    }
-    out
-};
-
-/// In a group of at most 4 cells whose first three hold `counts` pairs
-/// and which holds the `k`-th pair: the cell holding it and its index
-/// there, by comparisons rather than a loop (the walk's exit is a random
-/// branch).
-#[inline]
-fn pick_in_group(counts: [usize; 3], k: usize) -> (usize, usize) {
-    let a0 = counts[0];
-    let a1 = a0 + counts[1];
-    let a2 = a1 + counts[2];
-    let at = usize::from(k >= a0) + usize::from(k >= a1) + usize::from(k >= a2);
-    (at, k - [0, a0, a1, a2][at])
-}
-
-/// No tile on that side.
-pub(crate) const NO_SLOT: u8 = u8::MAX;
-
-/// What a placement touched.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Touched {
-    /// The slot of the edge neighbour on each side N, E, S, W, or
-    /// [`NO_SLOT`].
-    pub sides: [u8; 4],
-    /// Slots whose eight surrounding cells this placement filled (the
-    /// placed tile's own slot included when it is surrounded at once).
-    pub surrounded: [u8; 9],
-    /// Entries used in `surrounded`.
-    pub surrounded_len: u8,
-    /// How many of the placed tile's eight surrounding cells hold a tile
-    /// (or, with `table_closes`, lie off the table).
-    pub around: u8,
-}
-
-impl Touched {
-    /// The slots whose surroundings this placement completed.
-    pub(crate) fn surrounded(&self) -> &[u8] {
-        &self.surrounded[..self.surrounded_len as usize]
     }
 }
 
@@ -826,6 +444,7 @@ impl Default for Board {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tiles::fitting_rotations;
 
     /// The kept per-kind totals are the fit counts summed over the
     /// frontier, through whole random games on and off a closing table.

@@ -196,10 +196,10 @@ const NO_COUNTERS: Counters = Counters {
 ///
 /// # Examples
 /// ```
-/// use engine::{segment_id, Rules, Seat, State, Tile};
+/// use engine::{segment_id, Chance, Rules, Seat, State, Tile};
 ///
 /// let mut state = State::new(Rules::default(), 2, Seat(0));
-/// state.draw(Tile::E).unwrap(); // a city on one edge
+/// state.apply_chance_outcome(Chance::Tile(Tile::E)).unwrap(); // a city on one edge
 /// state.try_action(state.parse_action("E (0, 1) r2").unwrap()).unwrap();
 /// let f = state.features();
 /// let root = f.root(segment_id(0, 0)); // the start tile's city, now closed
@@ -413,10 +413,10 @@ impl Features {
     ///
     /// # Examples
     /// ```
-    /// use engine::{segment_id, Rules, Seat, State, Tile};
+    /// use engine::{segment_id, Chance, Rules, Seat, State, Tile};
     ///
     /// let mut state = State::new(Rules::default(), 2, Seat(0));
-    /// state.draw(Tile::U).unwrap();
+    /// state.apply_chance_outcome(Chance::Tile(Tile::U)).unwrap();
     /// state.try_action(state.parse_action("U (1, 0) r1 E").unwrap()).unwrap(); // a highwayman
     /// let f = state.features();
     /// assert_eq!(f.meeples(f.root(segment_id(0, 1))), 1); // the start tile's road is his

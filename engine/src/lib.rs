@@ -19,7 +19,7 @@
 //! - **Chance**: [`State::chance_outcomes`] lists the draws ([`Chance`])
 //!   with their probabilities; [`State::apply_chance`] draws one at random
 //!   and returns the [`ChanceOutcome`]; [`State::apply_chance_outcome`]
-//!   (or [`State::draw`], [`State::receive_gift`]) applies a given one.
+//!   applies a given one.
 //! - **Values**: [`State::score`] by category, [`State::returns`] at the
 //!   end, and [`State::end_now_scores`] (what every seat would have if the
 //!   game ended now) with [`State::end_now_scores_after`] an action.
@@ -28,10 +28,30 @@
 //! - **Records**: [`Record`] (the `docs/RECORD-FORMAT.md` format), [`replay`] and
 //!   [`RecordBuilder`].
 //! - **Playouts**: [`random_move`], [`random_action`], [`random_playout`], and
-//!   [`State::play_random_move`] (a random move found and played in one pass).
+//!   [`play_random_move`] (a random move found and played in one pass).
 //! - **Tile geometry** (read-only, enough to draw a tile): [`Tile`] with
 //!   its [`TileDef`] ([`Edge`]s and [`SegmentDef`]s) and, per [`Rotation`],
 //!   its [`Oriented`] layout; [`Side`], [`Port`], [`Location`], [`Pos`].
+//!
+//! # Changing a state: four calls
+//!
+//! A [`State`] changes only through four methods (the model is OpenSpiel's
+//! one `ApplyAction` and cozy-chess's `try_play`/`play_unchecked`);
+//! everything else on it only reads:
+//!
+//! | call | for | when it is wrong |
+//! |---|---|---|
+//! | [`State::try_action`] | a seat's [`Action`], checked first | `Err(IllegalMove)`, nothing changes |
+//! | [`State::play_action_unchecked`] | a seat's [`Action`] a search generated | checked by `debug_assert!` only |
+//! | [`State::apply_chance_outcome`] | a given tile or gift card ([`Chance`]) | `Err(IllegalMove)`, nothing changes |
+//! | [`State::apply_chance`] | whatever chance event is due, drawn with an rng | panics outside chance |
+//!
+//! A move is `Action::Place(mv)`; there is no separate move, draw or gift
+//! mutator. Helpers built on these are free functions: [`random_playout`],
+//! [`play_random_move`], and for records [`replay`], [`apply_turn`] and
+//! [`follow_turn`]. Tests of the workspace write the steps tersely with the
+//! `testkit` crate's `StateExt` (`draw`, `try_play`, …), which wraps the
+//! same four calls.
 //!
 //! # A game, with chance as explicit events
 //!
@@ -70,12 +90,12 @@
 //! found there are legal in the real game.
 //!
 //! ```
-//! use engine::{random_playout, Rules, Seat, State, Tile};
+//! use engine::{random_playout, Chance, Rules, Seat, State, Tile};
 //! use rand::SeedableRng;
 //!
 //! let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(2);
 //! let mut state = State::new(Rules { gifts: true, ..Rules::STANDARD }, 2, Seat(0));
-//! state.draw(Tile::U).unwrap();
+//! state.apply_chance_outcome(Chance::Tile(Tile::U)).unwrap();
 //! let view = state.view(Seat(0));
 //! let mut best = None;
 //! view.for_each_action(|action| {
@@ -160,7 +180,8 @@ pub use hand::{Hand, MAX_HAND};
 pub use moves::{IllegalMove, Move, MoveList, Placement, MAX_MOVES};
 pub use notation::ParseActionError;
 pub use playout::{
-    random_action, random_gift_open, random_move, random_playout, MAX_GIFT_OPENINGS,
+    play_random_move, random_action, random_gift_open, random_move, random_playout,
+    MAX_GIFT_OPENINGS,
 };
 pub use record::{
     apply_turn, apply_turn_start, initial_state, replay, FinalRecord, GiftOpenRecord, Record,

@@ -10,10 +10,10 @@ use std::fmt;
 ///
 /// # Examples
 /// ```
-/// use engine::{Rules, Seat, State, Tile};
+/// use engine::{Chance, Rules, Seat, State, Tile};
 ///
 /// let mut state = State::new(Rules::default(), 2, Seat(0));
-/// state.draw(Tile::U).unwrap();
+/// state.apply_chance_outcome(Chance::Tile(Tile::U)).unwrap();
 /// let p = state.nth_placement(0).unwrap();
 /// assert!(state.board().is_open(p.pos));
 /// assert_ne!(state.board().fitting_rotations_at(Tile::U, p.pos) & (1 << p.rot.quarter_turns()), 0);
@@ -157,10 +157,10 @@ impl fmt::Display for DisplayMove {
 ///
 /// # Examples
 /// ```
-/// use engine::{MoveList, Rules, Seat, State, Tile, MAX_MOVES};
+/// use engine::{Chance, MoveList, Rules, Seat, State, Tile, MAX_MOVES};
 ///
 /// let mut state = State::new(Rules::default(), 2, Seat(0));
-/// state.draw(Tile::X).unwrap();
+/// state.apply_chance_outcome(Chance::Tile(Tile::X)).unwrap();
 /// let mut moves = MoveList::new();
 /// state.legal_moves(&mut moves);
 /// assert!(moves.len() <= MAX_MOVES);
@@ -263,13 +263,14 @@ impl fmt::Debug for MoveList {
 ///
 /// # Examples
 /// ```
-/// use engine::{IllegalMove, Move, Pos, Rotation, Rules, Seat, Side, State, Tile};
+/// use engine::{Action, Chance, IllegalMove, Move, Pos, Rotation, Rules, Seat, Side, State, Tile};
 ///
 /// let mut state = State::new(Rules::default(), 2, Seat(0));
-/// assert_eq!(state.draw(Tile::X), Ok(engine::Drawn::Placeable));
-/// assert_eq!(state.draw(Tile::X), Err(IllegalMove::TileAlreadyDrawn));
+/// assert!(state.apply_chance_outcome(Chance::Tile(Tile::X)).is_ok());
+/// let again = state.apply_chance_outcome(Chance::Tile(Tile::X));
+/// assert_eq!(again, Err(IllegalMove::TileAlreadyDrawn));
 /// let bad = Move::place(Pos::new(0, 1), Rotation::default()); // a road against the city
-/// let err = state.try_play(bad).unwrap_err();
+/// let err = state.try_action(Action::Place(bad)).unwrap_err();
 /// assert_eq!(err, IllegalMove::EdgeMismatch(Pos::new(0, 1), Side::S));
 /// assert_eq!(err.to_string(), "the S edge at (0, 1) does not match its neighbour");
 /// ```

@@ -88,10 +88,10 @@ impl fmt::Display for GiftOpenRecord {
 ///
 /// # Examples
 /// ```
-/// use engine::{Rules, Seat, State, Tile};
+/// use engine::{Chance, Rules, Seat, State, Tile};
 ///
 /// let mut state = State::new(Rules::default(), 2, Seat(0));
-/// state.draw(Tile::U).unwrap();
+/// state.apply_chance_outcome(Chance::Tile(Tile::U)).unwrap();
 /// let err = state.parse_action("U (1, 0) r9").unwrap_err();
 /// assert_eq!(err.text, "U (1, 0) r9");
 /// assert!(err.to_string().starts_with("bad action \"U (1, 0) r9\": "));
@@ -121,10 +121,10 @@ impl State {
     ///
     /// # Examples
     /// ```
-    /// use engine::{Action, Rules, Seat, State, Tile};
+    /// use engine::{Action, Chance, Rules, Seat, State, Tile};
     ///
     /// let mut state = State::new(Rules::default(), 2, Seat(0));
-    /// state.draw(Tile::U).unwrap();
+    /// state.apply_chance_outcome(Chance::Tile(Tile::U)).unwrap();
     /// let action = state.parse_action("U (1, 0) r1 NNW").unwrap();
     /// assert_eq!(state.describe(action), "U (1, 0) r1 NNW");
     /// ```
@@ -155,10 +155,10 @@ impl State {
     ///
     /// # Examples
     /// ```
-    /// use engine::{Action, Rules, Seat, State, Tile};
+    /// use engine::{Action, Chance, Rules, Seat, State, Tile};
     ///
     /// let mut state = State::new(Rules::default(), 2, Seat(0));
-    /// state.draw(Tile::V).unwrap();
+    /// state.apply_chance_outcome(Chance::Tile(Tile::V)).unwrap();
     /// assert!(matches!(state.parse_action("V (0, -1) r0"), Ok(Action::Place(_))));
     /// assert!(state.parse_action("U (0, -1) r0").is_err()); // V was drawn
     /// ```

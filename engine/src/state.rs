@@ -3,8 +3,14 @@
 //! The state is flat and `Clone` is a memcpy: no heap, no hidden order of
 //! the tiles (the bag is counts per kind). Randomness is explicit: when
 //! [`State::phase`] is [`Phase::Draw`] the caller picks a tile from
-//! [`State::bag`] (or lets [`State::draw_random`] do it with its own rng)
-//! and hands it to [`State::draw`].
+//! [`State::bag`] and applies it with [`State::apply_chance_outcome`] (or
+//! lets [`State::apply_chance`] draw one with its own rng).
+//!
+//! The public mutators are four (`actions.rs`, `chance.rs`):
+//! [`State::try_action`], [`State::play_action_unchecked`],
+//! [`State::apply_chance_outcome`] and [`State::apply_chance`]; the steps
+//! behind them (`draw`, `try_play`, `play_unchecked`, `receive_gift`, …)
+//! are crate-private.
 
 use crate::bag::Bag;
 use crate::board::{Board, Touched, NO_SLOT};
@@ -44,10 +50,10 @@ mod end_now_tests;
 ///
 /// # Examples
 /// ```
-/// use engine::{segment_at, Location, Port, Rules, Seat, State, Tile};
+/// use engine::{segment_at, Chance, Location, Port, Rules, Seat, State, Tile};
 ///
 /// let mut state = State::new(Rules::default(), 2, Seat(0));
-/// state.draw(Tile::U).unwrap();
+/// state.apply_chance_outcome(Chance::Tile(Tile::U)).unwrap();
 /// state.try_action(state.parse_action("U (1, 0) r1 NNE").unwrap()).unwrap(); // a farmer
 /// let m = state.meeples()[0];
 /// assert_eq!((m.seat, m.slot()), (Seat(0), 1));
@@ -104,11 +110,11 @@ pub const MAX_MEEPLES: usize = MAX_PLAYERS * MEEPLES_PER_SEAT as usize;
 ///
 /// # Examples
 /// ```
-/// use engine::{Rules, Seat, State, Tile};
+/// use engine::{Chance, Rules, Seat, State, Tile};
 ///
 /// let mut state = State::new(Rules::default(), 2, Seat(0));
 /// let copy = state.clone(); // a memcpy: search trees clone freely
-/// state.draw(Tile::U).unwrap();
+/// state.apply_chance_outcome(Chance::Tile(Tile::U)).unwrap();
 /// assert_ne!(state, copy);
 /// ```
 #[derive(Clone, PartialEq, Eq, Hash)]
@@ -253,11 +259,11 @@ impl State {
     ///
     /// # Examples
     /// ```
-    /// use engine::{Rules, Seat, State, Tile};
+    /// use engine::{Chance, Rules, Seat, State, Tile};
     ///
     /// let mut state = State::new(Rules::default(), 2, Seat(1));
     /// assert_eq!(state.to_play(), Seat(1));
-    /// state.draw(Tile::U).unwrap();
+    /// state.apply_chance_outcome(Chance::Tile(Tile::U)).unwrap();
     /// state.try_action(state.parse_action("U (1, 0) r1").unwrap()).unwrap();
     /// assert_eq!(state.to_play(), Seat(0)); // the turn passed
     /// ```
@@ -270,11 +276,11 @@ impl State {
     ///
     /// # Examples
     /// ```
-    /// use engine::{Phase, Rules, Seat, State, Tile};
+    /// use engine::{Chance, Phase, Rules, Seat, State, Tile};
     ///
     /// let mut state = State::new(Rules::default(), 2, Seat(0));
     /// assert_eq!(state.phase(), Phase::Draw);
-    /// state.draw(Tile::V).unwrap();
+    /// state.apply_chance_outcome(Chance::Tile(Tile::V)).unwrap();
     /// assert_eq!(state.phase(), Phase::Place(Tile::V));
     /// ```
     #[inline]
@@ -303,10 +309,10 @@ impl State {
     ///
     /// # Examples
     /// ```
-    /// use engine::{Rules, Seat, State, Tile};
+    /// use engine::{Chance, Rules, Seat, State, Tile};
     ///
     /// let mut state = State::new(Rules::default(), 2, Seat(0));
-    /// state.draw(Tile::X).unwrap(); // the only crossroads
+    /// state.apply_chance_outcome(Chance::Tile(Tile::X)).unwrap(); // the only crossroads
     /// assert_eq!(state.bag().count(Tile::X), 0);
     /// assert_eq!(state.bag().total(), 70);
     /// ```
@@ -319,11 +325,11 @@ impl State {
     ///
     /// # Examples
     /// ```
-    /// use engine::{Rules, Seat, State, Tile};
+    /// use engine::{Chance, Rules, Seat, State, Tile};
     ///
     /// let mut state = State::new(Rules::default(), 2, Seat(0));
     /// assert_eq!(state.turns(), 0);
-    /// state.draw(Tile::U).unwrap();
+    /// state.apply_chance_outcome(Chance::Tile(Tile::U)).unwrap();
     /// state.try_action(state.parse_action("U (1, 0) r1").unwrap()).unwrap();
     /// assert_eq!(state.turns(), 1);
     /// ```
@@ -336,10 +342,10 @@ impl State {
     ///
     /// # Examples
     /// ```
-    /// use engine::{Rules, Seat, State, Tile};
+    /// use engine::{Chance, Rules, Seat, State, Tile};
     ///
     /// let mut state = State::new(Rules::default(), 2, Seat(0));
-    /// state.draw(Tile::E).unwrap();
+    /// state.apply_chance_outcome(Chance::Tile(Tile::E)).unwrap();
     /// // Close the start tile's city with a knight: 2 tiles × 2 points.
     /// state.try_action(state.parse_action("E (0, 1) r2 S").unwrap()).unwrap();
     /// assert_eq!(state.score(Seat(0)).city, 4);
@@ -354,10 +360,10 @@ impl State {
     ///
     /// # Examples
     /// ```
-    /// use engine::{Rules, Seat, State, Tile};
+    /// use engine::{Chance, Rules, Seat, State, Tile};
     ///
     /// let mut state = State::new(Rules::default(), 2, Seat(0));
-    /// state.draw(Tile::U).unwrap();
+    /// state.apply_chance_outcome(Chance::Tile(Tile::U)).unwrap();
     /// state.try_action(state.parse_action("U (1, 0) r1 E").unwrap()).unwrap();
     /// assert_eq!((state.supply(Seat(0)), state.supply(Seat(1))), (6, 7));
     /// ```
@@ -370,11 +376,11 @@ impl State {
     ///
     /// # Examples
     /// ```
-    /// use engine::{Rules, Seat, State, Tile};
+    /// use engine::{Chance, Rules, Seat, State, Tile};
     ///
     /// let mut state = State::new(Rules::default(), 2, Seat(0));
     /// assert!(state.meeples().is_empty());
-    /// state.draw(Tile::U).unwrap();
+    /// state.apply_chance_outcome(Chance::Tile(Tile::U)).unwrap();
     /// state.try_action(state.parse_action("U (1, 0) r1 E").unwrap()).unwrap();
     /// assert_eq!(state.meeples().len(), 1);
     /// assert_eq!(state.meeples()[0].seat, Seat(0));
@@ -456,12 +462,12 @@ impl State {
     ///
     /// # Examples
     /// ```
-    /// use engine::{segment_id, Rules, Seat, State, Tile};
+    /// use engine::{segment_id, Chance, Rules, Seat, State, Tile};
     ///
     /// let mut state = State::new(Rules::default(), 2, Seat(0));
     /// let city = segment_id(0, 0);
     /// assert!(!state.is_complete(city));
-    /// state.draw(Tile::E).unwrap();
+    /// state.apply_chance_outcome(Chance::Tile(Tile::E)).unwrap();
     /// state.try_action(state.parse_action("E (0, 1) r2").unwrap()).unwrap();
     /// assert!(state.is_complete(city));
     /// assert!(!state.is_complete(segment_id(0, 2))); // fields never are
@@ -487,12 +493,12 @@ impl State {
     ///
     /// # Examples
     /// ```
-    /// use engine::{segment_id, Rules, Seat, State, Tile};
+    /// use engine::{segment_id, Chance, Rules, Seat, State, Tile};
     ///
     /// let mut state = State::new(Rules::default(), 2, Seat(0));
     /// let (city, field) = (segment_id(0, 0), segment_id(0, 2));
     /// assert_eq!((state.feature_value(city), state.feature_value(field)), (1, 0));
-    /// state.draw(Tile::E).unwrap();
+    /// state.apply_chance_outcome(Chance::Tile(Tile::E)).unwrap();
     /// state.try_action(state.parse_action("E (0, 1) r2").unwrap()).unwrap();
     /// assert_eq!(state.feature_value(city), 4); // complete: 2 tiles × 2
     /// assert_eq!(state.feature_value(field), 3); // a farm touching one complete city
@@ -525,10 +531,10 @@ impl State {
     ///
     /// # Examples
     /// ```
-    /// use engine::{segment_id, Rules, Seat, State, Tile};
+    /// use engine::{segment_id, Chance, Rules, Seat, State, Tile};
     ///
     /// let mut state = State::new(Rules::default(), 2, Seat(0));
-    /// state.draw(Tile::U).unwrap();
+    /// state.apply_chance_outcome(Chance::Tile(Tile::U)).unwrap();
     /// state.try_action(state.parse_action("U (1, 0) r1 E").unwrap()).unwrap();
     /// let road = state.features().root(segment_id(0, 1));
     /// let on_road = state.meeples_on(road);
@@ -553,21 +559,7 @@ impl State {
     ///
     /// # Errors
     /// The [`IllegalMove`] [`State::check`] finds; the state is then unchanged.
-    ///
-    /// # Examples
-    /// ```
-    /// use engine::{Rules, Seat, State, Tile};
-    ///
-    /// let mut state = State::new(Rules::default(), 2, Seat(0));
-    /// state.draw(Tile::U).unwrap();
-    /// use engine::{Move, Pos, Rotation};
-    /// let bad = Move::place(Pos::new(5, 5), Rotation::default());
-    /// assert!(state.try_play(bad).is_err());
-    /// let good = Move::place(Pos::new(1, 0), Rotation::new(1).unwrap());
-    /// state.try_play(good).unwrap();
-    /// assert_eq!(state.turns(), 1);
-    /// ```
-    pub fn try_play(&mut self, mv: Move) -> Result<(), IllegalMove> {
+    pub(crate) fn try_play(&mut self, mv: Move) -> Result<(), IllegalMove> {
         self.check(mv)?;
         self.play_unchecked(mv);
         Ok(())
@@ -582,19 +574,7 @@ impl State {
     ///
     /// # Panics
     /// Outside [`Phase::Place`]; with debug assertions, if `mv` is not legal.
-    ///
-    /// # Examples
-    /// ```
-    /// use engine::{MoveList, Rules, Seat, State, Tile};
-    ///
-    /// let mut state = State::new(Rules::default(), 2, Seat(0));
-    /// state.draw(Tile::U).unwrap();
-    /// let mut moves = MoveList::new();
-    /// state.legal_moves(&mut moves);
-    /// state.play_unchecked(moves[0]); // generated, so legal
-    /// assert_eq!(state.turns(), 1);
-    /// ```
-    pub fn play_unchecked(&mut self, mv: Move) {
+    pub(crate) fn play_unchecked(&mut self, mv: Move) {
         debug_assert_eq!(self.check(mv), Ok(()));
         let (slot, touched) = self.put_placement(mv.placement);
         self.finish_move(slot, touched, mv.meeple);

@@ -35,11 +35,11 @@ pub enum Chance {
 ///
 /// # Examples
 /// ```
-/// use engine::{Phase, Rules, Seat, State, Tile};
+/// use engine::{Chance, Phase, Rules, Seat, State, Tile};
 ///
 /// let mut state = State::new(Rules::default(), 2, Seat(0));
 /// assert_eq!(state.phase(), Phase::Draw);
-/// state.draw(Tile::U).unwrap();
+/// state.apply_chance_outcome(Chance::Tile(Tile::U)).unwrap();
 /// assert_eq!(state.phase(), Phase::Place(Tile::U));
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -76,10 +76,10 @@ pub enum Phase {
 ///
 /// # Examples
 /// ```
-/// use engine::{Action, Rules, Seat, State, Tile};
+/// use engine::{Action, Chance, Rules, Seat, State, Tile};
 ///
 /// let mut state = State::new(Rules::default(), 2, Seat(0));
-/// state.draw(Tile::U).unwrap();
+/// state.apply_chance_outcome(Chance::Tile(Tile::U)).unwrap();
 /// let action = state.parse_action("U (1, 0) r1").unwrap();
 /// assert!(matches!(action, Action::Place(_)));
 /// assert_eq!(Action::from_index(action.to_index().unwrap()), Some(action));
@@ -119,10 +119,11 @@ pub enum ChanceOutcome {
 ///
 /// # Examples
 /// ```
-/// use engine::{Drawn, Rules, Seat, State, Tile};
+/// use engine::{Chance, ChanceOutcome, Drawn, Rules, Seat, State, Tile};
 ///
 /// let mut state = State::new(Rules::default(), 2, Seat(0));
-/// assert_eq!(state.draw(Tile::C), Ok(Drawn::Placeable)); // north of the start tile's city
+/// let outcome = state.apply_chance_outcome(Chance::Tile(Tile::C)); // north of the start tile's city
+/// assert_eq!(outcome, Ok(ChanceOutcome::Tile(Tile::C, Drawn::Placeable)));
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Drawn {

@@ -8,6 +8,10 @@
 //! the state holds the bag as counts. For search, [`SeatView::determinize`]
 //! samples a complete state consistent with what the seat knows.
 //!
+//! This file holds what the seat sees; `view/actions.rs` its options
+//! (placements, moves, actions), `view/determinize.rs` the sampling of what
+//! it cannot see.
+//!
 //! These do not compile, and doc tests check that they stay so: a seat's
 //! hand is private to the engine, and a view does not hand out its state.
 //!
@@ -36,24 +40,26 @@ use crate::bag::Bag;
 use crate::board::Board;
 use crate::features::{Features, SegmentId};
 use crate::geom::{Location, Pos};
-use crate::gifts::{Gift, GiftCards};
+use crate::gifts::GiftCards;
 use crate::hand::Hand;
-use crate::moves::{IllegalMove, Move, MoveList, Placement};
+use crate::moves::{IllegalMove, Move, Placement};
 use crate::rules::Rules;
 use crate::seat::{PerSeat, Score, Seat};
 use crate::state::{Meeple, State};
 use crate::tiles::{FeatureKind, Tile};
 use crate::turn::{Action, Phase};
-use rand::Rng;
+
+mod actions;
+mod determinize;
 
 /// A seat's view of a game.
 ///
 /// # Examples
 /// ```
-/// use engine::{Rules, Seat, State, Tile};
+/// use engine::{Chance, Rules, Seat, State, Tile};
 ///
 /// let mut state = State::new(Rules { farmers: true, gifts: true, ..Rules::STANDARD }, 2, Seat(0));
-/// state.draw(Tile::U).unwrap();
+/// state.apply_chance_outcome(Chance::Tile(Tile::U)).unwrap();
 /// let view = state.view(Seat(0));
 /// assert_eq!(view.seat(), Seat(0));
 /// assert!(view.own_hand().is_empty()); // no gift cards yet
@@ -207,11 +213,11 @@ impl<'a> SeatView<'a> {
     ///
     /// # Examples
     /// ```
-    /// use engine::{Rules, Seat, State, Tile};
+    /// use engine::{Chance, Rules, Seat, State, Tile};
     ///
     /// let mut state = State::new("hand=1".parse().unwrap(), 2, Seat(0));
-    /// state.draw(Tile::U).unwrap(); // seat 0's hand
-    /// state.draw(Tile::V).unwrap(); // seat 1's hand
+    /// state.apply_chance_outcome(Chance::Tile(Tile::U)).unwrap(); // seat 0's hand
+    /// state.apply_chance_outcome(Chance::Tile(Tile::V)).unwrap(); // seat 1's hand
     /// let unseen = state.view(Seat(0)).unseen_tiles();
     /// // Seat 0 holds a U; seat 1's V is unseen, in the bag's counts.
     /// assert_eq!((unseen.total(), unseen.count(Tile::U), unseen.count(Tile::V)), (70, 7, 9));
@@ -357,10 +363,10 @@ impl<'a> SeatView<'a> {
         ///
         /// # Examples
         /// ```
-        /// use engine::{Rules, Seat, State, Tile};
+        /// use engine::{Chance, Rules, Seat, State, Tile};
         ///
         /// let mut state = State::new(Rules { gifts: true, ..Rules::STANDARD }, 2, Seat(0));
-        /// state.draw(Tile::U).unwrap();
+        /// state.apply_chance_outcome(Chance::Tile(Tile::U)).unwrap();
         /// assert!(!state.view(Seat(0)).may_open_gift()); // no card in hand
         /// ```
         fn may_open_gift(&self) -> bool;
@@ -368,10 +374,10 @@ impl<'a> SeatView<'a> {
         ///
         /// # Examples
         /// ```
-        /// use engine::{Rules, Seat, State, Tile};
+        /// use engine::{Chance, Rules, Seat, State, Tile};
         ///
         /// let mut state = State::new(Rules::default(), 2, Seat(0));
-        /// state.draw(Tile::U).unwrap();
+        /// state.apply_chance_outcome(Chance::Tile(Tile::U)).unwrap();
         /// assert_eq!(state.view(Seat(1)).drawn_tile(), Some(Tile::U)); // drawn tiles are public
         /// ```
         fn drawn_tile(&self) -> Option<Tile>;
@@ -444,10 +450,10 @@ impl<'a> SeatView<'a> {
         ///
         /// # Examples
         /// ```
-        /// use engine::{Rules, Seat, State, Tile};
+        /// use engine::{Chance, Rules, Seat, State, Tile};
         ///
         /// let mut state = State::new(Rules::default(), 2, Seat(0));
-        /// state.draw(Tile::U).unwrap();
+        /// state.apply_chance_outcome(Chance::Tile(Tile::U)).unwrap();
         /// assert_eq!(state.view(Seat(0)).placement_count(), 6);
         /// ```
         fn placement_count(&self) -> usize;
@@ -455,10 +461,10 @@ impl<'a> SeatView<'a> {
         ///
         /// # Examples
         /// ```
-        /// use engine::{Rules, Seat, State, Tile};
+        /// use engine::{Chance, Rules, Seat, State, Tile};
         ///
         /// let mut state = State::new(Rules::default(), 2, Seat(0));
-        /// state.draw(Tile::U).unwrap();
+        /// state.apply_chance_outcome(Chance::Tile(Tile::U)).unwrap();
         /// assert_eq!(state.view(Seat(0)).nth_placement(0), state.nth_placement(0));
         /// ```
         fn nth_placement(&self, k: usize) -> Option<Placement>;
@@ -466,10 +472,10 @@ impl<'a> SeatView<'a> {
         ///
         /// # Examples
         /// ```
-        /// use engine::{Rules, Seat, State, Tile};
+        /// use engine::{Chance, Rules, Seat, State, Tile};
         ///
         /// let mut state = State::new(Rules::default(), 2, Seat(0));
-        /// state.draw(Tile::U).unwrap();
+        /// state.apply_chance_outcome(Chance::Tile(Tile::U)).unwrap();
         /// let view = state.view(Seat(0));
         /// let p = view.nth_placement(0).unwrap();
         /// assert_eq!(view.free_segments(p), state.free_segments(p));
@@ -482,10 +488,10 @@ impl<'a> SeatView<'a> {
         ///
         /// # Examples
         /// ```
-        /// use engine::{IllegalMove, Move, Pos, Rotation, Rules, Seat, State, Tile};
+        /// use engine::{Chance, IllegalMove, Move, Pos, Rotation, Rules, Seat, State, Tile};
         ///
         /// let mut state = State::new(Rules::default(), 2, Seat(0));
-        /// state.draw(Tile::U).unwrap();
+        /// state.apply_chance_outcome(Chance::Tile(Tile::U)).unwrap();
         /// let far = Move::place(Pos::new(9, 9), Rotation::default());
         /// assert_eq!(state.view(Seat(0)).check(far), Err(IllegalMove::NoNeighbour(Pos::new(9, 9))));
         /// ```
@@ -502,297 +508,6 @@ impl<'a> SeatView<'a> {
         /// When `text` is not an action of this position in record notation.
         fn parse_action(&self, text: &str) -> Result<Action, crate::ParseActionError>;
     }
-
-    /// Every legal placement.
-    ///
-    /// # Examples
-    /// ```
-    /// use engine::{Rules, Seat, State, Tile};
-    ///
-    /// let mut state = State::new(Rules::default(), 2, Seat(0));
-    /// state.draw(Tile::U).unwrap();
-    /// let mut n = 0;
-    /// state.view(Seat(0)).for_each_placement(|_| n += 1);
-    /// assert_eq!(n, state.placement_count());
-    /// ```
-    pub fn for_each_placement(&self, f: impl FnMut(Placement)) {
-        self.state.for_each_placement(f)
-    }
-
-    /// Every legal move (placement and meeple).
-    ///
-    /// # Examples
-    /// ```
-    /// use engine::{Rules, Seat, State, Tile};
-    ///
-    /// let mut state = State::new(Rules::default(), 2, Seat(0));
-    /// state.draw(Tile::U).unwrap();
-    /// let mut n = 0;
-    /// state.view(Seat(0)).for_each_move(|_| n += 1);
-    /// assert_eq!(n, 24);
-    /// ```
-    pub fn for_each_move(&self, f: impl FnMut(Move)) {
-        self.state.for_each_move(f)
-    }
-
-    /// Fill `list` with every legal move.
-    ///
-    /// # Examples
-    /// ```
-    /// use engine::{MoveList, Rules, Seat, State, Tile};
-    ///
-    /// let mut state = State::new(Rules::default(), 2, Seat(0));
-    /// state.draw(Tile::U).unwrap();
-    /// let mut moves = MoveList::new();
-    /// state.view(Seat(0)).legal_moves(&mut moves);
-    /// assert_eq!(moves.len(), 24);
-    /// ```
-    pub fn legal_moves(&self, list: &mut MoveList) {
-        self.state.legal_moves(list)
-    }
-
-    /// Why an action of this seat is illegal, if it is (every action is,
-    /// when another seat is to play).
-    ///
-    /// # Errors
-    /// The [`IllegalMove`], as [`State::check_action`].
-    ///
-    /// # Examples
-    /// ```
-    /// use engine::{Rules, Seat, State, Tile};
-    ///
-    /// let mut state = State::new(Rules::default(), 2, Seat(0));
-    /// state.draw(Tile::U).unwrap();
-    /// let view = state.view(Seat(0));
-    /// let action = state.legal_actions()[0];
-    /// assert_eq!(view.check_action(action), Ok(()));
-    /// ```
-    pub fn check_action(&self, action: Action) -> Result<(), IllegalMove> {
-        if self.state.to_play() != self.seat {
-            return Err(IllegalMove::WrongPhase(self.state.phase()));
-        }
-        self.state.check_action(action)
-    }
-
-    /// Every legal action of this seat (moves, gift openings, Take 2's
-    /// choice); none when another seat is to play, whose gift openings
-    /// would reveal its cards.
-    ///
-    /// # Examples
-    /// ```
-    /// use engine::{Rules, Seat, State, Tile};
-    ///
-    /// let mut state = State::new(Rules::default(), 2, Seat(0));
-    /// state.draw(Tile::U).unwrap();
-    /// let (mut mine, mut theirs) = (0, 0);
-    /// state.view(Seat(0)).for_each_action(|_| mine += 1);
-    /// state.view(Seat(1)).for_each_action(|_| theirs += 1);
-    /// assert_eq!((mine, theirs), (24, 0));
-    /// ```
-    pub fn for_each_action(&self, f: impl FnMut(Action)) {
-        if self.state.to_play() != self.seat {
-            return;
-        }
-        self.state.for_each_action(f)
-    }
-
-    /// A uniformly random action (see [`crate::random_action`]) for this seat,
-    /// which must be the seat to play. It depends only on what the seat
-    /// may see: the public position and its own hand.
-    ///
-    /// # Examples
-    /// ```
-    /// use engine::{Rules, Seat, State, Tile};
-    /// use rand::SeedableRng;
-    ///
-    /// let mut state = State::new(Rules::default(), 2, Seat(0));
-    /// state.draw(Tile::U).unwrap();
-    /// let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(1);
-    /// let action = state.view(Seat(0)).random_action(&mut rng).unwrap();
-    /// assert!(state.check_action(action).is_ok());
-    /// assert_eq!(state.view(Seat(1)).random_action(&mut rng), None); // not its turn
-    /// ```
-    pub fn random_action<R: Rng + ?Sized>(&self, rng: &mut R) -> Option<Action> {
-        if self.state.to_play() != self.seat {
-            return None;
-        }
-        crate::playout::random_action(self.state, rng)
-    }
-
-    /// A uniformly random gift opening for this seat (see
-    /// [`crate::playout::random_gift_open`]), which must be the seat to
-    /// play.
-    ///
-    /// # Examples
-    /// ```
-    /// use engine::{Rules, Seat, State, Tile};
-    /// use rand::SeedableRng;
-    ///
-    /// let mut state = State::new(Rules { gifts: true, ..Rules::STANDARD }, 2, Seat(0));
-    /// state.draw(Tile::U).unwrap();
-    /// let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(1);
-    /// assert_eq!(state.view(Seat(0)).random_gift_open(&mut rng), None); // no card yet
-    /// ```
-    pub fn random_gift_open<R: Rng + ?Sized>(&self, rng: &mut R) -> Option<crate::GiftOpen> {
-        if self.state.to_play() != self.seat {
-            return None;
-        }
-        crate::playout::random_gift_open(self.state, rng)
-    }
-
-    /// A complete state consistent with everything this seat knows, for
-    /// search. The future tile order is chance in every state (the bag is
-    /// counts). With The Gifts, the cards this seat has not seen — other
-    /// seats' hands and the deck — are dealt at random from the unseen
-    /// cards: the deck from those that can be in it (the deck is part of
-    /// the pile it was last formed from, which lay face up), the rest to
-    /// the other seats, each receiving as many as it holds. The sample
-    /// depends only on `rng` and on what the seat may see.
-    ///
-    /// # Examples
-    /// ```
-    /// use engine::{Rules, Seat, State};
-    /// use rand::SeedableRng;
-    ///
-    /// let state = State::new(Rules { farmers: true, gifts: true, ..Rules::STANDARD }, 3, Seat(0));
-    /// let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(3);
-    /// let sample = state.view(Seat(1)).determinize(&mut rng);
-    /// assert_eq!(sample.board().len(), state.board().len()); // public facts kept
-    /// ```
-    pub fn determinize<R: Rng + ?Sized>(&self, rng: &mut R) -> State {
-        let mut state = self.state.clone();
-        self.deal_hidden(&mut state, rng);
-        state
-    }
-
-    /// [`SeatView::determinize`] into `state` (its content replaced), with
-    /// the same sample for the same `rng`: a search that samples every
-    /// iteration copies the position once, into a state it keeps.
-    ///
-    /// # Examples
-    /// ```
-    /// use engine::{Rules, Seat, State};
-    /// use rand::SeedableRng;
-    ///
-    /// let state = State::new(Rules { farmers: true, gifts: true, ..Rules::STANDARD }, 3, Seat(0));
-    /// let view = state.view(Seat(1));
-    /// let mut sample = State::new(Rules::default(), 2, Seat(0));
-    /// view.determinize_into(&mut rand_pcg::Pcg64Mcg::seed_from_u64(3), &mut sample);
-    /// assert!(sample == view.determinize(&mut rand_pcg::Pcg64Mcg::seed_from_u64(3)));
-    /// ```
-    pub fn determinize_into<R: Rng + ?Sized>(&self, rng: &mut R, state: &mut State) {
-        state.clone_from(self.state);
-        self.deal_hidden(state, rng);
-    }
-
-    /// Deal what this seat cannot see in `state`, a copy of the position
-    /// (see [`SeatView::determinize`]).
-    fn deal_hidden<R: Rng + ?Sized>(&self, state: &mut State, rng: &mut R) {
-        let rules = self.state.rules();
-        if rules.hand > 0 && !rules.hand_visible {
-            self.deal_hidden_tiles(state, rng);
-        }
-        if !rules.gifts {
-            return;
-        }
-        let unseen = GiftCards::FULL
-            .minus(&self.own_hand())
-            .minus(&self.state.gift_discard());
-        // The deck first, from the unseen cards of the pile it was formed
-        // from; then the other hands from everything else unseen.
-        let may_be_deck = unseen.common(&self.state.gift_deck_pool());
-        let mut deck = GiftCards::EMPTY;
-        let mut candidates = shuffled(&may_be_deck, rng);
-        for &g in &candidates.cards[..self.state.gift_deck_size() as usize] {
-            deck.add(g);
-        }
-        candidates = shuffled(&unseen.minus(&deck), rng);
-        let cards = &candidates.cards;
-        let mut hands = [GiftCards::EMPTY; crate::MAX_PLAYERS];
-        let mut next = 0;
-        for (s, hand) in hands.iter_mut().enumerate().take(self.players()) {
-            let seat = Seat(s as u8);
-            if seat == self.seat {
-                *hand = self.own_hand();
-                continue;
-            }
-            for _ in 0..self.state.hand_size(seat) {
-                hand.add(cards[next]);
-                next += 1;
-            }
-        }
-        debug_assert_eq!(next, candidates.len);
-        state.set_hidden_cards(deck, &hands[..self.players()]);
-    }
-}
-
-impl SeatView<'_> {
-    /// With hidden hands: deal the tiles this seat has not seen (the bag
-    /// and the other seats' hands, as counts) at random, each other seat
-    /// receiving as many as it holds and the bag the rest.
-    ///
-    /// The tiles placed and set aside are public, so these are exactly the
-    /// unseen tiles. (A seat's kept tiles could all be placed at the start
-    /// of its last turn, a hint this sample does not use.)
-    fn deal_hidden_tiles<R: Rng + ?Sized>(&self, state: &mut State, rng: &mut R) {
-        // The unseen tiles as counts, then laid out by kind: the sample
-        // depends on what is unseen, not on where it lies.
-        let counts = self.unseen_tiles();
-        let players = self.players();
-        let others = (0..players)
-            .map(|s| Seat(s as u8))
-            .filter(|&s| s != self.seat);
-        let mut unseen = [Tile::A; 71];
-        let mut len = 0;
-        for (t, c) in counts.iter() {
-            for _ in 0..c {
-                unseen[len] = t;
-                len += 1;
-            }
-        }
-        let unseen = &mut unseen[..len];
-        for i in (1..unseen.len()).rev() {
-            unseen.swap(i, rng.gen_range(0..=i));
-        }
-        let mut hands = [Hand::EMPTY; crate::MAX_PLAYERS];
-        hands[self.seat.index()] = self.own_tiles();
-        let mut next = 0;
-        for s in others {
-            for _ in 0..self.state.tiles_held(s) {
-                hands[s.index()].insert(unseen[next]);
-                next += 1;
-            }
-        }
-        let mut bag = Bag::empty();
-        for &t in &unseen[next..] {
-            bag.put_back(t);
-        }
-        state.set_bag_and_hands(bag, &hands[..players]);
-    }
-}
-
-/// At most 25 gift cards in a random order.
-struct Shuffled {
-    cards: [Gift; 25],
-    len: usize,
-}
-
-/// The cards of `of` in a uniformly random order.
-fn shuffled<R: Rng + ?Sized>(of: &GiftCards, rng: &mut R) -> Shuffled {
-    let mut out = Shuffled {
-        cards: [Gift::Synod; 25],
-        len: 0,
-    };
-    for g in Gift::ALL {
-        for _ in 0..of.count(g) {
-            out.cards[out.len] = g;
-            out.len += 1;
-        }
-    }
-    for i in (1..out.len).rev() {
-        out.cards.swap(i, rng.gen_range(0..=i));
-    }
-    out
 }
 
 impl State {
@@ -800,10 +515,10 @@ impl State {
     ///
     /// # Examples
     /// ```
-    /// use engine::{Rules, Seat, State, Tile};
+    /// use engine::{Chance, Rules, Seat, State, Tile};
     ///
     /// let mut state = State::new(Rules::default(), 2, Seat(0));
-    /// state.draw(Tile::U).unwrap();
+    /// state.apply_chance_outcome(Chance::Tile(Tile::U)).unwrap();
     /// let view = state.view(Seat(0));
     /// assert_eq!((view.seat(), view.drawn_tile()), (Seat(0), Some(Tile::U)));
     /// ```

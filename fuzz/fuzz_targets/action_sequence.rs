@@ -122,14 +122,16 @@ fuzz_target!(|data: &[u8]| {
                         Chance::Gift(g) => panic!("a gift {g:?} listed for a tile draw"),
                     }
                 };
-                if state.draw(tile).is_err() {
+                if state.apply_chance_outcome(Chance::Tile(tile)).is_err() {
                     assert_eq!(state, before, "a refused draw changed the state");
                 }
             }
             Phase::DrawGift => {
                 let deck = state.gift_deck();
                 let gift = deck.nth(b.byte() % deck.total());
-                state.receive_gift(gift).expect("a card of the deck");
+                state
+                    .apply_chance_outcome(Chance::Gift(gift))
+                    .expect("a card of the deck");
             }
             Phase::Place(_) | Phase::Choose(..) | Phase::PlaceHand => {
                 actions.clear();

@@ -9,10 +9,10 @@
 use engine::{random_action, Rules, Seat, State};
 use libfuzzer_sys::fuzz_target;
 use rand::SeedableRng;
-use tournament::external::answer::{
+use protocol::external::answer::{
     is_stale, read_answer, read_hello, read_ready, Answer, MAX_REASON,
 };
-use tournament::external::message::legal_actions;
+use protocol::external::message::legal_actions;
 
 const RULES: [&str; 4] = ["", "gifts=true", "hand=2", "hand=3,hand_visible=true"];
 

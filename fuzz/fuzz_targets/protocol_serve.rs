@@ -10,7 +10,7 @@ use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     let mut out = Vec::new();
-    let result = tournament::serve::serve("random", data, &mut out);
+    let result = protocol::serve::serve("random", data, &mut out);
     if let Err(e) = result {
         let e = e.to_string();
         assert!(!e.contains('\n'), "a one-line error: {e}");

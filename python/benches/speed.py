@@ -13,6 +13,7 @@ import random
 import time
 
 import carcassonne
+from common import aec_steps
 
 
 def random_games(games, ids):
@@ -31,29 +32,6 @@ def random_games(games, ids):
     return games / (time.process_time() - start), turns / games
 
 
-def aec_steps(steps):
-    import numpy as np
-
-    env = carcassonne.env.aec_env(players=2)
-    env.reset(seed=1)
-    rng = np.random.default_rng(1)
-    done = 0
-    start = time.process_time()
-    while done < steps:
-        for agent in env.agent_iter():
-            obs, _, term, trunc, _ = env.last()
-            if term or trunc:
-                env.step(None)
-                continue
-            env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
-            done += 1
-            if done >= steps:
-                break
-        else:
-            env.reset()
-    return steps / (time.process_time() - start)
-
-
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=2000)
@@ -63,7 +41,7 @@ def main():
     print(f"random games, legal_actions()/apply(): {rate:,.0f} games/s ({turns:.1f} decisions/game)")
     rate, _ = random_games(args.games, ids=True)
     print(f"random games, legal_action_ids()/apply(): {rate:,.0f} games/s")
-    print(f"AEC env steps (observe + mask + step): {aec_steps(args.steps):,.0f} steps/s")
+    print(f"AEC env steps (observe + mask + step): {aec_steps(args.steps, clock=time.process_time):,.0f} steps/s")
 
 
 if __name__ == "__main__":

@@ -23,27 +23,7 @@ import time
 import numpy as np
 
 import carcassonne
-
-
-def aec_steps(steps):
-    env = carcassonne.env.aec_env(players=2)
-    env.reset(seed=1)
-    rng = np.random.default_rng(1)
-    done = 0
-    start = time.perf_counter()
-    while done < steps:
-        for agent in env.agent_iter():
-            obs, _, term, trunc, _ = env.last()
-            if term or trunc:
-                env.step(None)
-                continue
-            env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
-            done += 1
-            if done >= steps:
-                break
-        else:
-            env.reset()
-    return steps / (time.perf_counter() - start)
+from common import aec_steps
 
 
 def vector_steps(steps, envs, threads, **kwargs):

@@ -15,6 +15,8 @@ from ._carcassonne import (
     ACTION_FEATURES,
     ACTION_FEATURES_VERSION,
     ACTION_SPACE,
+    ENCODING,
+    ENCODING_VERSION,
     FULL_RADIUS,
     GIFTS,
     MAX_PLAYERS,
@@ -27,12 +29,15 @@ from ._carcassonne import (
     EngineError,
     Game,
     IllegalActionError,
+    Network,
     View,
     action_count,
     agent,
     decode_action,
+    network_layout,
     play_game,
     replay,
+    selfplay,
     tournament,
 )
 
@@ -40,6 +45,8 @@ __all__ = [
     "ACTION_FEATURES",
     "ACTION_FEATURES_VERSION",
     "ACTION_SPACE",
+    "ENCODING",
+    "ENCODING_VERSION",
     "FULL_RADIUS",
     "GIFTS",
     "MAX_PLAYERS",
@@ -51,14 +58,21 @@ __all__ = [
     "Agent",
     "EngineError",
     "Game",
+    "Examples",
     "IllegalActionError",
+    "Network",
     "View",
     "action_count",
     "agent",
     "decode_action",
     "env",
+    "load_examples",
+    "network_layout",
+    "neural",
     "play_game",
     "replay",
+    "save_network",
+    "selfplay",
     "tournament",
     "vector",
     "vector_env",
@@ -72,8 +86,8 @@ _abc.Sequence.register(ActionList)
 
 def __getattr__(name):
     # `carcassonne.env`, `carcassonne.vector` and `vector_env` need the `rl` extra (numpy, pettingzoo,
-    # gymnasium): imported only when used.
-    if name in ("env", "vector"):
+    # gymnasium), `carcassonne.neural` and its names numpy: imported only when used.
+    if name in ("env", "vector", "neural"):
         import importlib
 
         return importlib.import_module("." + name, __name__)
@@ -81,4 +95,8 @@ def __getattr__(name):
         import importlib
 
         return importlib.import_module(".vector", __name__).vector_env
+    if name in ("load_examples", "save_network", "Examples"):
+        import importlib
+
+        return getattr(importlib.import_module(".neural", __name__), name)
     raise AttributeError(f"module 'carcassonne' has no attribute {name!r}")

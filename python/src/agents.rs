@@ -423,7 +423,7 @@ pub fn run_tournament<'py>(
     rules: Option<&Bound<'py, PyAny>>,
     variants: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let mut table = AgentTable::new(agents)?;
+    let table = AgentTable::new(agents)?;
     let settings = Settings {
         name,
         agents: table.specs.clone(),
@@ -437,6 +437,60 @@ pub fn run_tournament<'py>(
         selfplay: false,
         secret_decks: false,
     };
+    run_settings(py, table, settings, out, threads)
+}
+
+/// Self-play games of one agent in every seat, as ``carcassonne selfplay``
+/// runs them: `games` games (rounded up to a multiple of `players`), each
+/// with a deck of its own, written to `out` (or
+/// ``results/<time>-selfplay``) with records, ``positions.csv`` and, for
+/// an agent that searches (``az``), the training examples
+/// (``examples/game-NNNNNNN.safetensors``; ``load_examples`` reads them).
+/// Returns what ``tournament`` returns.
+#[allow(clippy::too_many_arguments)]
+#[pyfunction(name = "selfplay")]
+#[pyo3(signature = (agent, games = 150, players = 2, seed = 1, out = None, farmers = None, gifts = None, threads = None, rules = None, **variants))]
+pub fn run_selfplay<'py>(
+    py: Python<'py>,
+    agent: &Bound<'py, PyAny>,
+    games: u64,
+    players: usize,
+    seed: u64,
+    out: Option<PathBuf>,
+    farmers: Option<bool>,
+    gifts: Option<bool>,
+    threads: Option<usize>,
+    rules: Option<&Bound<'py, PyAny>>,
+    variants: Option<&Bound<'py, PyDict>>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let list = pyo3::types::PyList::new(py, [agent])?;
+    let table = AgentTable::new(list.as_any())?;
+    let settings = Settings {
+        name: "selfplay".to_string(),
+        agents: table.specs.clone(),
+        players,
+        games_per_pairing: games,
+        seed,
+        rules: rules_from(farmers, gifts, rules, variants)?,
+        records: true,
+        shard: None,
+        sprt: None,
+        selfplay: true,
+        secret_decks: false,
+    };
+    run_settings(py, table, settings, out, threads)
+}
+
+/// Run the games `settings` describe with `table`'s agents into `out`
+/// (or the default folder) on `threads` threads, as the command line
+/// does (Ctrl-C included), and summarise them for Python.
+fn run_settings<'py>(
+    py: Python<'py>,
+    mut table: AgentTable,
+    settings: Settings,
+    out: Option<PathBuf>,
+    threads: Option<usize>,
+) -> PyResult<Bound<'py, PyDict>> {
     settings.validate().map_err(run_error)?;
     let folder = match out {
         Some(dir) => {

@@ -51,19 +51,7 @@ impl Game {
     /// Turn an ``Action``, an integer id or a notation string into an
     /// engine action (legality is checked when it is applied).
     pub(crate) fn action_of(&self, action: &Bound<'_, PyAny>) -> PyResult<EngineAction> {
-        if let Ok(a) = action.cast::<Action>() {
-            return Ok(a.get().action);
-        }
-        if let Ok(id) = action.extract::<u32>() {
-            return EngineAction::from_index(id)
-                .ok_or_else(|| illegal(format!("no action has id {id}")));
-        }
-        if let Ok(text) = action.extract::<String>() {
-            return self.state.parse_action(&text).map_err(illegal);
-        }
-        Err(PyTypeError::new_err(
-            "an action is an Action, an integer id or a notation string",
-        ))
+        action_from(&self.state, action)
     }
 
     fn apply_engine(&mut self, action: EngineAction) -> PyResult<()> {
@@ -233,12 +221,9 @@ impl Game {
         guard(|| {
             let outcome = match self.state.phase() {
                 Phase::Draw | Phase::DrawSecond(_) | Phase::DrawHand => {
-                    let (tile, drawn) = self.state.draw_random(&mut self.deck);
-                    ChanceOutcome::Tile(tile, drawn)
+                    self.state.apply_chance(&mut self.deck)
                 }
-                Phase::DrawGift => {
-                    ChanceOutcome::Gift(self.state.receive_random_gift(&mut self.gift_deck))
-                }
+                Phase::DrawGift => self.state.apply_chance(&mut self.gift_deck),
                 other => return Err(illegal(format!("no chance event is due ({other:?})"))),
             };
             Ok(self.chanced(outcome))
@@ -433,6 +418,24 @@ fn game_of_record(mut record: Record) -> Result<Game, engine::ReplayError> {
     let mut builder = RecordBuilder::new(record.players, record.rules);
     *builder.record_mut() = record;
     Ok(Game::with_state(state, builder, seed))
+}
+
+/// Turn an ``Action``, an integer id or a notation string (read in the
+/// position of `state`) into an engine action (legality is not checked).
+pub(crate) fn action_from(state: &State, action: &Bound<'_, PyAny>) -> PyResult<EngineAction> {
+    if let Ok(a) = action.cast::<Action>() {
+        return Ok(a.get().action);
+    }
+    if let Ok(id) = action.extract::<u32>() {
+        return EngineAction::from_index(id)
+            .ok_or_else(|| illegal(format!("no action has id {id}")));
+    }
+    if let Ok(text) = action.extract::<String>() {
+        return state.parse_action(&text).map_err(illegal);
+    }
+    Err(PyTypeError::new_err(
+        "an action is an Action, an integer id or a notation string",
+    ))
 }
 
 /// A score as a dict.

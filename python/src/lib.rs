@@ -9,6 +9,8 @@
 //! - [`rules`]: the engine's rules (with RULES.md §8 variants) from arguments.
 //! - [`agents`]: built-in agents, Python agents, `play_game`, tournaments.
 //! - [`vector`]: `VectorEnv`, many games stepped per call on a thread pool.
+//! - [`neural`]: the `az` network: view encoding, training examples as
+//!   numpy arrays, weights files from numpy.
 //! - [`errors`]: the exceptions, and turning panics into them.
 
 use pyo3::prelude::*;
@@ -18,6 +20,7 @@ pub mod agents;
 pub mod encoding;
 pub mod errors;
 pub mod game;
+pub mod neural;
 pub mod observation;
 pub mod rules;
 pub mod vector;
@@ -38,12 +41,17 @@ fn _carcassonne(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<view::View>()?;
     m.add_class::<agents::BuiltinAgent>()?;
     m.add_class::<vector::VectorEnv>()?;
+    m.add_class::<neural::Network>()?;
     m.add_function(wrap_pyfunction!(game::replay, m)?)?;
     m.add_function(wrap_pyfunction!(agents::agent, m)?)?;
     m.add_function(wrap_pyfunction!(agents::play_game, m)?)?;
     m.add_function(wrap_pyfunction!(agents::run_tournament, m)?)?;
     m.add_function(wrap_pyfunction!(encoding::action_count, m)?)?;
     m.add_function(wrap_pyfunction!(encoding::decode_action, m)?)?;
+    m.add_function(wrap_pyfunction!(neural::_load_examples, m)?)?;
+    m.add_function(wrap_pyfunction!(neural::_save_network, m)?)?;
+    m.add_function(wrap_pyfunction!(neural::network_layout, m)?)?;
+    m.add_function(wrap_pyfunction!(agents::run_selfplay, m)?)?;
     m.add("TILES", engine::Tile::ALL.map(|t| t.to_string()).to_vec())?;
     m.add("GIFTS", engine::Gift::ALL.map(|g| g.to_string()).to_vec())?;
     m.add("MAX_PLAYERS", engine::MAX_PLAYERS)?;
@@ -59,5 +67,7 @@ fn _carcassonne(m: &Bound<'_, PyModule>) -> PyResult<()> {
         "ACTION_FEATURES_VERSION",
         ::agents::action_features::VERSION,
     )?;
+    m.add("ENCODING_VERSION", ::agents::neural::ENCODING_VERSION)?;
+    m.add("ENCODING", neural::encoding_dict(py)?)?;
     Ok(())
 }

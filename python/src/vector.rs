@@ -147,9 +147,9 @@ impl Slot {
         while !self.state.is_over() {
             if self.state.is_chance() {
                 if self.state.phase() == Phase::DrawGift {
-                    self.state.receive_random_gift(&mut self.gift_deck);
+                    self.state.apply_chance(&mut self.gift_deck);
                 } else {
-                    self.state.draw_random(&mut self.deck);
+                    self.state.apply_chance(&mut self.deck);
                 }
                 continue;
             }

@@ -4,9 +4,10 @@
 //! counts.
 
 use crate::action::ActionList;
+use crate::errors::illegal;
 use crate::game::{check_seat, score_dict, Game};
 use crate::observation::Observation;
-use engine::{Gift, Phase, Seat, SeatView, State};
+use engine::{Action as EngineAction, Gift, Phase, Seat, SeatView, State};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use rand::SeedableRng;
@@ -36,6 +37,49 @@ impl View {
     /// The state, for the crate's engine calls that need it (notation).
     pub(crate) fn state(&self) -> &State {
         &self.state
+    }
+
+    /// The seat whose view this is.
+    pub(crate) fn seat_index(&self) -> usize {
+        self.seat.index()
+    }
+
+    /// This seat is to play (no chance event, the game not over).
+    fn seat_to_play(&self) -> bool {
+        !self.state.is_chance() && !self.state.is_over() && self.state.to_play() == self.seat
+    }
+
+    /// The actions to encode: `actions` (``Action``, ids or notation),
+    /// each checked legal for this seat, or by default the seat's legal
+    /// actions (none when it is not to play).
+    pub(crate) fn actions_for_encoding(
+        &self,
+        actions: Option<Vec<Bound<'_, PyAny>>>,
+    ) -> PyResult<Vec<EngineAction>> {
+        let Some(actions) = actions else {
+            if !self.seat_to_play() {
+                return Ok(Vec::new());
+            }
+            let mut out = Vec::new();
+            self.seat_view().for_each_action(|a| out.push(a));
+            return Ok(out);
+        };
+        let mut out = Vec::with_capacity(actions.len());
+        for a in &actions {
+            let action = crate::game::action_from(&self.state, a)?;
+            if !self.seat_to_play() {
+                return Err(illegal(format!(
+                    "seat {} is not to play: {}",
+                    self.seat.index(),
+                    self.state.describe(action)
+                )));
+            }
+            self.state
+                .check_action(action)
+                .map_err(|e| illegal(format!("{}: {e}", self.state.describe(action))))?;
+            out.push(action);
+        }
+        Ok(out)
     }
 }
 
@@ -162,6 +206,24 @@ impl View {
     #[pyo3(signature = (radius = 10))]
     fn observation<'py>(&self, py: Python<'py>, radius: u32) -> PyResult<Bound<'py, PyDict>> {
         Observation::of(&self.state, self.seat, radius).to_numpy(py)
+    }
+
+    /// The network's input for this view (docs/neural.md, encoding
+    /// ``ENCODING_VERSION``; the encoder of the ``az`` agent and of
+    /// self-play's training examples): ``board`` float32 [7200] (15 × 15
+    /// cells × 32 channels, cell-major), ``globals`` float32 [153],
+    /// ``actions`` float32 [M, 51] and ``action_cell`` uint32 [M] for
+    /// `actions` (default: the seat's legal actions in the order of
+    /// ``legal_actions()``, none when it is not to play; given ones must be
+    /// legal), and ``encoding_version``.
+    #[pyo3(signature = (actions = None))]
+    fn encode<'py>(
+        &self,
+        py: Python<'py>,
+        actions: Option<Vec<Bound<'py, PyAny>>>,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let actions = self.actions_for_encoding(actions)?;
+        crate::neural::encode_view(py, &self.state, self.seat, &actions)
     }
 
     /// A complete game consistent with everything this seat knows: the

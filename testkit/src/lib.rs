@@ -4,7 +4,73 @@
 //!
 //! A dev-dependency only: nothing here is part of any crate's API.
 
-use engine::{Location, Seat, State, Tile, TurnRecord, MEEPLES_PER_SEAT};
+use engine::{
+    Action, Chance, ChanceOutcome, Drawn, Gift, IllegalMove, Location, Move, Seat, State, Tile,
+    TurnRecord, MEEPLES_PER_SEAT,
+};
+use rand::Rng;
+
+/// Terse steps for tests, each a thin wrapper around one of the four
+/// mutators [`State`] has (`try_action`, `play_action_unchecked`,
+/// `apply_chance_outcome`, `apply_chance`): a test that sets up a
+/// position writes `state.draw(Tile::U)` rather than
+/// `state.apply_chance_outcome(Chance::Tile(Tile::U))`.
+pub trait StateExt {
+    /// Draw `tile` ([`State::apply_chance_outcome`] of [`Chance::Tile`]).
+    ///
+    /// # Errors
+    /// As [`State::apply_chance_outcome`].
+    fn draw(&mut self, tile: Tile) -> Result<Drawn, IllegalMove>;
+
+    /// Draw a tile at random ([`State::apply_chance`] in a tile draw).
+    ///
+    /// # Panics
+    /// If no tile draw is due.
+    fn draw_random<R: Rng + ?Sized>(&mut self, rng: &mut R) -> (Tile, Drawn);
+
+    /// Receive `gift` ([`State::apply_chance_outcome`] of [`Chance::Gift`]).
+    ///
+    /// # Errors
+    /// As [`State::apply_chance_outcome`].
+    fn receive_gift(&mut self, gift: Gift) -> Result<(), IllegalMove>;
+
+    /// Play `mv` after checking it ([`State::try_action`] of [`Action::Place`]).
+    ///
+    /// # Errors
+    /// As [`State::try_action`].
+    fn try_play(&mut self, mv: Move) -> Result<(), IllegalMove>;
+
+    /// Play a legal `mv` ([`State::play_action_unchecked`] of [`Action::Place`]).
+    fn play_unchecked(&mut self, mv: Move);
+}
+
+impl StateExt for State {
+    fn draw(&mut self, tile: Tile) -> Result<Drawn, IllegalMove> {
+        match self.apply_chance_outcome(Chance::Tile(tile))? {
+            ChanceOutcome::Tile(_, drawn) => Ok(drawn),
+            ChanceOutcome::Gift(_) => unreachable!("a tile drawn"),
+        }
+    }
+
+    fn draw_random<R: Rng + ?Sized>(&mut self, rng: &mut R) -> (Tile, Drawn) {
+        match self.apply_chance(rng) {
+            ChanceOutcome::Tile(tile, drawn) => (tile, drawn),
+            ChanceOutcome::Gift(gift) => panic!("a gift card drawn ({gift}), not a tile"),
+        }
+    }
+
+    fn receive_gift(&mut self, gift: Gift) -> Result<(), IllegalMove> {
+        self.apply_chance_outcome(Chance::Gift(gift)).map(drop)
+    }
+
+    fn try_play(&mut self, mv: Move) -> Result<(), IllegalMove> {
+        self.try_action(Action::Place(mv))
+    }
+
+    fn play_unchecked(&mut self, mv: Move) {
+        self.play_action_unchecked(Action::Place(mv));
+    }
+}
 
 /// One turn written as `"seat [discarded ...] tile x y rot [meeple]"`, e.g.
 /// `"0 U 1 0 1 NNE"` or `"1 [C] V -1 0 2"`; `"1 [C]"` is a turn that only

@@ -1,7 +1,7 @@
 //! Command-line arguments (clap) of the `carcassonne` binary.
 //!
 //! Only the shape of the command line lives here; checking the values
-//! (agent specs, counts, folders) is [`crate::config`]'s job, so every bad
+//! (agent specs, counts, folders) is [`tournament::config`]'s job, so every bad
 //! input gets the same one-line error.
 
 use clap::{Args as ClapArgs, Parser, Subcommand};
@@ -321,7 +321,8 @@ pub struct TrainArgs {
 #[derive(Debug, Clone, Default, ClapArgs)]
 pub struct ImproveArgs {
     /// The generation-0 agent, `greedy` or `mcts…` (its `eval=` is set
-    /// to each promoted model).
+    /// to each promoted model); with --net, the `az` spec of self-play
+    /// and matches without `net=` (default: az:iterations=200).
     #[arg(long, value_name = "SPEC")]
     pub agent: Option<String>,
     /// Generations to run after generation 0 (default: 3).
@@ -356,6 +357,63 @@ pub struct ImproveArgs {
     /// Play without farmers.
     #[arg(long)]
     pub no_farmers: bool,
+    /// Train the `az` network instead of the linear value model
+    /// (docs/neural.md): self-play with `az:…,net=BEST`, training,
+    /// SPRT-gated promotion.
+    #[arg(long, help_heading = "The az network (--net)")]
+    pub net: bool,
+    /// Continue the `improve --net` run in this folder (only --threads
+    /// and --generations may be given with it).
+    #[arg(long, value_name = "DIR", help_heading = "The az network (--net)")]
+    pub resume: Option<PathBuf>,
+    /// Train generation 0 on these folders of self-play examples (e.g.
+    /// `selfplay --agent mcts:…`, or merged shards) instead of starting
+    /// from random weights.
+    #[arg(long, value_name = "DIR", num_args = 1.., help_heading = "The az network (--net)")]
+    pub bootstrap: Vec<PathBuf>,
+    /// Trunk width of the network (default: 256).
+    #[arg(long, help_heading = "The az network (--net)")]
+    pub hidden: Option<usize>,
+    /// Training passes per generation (default: 2).
+    #[arg(long, help_heading = "The az network (--net)")]
+    pub epochs: Option<usize>,
+    /// Positions per training step (default: 64).
+    #[arg(long, help_heading = "The az network (--net)")]
+    pub batch: Option<usize>,
+    /// AdamW learning rate (default: 0.001).
+    #[arg(long, help_heading = "The az network (--net)")]
+    pub lr: Option<f64>,
+    /// Share of the games held out of training, 0 to 0.9 (default: 0.1).
+    #[arg(long, help_heading = "The az network (--net)")]
+    pub holdout: Option<f64>,
+    /// Weight of the root Dirichlet noise in self-play (default: 0.25).
+    #[arg(long, help_heading = "The az network (--net)")]
+    pub noise: Option<f64>,
+    /// Turns of each self-play game played at temperature 1 (default: 30).
+    #[arg(long, help_heading = "The az network (--net)")]
+    pub temp_moves: Option<u32>,
+    /// The promotion test: H0 elo <= ELO0 against H1 elo >= ELO1
+    /// (default: 0,30).
+    #[arg(
+        long,
+        value_name = "ELO0,ELO1",
+        allow_hyphen_values = true,
+        help_heading = "The az network (--net)"
+    )]
+    pub sprt: Option<String>,
+    /// Rule variants of RULES.md §8 as `KEY=VALUE,…` (`--gifts` and
+    /// `--no-farmers` apply on top).
+    #[arg(long, value_name = "KEY=VALUE,...", value_parser = parse_rules, help_heading = "The az network (--net)")]
+    pub rules: Option<Rules>,
+    /// Print the `carcassonne selfplay` command of the next generation
+    /// (to play as `--shard K/N` runs and `merge` into its folder) and
+    /// run nothing.
+    #[arg(long, help_heading = "The az network (--net)")]
+    pub selfplay_command: bool,
+    /// Test hook: stop a self-play or match after this many games, as if
+    /// killed.
+    #[arg(long, hide = true)]
+    pub stop_after: Option<u64>,
 }
 
 /// Options of `carcassonne play`.
@@ -406,40 +464,14 @@ pub fn combine_rules(
     rules: Option<Rules>,
     gifts: bool,
     no_farmers: bool,
-) -> crate::error::Result<Rules> {
+) -> tournament::error::Result<Rules> {
     let mut rules = rules.unwrap_or_default();
     rules.gifts |= gifts;
     rules.farmers &= !no_farmers;
     rules
         .validate()
-        .map_err(|e| crate::error::Error::Invalid(format!("--rules: {e}")))?;
+        .map_err(|e| tournament::error::Error::Invalid(format!("--rules: {e}")))?;
     Ok(rules)
-}
-
-/// How a printed hint names this program, so the command it suggests
-/// works when pasted: `carcassonne` when that name on `PATH` is this
-/// program (e.g. after `cargo install --path tournament`), else the
-/// program's path, relative to the working directory when it lies under
-/// it (`target/release/carcassonne`). A library caller that is not the
-/// `carcassonne` binary (the Python package) gets `carcassonne`.
-pub fn program() -> String {
-    const NAME: &str = "carcassonne";
-    let Ok(exe) = std::env::current_exe() else {
-        return NAME.to_string();
-    };
-    if exe.file_stem().and_then(|s| s.to_str()) != Some(NAME) {
-        return NAME.to_string();
-    }
-    let same = |p: &std::path::Path| p.canonicalize().is_ok_and(|p| p == exe);
-    let on_path = std::env::var_os("PATH")
-        .is_some_and(|paths| std::env::split_paths(&paths).any(|dir| same(&dir.join(NAME))));
-    if on_path {
-        return NAME.to_string();
-    }
-    std::env::current_dir()
-        .ok()
-        .and_then(|cwd| exe.strip_prefix(cwd).ok().map(|p| p.display().to_string()))
-        .unwrap_or_else(|| exe.display().to_string())
 }
 
 /// The top-level help's last lines: what runs without a subcommand.
@@ -448,9 +480,9 @@ fn default_tournament_help() -> String {
         "Without a subcommand, runs the default tournament: {}, {} games per \
          pairing, seed {}, into results/TIME-tournament/ \
          (`carcassonne tournament --help` for its options).",
-        crate::config::DEFAULT_AGENTS.join(", "),
-        crate::config::DEFAULT_GAMES,
-        crate::config::DEFAULT_SEED,
+        tournament::config::DEFAULT_AGENTS.join(", "),
+        tournament::config::DEFAULT_GAMES,
+        tournament::config::DEFAULT_SEED,
     )
 }
 
@@ -462,6 +494,6 @@ fn agents_help() -> String {
          (parameters as in `mcts:iterations=500,c=0.7`: a comma followed by \
          `key=value` continues the previous spec). May be repeated. Default: {}",
         names.join(", "),
-        crate::config::DEFAULT_AGENTS.join(","),
+        tournament::config::DEFAULT_AGENTS.join(","),
     )
 }

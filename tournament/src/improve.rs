@@ -22,16 +22,15 @@
 //! one).
 
 use crate::cli::{GameOptions, ImproveArgs, TournamentArgs};
-use crate::config::TournamentConfig;
-use crate::error::{Error, Result};
-use crate::lock::FolderLock;
-use crate::output::{csv_bytes, read_run_info, write_atomic};
-use crate::schedule::mix;
-use crate::schema::{RunStatus, SprtResult};
-use crate::stats::{elo_from_score, SprtDecision, Z95};
-use crate::train::{train, TrainConfig};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
+use tournament::error::{Error, Result};
+use tournament::lock::FolderLock;
+use tournament::output::{csv_bytes, read_run_info, write_atomic};
+use tournament::schedule::mix;
+use tournament::schema::{RunStatus, SprtResult};
+use tournament::stats::{elo_from_score, SprtDecision, Z95};
+use tournament::train::{train, TrainConfig};
 
 /// Domain tag of the generation seeds ("IMPR").
 const IMPROVE_TAG: u64 = 0x494D_5052;
@@ -96,7 +95,7 @@ pub struct GenerationRow {
 impl ImproveSettings {
     /// The settings of `args`, or of the run in `--out` when it exists
     /// (its generations raised to `--generations` if given), with the
-    /// folder's lock ([`crate::lock`]), held for the run's life.
+    /// folder's lock ([`tournament::lock`]), held for the run's life.
     ///
     /// # Errors
     /// Missing or bad options, an agent that takes no value model, a
@@ -175,8 +174,8 @@ impl ImproveSettings {
         }
         // A new run: the folder must be new or empty (a tournament folder
         // is not an improve run).
-        crate::config::check_new_folder(&out, "--out")?;
-        let (out, lock) = crate::tournament::claim_folder(&out, false)?;
+        tournament::config::check_new_folder(&out, "--out")?;
+        let (out, lock) = tournament::tournament::claim_folder(&out, false)?;
         let mut text =
             serde_json::to_string_pretty(&settings).map_err(|e| Error::Internal(e.to_string()))?;
         text.push('\n');
@@ -227,7 +226,7 @@ fn tournament_in(dir: &Path, args: TournamentArgs) -> Result<()> {
         args.game.out = Some(dir.to_path_buf());
         args
     };
-    let info = crate::tournament::run(&TournamentConfig::from_args(&args)?)?.info;
+    let info = crate::run_report::run(&crate::config_args::tournament_config(&args)?)?.info;
     if info.status == RunStatus::Interrupted {
         return Err(Error::Invalid(format!(
             "interrupted in {}; run the same command again to continue",
@@ -273,10 +272,10 @@ pub fn improve(args: &ImproveArgs) -> Result<Vec<GenerationRow>> {
         promoted: true,
     }];
     for k in 1..=settings.generations {
-        let gen = out.join(format!("gen-{k}"));
+        let r#gen = out.join(format!("gen-{k}"));
         let seed = mix(settings.seed, IMPROVE_TAG, &[k]);
         tournament_in(
-            &gen.join("selfplay"),
+            &r#gen.join("selfplay"),
             TournamentArgs {
                 agents: vec![best.clone()],
                 game: GameOptions {
@@ -294,7 +293,7 @@ pub fn improve(args: &ImproveArgs) -> Result<Vec<GenerationRow>> {
                 ..TournamentArgs::default()
             },
         )?;
-        let model = gen.join("model.json");
+        let model = r#gen.join("model.json");
         let data: Vec<PathBuf> = (k.saturating_sub(settings.window - 1).max(1)..=k)
             .map(|g| out.join(format!("gen-{g}")).join("selfplay"))
             .collect();
@@ -306,7 +305,7 @@ pub fn improve(args: &ImproveArgs) -> Result<Vec<GenerationRow>> {
                 holdout: 0.2,
                 lambda: 0.01,
             })?;
-            crate::stdio::warn(&format!(
+            tournament::stdio::warn(&format!(
                 "generation {k}: model fitted on {} positions",
                 report.train_positions
             ));
@@ -315,7 +314,7 @@ pub fn improve(args: &ImproveArgs) -> Result<Vec<GenerationRow>> {
         let provenance = &fitted.provenance;
         let all = &provenance["heldout"][3];
         let candidate = settings.with_model(&model);
-        let match_dir = gen.join("match");
+        let match_dir = r#gen.join("match");
         tournament_in(
             &match_dir,
             TournamentArgs {

@@ -8,15 +8,24 @@
 //! ends the output quietly ([`tournament::stdio`]): the command finishes
 //! its files and exits 0.
 
+mod cli;
+mod config_args;
+mod improve;
+mod improve_net;
+mod play;
+mod progress;
+mod run_report;
+mod web;
+
 use clap::Parser;
+use cli::{Args, Command, TournamentArgs};
 use std::process::ExitCode;
-use tournament::cli::{Args, Command, TournamentArgs};
 use tournament::error::{Error, Result};
 use tournament::stdio::{warn, Stdout};
 
 fn main() -> ExitCode {
-    // The bot guard runs as this binary (tournament::external::guard).
-    if let Some(code) = tournament::external::guard::install() {
+    // The bot guard runs as this binary (protocol::external::guard).
+    if let Some(code) = protocol::external::guard::install() {
         return code;
     }
     let args = match Args::try_parse() {
@@ -44,9 +53,9 @@ fn main() -> ExitCode {
 
 /// A tournament (or self-play run) to the end or to an interrupt.
 fn run_tournament(args: &TournamentArgs, out: &mut Stdout) -> Result<ExitCode> {
-    let config = tournament::config::TournamentConfig::from_args(args)?;
+    let config = config_args::tournament_config(args)?;
     tournament::interrupt::install()?;
-    let report = tournament::tournament::run(&config)?;
+    let report = run_report::run(&config)?;
     out.print(&report.text())?;
     if report.info.status == tournament::schema::RunStatus::Interrupted {
         return Ok(ExitCode::from(tournament::interrupt::EXIT_CODE));
@@ -109,15 +118,26 @@ fn run(args: Args, out: &mut Stdout) -> Result<ExitCode> {
         }
         Command::Improve(i) => {
             tournament::interrupt::install()?;
-            let rows = tournament::improve::improve(&i)?;
-            out.print(&tournament::improve::table(&rows))?;
+            if i.net {
+                let mut text = Vec::new();
+                let rows = improve_net::improve_net(&i, &mut text)?;
+                if i.selfplay_command {
+                    out.print(&String::from_utf8_lossy(&text))?;
+                } else {
+                    out.print(&improve_net::table(&rows))?;
+                }
+            } else {
+                improve_net::refuse_net_options(&i)?;
+                let rows = improve::improve(&i)?;
+                out.print(&improve::table(&rows))?;
+            }
         }
         Command::Play(p) => {
-            let config = tournament::play::PlayConfig::from_args(&p)?;
-            tournament::play::play(&config, out)?;
+            let config = play::PlayConfig::from_args(&p)?;
+            play::play(&config, out)?;
         }
         Command::Merge { dirs, out: to } => {
-            let report = tournament::merge::merge(&dirs, &to)?;
+            let report = run_report::with_report(tournament::merge::merge(&dirs, &to)?)?;
             out.print(&report.text())?;
             return Ok(forfeit_code(&report));
         }
@@ -156,7 +176,7 @@ fn run(args: Args, out: &mut Stdout) -> Result<ExitCode> {
             out: to,
             tile_pixels,
         } => {
-            let written = tournament::render::render(&record, game, turn, to, tile_pixels)?;
+            let written = pictures::render::render(&record, game, turn, to, tile_pixels)?;
             out.print(&format!("wrote {}\n", written.display()))?;
         }
         Command::View {
@@ -164,18 +184,22 @@ fn run(args: Args, out: &mut Stdout) -> Result<ExitCode> {
             game,
             out: to,
         } => {
-            let written = tournament::viewer::view(&record, game, to)?;
+            let written = pictures::viewer::view(&record, game, to)?;
             out.print(&format!("wrote {}\n", written.display()))?;
         }
         Command::Report { dir, out: to } => {
-            let written = tournament::report::report(&dir, to)?;
+            let written = if improve_net::is_run(&dir) {
+                improve_net::report(&dir, to)?
+            } else {
+                pictures::report::report(&dir, to)?
+            };
             out.print(&format!("wrote {}\n", written.display()))?;
         }
         Command::Serve { spec } => {
             let stdin = std::io::stdin().lock();
-            tournament::serve::serve(&spec, stdin, std::io::stdout().lock())?;
+            protocol::serve::serve(&spec, stdin, std::io::stdout().lock())?;
         }
-        Command::Web(w) => tournament::web::web(&w)?,
+        Command::Web(w) => web::web(&w)?,
         Command::Replay { file, end } => {
             let mut failed = 0;
             let results = tournament::replay::replay_file(&file, end);

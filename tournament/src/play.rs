@@ -3,22 +3,22 @@
 //!
 //! The game is played by [`agents::game::play_game_watched`] exactly as in
 //! a tournament (deck seed = `--seed`, agent seed of seat `s` =
-//! [`crate::schedule::agent_seed`]`(seed, 0, s)`); each turn is printed as
+//! [`tournament::schedule::agent_seed`]`(seed, 0, s)`); each turn is printed as
 //! soon as it is complete (its record replayed through the engine for the
 //! scores). `--out` and `--svg` are checked before the game starts and
 //! never overwritten.
 
-use crate::agent_list::split_agents;
 use crate::cli::PlayArgs;
-use crate::error::{Error, Result};
-use crate::roster::Roster;
-use crate::schedule::agent_seed;
-use crate::secret::Secret;
 use engine::apply_turn;
 use engine::{Record, Rules, Seat, State};
 use std::fmt::Write as _;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
+use tournament::agent_list::split_agents;
+use tournament::error::{Error, Result};
+use tournament::roster::Roster;
+use tournament::schedule::agent_seed;
+use tournament::secret::Secret;
 
 /// A validated `play` command.
 #[derive(Clone, Debug)]
@@ -40,7 +40,7 @@ impl PlayConfig {
     pub fn from_args(args: &PlayArgs) -> Result<PlayConfig> {
         let specs = split_agents(&args.agents);
         for spec in &specs {
-            crate::roster::check_spec(spec)
+            tournament::roster::check_spec(spec)
                 .map_err(|e| Error::Invalid(format!("--agents: {e}")))?;
         }
         if specs.is_empty() {
@@ -65,7 +65,7 @@ impl PlayConfig {
         if let Some(svg) = &args.svg {
             // Before the game: a file there, or pictures of another game,
             // would be found only after it.
-            crate::config::check_new_folder(svg, "--svg")?;
+            tournament::config::check_new_folder(svg, "--svg")?;
         }
         Ok(PlayConfig {
             seats,
@@ -109,9 +109,9 @@ fn play_game(
         .out
         .parent()
         .unwrap_or(Path::new("."))
-        .join(crate::roster::BOT_LOGS);
+        .join(tournament::roster::BOT_LOGS);
     // Bots are sent keyed seeds: an agent seed would give away --seed,
-    // the deck seed of the game (crate::secret).
+    // the deck seed of the game (tournament::secret).
     let roster = Roster::new(&config.seats, Some(logs), Secret::bot_key(config.seed))?;
     let mut seats: Vec<Box<dyn agents::Agent>> =
         (0..config.seats.len()).map(|s| roster.build(s)).collect();
@@ -123,30 +123,6 @@ fn play_game(
     drop(seats);
     roster.shutdown();
     Ok(outcome)
-}
-
-/// The record of the game of `config` (nothing printed or written).
-pub fn play_record(config: &PlayConfig) -> Result<Record> {
-    Ok(play_game(config, &mut |_| {})?.record)
-}
-
-/// For tests: the record of a game between `agents` in turn (seat `s`
-/// plays `agents[s % agents.len()]`), farmers on.
-#[cfg(test)]
-pub(crate) fn test_record(agents: &[&str], players: usize, gifts: bool, seed: u64) -> Record {
-    let config = PlayConfig {
-        seats: (0..players)
-            .map(|s| agents[s % agents.len()].to_string())
-            .collect(),
-        seed,
-        rules: Rules {
-            gifts,
-            ..Rules::STANDARD
-        },
-        out: PathBuf::new(),
-        svg: None,
-    };
-    play_record(&config).expect("the test agents play")
 }
 
 /// Play the game, printing each turn to `out` as it completes, then the
@@ -204,7 +180,7 @@ pub fn play(config: &PlayConfig, out: &mut dyn std::io::Write) -> Result<()> {
     let _ = writeln!(
         text,
         "step through it: {} view {}",
-        crate::cli::program(),
+        tournament::meta::program(),
         config.out.display()
     );
     write_out(out, &text)
@@ -214,11 +190,11 @@ pub fn play(config: &PlayConfig, out: &mut dyn std::io::Write) -> Result<()> {
 /// tile) to the last turn, in `dir`; returns how many.
 fn write_pictures(record: &Record, dir: &Path) -> Result<usize> {
     std::fs::create_dir_all(dir).map_err(|e| Error::io("create", dir, e))?;
-    let history = crate::render::history::History::new(record)
+    let history = pictures::render::history::History::new(record)
         .map_err(|e| Error::Internal(format!("the game just played does not replay: {e}")))?;
     for n in 0..history.frames.len() {
-        let svg = crate::render::picture(&history, n);
-        crate::output::write_atomic(&dir.join(format!("turn-{n:03}.svg")), svg.as_bytes())?;
+        let svg = pictures::render::picture(&history, n);
+        tournament::output::write_atomic(&dir.join(format!("turn-{n:03}.svg")), svg.as_bytes())?;
     }
     Ok(history.frames.len())
 }

@@ -1,17 +1,28 @@
 //! The progress bar on stderr: games done, games per second, ETA and the
 //! current leader. indicatif hides it when stderr is not a terminal.
 
-use crate::summary::Tally;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
+use std::sync::OnceLock;
+use tournament::summary::Tally;
+use tournament::tournament::Watch;
 
-/// A progress bar over the games of one run.
+/// A progress bar over the games of one run, shown once the run starts
+/// ([`Watch::start`]).
+#[derive(Default)]
 pub struct Progress {
-    bar: ProgressBar,
+    bar: OnceLock<ProgressBar>,
 }
 
 impl Progress {
-    /// A bar for `total` games of which `done` are already finished.
-    pub fn new(total: u64, done: u64) -> Progress {
+    /// A bar not shown yet.
+    pub fn new() -> Progress {
+        Progress::default()
+    }
+}
+
+impl Watch for Progress {
+    /// Show a bar for `total` games of which `done` are already finished.
+    fn start(&self, total: u64, done: u64) {
         let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
         let style = ProgressStyle::with_template(
             "{elapsed_precise} [{bar:30}] {pos}/{len} games  {rate}  ETA {eta}  {msg}",
@@ -27,20 +38,22 @@ impl Progress {
         bar.set_style(style);
         bar.set_position(done);
         bar.reset_eta();
-        Progress { bar }
+        let _ = self.bar.set(bar);
     }
 
     /// One more game finished.
-    pub fn game_done(&self, tally: &Tally) {
-        self.bar.inc(1);
+    fn game_done(&self, tally: &Tally) {
+        let Some(bar) = self.bar.get() else { return };
+        bar.inc(1);
         if let Some((leader, rate)) = tally.leader() {
-            self.bar
-                .set_message(format!("leader: {leader} ({:.1}%)", 100.0 * rate));
+            bar.set_message(format!("leader: {leader} ({:.1}%)", 100.0 * rate));
         }
     }
 
     /// Remove the bar.
-    pub fn finish(&self) {
-        self.bar.finish_and_clear();
+    fn finish(&self) {
+        if let Some(bar) = self.bar.get() {
+            bar.finish_and_clear();
+        }
     }
 }

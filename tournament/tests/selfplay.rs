@@ -225,10 +225,10 @@ fn improve_runs_generations_keeps_every_model_and_continues() {
     assert!(lines[0].starts_with("generation,agent,data_positions,heldout_rmse"));
     assert!(lines[2].starts_with("1,greedy:eval="), "{csv}");
     for k in 1..=2 {
-        let gen = out.join(format!("gen-{k}"));
-        assert!(gen.join("model.json").is_file());
-        assert!(gen.join("selfplay/positions.csv").is_file());
-        assert!(gen.join("match/run.json").is_file());
+        let r#gen = out.join(format!("gen-{k}"));
+        assert!(r#gen.join("model.json").is_file());
+        assert!(r#gen.join("selfplay/positions.csv").is_file());
+        assert!(r#gen.join("match/run.json").is_file());
     }
     // Again: every step is reused; then one more generation.
     let model = read(&out.join("gen-1/model.json"));

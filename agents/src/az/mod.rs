@@ -129,7 +129,7 @@ impl AzAgent {
         if threads == 1 {
             return Search::new(cfg, &mut self.trees[0]).run(view, rng, &budget);
         }
-        let seeds: Vec<u64> = (0..threads).map(|_| rng.gen()).collect();
+        let seeds: Vec<u64> = (0..threads).map(|_| rng.r#gen()).collect();
         let search = |tree: &mut Tree, seed: u64| {
             Search::new(cfg, tree).run(view, &mut AgentRng::seed_from_u64(seed), &budget)
         };

@@ -12,8 +12,8 @@ use rand::Rng;
 /// A standard normal sample (Box–Muller, one of the pair).
 fn normal<R: Rng + ?Sized>(rng: &mut R) -> f64 {
     // 1 - u is in (0, 1]: its logarithm is finite.
-    let u: f64 = 1.0 - rng.gen::<f64>();
-    let v: f64 = rng.gen();
+    let u: f64 = 1.0 - rng.r#gen::<f64>();
+    let v: f64 = rng.r#gen();
     (-2.0 * u.ln()).sqrt() * (std::f64::consts::TAU * v).cos()
 }
 
@@ -21,7 +21,7 @@ fn normal<R: Rng + ?Sized>(rng: &mut R) -> f64 {
 pub fn gamma<R: Rng + ?Sized>(rng: &mut R, shape: f64) -> f64 {
     if shape < 1.0 {
         // Gamma(a) = Gamma(a + 1) · U^(1/a).
-        let u: f64 = 1.0 - rng.gen::<f64>();
+        let u: f64 = 1.0 - rng.r#gen::<f64>();
         return gamma(rng, shape + 1.0) * u.powf(1.0 / shape);
     }
     let d = shape - 1.0 / 3.0;
@@ -33,7 +33,7 @@ pub fn gamma<R: Rng + ?Sized>(rng: &mut R, shape: f64) -> f64 {
             continue;
         }
         let v = v * v * v;
-        let u: f64 = 1.0 - rng.gen::<f64>();
+        let u: f64 = 1.0 - rng.r#gen::<f64>();
         if u.ln() < 0.5 * x * x + d - d * v + d * v.ln() {
             return d * v;
         }
@@ -71,7 +71,7 @@ pub fn sample_at_temperature<R: Rng + ?Sized>(rng: &mut R, visits: &[u32], temp:
         .map(|&v| (f64::from(v) / f64::from(max)).powf(1.0 / temp))
         .collect();
     let total: f64 = weights.iter().sum();
-    let mut x = rng.gen::<f64>() * total;
+    let mut x = rng.r#gen::<f64>() * total;
     for (i, w) in weights.iter().enumerate() {
         if x < *w {
             return i;

@@ -8,6 +8,7 @@ use crate::test_support::random_play_until;
 use engine::{Rules, Seat, State, Tile};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
+use testkit::StateExt;
 
 /// A position of 2 seats after a few turns of random play.
 fn position(players: usize, seed: u64) -> State {

@@ -314,6 +314,7 @@ mod tests {
     use super::*;
     use engine::{Move, Rotation, Rules, Seat, State, Tile};
     use rand::SeedableRng;
+    use testkit::StateExt;
 
     #[test]
     fn the_names_match_the_count_and_the_blocks() {

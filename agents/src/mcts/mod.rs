@@ -13,7 +13,7 @@
 //! the position itself: the future tile order is not in the state, only the
 //! counts left in the bag) and walks down the tree, playing the moves of
 //! the nodes it passes on its own copy of the state. At a tile draw it
-//! samples a tile with [`engine::State::draw_random`] (unplaceable tiles are set
+//! samples a tile with [`engine::State::apply_chance`] (unplaceable tiles are set
 //! aside as in the rules) and follows the child for that tile. So the tree
 //! alternates:
 //!
@@ -212,7 +212,7 @@ impl MctsAgent {
         if threads == 1 {
             return Search::new(cfg, &mut self.trees[0]).run(view, rng, budget);
         }
-        let seeds: Vec<u64> = (0..threads).map(|_| rng.gen()).collect();
+        let seeds: Vec<u64> = (0..threads).map(|_| rng.r#gen()).collect();
         let search = |tree: &mut Tree, seed: u64| {
             Search::new(cfg, tree).run(view, &mut AgentRng::seed_from_u64(seed), budget)
         };
@@ -330,6 +330,7 @@ mod tests {
     use crate::clock::TickClock;
     use engine::{Rules, Seat, State, Tile};
     use rand::SeedableRng;
+    use testkit::StateExt;
 
     #[test]
     fn a_search_runs_its_iterations_and_returns_a_legal_move() {

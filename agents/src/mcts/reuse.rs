@@ -18,7 +18,10 @@
 use super::tree::Key;
 use crate::history::History;
 use crate::AgentRng;
-use engine::{Action, Drawn, Move, Placement, Pos, Rotation, Rules, SeatView, State, TurnRecord};
+use engine::{
+    Action, Chance, ChanceOutcome, Drawn, Move, Placement, Pos, Rotation, Rules, SeatView, State,
+    TurnRecord,
+};
 use rand::SeedableRng;
 
 /// The position a search was run on and the move it chose.
@@ -84,12 +87,14 @@ impl LastSearch {
 /// placed, whose key is pushed.
 fn draw_tiles(state: &mut State, turn: &TurnRecord, keys: &mut Vec<Key>) -> Option<()> {
     for &t in &turn.discarded {
-        if !matches!(state.draw(t).ok()?, Drawn::SetAside) {
+        let outcome = state.apply_chance_outcome(Chance::Tile(t)).ok()?;
+        if !matches!(outcome, ChanceOutcome::Tile(_, Drawn::SetAside)) {
             return None;
         }
     }
     let tile = turn.tile?;
-    if !matches!(state.draw(tile).ok()?, Drawn::Placeable) {
+    let outcome = state.apply_chance_outcome(Chance::Tile(tile)).ok()?;
+    if !matches!(outcome, ChanceOutcome::Tile(_, Drawn::Placeable)) {
         return None;
     }
     keys.push(Key::Tile(tile));

@@ -87,9 +87,9 @@ pub(crate) fn rollout<R: Rng + ?Sized>(
             }
             Phase::Place(_) | Phase::PlaceHand => {
                 let played = match cfg.rollout {
-                    Rollout::Random => state.play_random_move(rng),
+                    Rollout::Random => engine::play_random_move(state, rng),
                     Rollout::Greedy => sampled_greedy_move_in(state, cfg.k, rng, fields)
-                        .inspect(|&mv| state.play_unchecked(mv)),
+                        .inspect(|&mv| state.play_action_unchecked(Action::Place(mv))),
                 };
                 played.expect("a drawn tile is placeable");
                 turns += 1;

@@ -109,7 +109,7 @@ impl Tree {
 
     /// Every node, in the order they were added.
     #[cfg(test)]
-    pub(super) fn ids(&self) -> impl Iterator<Item = NodeId> {
+    pub(super) fn ids(&self) -> impl Iterator<Item = NodeId> + use<> {
         (0..self.nodes.len() as u32).map(NodeId)
     }
 

@@ -470,6 +470,7 @@ mod tests {
     use super::*;
     use crate::test_support::random_play_until;
     use engine::{Rules, Seat, State};
+    use testkit::StateExt;
 
     fn gifts_midgame(players: usize, seed: u64) -> State {
         let rules: Rules = "gifts=true".parse().unwrap();

@@ -8,6 +8,7 @@ use engine::random_move;
 use engine::{Action, ChanceOutcome, Gift, Phase, Record, RecordBuilder, Rules, Seat, State, Tile};
 use rand::SeedableRng;
 use testkit::placed;
+use testkit::StateExt;
 
 const FARMERS_OFF: Rules = Rules {
     farmers: false,

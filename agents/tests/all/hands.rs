@@ -6,6 +6,7 @@ use agents::game::play_game;
 use agents::{from_spec, Agent, AgentRng};
 use engine::{replay, Phase, Rules, Seat, State, Tile};
 use rand::SeedableRng;
+use testkit::StateExt;
 
 /// The six hand variants: 1–3 tiles, hidden and visible.
 fn hand_rules() -> Vec<Rules> {

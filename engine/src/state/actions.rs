@@ -14,11 +14,11 @@ impl State {
     ///
     /// # Examples
     /// ```
-    /// use engine::{Rules, Seat, State, Tile};
+    /// use engine::{Chance, Rules, Seat, State, Tile};
     ///
     /// let mut state = State::new(Rules::default(), 2, Seat(0));
     /// assert!(state.legal_actions().is_empty()); // a tile must be drawn
-    /// state.draw(Tile::V).unwrap();
+    /// state.apply_chance_outcome(Chance::Tile(Tile::V)).unwrap();
     /// let actions = state.legal_actions();
     /// assert!(!actions.is_empty());
     /// assert!(actions.iter().all(|&a| state.check_action(a).is_ok()));
@@ -69,10 +69,10 @@ impl State {
     ///
     /// # Examples
     /// ```
-    /// use engine::{Action, Rules, Seat, State, Tile};
+    /// use engine::{Action, Chance, Rules, Seat, State, Tile};
     ///
     /// let mut state = State::new(Rules::default(), 2, Seat(0));
-    /// state.draw(Tile::U).unwrap();
+    /// state.apply_chance_outcome(Chance::Tile(Tile::U)).unwrap();
     /// let mut places = 0;
     /// state.for_each_action(|a| places += matches!(a, Action::Place(_)) as usize);
     /// assert_eq!(places, state.legal_actions().len()); // no gifts: placements only
@@ -101,10 +101,10 @@ impl State {
     ///
     /// # Examples
     /// ```
-    /// use engine::{Rules, Seat, State, Tile};
+    /// use engine::{Chance, Rules, Seat, State, Tile};
     ///
     /// let mut state = State::new(Rules::default(), 2, Seat(0));
-    /// state.draw(Tile::U).unwrap();
+    /// state.apply_chance_outcome(Chance::Tile(Tile::U)).unwrap();
     /// use engine::{Action, IllegalMove};
     /// assert_eq!(state.check_action(Action::Keep(Tile::V)), Err(IllegalMove::WrongPhase(state.phase())));
     /// ```
@@ -127,10 +127,10 @@ impl State {
     ///
     /// # Examples
     /// ```
-    /// use engine::{Rules, Seat, State, Tile};
+    /// use engine::{Chance, Rules, Seat, State, Tile};
     ///
     /// let mut state = State::new(Rules::default(), 2, Seat(0));
-    /// state.draw(Tile::U).unwrap();
+    /// state.apply_chance_outcome(Chance::Tile(Tile::U)).unwrap();
     /// let mut first = None;
     /// state.for_each_action(|a| { first.get_or_insert(a); });
     /// state.play_action_unchecked(first.unwrap());
@@ -155,10 +155,10 @@ impl State {
     ///
     /// # Examples
     /// ```
-    /// use engine::{Rules, Seat, State, Tile};
+    /// use engine::{Chance, Rules, Seat, State, Tile};
     ///
     /// let mut state = State::new(Rules::default(), 2, Seat(0));
-    /// state.draw(Tile::U).unwrap();
+    /// state.apply_chance_outcome(Chance::Tile(Tile::U)).unwrap();
     /// let action = state.legal_actions()[0];
     /// state.try_action(action).unwrap();
     /// assert!(state.try_action(action).is_err()); // now a tile must be drawn

@@ -62,20 +62,39 @@ impl State {
         }
     }
 
-    /// Apply a given outcome of the chance event due now: [`State::draw`]
-    /// a tile or [`State::receive_gift`] a card.
+    /// Apply a given outcome of the chance event due now (one of
+    /// [`State::chance_outcomes`], or any tile or card left).
+    ///
+    /// A tile ([`Chance::Tile`]) is drawn from the bag for the seat to
+    /// play. An unplaceable tile is set aside (and the game ends if the bag
+    /// is then empty), or with `unplaceable: return` put back into the bag
+    /// ([`Drawn::Returned`]: nothing changes, draw again). With
+    /// `start_in_bag` the first draw of the game is the start tile, placed
+    /// at the origin in rotation 0 ([`Drawn::Start`]). After Take 2
+    /// ([`Phase::DrawSecond`]) this draws the second tile: a placeable one
+    /// leads to [`Phase::Choose`]; when the bag runs out first, the seat
+    /// places the tile it holds.
+    ///
+    /// A gift card ([`Chance::Gift`], in [`Phase::DrawGift`]) goes from
+    /// the deck into the hand of the seat to play; then the turn passes.
     ///
     /// # Errors
     /// [`IllegalMove`] (and nothing changes) if no such chance event is
-    /// due or the tile or card is not left.
+    /// due ([`IllegalMove::GameOver`], [`IllegalMove::TileAlreadyDrawn`],
+    /// [`IllegalMove::WrongPhase`]) or the tile or card is not left
+    /// ([`IllegalMove::NotInBag`], [`IllegalMove::GiftNotInDeck`]).
     ///
     /// # Examples
     /// ```
-    /// use engine::{Chance, ChanceOutcome, Drawn, Rules, Seat, State, Tile};
+    /// use engine::{Chance, ChanceOutcome, Drawn, Gift, Phase, Rules, Seat, State, Tile};
     ///
-    /// let mut state = State::new(Rules::default(), 2, Seat(0));
+    /// let mut state = State::new(Rules { gifts: true, ..Rules::STANDARD }, 2, Seat(0));
     /// let outcome = state.apply_chance_outcome(Chance::Tile(Tile::U)).unwrap();
     /// assert_eq!(outcome, ChanceOutcome::Tile(Tile::U, Drawn::Placeable));
+    /// assert_eq!(state.phase(), Phase::Place(Tile::U));
+    /// // U must be placed first; and no gift card is due.
+    /// assert!(state.apply_chance_outcome(Chance::Tile(Tile::V)).is_err());
+    /// assert!(state.apply_chance_outcome(Chance::Gift(Gift::Synod)).is_err());
     /// ```
     pub fn apply_chance_outcome(&mut self, chance: Chance) -> Result<ChanceOutcome, IllegalMove> {
         match chance {
@@ -116,17 +135,7 @@ impl State {
     /// [`IllegalMove::NotInBag`] if no such tile is left, and a phase error
     /// ([`IllegalMove::GameOver`], [`IllegalMove::TileAlreadyDrawn`]) if no tile
     /// draw is due; the state is then unchanged.
-    ///
-    /// # Examples
-    /// ```
-    /// use engine::{Drawn, Phase, Rules, Seat, State, Tile};
-    ///
-    /// let mut state = State::new(Rules::default(), 2, Seat(0));
-    /// assert_eq!(state.draw(Tile::U), Ok(Drawn::Placeable));
-    /// assert_eq!(state.phase(), Phase::Place(Tile::U));
-    /// assert!(state.draw(Tile::V).is_err()); // U must be placed first
-    /// ```
-    pub fn draw(&mut self, tile: Tile) -> Result<Drawn, IllegalMove> {
+    pub(crate) fn draw(&mut self, tile: Tile) -> Result<Drawn, IllegalMove> {
         if self.phase == Phase::Draw && self.board.is_empty() {
             if !self.bag.take(tile) {
                 return Err(IllegalMove::NotInBag(tile));
@@ -184,7 +193,11 @@ impl State {
     }
 
     /// Resolve whatever chance event is due (a tile or a gift card) with
-    /// `rng`, every outcome weighted by its count.
+    /// `rng`, every outcome weighted by its count (each tile left, or each
+    /// card in the deck, equally likely), as
+    /// [`State::apply_chance_outcome`] would apply it. With tiles in hand
+    /// (RULES.md §8), a tile of the hand that must be set aside is set
+    /// aside first, without using `rng`.
     ///
     /// # Panics
     /// If the phase is not a chance phase.
@@ -197,6 +210,27 @@ impl State {
     /// let mut state = State::new(Rules::default(), 2, Seat(0));
     /// let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(1);
     /// assert!(matches!(state.apply_chance(&mut rng), ChanceOutcome::Tile(..)));
+    /// ```
+    ///
+    /// A gift card, once a seat has earned one:
+    /// ```
+    /// use engine::{random_action, ChanceOutcome, Phase, Rules, Seat, State};
+    /// use rand::SeedableRng;
+    ///
+    /// let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(5);
+    /// let mut state = State::new(Rules { gifts: true, ..Rules::STANDARD }, 2, Seat(0));
+    /// // Play until someone extends an opponent's road or city and earns a card.
+    /// while state.phase() != Phase::DrawGift {
+    ///     if state.is_chance() {
+    ///         state.apply_chance(&mut rng);
+    ///     } else {
+    ///         state.try_action(random_action(&state, &mut rng).unwrap()).unwrap();
+    ///     }
+    /// }
+    /// let seat = state.to_play();
+    /// let ChanceOutcome::Gift(gift) = state.apply_chance(&mut rng) else { unreachable!() };
+    /// assert_eq!(state.hand_size(seat), 1);
+    /// assert_eq!(state.view(seat).own_hand().count(gift), 1);
     /// ```
     pub fn apply_chance<R: Rng + ?Sized>(&mut self, rng: &mut R) -> ChanceOutcome {
         match self.phase {
@@ -214,28 +248,7 @@ impl State {
     ///
     /// # Panics
     /// Outside [`Phase::DrawGift`].
-    ///
-    /// # Examples
-    /// ```
-    /// use engine::{random_action, Phase, Rules, Seat, State};
-    /// use rand::SeedableRng;
-    ///
-    /// let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(5);
-    /// let mut state = State::new(Rules { gifts: true, ..Rules::STANDARD }, 2, Seat(0));
-    /// // Play until someone extends an opponent's road or city and earns a card.
-    /// while state.phase() != Phase::DrawGift {
-    ///     if state.is_chance() {
-    ///         state.apply_chance(&mut rng);
-    ///     } else {
-    ///         state.try_action(random_action(&state, &mut rng).unwrap()).unwrap();
-    ///     }
-    /// }
-    /// let seat = state.to_play();
-    /// let gift = state.receive_random_gift(&mut rng);
-    /// assert_eq!(state.hand_size(seat), 1);
-    /// assert_eq!(state.view(seat).own_hand().count(gift), 1);
-    /// ```
-    pub fn receive_random_gift<R: Rng + ?Sized>(&mut self, rng: &mut R) -> Gift {
+    pub(crate) fn receive_random_gift<R: Rng + ?Sized>(&mut self, rng: &mut R) -> Gift {
         let deck = self.gifts.deck;
         let gift = deck.nth(crate::sampling::below(rng, deck.total()));
         self.receive_gift(gift)
@@ -247,11 +260,11 @@ impl State {
     ///
     /// # Examples
     /// ```
-    /// use engine::{Rules, Seat, State, Tile};
+    /// use engine::{Chance, Rules, Seat, State, Tile};
     ///
     /// let mut state = State::new(Rules::default(), 2, Seat(0));
     /// assert!(state.is_chance());
-    /// state.draw(Tile::U).unwrap();
+    /// state.apply_chance_outcome(Chance::Tile(Tile::U)).unwrap();
     /// assert!(!state.is_chance());
     /// ```
     #[inline]
@@ -269,18 +282,7 @@ impl State {
     ///
     /// # Panics
     /// Outside [`Phase::Draw`] and [`Phase::DrawSecond`].
-    ///
-    /// # Examples
-    /// ```
-    /// use engine::{Drawn, Phase, Rules, Seat, State};
-    /// use rand::SeedableRng;
-    ///
-    /// let mut state = State::new(Rules::default(), 2, Seat(0));
-    /// let (tile, drawn) = state.draw_random(&mut rand_pcg::Pcg64Mcg::seed_from_u64(2));
-    /// assert_eq!(drawn, Drawn::Placeable); // every tile fits next to the start tile
-    /// assert_eq!(state.phase(), Phase::Place(tile));
-    /// ```
-    pub fn draw_random<R: Rng + ?Sized>(&mut self, rng: &mut R) -> (Tile, Drawn) {
+    pub(crate) fn draw_random<R: Rng + ?Sized>(&mut self, rng: &mut R) -> (Tile, Drawn) {
         // The turn's draw of the base game first, without the checks of
         // `draw` (the tile is in the bag; no start tile, hand or Take 2).
         if self.phase == Phase::Draw && self.rules.hand() == 0 && !self.board.is_empty() {

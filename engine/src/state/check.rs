@@ -15,10 +15,10 @@ impl State {
     ///
     /// # Examples
     /// ```
-    /// use engine::{Rules, Seat, State, Tile};
+    /// use engine::{Chance, Rules, Seat, State, Tile};
     ///
     /// let mut state = State::new(Rules::default(), 2, Seat(0));
-    /// state.draw(Tile::U).unwrap();
+    /// state.apply_chance_outcome(Chance::Tile(Tile::U)).unwrap();
     /// use engine::{IllegalMove, Placement, Pos, Rotation};
     /// let p = Placement::new(Pos::ORIGIN, Rotation::default());
     /// assert_eq!(state.check_placement(p), Err(IllegalMove::Occupied(Pos::ORIGIN)));
@@ -62,10 +62,10 @@ impl State {
     ///
     /// # Examples
     /// ```
-    /// use engine::{Rules, Seat, State, Tile};
+    /// use engine::{Chance, Rules, Seat, State, Tile};
     ///
     /// let mut state = State::new(Rules::default(), 2, Seat(0));
-    /// state.draw(Tile::U).unwrap();
+    /// state.apply_chance_outcome(Chance::Tile(Tile::U)).unwrap();
     /// use engine::{Move, Pos, Rotation};
     /// let mv = Move::place(Pos::new(1, 0), Rotation::new(1).unwrap());
     /// assert_eq!(state.check(mv), Ok(()));
@@ -100,10 +100,10 @@ impl State {
     ///
     /// # Examples
     /// ```
-    /// use engine::{Rules, Seat, State, Tile};
+    /// use engine::{Chance, Rules, Seat, State, Tile};
     ///
     /// let mut state = State::new(Rules::default(), 2, Seat(0));
-    /// state.draw(Tile::U).unwrap();
+    /// state.apply_chance_outcome(Chance::Tile(Tile::U)).unwrap();
     /// use engine::{Location, Rotation};
     /// let rot = Rotation::new(1).unwrap();
     /// let nnw = state.meeple_segment(rot, "NNW".parse().unwrap()).unwrap();

@@ -82,10 +82,10 @@ const UNVALUED: u16 = u16::MAX;
 ///
 /// # Examples
 /// ```
-/// use engine::{Action, Rules, Seat, State, Tile};
+/// use engine::{Action, Chance, Rules, Seat, State, Tile};
 ///
 /// let mut state = State::new(Rules::default(), 2, Seat(0));
-/// state.draw(Tile::U).unwrap();
+/// state.apply_chance_outcome(Chance::Tile(Tile::U)).unwrap();
 /// let mut end_now = state.end_now();
 /// assert_eq!(end_now.scores(), state.end_now_scores());
 /// state.for_each_action(|a| {
@@ -318,11 +318,11 @@ impl<'s> EndNow<'s> {
     ///
     /// # Examples
     /// ```
-    /// use engine::{random_move, Action, Rules, Seat, State, Tile};
+    /// use engine::{random_move, Action, Chance, Rules, Seat, State, Tile};
     /// use rand::SeedableRng;
     ///
     /// let mut state = State::new(Rules::default(), 2, Seat(0));
-    /// state.draw(Tile::U).unwrap();
+    /// state.apply_chance_outcome(Chance::Tile(Tile::U)).unwrap();
     /// let mut end_now = state.end_now_lazy();
     /// let mv = end_now.random_move(&mut rand_pcg::Pcg64Mcg::seed_from_u64(3)).unwrap();
     /// assert_eq!(Some(mv), random_move(&state, &mut rand_pcg::Pcg64Mcg::seed_from_u64(3)));
@@ -451,13 +451,14 @@ impl State {
     ///
     /// # Examples
     /// ```
-    /// use engine::{Move, Pos, Rotation, Rules, Seat, State, Tile};
+    /// use engine::{Action, Chance, Move, Pos, Rotation, Rules, Seat, State, Tile};
     ///
     /// let mut state = State::new(Rules::default(), 2, Seat(0));
-    /// state.draw(Tile::U).unwrap();
+    /// state.apply_chance_outcome(Chance::Tile(Tile::U)).unwrap();
     /// // A road tile east of the start, a meeple on its road (segment 0).
     /// let rot = Rotation::new(1).unwrap();
-    /// state.try_play(Move::place(Pos::new(1, 0), rot).with_meeple(0)).unwrap();
+    /// let mv = Move::place(Pos::new(1, 0), rot).with_meeple(0);
+    /// state.try_action(Action::Place(mv)).unwrap();
     /// let end_now = state.end_now_scores();
     /// assert_eq!(state.score(Seat(0)).total(), 0); // nothing scored yet
     /// assert_eq!(end_now[Seat(0)].road, 2); // the open road of 2 tiles
@@ -475,14 +476,14 @@ impl State {
     ///
     /// # Examples
     /// ```
-    /// use engine::{Action, Move, Pos, Rotation, Rules, Seat, State, Tile};
+    /// use engine::{Action, Chance, Move, Pos, Rotation, Rules, Seat, State, Tile};
     ///
     /// let mut state = State::new(Rules::default(), 2, Seat(0));
-    /// state.draw(Tile::U).unwrap();
+    /// state.apply_chance_outcome(Chance::Tile(Tile::U)).unwrap();
     /// let rot = Rotation::new(1).unwrap();
     /// let mv = Move::place(Pos::new(1, 0), rot).with_meeple(0);
     /// let after = state.end_now_scores_after(Action::Place(mv));
-    /// state.try_play(mv).unwrap();
+    /// state.try_action(Action::Place(mv)).unwrap();
     /// assert_eq!(after, state.end_now_scores());
     /// ```
     pub fn end_now_scores_after(&self, action: Action) -> PerSeat<Score> {

@@ -43,7 +43,7 @@ impl State {
     ///
     /// `GiftNotHeld`/`GiftNotInDeck` when `gift` is in no holding hidden
     /// from `viewer`, or `holder` is empty or is `viewer`'s own hand.
-    pub fn assume_hidden_card(
+    pub(crate) fn assume_hidden_card(
         &mut self,
         viewer: Seat,
         holder: CardHolder,

@@ -75,10 +75,10 @@ impl State {
     ///
     /// # Examples
     /// ```
-    /// use engine::{Rules, Seat, State, Tile};
+    /// use engine::{Chance, Rules, Seat, State, Tile};
     ///
     /// let mut state = State::new(Rules { gifts: true, ..Rules::STANDARD }, 2, Seat(0));
-    /// state.draw(Tile::U).unwrap();
+    /// state.apply_chance_outcome(Chance::Tile(Tile::U)).unwrap();
     /// assert!(!state.gift_opened());
     /// ```
     #[inline]
@@ -149,15 +149,7 @@ impl State {
     /// # Errors
     /// [`IllegalMove::WrongPhase`] outside [`Phase::DrawGift`],
     /// [`IllegalMove::GiftNotInDeck`] if no such card is left; nothing changes.
-    ///
-    /// # Examples
-    /// ```
-    /// use engine::{Gift, Rules, Seat, State};
-    ///
-    /// let mut state = State::new(Rules { farmers: true, gifts: true, ..Rules::STANDARD }, 2, Seat(0));
-    /// assert!(state.receive_gift(Gift::Synod).is_err()); // a tile draw is due
-    /// ```
-    pub fn receive_gift(&mut self, gift: Gift) -> Result<(), IllegalMove> {
+    pub(crate) fn receive_gift(&mut self, gift: Gift) -> Result<(), IllegalMove> {
         if self.phase != Phase::DrawGift {
             return Err(IllegalMove::WrongPhase(self.phase));
         }
@@ -178,10 +170,10 @@ impl State {
     ///
     /// # Examples
     /// ```
-    /// use engine::{Rules, Seat, State, Tile};
+    /// use engine::{Chance, Rules, Seat, State, Tile};
     ///
     /// let mut state = State::new(Rules { gifts: true, ..Rules::STANDARD }, 2, Seat(0));
-    /// state.draw(Tile::U).unwrap();
+    /// state.apply_chance_outcome(Chance::Tile(Tile::U)).unwrap();
     /// let mut openings = 0;
     /// state.for_each_gift_open(|_| openings += 1);
     /// assert_eq!(openings, 0); // seat 0 holds no card yet
@@ -207,10 +199,10 @@ impl State {
     ///
     /// # Examples
     /// ```
-    /// use engine::{Rules, Seat, State, Tile};
+    /// use engine::{Chance, Rules, Seat, State, Tile};
     ///
     /// let mut state = State::new(Rules { gifts: true, ..Rules::STANDARD }, 2, Seat(0));
-    /// state.draw(Tile::U).unwrap();
+    /// state.apply_chance_outcome(Chance::Tile(Tile::U)).unwrap();
     /// assert!(!state.may_open_gift()); // an empty hand
     /// ```
     #[inline]
@@ -321,10 +313,10 @@ impl State {
     ///
     /// # Examples
     /// ```
-    /// use engine::{GiftOpen, IllegalMove, Rules, Seat, State, Tile};
+    /// use engine::{Chance, GiftOpen, IllegalMove, Rules, Seat, State, Tile};
     ///
     /// let mut state = State::new(Rules::default(), 2, Seat(0));
-    /// state.draw(Tile::U).unwrap();
+    /// state.apply_chance_outcome(Chance::Tile(Tile::U)).unwrap();
     /// assert_eq!(state.check_open(GiftOpen::Take2), Err(IllegalMove::GiftsOff));
     /// ```
     pub fn check_open(&self, open: GiftOpen) -> Result<(), IllegalMove> {

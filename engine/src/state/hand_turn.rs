@@ -44,10 +44,10 @@ impl State {
     ///
     /// # Examples
     /// ```
-    /// use engine::{Rules, Seat, State, Tile};
+    /// use engine::{Chance, Rules, Seat, State, Tile};
     ///
     /// let mut state = State::new("hand=2".parse().unwrap(), 2, Seat(0));
-    /// state.draw(Tile::U).unwrap(); // the deal: seat 0 first
+    /// state.apply_chance_outcome(Chance::Tile(Tile::U)).unwrap(); // the deal: seat 0 first
     /// assert_eq!((state.tiles_held(Seat(0)), state.tiles_held(Seat(1))), (1, 0));
     /// ```
     #[inline]

@@ -14,11 +14,11 @@ impl State {
     ///
     /// # Examples
     /// ```
-    /// use engine::{Rules, Seat, State, Tile};
+    /// use engine::{Chance, Rules, Seat, State, Tile};
     ///
     /// let mut state = State::new(Rules::default(), 2, Seat(0));
     /// assert_eq!(state.drawn_tile(), None);
-    /// state.draw(Tile::K).unwrap();
+    /// state.apply_chance_outcome(Chance::Tile(Tile::K)).unwrap();
     /// assert_eq!(state.drawn_tile(), Some(Tile::K));
     /// ```
     #[inline]
@@ -49,10 +49,10 @@ impl State {
     ///
     /// # Examples
     /// ```
-    /// use engine::{Pos, Rules, Seat, State, Tile};
+    /// use engine::{Chance, Pos, Rules, Seat, State, Tile};
     ///
     /// let mut state = State::new(Rules::default(), 2, Seat(0));
-    /// state.draw(Tile::U).unwrap();
+    /// state.apply_chance_outcome(Chance::Tile(Tile::U)).unwrap();
     /// let mut east = Vec::new();
     /// state.for_each_placement(|p| if p.pos == Pos::new(1, 0) { east.push(p.rot.quarter_turns()) });
     /// assert_eq!(east, [1, 3]); // both ways round, listed apart
@@ -85,11 +85,11 @@ impl State {
     ///
     /// # Examples
     /// ```
-    /// use engine::{Rules, Seat, State, Tile};
+    /// use engine::{Chance, Rules, Seat, State, Tile};
     ///
     /// let mut state = State::new(Rules::default(), 2, Seat(0));
     /// assert_eq!(state.placement_count(), 0); // nothing drawn
-    /// state.draw(Tile::U).unwrap();
+    /// state.apply_chance_outcome(Chance::Tile(Tile::U)).unwrap();
     /// assert_eq!(state.placement_count(), 6);
     /// ```
     #[inline]
@@ -104,10 +104,10 @@ impl State {
     ///
     /// # Examples
     /// ```
-    /// use engine::{Rules, Seat, State, Tile};
+    /// use engine::{Chance, Rules, Seat, State, Tile};
     ///
     /// let mut state = State::new(Rules::default(), 2, Seat(0));
-    /// state.draw(Tile::U).unwrap();
+    /// state.apply_chance_outcome(Chance::Tile(Tile::U)).unwrap();
     /// let mut all = Vec::new();
     /// state.for_each_placement(|p| all.push(p));
     /// assert_eq!(state.nth_placement(2), Some(all[2]));
@@ -140,14 +140,14 @@ impl State {
     ///
     /// # Examples
     /// ```
-    /// use engine::{Move, Pos, Rotation, Rules, Seat, State, Tile};
+    /// use engine::{Chance, Move, Pos, Rotation, Rules, Seat, State, Tile};
     ///
     /// let mut state = State::new(Rules::default(), 2, Seat(0));
-    /// state.draw(Tile::U).unwrap();
+    /// state.apply_chance_outcome(Chance::Tile(Tile::U)).unwrap();
     /// let east = Move::place(Pos::new(1, 0), Rotation::new(1).unwrap()).placement;
     /// assert_eq!(state.free_segments(east), 0b111); // the road and both fields
     /// state.try_action(state.parse_action("U (1, 0) r1 E").unwrap()).unwrap(); // a highwayman
-    /// state.draw(Tile::U).unwrap();
+    /// state.apply_chance_outcome(Chance::Tile(Tile::U)).unwrap();
     /// let further = Move::place(Pos::new(2, 0), Rotation::new(1).unwrap()).placement;
     /// assert_eq!(state.free_segments(further), 0b110); // the road is taken
     /// ```
@@ -249,10 +249,10 @@ impl State {
     ///
     /// # Examples
     /// ```
-    /// use engine::{Rules, Seat, State, Tile};
+    /// use engine::{Chance, Rules, Seat, State, Tile};
     ///
     /// let mut state = State::new(Rules::default(), 2, Seat(0));
-    /// state.draw(Tile::U).unwrap();
+    /// state.apply_chance_outcome(Chance::Tile(Tile::U)).unwrap();
     /// let mut with_meeple = 0;
     /// state.for_each_move(|m| with_meeple += m.meeple.is_some() as usize);
     /// assert_eq!(with_meeple, 6 * 3); // six placements, three free segments each
@@ -277,10 +277,10 @@ impl State {
     ///
     /// # Examples
     /// ```
-    /// use engine::{MoveList, Rules, Seat, State, Tile};
+    /// use engine::{Chance, MoveList, Rules, Seat, State, Tile};
     ///
     /// let mut state = State::new(Rules::default(), 2, Seat(0));
-    /// state.draw(Tile::U).unwrap();
+    /// state.apply_chance_outcome(Chance::Tile(Tile::U)).unwrap();
     /// let mut moves = MoveList::new();
     /// state.legal_moves(&mut moves);
     /// assert_eq!(moves.len(), 6 * 4); // each placement bare or with one of three meeples

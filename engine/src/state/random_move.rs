@@ -1,4 +1,4 @@
-//! A uniformly random move, played: the move [`crate::random_move`]
+//! A uniformly random move, played ([`crate::play_random_move`]): the move [`crate::random_move`]
 //! picks, found and played in one pass, so the segments free for its
 //! meeple are read off the board after the tile is put rather than worked
 //! out beforehand (the random playout's hot path).
@@ -7,39 +7,13 @@ use super::State;
 use crate::features::segment_id;
 use crate::moves::{Move, Placement};
 use crate::playout::random_meeple;
-use crate::sampling::{GenRange, Sampler};
+use crate::sampling::Sampler;
 use crate::tiles::{meeple_segments, Tile, MAX_SEGMENTS};
 use crate::turn::Phase;
 use rand::Rng;
 
 impl State {
-    /// Play a uniformly random legal move and return it, or return `None`
-    /// and change nothing when the seat to play has no placement (outside
-    /// [`crate::Phase::Place`] and [`crate::Phase::PlaceHand`], or with no
-    /// fitting cell).
-    ///
-    /// The same as `random_move(self, rng)` then
-    /// [`State::play_unchecked`]: the same move from the same draws of
-    /// `rng`, leaving the same state, in fewer steps.
-    ///
-    /// # Examples
-    /// ```
-    /// use engine::{random_move, Rules, Seat, State, Tile};
-    /// use rand::SeedableRng;
-    ///
-    /// let mut state = State::new(Rules::default(), 2, Seat(0));
-    /// state.draw(Tile::U).unwrap();
-    /// let mut picked = state.clone();
-    /// let mv = random_move(&state, &mut rand_pcg::Pcg64Mcg::seed_from_u64(4)).unwrap();
-    /// picked.play_unchecked(mv);
-    /// let played = state.play_random_move(&mut rand_pcg::Pcg64Mcg::seed_from_u64(4));
-    /// assert_eq!((played, &state), (Some(mv), &picked));
-    /// ```
-    pub fn play_random_move<R: Rng + ?Sized>(&mut self, rng: &mut R) -> Option<Move> {
-        self.play_random_move_drawn::<GenRange, R>(rng)
-    }
-
-    /// [`State::play_random_move`] with its choices drawn by `S`, compiled
+    /// [`crate::play_random_move`] with its choices drawn by `S`, compiled
     /// into its caller (the random playout's loop: no call and no saving
     /// of registers per move).
     #[inline(always)]

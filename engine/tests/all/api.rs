@@ -109,7 +109,9 @@ fn a_bad_chance_outcome_is_refused_and_changes_nothing() {
 #[test]
 fn parse_action_names_what_is_wrong() {
     let mut state = State::new(GIFTS, 2, Seat(0));
-    state.draw(engine::Tile::U).unwrap();
+    state
+        .apply_chance_outcome(Chance::Tile(engine::Tile::U))
+        .unwrap();
     for bad in [
         "",
         "U (1, 0)",

@@ -11,6 +11,7 @@ use engine::{
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 use testkit::placed;
+use testkit::StateExt;
 
 const GIFTS: Rules = Rules {
     farmers: true,

@@ -7,6 +7,7 @@
 use engine::{replay, Drawn, Phase, Pos, Record, Rules, Seat, State, Tile};
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
+use testkit::StateExt;
 
 /// A 2-seat game under `rules` dealt `deal` (seat 0's hand, then seat 1's).
 fn dealt(rules: &str, deal: &[Tile]) -> State {

@@ -9,6 +9,7 @@ use engine::{
 };
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
+use testkit::StateExt;
 
 fn rules(hand: u8, visible: bool) -> Rules {
     Rules {

@@ -19,6 +19,7 @@ use engine::{
 use naive::NaiveGame;
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
+use testkit::StateExt;
 
 /// Candidate moves tried per turn to check that what is not generated is
 /// refused.

@@ -34,6 +34,7 @@ use naive::NaiveGame;
 use rand::{Rng, RngCore, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 use testkit::turn;
+use testkit::StateExt;
 
 // ----- Helpers ---------------------------------------------------------------
 

@@ -7,13 +7,14 @@
 //! models the table on its own), and seeded random games on tables checked
 //! against that reference at every turn.
 //!
-//! To regenerate the perft tables (only when the rules change on purpose):
-//! `cargo test -p carcassonne-engine --test all table:: -- --ignored --nocapture`.
+//! The perft tables are data (`counts/table.txt`); to regenerate them
+//! (only when the rules change on purpose):
+//! `cargo run -p carcassonne-engine --example regenerate-counts`.
 
 use crate::counts;
 use crate::naive;
 
-use counts::{free_names, placements, play_rows, Row};
+use counts::{free_names, placements, play_sequence};
 use engine::{
     random_move, replay, Drawn, IllegalMove, Move, Phase, Pos, Record, Rotation, Rules, Score,
     Seat, State, Table, Tile, TurnRecord, Unplaceable,
@@ -22,6 +23,7 @@ use naive::NaiveGame;
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 use testkit::turn;
+use testkit::StateExt;
 
 fn table_rules(width: u8, height: u8, closes: bool) -> Rules {
     let rules = Rules {
@@ -193,134 +195,33 @@ fn the_table_border_does_not_fill_a_hole() {
     assert_eq!(after(rules, &turns, false).to_play(), Seat(0));
 }
 
-/// The fixed sequences: players, farmers, table `(width, height, closes)`,
-/// tiles in draw order. The generator chooses the placement `(7k + 3) mod
-/// n` of the reference's sorted placements at turn `k` and a meeple on the
-/// free location `k mod len` when `k mod 3 != 1` and the seat has one; a
-/// tile with no placement is set aside (a row with 0 placements).
-type Sequence = (usize, bool, (u8, u8, bool), &'static str);
-
-const SEQUENCES: [Sequence; 2] = [
-    (2, true, (5, 5, true), "UEVBDLKJXAWNUPFIVCGH"),
-    (3, true, (7, 3, false), "VVKUHRJSTWLAGMOQEBCVUU"),
-];
-
-/// 2 players, farmers on, a 5x5 table whose border closes.
-///
-/// Turn 1, U at the start: as on an unbounded table, U goes at (1, 0),
-/// (-1, 0) and (0,-1) in two rotations each: 6 placements, 24 moves.
-/// The last three tiles fit only off the table: set aside.
-const SEQ_0: [Row; 20] = [
-    ('U', 0, -1, 3, "E", 6, 24),
-    ('E', 0, -2, 3, "", 4, 12),
-    ('V', 1, -1, 1, "NNE", 10, 36),
-    ('B', 1, -2, 0, "C", 8, 16),
-    ('D', 2, -1, 1, "", 8, 34),
-    ('L', 2, 0, 3, "W", 13, 91),
-    ('K', -1, -2, 1, "NNE", 9, 38),
-    ('J', 2, 1, 0, "", 9, 36),
-    ('X', -1, 0, 3, "E", 12, 96),
-    ('A', 1, 1, 0, "S", 7, 23),
-    ('W', -2, -2, 2, "", 12, 77),
-    ('N', 0, 1, 3, "S", 5, 12),
-    ('U', 1, 2, 3, "E", 10, 34),
-    ('P', -1, 1, 1, "", 6, 27),
-    ('F', -1, 2, 3, "ENE", 2, 6),
-    ('I', -2, 2, 1, "NNW", 2, 8),
-    ('V', -2, -1, 3, "", 6, 21),
-    ('C', 0, 0, 0, "", 0, 0),
-    ('G', 0, 0, 0, "", 0, 0),
-    ('H', 0, 0, 0, "", 0, 0),
-];
-
-/// 3 players, farmers on, a 7x3 table that does not close.
-///
-/// Turn 1, V at the start: as on an unbounded table, 2 rotations at each
-/// of (1, 0), (-1, 0), (0,-1): 6 placements, each with no meeple, a
-/// highwayman or a farmer in either field: 24 moves. Turn 6, R (city on
-/// three sides) can only go at (-3, 0) of the three-row table.
-const SEQ_1: [Row; 22] = [
-    ('V', 0, -1, 3, "E", 6, 24),
-    ('V', -1, 0, 2, "", 8, 30),
-    ('K', -1, 1, 0, "S", 8, 38),
-    ('U', -2, 0, 0, "N", 8, 26),
-    ('H', 0, 1, 3, "", 4, 16),
-    ('R', -3, 0, 3, "N", 2, 6),
-    ('J', 1, -1, 1, "E", 10, 41),
-    ('S', -3, -1, 3, "", 10, 40),
-    ('T', 2, -1, 3, "ESE", 6, 24),
-    ('W', -2, 1, 3, "N", 9, 53),
-    ('L', -2, -1, 2, "", 6, 42),
-    ('A', 1, 1, 0, "S", 6, 22),
-    ('G', 2, 0, 2, "ENE", 6, 20),
-    ('M', 3, 0, 1, "", 4, 8),
-    ('O', 3, 1, 3, "NNW", 2, 10),
-    ('Q', -3, 1, 3, "ENE", 2, 4),
-    ('E', 0, 0, 0, "", 0, 0),
-    ('B', 0, 0, 0, "", 0, 0),
-    ('C', 0, 0, 0, "", 0, 0),
-    ('V', 1, 0, 1, "", 3, 9),
-    ('U', 3, -1, 1, "E", 2, 4),
-    ('U', 0, 0, 0, "", 0, 0),
-];
-
-/// Play the rows, checking the counts before every move.
-fn check_sequence(seq: Sequence, rows: &[Row]) {
-    let (players, farmers, (w, h, closes), tiles) = seq;
-    let letters: String = rows.iter().map(|r| r.0).collect();
-    assert_eq!(letters, tiles, "the table follows its sequence");
-    let rules = Rules {
-        farmers,
-        ..table_rules(w, h, closes)
-    };
-    play_rows(&mut State::new(rules, players, Seat(0)), rows);
+/// The sequences of `counts/table.txt`: 2 players on a closing 5x5
+/// table, 3 on a 7x3 table that does not close.
+fn sequences() -> Vec<counts::Sequence> {
+    let seqs = counts::parse(counts::TABLE);
+    assert_eq!(seqs.len(), 2, "the sequences of table.txt");
+    seqs
 }
 
 #[test]
 fn perft_on_a_closing_five_by_five_table() {
-    check_sequence(SEQUENCES[0], &SEQ_0);
+    let seq = &sequences()[0];
+    assert_eq!(seq.table, Some((5, 5, true)));
+    play_sequence(seq);
 }
 
 #[test]
 fn perft_on_a_seven_by_three_table() {
-    check_sequence(SEQUENCES[1], &SEQ_1);
+    let seq = &sequences()[1];
+    assert_eq!(seq.table, Some((7, 3, false)));
+    play_sequence(seq);
 }
 
-/// Prints the tables from the naive reference (run with --ignored --nocapture).
+/// The file is what `cargo run -p carcassonne-engine --example
+/// regenerate-counts` writes: its rows come from the naive reference.
 #[test]
-#[ignore]
-fn print_table_perft_from_the_naive_reference() {
-    for (players, farmers, (w, h, closes), tiles) in SEQUENCES {
-        let mut g = NaiveGame::new(players, farmers).on_table(w.into(), h.into(), closes);
-        println!("// {players} players, farmers {farmers}, table {w}x{h} closes {closes}");
-        let mut k = 0;
-        for tile in tiles.chars() {
-            let seat = k % players;
-            let places = g.legal_placements(tile);
-            if places.is_empty() {
-                println!("    ('{tile}', 0, 0, 0, \"\", 0, 0),");
-                continue;
-            }
-            let mut moves = 0;
-            for &(x, y, r) in &places {
-                moves += 1;
-                if g.supply(seat) > 0 {
-                    moves += g.free_locations(tile, x, y, r).len();
-                }
-            }
-            let (x, y, r) = places[(k * 7 + 3) % places.len()];
-            let free = g.free_locations(tile, x, y, r);
-            let meeple = (k % 3 != 1 && !free.is_empty() && g.supply(seat) > 0)
-                .then(|| free[k % free.len()].clone());
-            g.place(seat, tile, x, y, r, meeple.as_deref()).unwrap();
-            println!(
-                "    ('{tile}', {x}, {y}, {r}, \"{}\", {}, {moves}),",
-                meeple.unwrap_or_default(),
-                places.len(),
-            );
-            k += 1;
-        }
-    }
+fn table_counts_are_what_the_reference_generates() {
+    assert_eq!(counts::regenerate(counts::TABLE), counts::TABLE);
 }
 
 /// One seeded random game on a table, every turn compared with the

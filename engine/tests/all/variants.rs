@@ -10,6 +10,7 @@ use engine::{
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 use testkit::turn;
+use testkit::StateExt;
 
 fn err(s: &str) -> String {
     s.parse::<Rules>().unwrap_err().to_string()

@@ -10,6 +10,7 @@ use engine::{random_action, replay, Phase, Record, RecordBuilder, Rules, Seat, S
 use engine::{Score, Unplaceable};
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
+use testkit::StateExt;
 
 /// The tables tried: none, and small ones that fill up (closing or not).
 const TABLES: [Option<(u8, u8, bool)>; 5] = [
@@ -188,7 +189,7 @@ fn every_rules_with_hands_and_seats() -> impl Iterator<Item = (Rules, usize)> {
     })
 }
 
-/// `State::play_random_move` is `random_move` then `play_unchecked`: the
+/// `play_random_move` is `random_move` then `play_unchecked`: the
 /// same move from the same draws, the same state after, at every
 /// placement of games under every rule combination.
 #[test]
@@ -209,7 +210,7 @@ fn play_random_move_is_random_move_then_play() {
                 let (mut picked, mut picked_rng) = (state.clone(), rng.clone());
                 let mv = random_move(&picked, &mut picked_rng).expect("a placement");
                 picked.play_unchecked(mv);
-                let played = state.play_random_move(&mut rng);
+                let played = engine::play_random_move(&mut state, &mut rng);
                 let ctx = format!("{rules:?}, {players} seats, turn {}", state.turns());
                 assert_eq!(played, Some(mv), "{ctx}");
                 assert!(state == picked, "{ctx}: the states differ");
@@ -221,7 +222,11 @@ fn play_random_move_is_random_move_then_play() {
             }
         }
         let mut after = state.clone();
-        assert_eq!(after.play_random_move(&mut rng), None, "a finished game");
+        assert_eq!(
+            engine::play_random_move(&mut after, &mut rng),
+            None,
+            "a finished game"
+        );
         assert!(after == state, "nothing played after the end");
     }
     assert!(placements > 10_000, "{placements}");

@@ -2,7 +2,7 @@
 //! at run time, no framework): the style is the replay viewer's, shared.
 
 /// The shared style of the viewer and the web app.
-pub const STYLE: &str = include_str!("../viewer/viewer.css");
+pub const STYLE: &str = pictures::viewer::STYLE;
 /// The web app's own style.
 pub const WEB_STYLE: &str = include_str!("web.css");
 /// The web app's script.

@@ -16,11 +16,11 @@ pub mod server;
 pub mod session;
 pub mod watch;
 
-use crate::agent_list::split_agents;
-use crate::error::{Error, Result};
 use engine::Rules;
 use std::path::PathBuf;
 use std::time::Duration;
+use tournament::agent_list::split_agents;
+use tournament::error::{Error, Result};
 
 /// The options of `carcassonne web`.
 #[derive(Clone, Debug, Default, clap::Args)]
@@ -103,7 +103,7 @@ impl WebConfig {
             ));
         }
         for spec in &agents {
-            crate::roster::check_spec(spec)
+            tournament::roster::check_spec(spec)
                 .map_err(|e| Error::Invalid(format!("--agents: {e}")))?;
         }
         let players = args.players.unwrap_or(agents.len() as u64 + 1);
@@ -155,7 +155,7 @@ pub fn web(args: &WebArgs) -> Result<()> {
     let url = format!("http://{host}:{}/", addr.port());
     // Never a panic on a closed stdout (`carcassonne web | head -1`): the
     // server goes on.
-    let _ = crate::stdio::Stdout::new().print(&format!(
+    let _ = tournament::stdio::Stdout::new().print(&format!(
         "carcassonne web: open {url} (Ctrl-C stops the server)\n"
     ));
     if args.open {

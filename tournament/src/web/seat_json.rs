@@ -7,13 +7,13 @@
 //! seed only once the game is over, with the record).
 
 use super::session::Session;
-use crate::render::board::{coordinates, Extent};
-use crate::render::meeple::meeple_svg;
-use crate::render::palette;
-use crate::render::tile::{location_point, tile_svg, SIZE};
 use engine::{
     Action, FeatureKind, GiftOpen, Move, Phase, Placement, Pos, Rotation, Seat, SeatView,
 };
+use pictures::render::board::{coordinates, Extent};
+use pictures::render::meeple::meeple_svg;
+use pictures::render::palette;
+use pictures::render::tile::{location_point, tile_svg, SIZE};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;

@@ -3,11 +3,11 @@
 //! and a thread that ends the games of tabs gone quiet.
 
 use super::routes::{App, Reply, MAX_BODY};
-use crate::error::{Error, Result};
 use std::io::Read as _;
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
+use tournament::error::{Error, Result};
 
 /// A running server.
 pub struct Server {
@@ -41,11 +41,6 @@ impl Server {
         self.addr
     }
 
-    /// The application (for tests).
-    pub fn app(&self) -> Arc<App> {
-        self.app.clone()
-    }
-
     /// Answer requests until the server is dropped by [`Server::stop`]
     /// (or forever).
     pub fn run(&self) {
@@ -66,7 +61,9 @@ impl Server {
         }
     }
 
-    /// Stop answering (the thread in [`Server::run`] returns).
+    /// Stop answering (the thread in [`Server::run`] returns). Only the
+    /// tests stop a server; the command's runs until it is killed.
+    #[cfg_attr(not(test), allow(dead_code))]
     pub fn stop(&self) {
         self.http.unblock();
     }

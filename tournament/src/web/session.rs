@@ -11,9 +11,6 @@
 //! person's [`engine::SeatView`]; the session's own fields (the state, the
 //! generators, the seed) never leave the server while the game runs.
 
-use crate::error::{Error, Result};
-use crate::roster::Roster;
-use crate::schedule::agent_seed;
 use agents::game::{deck_rng, gift_rng};
 use agents::history::{GameEnd, GameStart, History};
 use agents::{Agent, AgentRng};
@@ -24,6 +21,9 @@ use rand::SeedableRng;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
+use tournament::error::{Error, Result};
+use tournament::roster::Roster;
+use tournament::schedule::agent_seed;
 
 /// The name the record gives the person's seat.
 pub const PERSON: &str = "person";
@@ -123,8 +123,8 @@ impl Session {
             .collect();
         let roster = Roster::new(
             &agent_only,
-            Some(out.join(crate::roster::BOT_LOGS)),
-            crate::secret::Secret::bot_key(seed),
+            Some(out.join(tournament::roster::BOT_LOGS)),
+            tournament::secret::Secret::bot_key(seed),
         )?;
         let mut agents: Vec<Option<Box<dyn Agent>>> = (0..players)
             .map(|s| (s != person.index()).then(|| roster.build(s)))
@@ -190,8 +190,14 @@ impl Session {
             return Ok(());
         };
         while !self.state.is_over() && self.state.is_chance() {
-            let outcome = if self.state.phase() == Phase::DrawGift {
-                let gift = self.state.receive_random_gift(&mut self.gift_deck);
+            // Tiles and gift cards come from generators of their own.
+            let deck = if self.state.phase() == Phase::DrawGift {
+                &mut self.gift_deck
+            } else {
+                &mut self.deck
+            };
+            let outcome = self.state.apply_chance(deck);
+            if let ChanceOutcome::Gift(gift) = outcome {
                 let seat = self.state.to_play();
                 // Which card a seat receives is hidden from the others.
                 let text = if seat == self.person {
@@ -203,11 +209,7 @@ impl Session {
                     seat: seat.index(),
                     text,
                 });
-                ChanceOutcome::Gift(gift)
-            } else {
-                let (tile, drawn) = self.state.draw_random(&mut self.deck);
-                ChanceOutcome::Tile(tile, drawn)
-            };
+            }
             record.chance(&self.state, outcome);
         }
         if self.state.is_over() {

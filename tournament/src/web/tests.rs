@@ -203,7 +203,7 @@ fn play_checking(app: &App, players: usize) -> Value {
     // it replays to the scores shown.
     let saved = PathBuf::from(view["over"]["saved"].as_str().unwrap());
     assert!(saved.starts_with(&app.config.out), "{}", saved.display());
-    let record = crate::render::load_record(&saved, None).unwrap();
+    let record = pictures::render::load_record(&saved, None).unwrap();
     let state = engine::replay(&record, false).unwrap();
     for s in 0..players {
         assert_eq!(
@@ -414,7 +414,7 @@ fn watch_shows_a_tournament_folder_as_it_grows() {
         records: true,
         ..TournamentArgs::default()
     };
-    crate::tournament::run(&crate::config::TournamentConfig::from_args(&args).unwrap()).unwrap();
+    tournament::tournament::run(&crate::config_args::tournament_config(&args).unwrap()).unwrap();
     let mut config = app("watch-app", &["random"], 2, Rules::default())
         .config
         .clone();
@@ -434,7 +434,8 @@ fn watch_shows_a_tournament_folder_as_it_grows() {
     // The table is the one summary.csv holds at the end.
     let summary = std::fs::read_to_string(dir.join("summary.csv")).unwrap();
     let mut rows = csv::Reader::from_reader(summary.as_bytes());
-    let written: Vec<crate::schema::SummaryRow> = rows.deserialize().map(Result::unwrap).collect();
+    let written: Vec<tournament::schema::SummaryRow> =
+        rows.deserialize().map(Result::unwrap).collect();
     assert_eq!(status["summary"], serde_json::to_value(&written).unwrap());
     // Half the games written: the page follows.
     let games = std::fs::read_to_string(dir.join("games.csv")).unwrap();

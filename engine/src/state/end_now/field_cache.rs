@@ -117,10 +117,10 @@ impl FieldLists<'_> {
 ///
 /// # Examples
 /// ```
-/// use engine::{FieldCache, Rules, Seat, State, Tile};
+/// use engine::{Chance, FieldCache, Rules, Seat, State, Tile};
 ///
 /// let mut state = State::new(Rules::default(), 2, Seat(0));
-/// state.draw(Tile::U).unwrap();
+/// state.apply_chance_outcome(Chance::Tile(Tile::U)).unwrap();
 /// let mut cache = FieldCache::new();
 /// cache.start(&state);
 /// assert_eq!(state.end_now_scores_in(&mut cache), state.end_now_scores());

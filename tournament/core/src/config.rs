@@ -1,0 +1,230 @@
+//! A checked tournament ([`TournamentConfig`]): its settings, its folder,
+//! and the checks and limits every caller applies (the command line's
+//! arguments are turned into one by `carcassonne`'s `config_args`, the
+//! Python package builds one itself).
+//!
+//! Everything is validated before any file or folder is created, so bad
+//! input gives one line on stderr and leaves nothing behind.
+
+use crate::error::{Error, Result};
+use crate::schema::{RunInfo, Settings};
+use std::path::{Path, PathBuf};
+
+/// The agents of the default tournament (`carcassonne` with no arguments,
+/// or `tournament` without `--agents`). Specs this build does not know are
+/// skipped with a warning.
+pub const DEFAULT_AGENTS: &[&str] = &["random", "greedy", "mcts:iterations=500"];
+/// Games per pairing when `--games` is not given.
+pub const DEFAULT_GAMES: u64 = 150;
+/// Seed when `--seed` is not given.
+pub const DEFAULT_SEED: u64 = 1;
+/// Name when `--name` is not given.
+pub const DEFAULT_NAME: &str = "tournament";
+/// SPRT error rates (false positive α, false negative β).
+pub const SPRT_ALPHA: f64 = 0.05;
+/// See [`SPRT_ALPHA`].
+pub const SPRT_BETA: f64 = 0.05;
+
+/// Most games one run may plan (all shards): far beyond any real run,
+/// and small enough that game indices and seeds never overflow.
+pub const MAX_GAMES: u64 = 1 << 40;
+
+/// Most pairings (sets of agents that meet) of one tournament: each is
+/// listed in memory and in run.json's plan.
+pub const MAX_PAIRINGS: u64 = 100_000;
+
+/// Most worker threads.
+pub const MAX_THREADS: usize = 1024;
+
+impl Settings {
+    /// Check settings that came from the command line or from a folder's
+    /// `run.json` (which may have been edited): one line says what is
+    /// wrong.
+    pub fn validate(&self) -> Result<()> {
+        if !(2..=6).contains(&self.players) {
+            return Err(Error::Invalid(format!(
+                "players must be 2 to 6, not {}",
+                self.players
+            )));
+        }
+        if self.selfplay && self.agents.len() != 1 {
+            return Err(Error::Invalid(format!(
+                "self-play takes 1 agent, not {}",
+                self.agents.len()
+            )));
+        }
+        if !self.selfplay && self.agents.len() < 2 {
+            return Err(Error::Invalid(format!(
+                "at least 2 agents, not {}",
+                self.agents.len()
+            )));
+        }
+        if self.games_per_pairing == 0 {
+            return Err(Error::Invalid("games must be at least 1".to_string()));
+        }
+        // Counted, not listed: many agents in 6-seat games have more
+        // pairings than memory holds.
+        let pairings = if self.selfplay {
+            Some(1)
+        } else {
+            crate::schedule::pairing_count(self.agents.len(), self.players)
+        };
+        let pairings = match pairings {
+            Some(n) if n <= MAX_PAIRINGS => n,
+            count => {
+                let count = count.map_or("too many".to_string(), |n| n.to_string());
+                return Err(Error::Invalid(format!(
+                    "{} agents in {}-player games make {count} pairings, more than {MAX_PAIRINGS}",
+                    self.agents.len(),
+                    self.players
+                )));
+            }
+        };
+        let total = self
+            .games_per_pairing
+            .div_ceil(self.players as u64)
+            .checked_mul(self.players as u64)
+            .and_then(|g| g.checked_mul(pairings))
+            .filter(|&t| t <= MAX_GAMES);
+        if total.is_none() {
+            return Err(Error::Invalid(format!(
+                "{} games per pairing × {pairings} pairings is more than {MAX_GAMES} games",
+                self.games_per_pairing
+            )));
+        }
+        if let Some(shard) = self.shard {
+            if shard.count == 0 || shard.index == 0 || shard.index > shard.count {
+                return Err(Error::Invalid(format!(
+                    "shard {}/{} is not K/N with 1 <= K <= N",
+                    shard.index, shard.count
+                )));
+            }
+        }
+        if self.secret_decks && self.shard.is_some() {
+            return Err(Error::Invalid(
+                "secret decks cannot be sharded (each shard would draw its own key)".to_string(),
+            ));
+        }
+        if self.sprt.is_some() && (self.agents.len() != 2 || self.players != 2 || self.selfplay) {
+            return Err(Error::Invalid(
+                "--sprt compares exactly 2 agents in 2-player games".to_string(),
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// Where a run writes.
+#[derive(Clone, Debug)]
+pub enum Folder {
+    /// A new folder, created after validation.
+    New(PathBuf),
+    /// The default folder `results/<UTC time>-<name>`: created atomically
+    /// when the run starts, taking the next free `-2`, `-3`, … if another
+    /// run took this name in the meantime.
+    Default(PathBuf),
+    /// An existing run to continue, with its run.json.
+    Resume(PathBuf, Box<RunInfo>),
+}
+
+/// A validated tournament.
+#[derive(Clone, Debug)]
+pub struct TournamentConfig {
+    /// What to play.
+    pub settings: Settings,
+    /// Where.
+    pub folder: Folder,
+    /// Worker threads.
+    pub threads: usize,
+    /// Test hook: stop after writing this many games.
+    pub stop_after: Option<u64>,
+    /// Test hook: built-in agents get the seeds bots are sent.
+    pub keyed_agent_seeds: bool,
+}
+
+/// Every spec builds an agent, and there are at least two (self-play:
+/// exactly one).
+pub fn check_agents(agents: &[String], selfplay: bool) -> Result<()> {
+    let option = if selfplay { "--agent" } else { "--agents" };
+    for spec in agents {
+        crate::roster::check_spec(spec).map_err(|e| Error::Invalid(format!("{option}: {e}")))?;
+    }
+    if selfplay {
+        if agents.len() != 1 {
+            return Err(Error::Invalid(format!(
+                "--agent: self-play takes one agent spec, got {}",
+                agents.len()
+            )));
+        }
+        return Ok(());
+    }
+    if agents.len() < 2 {
+        return Err(Error::Invalid(format!(
+            "--agents: a tournament needs at least 2 agents, got {}",
+            agents.len()
+        )));
+    }
+    Ok(())
+}
+
+/// A folder we may create: absent, or an empty directory (a stale lock
+/// file aside), and not under a file.
+pub fn check_new_folder(dir: &Path, what: &str) -> Result<()> {
+    if dir.exists() {
+        let empty = crate::lock::is_empty_but_lock(dir)
+            .map_err(|e| Error::Invalid(format!("{what} {}: {e}", dir.display())))?;
+        if !dir.is_dir() || !empty {
+            return Err(Error::Invalid(format!(
+                "{what} {}: already exists and is not an empty folder",
+                dir.display()
+            )));
+        }
+        return Ok(());
+    }
+    // The nearest existing ancestor must be a folder.
+    if let Some(existing) = dir.ancestors().skip(1).find(|a| a.exists()) {
+        if !existing.is_dir() {
+            return Err(Error::Invalid(format!(
+                "{what} {}: cannot create, {} is not a folder",
+                dir.display(),
+                existing.display()
+            )));
+        }
+        let readonly = std::fs::metadata(existing).is_ok_and(|m| m.permissions().readonly());
+        if readonly {
+            return Err(Error::Invalid(format!(
+                "{what} {}: cannot create, {} is read-only",
+                dir.display(),
+                existing.display()
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// `results/<UTC time>-<name>[-shard-K-of-N]`, numbered if it exists.
+pub fn default_folder(settings: &Settings) -> PathBuf {
+    let mut base = format!(
+        "{}-{}",
+        crate::meta::compact(std::time::SystemTime::now()),
+        settings.name
+    );
+    if let Some(s) = settings.shard {
+        base.push_str(&format!("-shard-{}-of-{}", s.index, s.count));
+    }
+    let first = Path::new("results").join(&base);
+    let mut dir = first.clone();
+    let mut n = 2;
+    while dir.exists() {
+        dir = numbered(&first, n);
+        n += 1;
+    }
+    dir
+}
+
+/// `dir` with `-n` appended to its name (`results/x` → `results/x-2`).
+pub fn numbered(dir: &Path, n: u64) -> PathBuf {
+    let mut name = dir.file_name().unwrap_or_default().to_os_string();
+    name.push(format!("-{n}"));
+    dir.with_file_name(name)
+}

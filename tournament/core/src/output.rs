@@ -1,0 +1,292 @@
+//! The files of a results folder (documented column by column in
+//! `results/README.md`): `games.csv`, `summary.csv`, `pairwise.csv`,
+//! `run.json` and `records.jsonl`.
+//!
+//! Self-play runs also write `positions.csv` ([`crate::positions`]).
+//!
+//! `games.csv` and `records.jsonl` are appended game by game, in game
+//! order, and flushed after every game, so an interrupted run keeps every
+//! finished game. The other files are written whole, through a temporary
+//! file and a rename, so they are never half-written.
+
+use crate::error::{Error, Result};
+use crate::schema::{
+    GameRow, PairwiseRow, RunInfo, SummaryRow, GAMES_CSV, GAME_COLUMNS, PAIRWISE_CSV,
+    POSITIONS_CSV, RECORDS_JSONL, RUN_FORMAT, RUN_JSON, SUMMARY_CSV,
+};
+use serde::Serialize;
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+/// A failure to serialize our own types or write to memory.
+fn internal(e: impl std::fmt::Display) -> Error {
+    Error::Internal(e.to_string())
+}
+
+use files::atomic::write_atomic_via;
+pub use files::atomic::{check_replaceable, write_atomic};
+
+/// Serialize `rows` as CSV with a header.
+pub fn csv_bytes<T: Serialize>(rows: &[T]) -> Result<Vec<u8>> {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    for row in rows {
+        w.serialize(row).map_err(internal)?;
+    }
+    w.into_inner().map_err(internal)
+}
+
+/// Write `run.json`.
+pub fn write_run_info(dir: &Path, info: &RunInfo) -> Result<()> {
+    let mut text = serde_json::to_string_pretty(info).map_err(internal)?;
+    text.push('\n');
+    write_atomic(&dir.join(RUN_JSON), text.as_bytes())
+}
+
+/// Read `run.json`; an error names the folder as not a tournament.
+pub fn read_run_info(dir: &Path) -> Result<RunInfo> {
+    let path = dir.join(RUN_JSON);
+    let text = std::fs::read_to_string(&path).map_err(|_| {
+        Error::Folder(format!(
+            "{} is not a tournament folder (no readable run.json)",
+            dir.display()
+        ))
+    })?;
+    let info: RunInfo = serde_json::from_str(&text).map_err(|e| {
+        Error::Folder(format!(
+            "{} is not a tournament folder (bad run.json: {e})",
+            dir.display()
+        ))
+    })?;
+    if info.format != RUN_FORMAT {
+        return Err(Error::Folder(format!(
+            "{} is not a tournament folder (run.json format {:?})",
+            dir.display(),
+            info.format
+        )));
+    }
+    Ok(info)
+}
+
+/// Write `summary.csv` and `pairwise.csv`.
+pub fn write_summaries(dir: &Path, summary: &[SummaryRow], pairwise: &[PairwiseRow]) -> Result<()> {
+    write_atomic(&dir.join(SUMMARY_CSV), &csv_bytes(summary)?)?;
+    write_atomic(&dir.join(PAIRWISE_CSV), &csv_bytes(pairwise)?)
+}
+
+/// Appends games to `games.csv` (and `records.jsonl`, and for self-play
+/// `positions.csv`), flushing after each.
+pub struct GamesWriter {
+    games: csv::Writer<File>,
+    records: Option<BufWriter<File>>,
+    positions: Option<BufWriter<File>>,
+    games_path: PathBuf,
+}
+
+impl GamesWriter {
+    /// Create (truncate) the files of `dir` and write the header.
+    pub fn create(dir: &Path, records: bool) -> Result<GamesWriter> {
+        let records = records.then(|| dir.join(RECORDS_JSONL));
+        GamesWriter::create_files(&dir.join(GAMES_CSV), records.as_deref())
+    }
+
+    /// Rewrite the files of `dir` with exactly the games `rows` (and their
+    /// `record_lines`), then continue appending. The kept games are written
+    /// to temporary files that replace the old ones by a rename, so an
+    /// interruption here loses nothing.
+    pub fn resume(
+        dir: &Path,
+        rows: &[GameRow],
+        record_lines: Option<&[String]>,
+    ) -> Result<GamesWriter> {
+        let games_path = dir.join(GAMES_CSV);
+        let records_path = dir.join(RECORDS_JSONL);
+        let tmp_games = dir.join("games.csv.tmp");
+        let tmp_records = dir.join("records.jsonl.tmp");
+        let written = Self::write_kept(dir, rows, record_lines, &tmp_games, &tmp_records);
+        if written.is_err() {
+            // Nothing half-done stays behind: the old files are untouched.
+            let _ = std::fs::remove_file(&tmp_games);
+            let _ = std::fs::remove_file(&tmp_records);
+        }
+        written?;
+        let append = |path: &Path| {
+            std::fs::OpenOptions::new()
+                .append(true)
+                .open(path)
+                .map_err(|e| Error::io("open", path, e))
+        };
+        let records = match record_lines {
+            Some(_) => Some(BufWriter::new(append(&records_path)?)),
+            None => None,
+        };
+        Ok(GamesWriter {
+            games: csv::WriterBuilder::new()
+                .has_headers(false)
+                .from_writer(append(&games_path)?),
+            records,
+            positions: None,
+            games_path,
+        })
+    }
+
+    /// Also write `positions.csv` (self-play): a new file with its
+    /// header, or on resume (`kept`: the lines of the games kept) the
+    /// kept lines written to a temporary file that replaces the old one,
+    /// then appended to. Call it before the first [`GamesWriter::append`].
+    pub fn with_positions(mut self, dir: &Path, kept: Option<&[String]>) -> Result<GamesWriter> {
+        let path = dir.join(POSITIONS_CSV);
+        let tmp = dir.join("positions.csv.tmp");
+        let mut text = crate::positions::columns().join(",");
+        text.push('\n');
+        for line in kept.unwrap_or_default() {
+            text.push_str(line);
+            text.push('\n');
+        }
+        write_atomic_via(&tmp, &path, text.as_bytes())?;
+        let file = std::fs::OpenOptions::new()
+            .append(true)
+            .open(&path)
+            .map_err(|e| Error::io("open", &path, e))?;
+        self.positions = Some(BufWriter::new(file));
+        Ok(self)
+    }
+
+    /// Append one game's positions.csv lines (call before its
+    /// [`GamesWriter::append`], so positions.csv never holds fewer games
+    /// than games.csv).
+    pub fn append_positions(&mut self, lines: &str) -> Result<()> {
+        if let Some(w) = &mut self.positions {
+            w.write_all(lines.as_bytes())
+                .and_then(|()| w.flush())
+                .map_err(|e| Error::io("write", Path::new(POSITIONS_CSV), e))?;
+        }
+        Ok(())
+    }
+
+    /// Write the kept games to the temporary files and rename them over
+    /// the old ones (records first).
+    fn write_kept(
+        dir: &Path,
+        rows: &[GameRow],
+        record_lines: Option<&[String]>,
+        tmp_games: &Path,
+        tmp_records: &Path,
+    ) -> Result<()> {
+        let games_path = dir.join(GAMES_CSV);
+        let records_path = dir.join(RECORDS_JSONL);
+        {
+            let mut w = GamesWriter::create_files(tmp_games, record_lines.map(|_| tmp_records))?;
+            for (i, game) in crate::summary::games(rows).enumerate() {
+                let line = record_lines.and_then(|r| r.get(i)).map(String::as_str);
+                w.append(game, line)?;
+            }
+        }
+        let rename = |from: &Path, to: &Path| {
+            std::fs::rename(from, to).map_err(|e| Error::io("write", to, e))
+        };
+        // Records first: records.jsonl never holds fewer games than
+        // games.csv, and a resume keeps the games both hold.
+        if record_lines.is_some() {
+            rename(tmp_records, &records_path)?;
+        }
+        rename(tmp_games, &games_path)
+    }
+
+    fn create_files(games_path: &Path, records: Option<&Path>) -> Result<GamesWriter> {
+        let file = File::create(games_path).map_err(|e| Error::io("create", games_path, e))?;
+        let records = match records {
+            Some(path) => {
+                let f = File::create(path).map_err(|e| Error::io("create", path, e))?;
+                Some(BufWriter::new(f))
+            }
+            None => None,
+        };
+        let mut games = csv::WriterBuilder::new()
+            .has_headers(false)
+            .from_writer(file);
+        games.write_record(GAME_COLUMNS).map_err(internal)?;
+        let mut w = GamesWriter {
+            games,
+            records,
+            positions: None,
+            games_path: games_path.to_path_buf(),
+        };
+        w.flush()?;
+        Ok(w)
+    }
+
+    /// Append one game: its record line first, then its rows.
+    pub fn append(&mut self, rows: &[GameRow], record: Option<&str>) -> Result<()> {
+        if let (Some(w), Some(line)) = (&mut self.records, record) {
+            w.write_all(line.as_bytes())
+                .and_then(|()| w.write_all(b"\n"))
+                .and_then(|()| w.flush())
+                .map_err(|e| Error::io("write", Path::new(RECORDS_JSONL), e))?;
+        }
+        for row in rows {
+            self.games.serialize(row).map_err(internal)?;
+        }
+        self.flush()
+    }
+
+    fn flush(&mut self) -> Result<()> {
+        self.games
+            .flush()
+            .map_err(|e| Error::io("write", &self.games_path, e))
+    }
+}
+
+/// Parse `games.csv` text that may end in a partial line (an interrupted
+/// write): only complete lines are read.
+pub fn parse_games(text: &str) -> Result<Vec<GameRow>> {
+    let complete = match text.rfind('\n') {
+        Some(end) => &text[..=end],
+        None => "",
+    };
+    let mut reader = csv::Reader::from_reader(complete.as_bytes());
+    reader
+        .deserialize()
+        .enumerate()
+        .map(|(i, row)| {
+            row.map_err(|e| {
+                Error::Folder(format!("games.csv line {}: not a game row ({e})", i + 2))
+            })
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::schema::Outcome;
+
+    #[test]
+    fn game_columns_match_the_row_fields() {
+        let row = GameRow {
+            game: 3,
+            deck_seed: 4,
+            seat: 1,
+            agent: "mcts:iterations=5,c=0.7".to_string(),
+            score: 10,
+            road: 1,
+            city: 2,
+            monastery: 3,
+            farm: 4,
+            gifts: 0,
+            rank: 1,
+            result: Outcome::Draw,
+            turns: 71,
+            meeples_placed: 6,
+            think_ms: 1.25,
+            decisions: Some(9),
+            forfeit: String::new(),
+        };
+        let text = String::from_utf8(csv_bytes(std::slice::from_ref(&row)).unwrap()).unwrap();
+        let header = text.lines().next().unwrap();
+        assert_eq!(header, GAME_COLUMNS.join(","));
+        // A partial last line is ignored.
+        let partial = format!("{text}3,4,1,\"mcts");
+        assert_eq!(parse_games(&partial).unwrap(), vec![row]);
+    }
+}

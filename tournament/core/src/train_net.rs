@@ -1,0 +1,277 @@
+//! `carcassonne train-net`: train the `az` network on self-play examples
+//! (docs/neural.md) and report held-out losses, policy agreement with the
+//! search and value accuracy by game phase.
+//!
+//! Data are example shards (`.safetensors`) or folders holding them
+//! (directly or in an `examples/` folder: `carcassonne selfplay --agent
+//! az:…` writes one shard per game there). Games are renumbered in the
+//! order read (files sorted by name), so the held-out split depends only
+//! on the data given, their order and the seed.
+
+use crate::error::{Error, Result};
+use agents::learn::FittedOn;
+use agents::neural::data::Dataset;
+use agents::neural::train::{train, Metrics, TrainConfig, TrainReport};
+use agents::neural::{NetConfig, NetEvaluator};
+use engine::Rules;
+use std::path::PathBuf;
+
+/// What `train-net` needs.
+#[derive(Clone, Debug)]
+pub struct TrainNetConfig {
+    /// Shards or folders of shards.
+    pub data: Vec<PathBuf>,
+    /// The weights file to write (must not exist).
+    pub out: PathBuf,
+    /// Start from these weights instead of random ones.
+    pub init: Option<PathBuf>,
+    /// The network's sizes (ignored with `init`).
+    pub net: NetConfig,
+    /// How to train.
+    pub train: TrainConfig,
+}
+
+/// The shard files of `data`, in order.
+///
+/// # Errors
+/// A path that does not exist, or a folder without shards.
+pub fn shard_files(data: &[PathBuf]) -> Result<Vec<PathBuf>> {
+    let mut files = Vec::new();
+    for path in data {
+        if path.is_file() {
+            files.push(path.clone());
+            continue;
+        }
+        if !path.is_dir() {
+            return Err(Error::Invalid(format!(
+                "{}: no such file or folder",
+                path.display()
+            )));
+        }
+        let dir = if path.join("examples").is_dir() {
+            path.join("examples")
+        } else {
+            path.clone()
+        };
+        let mut found: Vec<PathBuf> = std::fs::read_dir(&dir)
+            .map_err(|e| Error::Invalid(format!("{}: {e}", dir.display())))?
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|x| x == "safetensors"))
+            .collect();
+        if found.is_empty() {
+            return Err(Error::Invalid(format!(
+                "{}: no example shards (*.safetensors); write them with `carcassonne selfplay --agent az:…`",
+                dir.display()
+            )));
+        }
+        found.sort();
+        files.extend(found);
+    }
+    Ok(files)
+}
+
+/// Read every shard of `data` into one data set (games renumbered in
+/// order), with the games' seat counts and rules.
+///
+/// # Errors
+/// A shard that cannot be read (one line naming it).
+pub fn load(data: &[PathBuf]) -> Result<(Dataset, FittedOn)> {
+    let mut all = Dataset::default();
+    let mut fitted = FittedOn {
+        players: Vec::new(),
+        rules: Vec::new(),
+    };
+    let mut next_game = 0u32;
+    for file in shard_files(data)? {
+        let (mut shard, meta) = Dataset::read(&file).map_err(Error::Invalid)?;
+        let mut ids: Vec<(u32, u32)> = Vec::new();
+        for t in &mut shard.targets {
+            let id = match ids.iter().find(|(old, _)| *old == t.game) {
+                Some(&(_, new)) => new,
+                None => {
+                    ids.push((t.game, next_game));
+                    next_game += 1;
+                    next_game - 1
+                }
+            };
+            t.game = id;
+            if !fitted.players.contains(&(t.players as usize)) {
+                fitted.players.push(t.players as usize);
+            }
+        }
+        if let Some(rules) = meta.get("rules") {
+            let rules: Rules = rules.parse().map_err(|e| {
+                Error::Invalid(format!(
+                    "{}: rules `{rules}` in its metadata: {e}",
+                    file.display()
+                ))
+            })?;
+            if !fitted.rules.contains(&rules) {
+                fitted.rules.push(rules);
+            }
+        }
+        all.extend(&shard);
+    }
+    fitted.players.sort_unstable();
+    Ok((all, fitted))
+}
+
+/// One epoch's metrics on one line.
+pub fn line(m: &Metrics) -> String {
+    format!(
+        "policy {:.3} value {:.3} lead {:.3} top1 {:.1}% value-sign {:.0}/{:.0}/{:.0}%",
+        m.policy_loss,
+        m.value_loss,
+        m.lead_loss,
+        100.0 * m.top1,
+        100.0 * m.value_accuracy[0],
+        100.0 * m.value_accuracy[1],
+        100.0 * m.value_accuracy[2],
+    )
+}
+
+/// A trained network (not yet saved) and what its training reported.
+pub struct Fitted {
+    /// The network, with its provenance filled in.
+    pub net: NetEvaluator,
+    /// The metrics of every epoch.
+    pub report: TrainReport,
+    /// Positions read (training and held out).
+    pub positions: usize,
+    /// Games read.
+    pub games: usize,
+}
+
+/// Check the training options of `config` (all but `--out`).
+///
+/// # Errors
+/// A value out of its range, as one line naming the option.
+pub fn check(config: &TrainNetConfig) -> Result<()> {
+    if !(0.0..=0.9).contains(&config.train.held_out) {
+        return Err(Error::Invalid(format!(
+            "--holdout must be in 0..0.9, not {}",
+            config.train.held_out
+        )));
+    }
+    if !(config.train.lr > 0.0 && config.train.lr.is_finite()) {
+        return Err(Error::Invalid(format!(
+            "--lr must be positive, not {}",
+            config.train.lr
+        )));
+    }
+    if !(1..=4096).contains(&config.net.hidden) {
+        return Err(Error::Invalid(format!(
+            "--hidden must be in 1..4096, not {}",
+            config.net.hidden
+        )));
+    }
+    if config.train.epochs == 0 || config.train.batch == 0 {
+        return Err(Error::Invalid(
+            "--epochs and --batch must be at least 1".to_string(),
+        ));
+    }
+    Ok(())
+}
+
+/// Train the network of `config` (without writing it): the library call
+/// behind `train-net` and `improve --net`. Prints one line per epoch to
+/// `out`.
+///
+/// # Errors
+/// Bad options, unreadable data or initial weights.
+pub fn fit(config: &TrainNetConfig, out: &mut dyn std::io::Write) -> Result<Fitted> {
+    check(config)?;
+    let (data, fitted) = load(&config.data)?;
+    let mut net = match &config.init {
+        Some(path) => NetEvaluator::load(path).map_err(|e| Error::Invalid(e.to_string()))?,
+        None => NetEvaluator::new(config.net, config.train.seed),
+    };
+    let games = data
+        .targets
+        .iter()
+        .map(|t| t.game)
+        .max()
+        .map_or(0, |g| g + 1);
+    let say = |out: &mut dyn std::io::Write, text: String| {
+        let _ = writeln!(out, "{text}");
+    };
+    say(
+        out,
+        format!(
+            "{} positions of {games} games; network {}-{}-{}-{}",
+            data.len(),
+            net.net.config.hidden,
+            net.net.config.context,
+            net.net.config.cell,
+            net.net.config.policy_hidden
+        ),
+    );
+    let report = train(&mut net.net, &data, &config.train, |epoch, t, h| {
+        let held = h.map_or(String::new(), |h| format!(" | held-out {}", line(h)));
+        say(out, format!("epoch {epoch}: train {}{held}", line(t)));
+    })
+    .map_err(Error::Invalid)?;
+    say(
+        out,
+        format!(
+            "trained on {} positions, held out {} positions of {} games",
+            report.train_positions, report.held_out_positions, report.held_out_games
+        ),
+    );
+    let p = &mut net.provenance;
+    p.fitted_on = Some(fitted);
+    p.data = config
+        .data
+        .iter()
+        .map(|d| d.display().to_string())
+        .collect();
+    p.seed = config.train.seed;
+    p.revision = crate::meta::code_revision();
+    let t = &config.train;
+    p.extra.insert(
+        "training".into(),
+        format!(
+            "epochs={} batch={} lr={} weight_decay={} holdout={} positions={} games={}",
+            t.epochs,
+            t.batch,
+            t.lr,
+            t.weight_decay,
+            t.held_out,
+            data.len(),
+            games
+        ),
+    );
+    if let Some(h) = report.held_out.last() {
+        p.extra.insert("held_out".into(), line(h));
+    }
+    if let Some(init) = &config.init {
+        p.extra.insert("init".into(), init.display().to_string());
+    }
+    Ok(Fitted {
+        net,
+        report,
+        positions: data.len(),
+        games: games as usize,
+    })
+}
+
+/// Train and write the network; print one line per epoch to `out`.
+///
+/// # Errors
+/// Bad options, unreadable data or weights, an existing `--out`.
+pub fn train_net(config: &TrainNetConfig, out: &mut dyn std::io::Write) -> Result<()> {
+    if config.out.exists() {
+        return Err(Error::Invalid(format!(
+            "--out {} exists; choose a new file",
+            config.out.display()
+        )));
+    }
+    check(config)?;
+    let fitted = fit(config, out)?;
+    fitted
+        .net
+        .save(&config.out)
+        .map_err(|e| Error::Invalid(e.to_string()))?;
+    let _ = writeln!(out, "wrote {}", config.out.display());
+    Ok(())
+}

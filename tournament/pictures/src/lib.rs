@@ -1,0 +1,18 @@
+//! Pictures of games and runs, for the command line (`carcassonne render`,
+//! `view`, `report`, the report written after a run, the web app's board):
+//!
+//! - [`render`]: a game's board after any turn as SVG or PNG;
+//! - [`viewer`]: a game as one HTML page to step through;
+//! - [`report`](mod@report): a results folder as an HTML report with
+//!   charts.
+//!
+//! Pictures read records and results files; nothing in the run core
+//! ([`tournament`]) draws one, so the Python package and the fuzz targets
+//! build without resvg or plotters.
+
+pub mod render;
+pub mod report;
+pub mod viewer;
+
+#[cfg(test)]
+mod test_games;

@@ -1,0 +1,261 @@
+//! Checking `tournament` (and `selfplay`) arguments into a
+//! [`TournamentConfig`]: the command line's half of
+//! [`tournament::config`](mod@tournament::config), which checks what every
+//! caller shares.
+//!
+//! Everything is validated here, before any file or folder is created, so
+//! bad input gives one line on stderr and leaves nothing behind.
+
+use crate::cli::TournamentArgs;
+use std::path::Path;
+use tournament::agent_list::split_agents;
+use tournament::config::{
+    check_agents, check_new_folder, default_folder, Folder, TournamentConfig, DEFAULT_AGENTS,
+    DEFAULT_GAMES, DEFAULT_NAME, DEFAULT_SEED, MAX_THREADS, SPRT_ALPHA, SPRT_BETA,
+};
+use tournament::error::{Error, Result};
+use tournament::output::read_run_info;
+use tournament::schedule::Shard;
+use tournament::schema::{Settings, SprtSettings, GAMES_CSV};
+
+/// Validate `args`. Without `--agents`, the agents of
+/// [`DEFAULT_AGENTS`] that this build knows are used.
+pub fn tournament_config(args: &TournamentArgs) -> Result<TournamentConfig> {
+    let threads = match args.game.threads {
+        Some(0) => return Err(Error::Invalid("--threads must be at least 1".to_string())),
+        Some(n) if n > MAX_THREADS => {
+            return Err(Error::Invalid(format!(
+                "--threads must be at most {MAX_THREADS}, not {n}"
+            )))
+        }
+        Some(n) => n,
+        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+    };
+    if let Some(dir) = &args.game.resume {
+        return resume_config(args, dir, threads);
+    }
+    let agents = if args.agents.is_empty() {
+        default_agents()
+    } else {
+        split_agents(&args.agents)
+    };
+    check_agents(&agents, args.selfplay)?;
+    let players = match args.game.players {
+        None => 2,
+        Some(p @ 2..=6) => p as usize,
+        Some(p) => return Err(Error::Invalid(format!("--players must be 2 to 6, not {p}"))),
+    };
+    let games = match args.game.games {
+        None => DEFAULT_GAMES,
+        Some(0) => return Err(Error::Invalid("--games must be at least 1".to_string())),
+        Some(g) => g,
+    };
+    let name = args
+        .name
+        .clone()
+        .unwrap_or_else(|| DEFAULT_NAME.to_string());
+    if name.is_empty()
+        || !name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c))
+        || name.starts_with('.')
+    {
+        return Err(Error::Invalid(format!(
+            "--name {name:?}: use letters, digits, '-', '_' and '.' only"
+        )));
+    }
+    let shard = args.game.shard.as_deref().map(Shard::parse).transpose()?;
+    let sprt = args.sprt.as_deref().map(parse_sprt).transpose()?;
+    if sprt.is_some() {
+        if agents.len() != 2 {
+            return Err(Error::Invalid(format!(
+                "--sprt compares exactly 2 agents, not {}",
+                agents.len()
+            )));
+        }
+        if shard.is_some() {
+            return Err(Error::Invalid(
+                "--sprt cannot be combined with --shard".to_string(),
+            ));
+        }
+    }
+    if args.game.secret_decks && shard.is_some() {
+        return Err(Error::Invalid(
+            "--secret-decks cannot be combined with --shard (each shard would draw its own key, so shards would not share decks)".to_string(),
+        ));
+    }
+    let settings = Settings {
+        name,
+        agents,
+        players,
+        games_per_pairing: games,
+        seed: args.game.seed.unwrap_or(DEFAULT_SEED),
+        rules: crate::cli::combine_rules(args.game.rules, args.game.gifts, args.game.no_farmers)?,
+        records: args.records,
+        shard,
+        sprt,
+        selfplay: args.selfplay,
+        secret_decks: args.game.secret_decks,
+    };
+    settings.validate()?;
+    let folder = match &args.game.out {
+        Some(out) => {
+            check_new_folder(out, "--out")?;
+            Folder::New(out.clone())
+        }
+        None => Folder::Default(default_folder(&settings)),
+    };
+    Ok(TournamentConfig {
+        settings,
+        folder,
+        threads,
+        stop_after: args.game.stop_after,
+        keyed_agent_seeds: args.game.keyed_agent_seeds,
+    })
+}
+
+/// [`DEFAULT_AGENTS`] without those this build does not know.
+fn default_agents() -> Vec<String> {
+    DEFAULT_AGENTS
+        .iter()
+        .filter(|spec| match tournament::roster::check_spec(spec) {
+            Ok(_) => true,
+            Err(e) => {
+                tournament::stdio::warn(&format!(
+                    "carcassonne: default tournament skips {spec:?}: {e}"
+                ));
+                false
+            }
+        })
+        .map(|s| s.to_string())
+        .collect()
+}
+
+/// Parse `elo0,elo1`.
+pub(crate) fn parse_sprt(text: &str) -> Result<SprtSettings> {
+    let bad = || {
+        Error::Invalid(format!(
+            "--sprt {text:?}: expected ELO0,ELO1 with ELO0 < ELO1, e.g. 0,10"
+        ))
+    };
+    let (a, b) = text.split_once(',').ok_or_else(bad)?;
+    let elo0: f64 = a.trim().parse().map_err(|_| bad())?;
+    let elo1: f64 = b.trim().parse().map_err(|_| bad())?;
+    if !(elo0.is_finite() && elo1.is_finite() && elo0 < elo1) {
+        return Err(bad());
+    }
+    Ok(SprtSettings {
+        elo0,
+        elo1,
+        alpha: SPRT_ALPHA,
+        beta: SPRT_BETA,
+    })
+}
+
+fn resume_config(args: &TournamentArgs, dir: &Path, threads: usize) -> Result<TournamentConfig> {
+    let others = !args.agents.is_empty()
+        || args.game.games.is_some()
+        || args.game.players.is_some()
+        || args.game.seed.is_some()
+        || args.game.out.is_some()
+        || args.game.gifts
+        || args.game.no_farmers
+        || args.game.rules.is_some()
+        || args.records
+        || args.name.is_some()
+        || args.game.shard.is_some()
+        || args.game.secret_decks
+        || args.sprt.is_some();
+    if others {
+        return Err(Error::Invalid(
+            "--resume takes every setting from the folder's run.json; only --threads may be added"
+                .to_string(),
+        ));
+    }
+    let info = read_run_info(dir)?;
+    if !dir.join(GAMES_CSV).is_file() {
+        return Err(Error::Invalid(format!(
+            "{} is not a tournament folder (no games.csv)",
+            dir.display()
+        )));
+    }
+    info.settings
+        .validate()
+        .map_err(|e| Error::Folder(format!("{}: run.json: {e}", dir.display())))?;
+    check_agents(&info.settings.agents, info.settings.selfplay)?;
+    Ok(TournamentConfig {
+        settings: info.settings.clone(),
+        folder: Folder::Resume(dir.to_path_buf(), Box::new(info)),
+        threads,
+        stop_after: args.game.stop_after,
+        keyed_agent_seeds: args.game.keyed_agent_seeds,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cli::GameOptions;
+    use std::path::PathBuf;
+
+    fn args(agents: &str) -> TournamentArgs {
+        TournamentArgs {
+            agents: vec![agents.to_string()],
+            game: GameOptions {
+                out: Some(PathBuf::from("/nonexistent-dir-for-tests/x")),
+                ..GameOptions::default()
+            },
+            ..TournamentArgs::default()
+        }
+    }
+
+    /// `args` with its game options changed by `change`.
+    fn with(mut args: TournamentArgs, change: impl FnOnce(&mut GameOptions)) -> TournamentArgs {
+        change(&mut args.game);
+        args
+    }
+
+    #[test]
+    fn bad_inputs_are_rejected_with_one_line() {
+        let cases = [
+            (args("random"), "at least 2 agents"),
+            (args("random,nobody"), "unknown agent"),
+            (args("random,random:speed=1"), "meeple"),
+            (
+                with(args("random,random"), |g| g.players = Some(1)),
+                "--players",
+            ),
+            (
+                with(args("random,random"), |g| g.games = Some(0)),
+                "--games",
+            ),
+            (
+                TournamentArgs {
+                    sprt: Some("5,0".into()),
+                    ..args("random,random")
+                },
+                "--sprt",
+            ),
+            (
+                with(args("random,random"), |g| g.shard = Some("3/2".into())),
+                "--shard",
+            ),
+        ];
+        for (a, needle) in cases {
+            let e = tournament_config(&a).unwrap_err().to_string();
+            assert!(e.contains(needle), "{e:?} should mention {needle:?}");
+            assert!(!e.contains('\n'), "{e:?}");
+        }
+    }
+
+    #[test]
+    fn a_valid_tournament_is_accepted() {
+        let c = tournament_config(&TournamentArgs {
+            sprt: Some("-5,5".into()),
+            ..args("random,random:meeple=0.3")
+        })
+        .unwrap();
+        assert_eq!(c.settings.agents, vec!["random", "random:meeple=0.3"]);
+        assert_eq!(c.settings.sprt.unwrap().elo0, -5.0);
+    }
+}
