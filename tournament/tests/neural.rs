@@ -95,3 +95,44 @@ fn train_net_refuses_bad_input_in_one_line() {
     let err = fails(&["train-net", dir.to_str().unwrap(), "--out", "x.safetensors"]);
     assert!(err.contains("junk.safetensors"), "{err}");
 }
+
+/// A progressively widening search (`mcts`) reports only the actions it
+/// tried: self-play records every legal action anyway, those it never
+/// tried with no visits, so the policy target covers the legal set.
+#[test]
+fn mcts_selfplay_records_the_actions_it_never_tried_at_zero() {
+    let dir = scratch("neural-mcts");
+    run(&[
+        "selfplay",
+        "--agent",
+        "mcts:iterations=20,depth=0",
+        "--games",
+        "2",
+        "--seed",
+        "5",
+        "--threads",
+        "1",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    let (data, _) =
+        agents::neural::data::Dataset::read(&dir.join("examples/game-0000000.safetensors"))
+            .unwrap();
+    let (mut untried, mut positions) = (0, 0);
+    for i in 0..data.targets.len() {
+        let (lo, hi) = data.action_range(i);
+        let shares = &data.visits[lo..hi];
+        let sum: f32 = shares.iter().sum();
+        assert!(
+            (sum - 1.0).abs() < 1e-4,
+            "position {i}: shares sum to {sum}"
+        );
+        untried += shares.iter().filter(|&&v| v == 0.0).count();
+        positions += 1;
+    }
+    assert!(positions > 20, "{positions} positions");
+    assert!(
+        untried > positions,
+        "only {untried} untried actions in {positions} positions"
+    );
+}

@@ -8,8 +8,8 @@
 //! refused but says so ([`NetEvaluator::unsuited_to`]), as `eval=` models
 //! do.
 
-use super::encode::{encode_actions, encode_position, ENCODING_VERSION, GLOBAL_FEATURES};
-use super::net::{batch, err, segment_softmax, Net, NetConfig};
+use super::encode::{encode_actions, encode_position, ENCODING_VERSION};
+use super::net::{err, segment_softmax, Net, NetConfig};
 use super::tensors::{Array, File};
 use crate::az::{EvalRequest, Evaluation, Evaluator};
 use crate::learn::FittedOn;
@@ -242,28 +242,15 @@ impl NetEvaluator {
     }
 
     fn evaluate_inner(&self, requests: &[EvalRequest<'_>]) -> Result<Vec<Evaluation>, String> {
-        let n = requests.len();
-        let mut board = Vec::new();
-        let mut globals = Vec::with_capacity(n * GLOBAL_FEATURES);
+        let mut positions = Vec::with_capacity(requests.len());
         let mut actions = Vec::new();
-        let mut cells = Vec::new();
-        let mut owners = Vec::new();
         let mut offsets = vec![0];
-        for (i, r) in requests.iter().enumerate() {
-            let p = encode_position(&r.view);
-            board.extend_from_slice(&p.board);
-            globals.extend_from_slice(&p.globals);
-            for a in encode_actions(&r.view, r.actions) {
-                actions.extend_from_slice(&a.features);
-                cells.push(a.cell);
-                owners.push(i as u32);
-            }
-            offsets.push(cells.len());
+        for r in requests {
+            positions.push(encode_position(&r.view));
+            actions.extend(encode_actions(&r.view, r.actions));
+            offsets.push(actions.len());
         }
-        let input = batch(board, &globals, actions, &cells, &owners)?;
-        let out = self.net.forward(&input)?;
-        let values = out.value.to_vec2::<f32>().map_err(err)?;
-        let logits = out.logits.to_vec1::<f32>().map_err(err)?;
+        let (values, logits) = super::fast::forward(&self.net, &positions, &actions, &offsets)?;
         let priors = segment_softmax(&logits, &offsets);
         Ok(requests
             .iter()
@@ -285,7 +272,8 @@ impl NetEvaluator {
 }
 
 impl Evaluator for NetEvaluator {
-    /// One forward pass for the whole batch.
+    /// One forward pass for the whole batch ([`super::fast::forward`]:
+    /// the same numbers as candle's forward, without its per-call costs).
     ///
     /// # Panics
     /// When the network's forward pass fails, which a network loaded by
@@ -302,6 +290,7 @@ impl Evaluator for NetEvaluator {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::neural::net::batch;
     use crate::test_support::random_play_until;
     use engine::{Action, State};
 

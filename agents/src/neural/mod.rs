@@ -7,6 +7,8 @@
 //!   score per legal action.
 //! - [`evaluator`]: [`NetEvaluator`], the network as an
 //!   [`crate::az::Evaluator`], and its safetensors weights file.
+//! - [`fast`]: the forward pass for inference, in plain Rust on candle's
+//!   weights (sparse first layer; measured in experiments/az-bootstrap).
 //! - [`data`]: training examples (position, visit shares, outcome) and
 //!   their safetensors shards.
 //! - [`train`]: AdamW on policy cross-entropy and value losses, held-out
@@ -16,6 +18,7 @@
 pub mod data;
 pub mod encode;
 pub mod evaluator;
+pub mod fast;
 pub mod net;
 pub mod tensors;
 pub mod train;

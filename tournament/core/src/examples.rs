@@ -7,7 +7,9 @@
 //! run folder (docs/neural.md has the arrays), written before the game's
 //! row of games.csv, so a resumed run has exactly the examples of the
 //! games it lists. Decisions without a search (a forced move, or an agent
-//! that does not search) are not recorded.
+//! that does not search) are not recorded. Every legal action is
+//! recorded: those the search did not try (`mcts` widens progressively)
+//! with no visits.
 
 use agents::neural::data::{Dataset, GameRecorder};
 use agents::{Agent, AgentRng};
@@ -41,8 +43,17 @@ impl ExampleRecorder {
         if visits.is_empty() {
             return;
         }
-        let actions: Vec<Action> = visits.iter().map(|(a, _)| *a).collect();
-        let counts: Vec<f32> = visits.iter().map(|(_, n)| *n as f32).collect();
+        let mut actions: Vec<Action> = visits.iter().map(|(a, _)| *a).collect();
+        let mut counts: Vec<f32> = visits.iter().map(|(_, n)| *n as f32).collect();
+        // A search that widens progressively (`mcts`) reports only the
+        // actions it expanded: the legal actions it never tried are
+        // recorded with no visits, so the policy learns to avoid them too.
+        view.for_each_action(|a| {
+            if !actions.contains(&a) {
+                actions.push(a);
+                counts.push(0.0);
+            }
+        });
         self.log
             .lock()
             .unwrap_or_else(|e| e.into_inner())
