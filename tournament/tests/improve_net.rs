@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{bin, fails, read, scratch};
+use common::{bin, fails, fails_with, read, scratch};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -312,10 +312,6 @@ fn improve_net_bad_flags_give_one_line_errors() {
             "--window",
         ),
         (
-            &["improve", "--net", "--out", o, "--players", "7"],
-            "--players",
-        ),
-        (
             &["improve", "--net", "--out", o, "--holdout", "0.95"],
             "--holdout",
         ),
@@ -348,6 +344,13 @@ fn improve_net_bad_flags_give_one_line_errors() {
         assert!(err.contains(needle), "{args:?}: {err}");
         assert!(!out.exists(), "{args:?} wrote {}", out.display());
     }
+    // Seat counts are checked by clap's value parser: exit 2, one line.
+    let err = fails_with(&["improve", "--net", "--out", o, "--players", "7"], 2);
+    assert!(
+        err.contains("--players") && err.trim().lines().count() == 1,
+        "{err}"
+    );
+    assert!(!out.exists(), "--players 7 wrote {}", out.display());
     // An existing run is continued with --resume, not --out.
     let args = new_run(&out, &["--selfplay-command"]);
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
