@@ -28,24 +28,15 @@
 pub use files::{error, stdio};
 pub use protocol::{external, secret};
 
-pub mod agent_list;
 pub mod bench;
-pub mod config;
-pub mod examples;
-pub mod interrupt;
-pub mod lock;
-pub mod merge;
-pub mod meta;
-pub mod output;
-pub mod positions;
-pub mod replay;
-pub mod roster;
-pub mod runner;
-pub mod schedule;
-pub mod schema;
-pub mod sprt_run;
+pub mod learning;
+pub mod results;
+pub mod run;
 pub mod stats;
-pub mod summary;
-pub mod tournament;
-pub mod train;
-pub mod train_net;
+
+// The old flat paths, for this commit only (the files moved unchanged).
+pub use learning::{examples, positions, train, train_net};
+pub use results::{merge, meta, output, replay, schema, summary};
+pub use run::{
+    agent_list, config, interrupt, lock, roster, runner, schedule, sprt_run, tournament,
+};
