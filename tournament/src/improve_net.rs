@@ -28,24 +28,24 @@
 //! into place; a tournament folder resumes game by game), and a run is
 //! continued by `--resume DIR`: finished steps are read back, not redone,
 //! so `generations.csv` is the one an uninterrupted run writes (but for
-//! the time columns). The folder is locked ([`tournament::lock`]) while the
+//! the time columns). The folder is locked ([`tournament::run::lock`]) while the
 //! run lasts.
 
 use crate::cli::{GameOptions, ImproveArgs, TournamentArgs};
 use agents::neural::train::{Metrics, TrainConfig};
 use agents::neural::{NetConfig, NetEvaluator};
 use engine::Rules;
+use files::error::{Error, Result};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
-use tournament::error::{Error, Result};
-use tournament::lock::FolderLock;
-use tournament::output::{csv_bytes, read_run_info, write_atomic};
-use tournament::schedule::mix;
-use tournament::schema::{RunInfo, RunStatus, SprtResult};
+use tournament::learning::train_net::{fit, TrainNetConfig};
+use tournament::results::output::{csv_bytes, read_run_info, write_atomic};
+use tournament::results::schema::{RunInfo, RunStatus, SprtResult};
+use tournament::run::lock::FolderLock;
+use tournament::run::schedule::mix;
 use tournament::stats::{elo_from_score, elo_interval, SprtDecision, SprtModel, Z95};
-use tournament::train_net::{fit, TrainNetConfig};
 
 /// Domain tag of the generation seeds ("IMPN").
 const TAG: u64 = 0x494D_504E;
@@ -242,8 +242,8 @@ impl NetSettings {
             )));
         }
         let settings = NetSettings::new(args)?;
-        tournament::config::check_new_folder(&out, "--out")?;
-        let (out, lock) = tournament::tournament::claim_folder(&out, false)?;
+        tournament::run::config::check_new_folder(&out, "--out")?;
+        let (out, lock) = tournament::run::tournament::claim_folder(&out, false)?;
         let mut json =
             serde_json::to_string_pretty(&settings).map_err(|e| Error::Internal(e.to_string()))?;
         json.push('\n');
@@ -311,9 +311,9 @@ impl NetSettings {
             sprt,
             bootstrap: args.bootstrap.clone(),
         };
-        tournament::train_net::check(&settings.train_config(&[], None, 0))?;
+        tournament::learning::train_net::check(&settings.train_config(&[], None, 0))?;
         if !settings.bootstrap.is_empty() {
-            tournament::train_net::shard_files(&settings.bootstrap)
+            tournament::learning::train_net::shard_files(&settings.bootstrap)
                 .map_err(|e| invalid(format!("--bootstrap: {e}")))?;
         }
         Ok(settings)
@@ -530,7 +530,7 @@ fn same_run(info: &RunInfo, args: &TournamentArgs) -> bool {
 
 /// The run.json of the finished run `args` in `dir`, if it is there.
 fn finished(dir: &Path, args: &TournamentArgs) -> Option<RunInfo> {
-    if !dir.join(tournament::schema::RUN_JSON).exists() {
+    if !dir.join(tournament::results::schema::RUN_JSON).exists() {
         return None;
     }
     read_run_info(dir).ok().filter(|i| {
@@ -546,7 +546,7 @@ fn tournament_step(
     resume: &Path,
     stop_after: Option<u64>,
 ) -> Result<RunInfo> {
-    let exists = dir.join(tournament::schema::RUN_JSON).exists();
+    let exists = dir.join(tournament::results::schema::RUN_JSON).exists();
     if exists {
         let info = read_run_info(dir)?;
         if !same_run(&info, &args) {
@@ -605,7 +605,7 @@ fn save(net: &mut NetEvaluator, path: &Path, facts: &[(&str, String)]) -> Result
 /// The facts of a training to keep in the network's metadata.
 fn training_facts(
     examples: usize,
-    fitted: &tournament::train_net::Fitted,
+    fitted: &tournament::learning::train_net::Fitted,
 ) -> Vec<(&'static str, String)> {
     let mut facts = vec![
         ("examples", examples.to_string()),
@@ -676,7 +676,9 @@ fn match_elo(sprt: &SprtResult) -> (f64, f64, f64, f64) {
 
 /// Examples (positions) in the self-play folder `dir`.
 fn count_examples(dir: &Path) -> Result<usize> {
-    Ok(tournament::train_net::load(&[dir.to_path_buf()])?.0.len())
+    Ok(tournament::learning::train_net::load(&[dir.to_path_buf()])?
+        .0
+        .len())
 }
 
 /// Generation 0's network: random weights, or trained on the bootstrap
@@ -688,13 +690,13 @@ fn initial(settings: &NetSettings, dir: &Path) -> Result<()> {
         let config = settings.train_config(&[], None, seed);
         let mut net = NetEvaluator::new(config.net, seed);
         net.provenance.seed = seed;
-        net.provenance.revision = tournament::meta::code_revision();
+        net.provenance.revision = tournament::results::meta::code_revision();
         return save(&mut net, &path, &[("examples", "0".to_string())]);
     }
     let mut log = Vec::new();
     let config = settings.train_config(&settings.bootstrap, None, seed);
     let mut fitted = fit(&config, &mut log)?;
-    tournament::stdio::warn(&format!(
+    files::stdio::warn(&format!(
         "generation 0: trained on {} bootstrap examples",
         fitted.positions
     ));
@@ -783,7 +785,7 @@ pub fn improve_net(
     // The best network's Elo against generation 0 and its standard error.
     let (mut best_elo, mut best_se) = (0.0f64, 0.0f64);
     for k in 1..=settings.generations {
-        if tournament::interrupt::requested() {
+        if tournament::run::interrupt::requested() {
             return Err(invalid(format!(
                 "interrupted; continue with `carcassonne improve --net --resume {}`",
                 dir.display()
@@ -822,7 +824,7 @@ pub fn improve_net(
                 );
                 let mut log = Vec::new();
                 let mut fitted = fit(&config, &mut log)?;
-                tournament::stdio::warn(&format!(
+                files::stdio::warn(&format!(
                     "generation {k}: trained on {} examples of generations {}..={k}",
                     fitted.positions,
                     (k + 1).saturating_sub(settings.window)
@@ -914,7 +916,7 @@ fn print_selfplay_command(
          # carcassonne merge SHARD_DIR... --out {}\n\
          {} selfplay --agent {} --games {} --players {} --seed {}{rules}\n",
         into.display(),
-        tournament::meta::program(),
+        tournament::results::meta::program(),
         args.agents[0],
         settings.games_per_gen,
         settings.players,
@@ -955,7 +957,7 @@ pub fn report(dir: &Path, out: Option<PathBuf>) -> Result<PathBuf> {
         .collect::<std::result::Result<Vec<NetGenerationRow>, _>>()
         .map_err(|e| Error::Folder(format!("{}: {e}", file.display())))?;
     let out = out.unwrap_or_else(|| dir.join(REPORT_HTML));
-    tournament::output::check_replaceable(&out)?;
+    tournament::results::output::check_replaceable(&out)?;
     write_atomic(&out, report_page(dir, &rows)?.as_bytes())?;
     Ok(out)
 }
