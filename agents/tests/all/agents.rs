@@ -3,7 +3,7 @@
 
 use agents::game::{deck_rng, play_game};
 use agents::history::History;
-use agents::{from_spec, Agent, AgentRng};
+use agents::{from_spec, Agent, AgentRng, Context};
 use engine::random_move;
 use engine::{Action, ChanceOutcome, Gift, Phase, Record, RecordBuilder, Rules, Seat, State, Tile};
 use rand::SeedableRng;
@@ -151,7 +151,7 @@ fn the_shipped_value_model_says_what_it_was_fitted_on() {
         .ends_with(&format!("{tail}\n")));
     let gifts: Rules = "gifts=true".parse().unwrap();
     for spec in ["greedy:", "mcts:iterations=10,", "ismcts:iterations=10,"] {
-        let agent = agents::from_spec(&format!("{spec}eval={path}")).unwrap();
+        let agent = agents::Factory::new(&format!("{spec}eval={path}")).unwrap();
         assert_eq!(agent.unsuited_to(&Rules::default(), 2), None, "{spec}");
         let why = agent.unsuited_to(&gifts, 2).expect("unsuited to The Gifts");
         assert!(
@@ -160,7 +160,7 @@ fn the_shipped_value_model_says_what_it_was_fitted_on() {
         );
         assert!(agent.unsuited_to(&Rules::default(), 3).is_some(), "{spec}");
     }
-    let plain = agents::from_spec("mcts:iterations=10").unwrap();
+    let plain = agents::Factory::new("mcts:iterations=10").unwrap();
     assert_eq!(plain.unsuited_to(&gifts, 3), None);
 }
 
@@ -258,7 +258,8 @@ const SPECS: &[&str] = &[
 fn decide(spec: &str, state: &State, seed: u64) -> Action {
     let mut agent = from_spec(spec).unwrap();
     let mut rng = AgentRng::seed_from_u64(seed);
-    agent.select(&state.view(state.to_play()), &mut rng)
+    let view = state.view(state.to_play());
+    agent.decide(Context::new(&view, &mut rng)).unwrap().action
 }
 
 #[test]
@@ -331,7 +332,9 @@ fn moves_until(
             Phase::Place(_) => {
                 let seat = state.to_play();
                 let history = History::new(&record, seat);
-                let mv = agent.decide(&state.view(seat), &history, &mut rng).unwrap();
+                let view = state.view(seat);
+                let cx = Context::new(&view, &mut rng).with_history(history);
+                let mv = agent.decide(cx).unwrap().action;
                 state.try_action(mv).unwrap();
                 record.action(seat, &state, mv);
                 moves.push(mv);
