@@ -13,7 +13,6 @@
 mod cli;
 mod config_args;
 mod improve;
-mod improve_net;
 mod play;
 mod progress;
 mod run_report;
@@ -131,16 +130,16 @@ fn run(args: Args, out: &mut Stdout) -> Result<ExitCode> {
             tournament::interrupt::install()?;
             if i.net {
                 let mut text = Vec::new();
-                let rows = improve_net::improve_net(&i, &mut text)?;
+                let rows = improve::net::improve_net(&i, &mut text)?;
                 if i.selfplay_command {
                     out.print(&String::from_utf8_lossy(&text))?;
                 } else {
-                    out.print(&improve_net::table(&rows))?;
+                    out.print(&improve::net::table(&rows))?;
                 }
             } else {
-                improve_net::refuse_net_options(&i)?;
-                let rows = improve::improve(&i)?;
-                out.print(&improve::table(&rows))?;
+                improve::net::refuse_net_options(&i)?;
+                let rows = improve::linear::improve(&i)?;
+                out.print(&improve::linear::table(&rows))?;
             }
         }
         Command::Play(p) => {
@@ -199,8 +198,8 @@ fn run(args: Args, out: &mut Stdout) -> Result<ExitCode> {
             out.print(&format!("wrote {}\n", written.display()))?;
         }
         Command::Report { dir, out: to } => {
-            let written = if improve_net::is_run(&dir) {
-                improve_net::report(&dir, to)?
+            let written = if improve::net::is_run(&dir) {
+                improve::net::report(&dir, to)?
             } else {
                 pictures::report::report(&dir, to)?
             };
