@@ -23,14 +23,14 @@
 
 use super::steps::{r1, r4, tournament_step, Chain, Hints, MatchElo};
 use crate::cli::{GameOptions, ImproveArgs, RulesArgs, TournamentArgs};
+use files::error::{Error, Result};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
-use tournament::error::{Error, Result};
-use tournament::lock::FolderLock;
-use tournament::output::{csv_bytes, read_run_info, write_atomic};
-use tournament::schedule::mix;
+use tournament::learning::train::{train, TrainConfig};
+use tournament::results::output::{csv_bytes, read_run_info, write_atomic};
+use tournament::run::lock::FolderLock;
+use tournament::run::schedule::mix;
 use tournament::stats::SprtDecision;
-use tournament::train::{train, TrainConfig};
 
 /// Domain tag of the generation seeds ("IMPR").
 const IMPROVE_TAG: u64 = 0x494D_5052;
@@ -99,7 +99,7 @@ pub struct GenerationRow {
 impl ImproveSettings {
     /// The settings of `args`, or of the run in `--out` when it exists
     /// (its generations raised to `--generations` if given), with the
-    /// folder's lock ([`tournament::lock`]), held for the run's life.
+    /// folder's lock ([`tournament::run::lock`]), held for the run's life.
     ///
     /// # Errors
     /// Missing or bad options, an agent that takes no value model, a
@@ -182,8 +182,8 @@ impl ImproveSettings {
         }
         // A new run: the folder must be new or empty (a tournament folder
         // is not an improve run).
-        tournament::config::check_new_folder(&out, "--out")?;
-        let (out, lock) = tournament::tournament::claim_folder(&out, false)?;
+        tournament::run::config::check_new_folder(&out, "--out")?;
+        let (out, lock) = tournament::run::tournament::claim_folder(&out, false)?;
         let mut text =
             serde_json::to_string_pretty(&settings).map_err(|e| Error::Internal(e.to_string()))?;
         text.push('\n');
@@ -283,7 +283,7 @@ pub fn improve(args: &ImproveArgs) -> Result<Vec<GenerationRow>> {
                 holdout: 0.2,
                 lambda: 0.01,
             })?;
-            tournament::stdio::warn(&format!(
+            files::stdio::warn(&format!(
                 "generation {k}: model fitted on {} positions",
                 report.train_positions
             ));

@@ -4,10 +4,10 @@
 //! generation 0.
 
 use crate::cli::{GameOptions, TournamentArgs};
+use files::error::{Error, Result};
 use std::path::Path;
-use tournament::error::{Error, Result};
-use tournament::output::read_run_info;
-use tournament::schema::{RunInfo, RunStatus, SprtResult};
+use tournament::results::output::read_run_info;
+use tournament::results::schema::{RunInfo, RunStatus, SprtResult};
 use tournament::stats::{elo_from_score, elo_interval, SprtModel, Z95};
 
 /// What the messages of a step tell the user to do.
@@ -33,7 +33,7 @@ fn same_run(info: &RunInfo, args: &TournamentArgs) -> bool {
 
 /// The run.json of the finished run `args` in `dir`, if it is there.
 pub fn finished(dir: &Path, args: &TournamentArgs) -> Option<RunInfo> {
-    if !dir.join(tournament::schema::RUN_JSON).exists() {
+    if !dir.join(tournament::results::schema::RUN_JSON).exists() {
         return None;
     }
     read_run_info(dir).ok().filter(|i| {
@@ -55,7 +55,7 @@ pub fn tournament_step(
     stop_after: Option<u64>,
     hints: &Hints,
 ) -> Result<RunInfo> {
-    let exists = dir.join(tournament::schema::RUN_JSON).exists();
+    let exists = dir.join(tournament::results::schema::RUN_JSON).exists();
     if exists {
         let info = read_run_info(dir)?;
         if !same_run(&info, &args) {

@@ -28,7 +28,7 @@
 //! into place; a tournament folder resumes game by game), and a run is
 //! continued by `--resume DIR`: finished steps are read back, not redone,
 //! so `generations.csv` is the one an uninterrupted run writes (but for
-//! the time columns). The folder is locked ([`tournament::lock`]) while the
+//! the time columns). The folder is locked ([`tournament::run::lock`]) while the
 //! run lasts.
 
 mod report;
@@ -43,15 +43,15 @@ use super::steps::{finished, r1, r4, tournament_step, Chain, Hints, MatchElo};
 use crate::cli::{ImproveArgs, TournamentArgs};
 use agents::neural::NetEvaluator;
 use engine::Rules;
+use files::error::{Error, Result};
 use report::write_generations;
 use settings::invalid;
 use std::path::{Path, PathBuf};
 use times::{read_times, timed};
-use tournament::error::{Error, Result};
-use tournament::output::read_run_info;
-use tournament::schedule::mix;
+use tournament::learning::train_net::fit;
+use tournament::results::output::read_run_info;
+use tournament::run::schedule::mix;
 use tournament::stats::SprtDecision;
-use tournament::train_net::fit;
 use training::{count_examples, fact, initial, save, training_facts};
 
 /// Domain tag of the generation seeds ("IMPN").
@@ -170,7 +170,7 @@ pub fn improve_net(
         ),
     };
     for k in 1..=settings.generations {
-        if tournament::interrupt::requested() {
+        if tournament::run::interrupt::requested() {
             return Err(invalid(format!(
                 "interrupted; continue with `carcassonne improve --net --resume {}`",
                 dir.display()
@@ -209,7 +209,7 @@ pub fn improve_net(
                 );
                 let mut log = Vec::new();
                 let mut fitted = fit(&config, &mut log)?;
-                tournament::stdio::warn(&format!(
+                files::stdio::warn(&format!(
                     "generation {k}: trained on {} examples of generations {}..={k}",
                     fitted.positions,
                     (k + 1).saturating_sub(settings.window)
@@ -299,7 +299,7 @@ fn print_selfplay_command(
          # carcassonne merge SHARD_DIR... --out {}\n\
          {} selfplay --agent {} --games {} --players {} --seed {}{rules}\n",
         into.display(),
-        tournament::meta::program(),
+        tournament::results::meta::program(),
         args.agents[0],
         settings.games_per_gen,
         settings.players,

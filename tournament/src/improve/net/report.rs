@@ -3,11 +3,11 @@
 //! terminal table.
 
 use super::{GENERATIONS_CSV, SETTINGS_FILE};
+use files::error::{Error, Result};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
-use tournament::error::{Error, Result};
-use tournament::lock::FolderLock;
-use tournament::output::{csv_bytes, write_atomic};
+use tournament::results::output::{csv_bytes, write_atomic};
+use tournament::run::lock::FolderLock;
 
 /// One row of `generations.csv`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -95,7 +95,7 @@ pub fn report(dir: &Path, out: Option<PathBuf>) -> Result<PathBuf> {
         .collect::<std::result::Result<Vec<NetGenerationRow>, _>>()
         .map_err(|e| Error::Folder(format!("{}: {e}", file.display())))?;
     let out = out.unwrap_or_else(|| dir.join(REPORT_HTML));
-    tournament::output::check_replaceable(&out)?;
+    tournament::results::output::check_replaceable(&out)?;
     write_atomic(&out, report_page(dir, &rows)?.as_bytes())?;
     Ok(out)
 }

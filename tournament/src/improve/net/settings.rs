@@ -7,13 +7,13 @@ use crate::cli::{GameOptions, ImproveArgs, TournamentArgs};
 use agents::neural::train::TrainConfig;
 use agents::neural::NetConfig;
 use engine::Rules;
+use files::error::{Error, Result};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
-use tournament::error::{Error, Result};
-use tournament::lock::FolderLock;
-use tournament::output::write_atomic;
-use tournament::schedule::mix;
-use tournament::train_net::TrainNetConfig;
+use tournament::learning::train_net::TrainNetConfig;
+use tournament::results::output::write_atomic;
+use tournament::run::lock::FolderLock;
+use tournament::run::schedule::mix;
 
 /// The settings of a run (`improve-net.json`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -130,8 +130,8 @@ impl NetSettings {
             )));
         }
         let settings = NetSettings::new(args)?;
-        tournament::config::check_new_folder(&out, "--out")?;
-        let (out, lock) = tournament::tournament::claim_folder(&out, false)?;
+        tournament::run::config::check_new_folder(&out, "--out")?;
+        let (out, lock) = tournament::run::tournament::claim_folder(&out, false)?;
         let mut json =
             serde_json::to_string_pretty(&settings).map_err(|e| Error::Internal(e.to_string()))?;
         json.push('\n');
@@ -199,9 +199,9 @@ impl NetSettings {
             sprt,
             bootstrap: args.bootstrap.clone(),
         };
-        tournament::train_net::check(&settings.train_config(&[], None, 0))?;
+        tournament::learning::train_net::check(&settings.train_config(&[], None, 0))?;
         if !settings.bootstrap.is_empty() {
-            tournament::train_net::shard_files(&settings.bootstrap)
+            tournament::learning::train_net::shard_files(&settings.bootstrap)
                 .map_err(|e| invalid(format!("--bootstrap: {e}")))?;
         }
         Ok(settings)

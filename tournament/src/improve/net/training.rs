@@ -5,10 +5,10 @@ use super::settings::NetSettings;
 use super::{net_path, META, TAG};
 use agents::neural::train::Metrics;
 use agents::neural::NetEvaluator;
+use files::error::{Error, Result};
 use std::path::Path;
-use tournament::error::{Error, Result};
-use tournament::schedule::mix;
-use tournament::train_net::fit;
+use tournament::learning::train_net::fit;
+use tournament::run::schedule::mix;
 
 /// Write the network `net` of generation `k`, with what the run knows of
 /// it in its metadata.
@@ -25,7 +25,7 @@ pub(super) fn save(net: &mut NetEvaluator, path: &Path, facts: &[(&str, String)]
 /// The facts of a training to keep in the network's metadata.
 pub(super) fn training_facts(
     examples: usize,
-    fitted: &tournament::train_net::Fitted,
+    fitted: &tournament::learning::train_net::Fitted,
 ) -> Vec<(&'static str, String)> {
     let mut facts = vec![
         ("examples", examples.to_string()),
@@ -63,7 +63,9 @@ pub(super) fn fact(net: &NetEvaluator, key: &str) -> Option<f64> {
 
 /// Examples (positions) in the self-play folder `dir`.
 pub(super) fn count_examples(dir: &Path) -> Result<usize> {
-    Ok(tournament::train_net::load(&[dir.to_path_buf()])?.0.len())
+    Ok(tournament::learning::train_net::load(&[dir.to_path_buf()])?
+        .0
+        .len())
 }
 
 /// Generation 0's network: random weights, or trained on the bootstrap
@@ -75,13 +77,13 @@ pub(super) fn initial(settings: &NetSettings, dir: &Path) -> Result<()> {
         let config = settings.train_config(&[], None, seed);
         let mut net = NetEvaluator::new(config.net, seed);
         net.provenance.seed = seed;
-        net.provenance.revision = tournament::meta::code_revision();
+        net.provenance.revision = tournament::results::meta::code_revision();
         return save(&mut net, &path, &[("examples", "0".to_string())]);
     }
     let mut log = Vec::new();
     let config = settings.train_config(&settings.bootstrap, None, seed);
     let mut fitted = fit(&config, &mut log)?;
-    tournament::stdio::warn(&format!(
+    files::stdio::warn(&format!(
         "generation 0: trained on {} bootstrap examples",
         fitted.positions
     ));
