@@ -278,6 +278,61 @@ fn the_same_view_and_seed_give_the_same_move() {
     }
 }
 
+/// The contract of `Agent::decide`: a legal action, with the search's
+/// statistics from the agents that search (root visits of legal actions,
+/// summing to the iterations, the chosen action among them) and none
+/// from the others; a caller's time limit leaves the move legal.
+#[test]
+fn search_agents_answer_with_their_statistics_and_the_others_without() {
+    let searching = [
+        "mcts:iterations=30",
+        "ismcts:iterations=30",
+        "az:iterations=30,batch=4",
+    ];
+    let plain = [
+        "random",
+        "greedy",
+        "solver:tiles=1",
+        "star25:depth=2,width=2",
+    ];
+    for state in positions(3, Rules::default(), 4) {
+        let view = state.view(state.to_play());
+        let forced = state.legal_actions().len() == 1;
+        for spec in searching.iter().chain(&plain) {
+            let mut agent = from_spec(spec).unwrap();
+            let mut rng = AgentRng::seed_from_u64(7);
+            let d = agent.decide(Context::new(&view, &mut rng)).unwrap();
+            assert!(
+                state.check_action(d.action).is_ok(),
+                "{spec}: {:?}",
+                d.action
+            );
+            match (searching.contains(spec) && !forced, &d.search) {
+                (true, Some(s)) => {
+                    assert_eq!(s.iterations, 30, "{spec}");
+                    let visits: u32 = s.root_visits.iter().map(|&(_, v)| v).sum();
+                    assert_eq!(visits, 30, "{spec}");
+                    assert!(s
+                        .root_visits
+                        .iter()
+                        .all(|&(a, _)| state.check_action(a).is_ok()));
+                    assert!(s.root_visits.iter().any(|&(a, _)| a == d.action), "{spec}");
+                    assert_eq!(d.root_visits(), Some(s.root_visits.as_slice()));
+                }
+                (false, None) => assert_eq!(d.root_visits(), None),
+                (_, search) => panic!("{spec}: {search:?}"),
+            }
+            let cx = Context::new(&view, &mut rng).with_time_left(std::time::Duration::ZERO);
+            let d = agent.decide(cx).unwrap();
+            assert!(
+                state.check_action(d.action).is_ok(),
+                "{spec}: {:?}",
+                d.action
+            );
+        }
+    }
+}
+
 #[test]
 fn greedy_takes_a_best_move_and_breaks_ties_at_random() {
     for state in positions(3, Rules::default(), 5) {
