@@ -345,7 +345,7 @@ fn network_from(
     };
     let revision = metadata.remove("revision").unwrap_or_default();
     Ok(NetEvaluator {
-        net: Net { config, vars },
+        net: Net::from_vars(config, vars),
         provenance: Provenance {
             fitted_on,
             data,
@@ -472,7 +472,7 @@ impl Network {
         let d = PyDict::new(py);
         for (name, var) in Net::names(&self.net.net.config)
             .iter()
-            .zip(&self.net.net.vars)
+            .zip(self.net.net.tensors())
         {
             let dims = var.dims().to_vec();
             let data = var

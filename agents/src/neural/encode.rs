@@ -25,8 +25,8 @@
 //! computed on one determinization of the view drawn from a fixed seed.
 
 use engine::{
-    segment_id, Action, FeatureKind, Gift, GiftOpen, Phase, Pos, SeatView, Tile, MAX_HAND,
-    MAX_PLAYERS, NO_SEGMENT,
+    segment_id, Action, FeatureKind, Gift, GiftOpen, Move, Phase, Placement, Pos, SeatView, State,
+    Tile, MAX_HAND, MAX_PLAYERS, NO_SEGMENT,
 };
 use rand::SeedableRng;
 
@@ -184,7 +184,20 @@ fn cell_of(c: (i32, i32), pos: Pos) -> (u32, bool) {
 
 /// Encode the position of `view` (see the module doc).
 pub fn encode_position(view: &SeatView<'_>) -> PositionInput {
-    let mut board = vec![0.0f32; BOARD_FEATURES];
+    let mut out = PositionInput {
+        board: Vec::new(),
+        globals: Vec::new(),
+    };
+    encode_position_into(view, &mut out);
+    out
+}
+
+/// [`encode_position`] into `out`, its buffers reused (no allocation
+/// once they have their sizes).
+pub fn encode_position_into(view: &SeatView<'_>, out: &mut PositionInput) {
+    let board = &mut out.board;
+    board.clear();
+    board.resize(BOARD_FEATURES, 0.0);
     let c = centre(view);
     let players = view.players();
     let me = view.seat();
@@ -269,7 +282,8 @@ pub fn encode_position(view: &SeatView<'_>) -> PositionInput {
         }
     }
 
-    let mut g = Vec::with_capacity(GLOBAL_FEATURES);
+    let g = &mut out.globals;
+    g.clear();
     for p in 2..=6 {
         g.push((players == p) as u8 as f32);
     }
@@ -362,7 +376,6 @@ pub fn encode_position(view: &SeatView<'_>) -> PositionInput {
     g.push(c.0 as f32 / 72.0);
     g.push(c.1 as f32 / 72.0);
     debug_assert_eq!(g.len(), GLOBAL_FEATURES);
-    PositionInput { board, globals: g }
 }
 
 /// Encode `actions`, legal actions of the position of `view` whose seat is
@@ -372,18 +385,72 @@ pub fn encode_position(view: &SeatView<'_>) -> PositionInput {
 /// When an action is illegal in the position (the end-now gains are
 /// computed by playing it).
 pub fn encode_actions(view: &SeatView<'_>, actions: &[Action]) -> Vec<ActionInput> {
-    let c = centre(view);
-    let me = view.seat().index();
-    let players = view.players();
-    // Gains do not depend on hidden information: any determinization
-    // gives the same (a test checks it).
-    let state = view.determinize(&mut rand_pcg::Pcg64Mcg::seed_from_u64(0));
-    let mut end_now = state.end_now();
-    let base = end_now.valued_scores();
-    actions
-        .iter()
-        .map(|&action| {
-            let mut f = vec![0.0f32; ACTION_FEATURES];
+    let mut features = Vec::with_capacity(actions.len() * ACTION_FEATURES);
+    let mut cells = Vec::with_capacity(actions.len());
+    ActionEncoder::default().encode_into(view, actions, &mut features, &mut cells);
+    features
+        .chunks_exact(ACTION_FEATURES)
+        .zip(cells)
+        .map(|(f, cell)| ActionInput {
+            features: f.to_vec(),
+            cell,
+        })
+        .collect()
+}
+
+/// [`encode_actions`] with its working states kept between calls, and its
+/// output appended to flat buffers: nothing allocated once the buffers
+/// have their sizes.
+#[derive(Default)]
+pub struct ActionEncoder {
+    /// The determinization the gains are computed on.
+    state: Option<State>,
+    /// The position after the placement `placed` without a meeple.
+    next: Option<State>,
+    /// The placement `next` was played from this position (`None`:
+    /// none yet; reset for each position).
+    placed: Option<Placement>,
+    /// Whether that placement brings one of the seat's meeples back.
+    others_back: bool,
+    /// A copy to play an action on exactly.
+    exact: Option<State>,
+}
+
+impl ActionEncoder {
+    /// Append the [`ACTION_FEATURES`] numbers of each of `actions` to
+    /// `features` and its window cell to `cells`, as [`encode_actions`]
+    /// gives them.
+    ///
+    /// # Panics
+    /// As [`encode_actions`].
+    pub fn encode_into(
+        &mut self,
+        view: &SeatView<'_>,
+        actions: &[Action],
+        features: &mut Vec<f32>,
+        cells: &mut Vec<u32>,
+    ) {
+        let c = centre(view);
+        let me = view.seat().index();
+        let players = view.players();
+        // Gains do not depend on hidden information: any determinization
+        // gives the same (a test checks it).
+        let mut kept = self.state.take();
+        let state = match &mut kept {
+            Some(state) => {
+                view.determinize_into(&mut seed0(), state);
+                state
+            }
+            None => kept.insert(view.determinize(&mut seed0())),
+        };
+        let state = &*state;
+        self.placed = None;
+        let mut end_now = state.end_now();
+        let base = end_now.valued_scores();
+        for &action in actions {
+            let start = features.len();
+            features.resize(start + ACTION_FEATURES, 0.0);
+            let f = &mut features[start..];
             let mut cell = (HALF as usize * WINDOW + HALF as usize) as u32;
             let mut set_cell = |pos: Pos, f: &mut [f32]| {
                 let (k, inside) = cell_of(c, pos);
@@ -392,11 +459,12 @@ pub fn encode_actions(view: &SeatView<'_>, actions: &[Action]) -> Vec<ActionInpu
                 f[45] = ((pos.y as i32 - c.1) as f32 / HALF as f32).clamp(-3.0, 3.0);
                 f[46] = (!inside) as u8 as f32;
             };
+            let mut meeple_kind = None;
             match action {
                 Action::Place(mv) => {
                     f[0] = 1.0;
                     let tile = view.placing_tile(mv.placement.slot);
-                    let meeple_kind = match (tile, mv.meeple) {
+                    meeple_kind = match (tile, mv.meeple) {
                         (Some(t), Some(s)) => Some(t.def().segments[s as usize].kind),
                         _ => None,
                     };
@@ -413,7 +481,7 @@ pub fn encode_actions(view: &SeatView<'_>, actions: &[Action]) -> Vec<ActionInpu
                     if let Some(t) = tile {
                         f[20 + t.index()] = 1.0;
                     }
-                    set_cell(mv.placement.pos, &mut f);
+                    set_cell(mv.placement.pos, f);
                 }
                 Action::Open(open) => {
                     f[1] = 1.0;
@@ -426,7 +494,7 @@ pub fn encode_actions(view: &SeatView<'_>, actions: &[Action]) -> Vec<ActionInpu
                         _ => None,
                     };
                     if let Some(at) = at {
-                        set_cell(at, &mut f);
+                        set_cell(at, f);
                     }
                 }
                 Action::Keep(t) => {
@@ -450,31 +518,163 @@ pub fn encode_actions(view: &SeatView<'_>, actions: &[Action]) -> Vec<ActionInpu
             f[47] = gain(me) / 10.0;
             f[48] = others_gain / 10.0;
             f[49] = (after[engine::Seat(me as u8)].total() as f32 - others_after) / 50.0;
-            if let Action::Place(mv) = action {
-                if mv.meeple.is_some() {
-                    // The meeple comes back at once when its feature is
-                    // complete: the supply does not fall.
-                    let mut next = state.clone();
-                    next.play_action_unchecked(action);
-                    let seat = engine::Seat(me as u8);
-                    f[50] = (next.supply(seat) >= state.supply(seat)) as u8 as f32;
-                }
+            if let (Action::Place(mv), Some(kind)) = (action, meeple_kind) {
+                let seat = engine::Seat(me as u8);
+                f[50] = self.meeple_comes_back(state, seat, mv, kind) as u8 as f32;
             }
-            ActionInput { features: f, cell }
-        })
-        .collect()
+            cells.push(cell);
+        }
+        self.state = kept;
+    }
+
+    /// Whether the seat to play's supply of meeples does not fall when it
+    /// plays `mv`, a placement with a meeple on a segment of `kind`: the
+    /// meeple (or another of the seat's) comes back at once because the
+    /// placement completes its feature. (The first encoder played each
+    /// such action on a copy of the state and compared the supplies; this
+    /// plays each placement once, without the meeple, for all its meeple
+    /// choices.)
+    fn meeple_comes_back(
+        &mut self,
+        state: &State,
+        seat: engine::Seat,
+        mv: Move,
+        kind: FeatureKind,
+    ) -> bool {
+        let exact = |scratch: &mut Option<State>| {
+            let next = scratch.get_or_insert_with(|| state.clone());
+            next.clone_from(state);
+            next.play_action_unchecked(Action::Place(mv));
+            next.supply(seat) >= state.supply(seat)
+        };
+        match kind {
+            // Fields are never complete during the game.
+            FeatureKind::Field => {}
+            // A monastery that its own tile completes: rare, played out.
+            FeatureKind::Monastery => return exact(&mut self.exact),
+            FeatureKind::Road | FeatureKind::City => {}
+        }
+        if self.placed != Some(mv.placement) {
+            // The placement without a meeple: which of the seat's meeples
+            // come back (the features the tile joins and completes do not
+            // depend on the meeple), and the joined features.
+            let bare = Move {
+                placement: mv.placement,
+                meeple: None,
+            };
+            let next = self.next.get_or_insert_with(|| state.clone());
+            next.clone_from(state);
+            next.play_action_unchecked(Action::Place(bare));
+            self.placed = Some(mv.placement);
+            self.others_back = next.supply(seat) > state.supply(seat);
+        }
+        if self.others_back {
+            // Back: one or more of its meeples; the new one is one less.
+            return true;
+        }
+        match kind {
+            FeatureKind::Field | FeatureKind::Monastery => false,
+            FeatureKind::Road | FeatureKind::City => {
+                // The new meeple comes back when its feature is complete.
+                let next = self.next.as_ref().expect("played above");
+                let slot = state.board().tiles().len();
+                debug_assert_eq!(next.board().placed(slot).pos, mv.placement.pos);
+                let segment = mv.meeple.expect("a meeple");
+                next.is_complete(segment_id(slot, segment))
+            }
+        }
+    }
 }
+
+/// The generator of the determinization the gains are computed on.
+fn seed0() -> rand_pcg::Pcg64Mcg {
+    rand_pcg::Pcg64Mcg::seed_from_u64(0)
+}
+
+#[cfg(test)]
+mod reference;
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::test_support::random_play_until;
+    use crate::test_support::{random_decisions, random_play_until};
     use engine::{Rules, Seat, State};
     use testkit::StateExt;
 
     fn gifts_midgame(players: usize, seed: u64) -> State {
         let rules: Rules = "gifts=true".parse().unwrap();
         random_play_until(players, rules, seed, |s| s.turns() > 20)
+    }
+
+    fn bits(v: &[f32]) -> Vec<u32> {
+        v.iter().map(|x| x.to_bits()).collect()
+    }
+
+    /// The fast encoder gives the reference encoder's numbers bit for bit
+    /// (encoding version 1 must not move: data sets and networks depend
+    /// on it), on every few decisions of whole random games under many
+    /// rules and seat counts, the last decision of each game included.
+    #[test]
+    fn the_encoding_equals_the_reference_bit_for_bit() {
+        let mut encoder = ActionEncoder::default();
+        let mut position = encode_position(&State::new(Rules::default(), 2, Seat(0)).view(Seat(0)));
+        let (mut features, mut cells) = (Vec::new(), Vec::new());
+        let mut count = 0;
+        let mut back = [0; 5];
+        for (rules, players, seed) in [
+            ("", 2, 1u64),
+            ("", 2, 2),
+            ("gifts=true", 2, 3),
+            ("gifts=true", 3, 4),
+            ("gifts=true,farmers=false", 5, 5),
+            ("farmers=false", 4, 6),
+            ("hand=2", 3, 7),
+            ("hand=3,hand_visible=true", 2, 8),
+            ("table=7x7,unplaceable=return,hand=1", 2, 9),
+            (
+                "hole_bonus=true,final_incomplete=true,start_in_bag=true",
+                6,
+                10,
+            ),
+        ] {
+            let rules: Rules = rules.parse().unwrap();
+            for state in random_decisions(players, rules, seed, 2) {
+                let view = state.view(state.to_play());
+                let actions = state.legal_actions();
+                let want_p = reference::encode_position(&view);
+                let want_a = reference::encode_actions(&view, &actions);
+                // Into buffers that held another position.
+                encode_position_into(&view, &mut position);
+                assert_eq!(bits(&position.board), bits(&want_p.board), "{rules} board");
+                assert_eq!(
+                    bits(&position.globals),
+                    bits(&want_p.globals),
+                    "{rules} globals"
+                );
+                features.clear();
+                cells.clear();
+                encoder.encode_into(&view, &actions, &mut features, &mut cells);
+                let want_f: Vec<f32> = want_a.iter().flat_map(|a| a.features.clone()).collect();
+                let want_c: Vec<u32> = want_a.iter().map(|a| a.cell).collect();
+                assert_eq!(bits(&features), bits(&want_f), "{rules} actions");
+                assert_eq!(cells, want_c, "{rules} cells");
+                for f in features.chunks_exact(ACTION_FEATURES) {
+                    // Meeple kind (road, city, monastery, field) of the
+                    // actions whose meeple comes back at once.
+                    for k in 1..5 {
+                        if f[8 + k] == 1.0 && f[50] == 1.0 {
+                            back[k] += 1;
+                        }
+                    }
+                }
+                assert_eq!(encode_actions(&view, &actions), want_a);
+                count += 1;
+            }
+        }
+        assert!(count > 300, "{count} positions");
+        // Every way a meeple comes back was met: its own road or city
+        // completed, and (a meeple on a field) another of the seat's.
+        assert!(back[1] > 0 && back[2] > 0 && back[4] > 0, "{back:?}");
     }
 
     #[test]

@@ -8,13 +8,16 @@
 //! refused but says so ([`NetEvaluator::unsuited_to`]), as `eval=` models
 //! do.
 
-use super::encode::{encode_actions, encode_position, ENCODING_VERSION};
-use super::net::{err, segment_softmax, Net, NetConfig};
+use super::encode::{encode_position_into, ActionEncoder, PositionInput, ENCODING_VERSION};
+#[cfg(doc)]
+use super::net::segment_softmax;
+use super::net::{err, Net, NetConfig};
 use super::tensors::{Array, File};
 use crate::az::{EvalRequest, Evaluation, Evaluator};
 use crate::learn::FittedOn;
 use candle_core::{Device, Var};
 use engine::{Rules, MAX_PLAYERS};
+use std::cell::RefCell;
 use std::collections::HashMap;
 use std::fmt;
 use std::path::Path;
@@ -104,7 +107,7 @@ impl NetEvaluator {
     pub fn save(&self, path: &Path) -> Result<(), NetError> {
         let names = Net::names(&self.net.config);
         let mut arrays = Vec::new();
-        for (name, var) in names.iter().zip(&self.net.vars) {
+        for (name, var) in names.iter().zip(self.net.tensors()) {
             let shape = var.dims().to_vec();
             let data = var
                 .flatten_all()
@@ -230,7 +233,7 @@ impl NetEvaluator {
             .map(|(k, v)| (k.clone(), v.clone()))
             .collect();
         Ok(NetEvaluator {
-            net: Net { config, vars },
+            net: Net::from_vars(config, vars),
             provenance: Provenance {
                 fitted_on,
                 data,
@@ -242,33 +245,90 @@ impl NetEvaluator {
     }
 
     fn evaluate_inner(&self, requests: &[EvalRequest<'_>]) -> Result<Vec<Evaluation>, String> {
-        let mut positions = Vec::with_capacity(requests.len());
-        let mut actions = Vec::new();
-        let mut offsets = vec![0];
-        for r in requests {
-            positions.push(encode_position(&r.view));
-            actions.extend(encode_actions(&r.view, r.actions));
-            offsets.push(actions.len());
-        }
-        let (values, logits) = super::fast::forward(&self.net, &positions, &actions, &offsets)?;
-        let priors = segment_softmax(&logits, &offsets);
-        Ok(requests
-            .iter()
-            .enumerate()
-            .map(|(i, r)| {
-                let players = r.view.players();
-                let me = r.view.seat().index();
-                let mut v = vec![0.0; players];
-                for (k, value) in values[i].iter().enumerate().take(players.min(MAX_PLAYERS)) {
-                    v[(me + k) % players] = *value;
-                }
-                Evaluation {
-                    values: v,
-                    priors: priors[offsets[i]..offsets[i + 1]].to_vec(),
-                }
-            })
-            .collect())
+        BUFFERS.with(|b| {
+            let b = &mut *b.borrow_mut();
+            let n = requests.len();
+            if b.positions.len() < n {
+                b.positions.resize_with(n, || PositionInput {
+                    board: Vec::new(),
+                    globals: Vec::new(),
+                });
+            }
+            b.features.clear();
+            b.cells.clear();
+            b.offsets.clear();
+            b.offsets.push(0);
+            for (r, position) in requests.iter().zip(&mut b.positions) {
+                encode_position_into(&r.view, position);
+                b.actions
+                    .encode_into(&r.view, r.actions, &mut b.features, &mut b.cells);
+                b.offsets.push(b.cells.len());
+            }
+            super::fast::forward_into(
+                &self.net,
+                &b.positions[..n],
+                &b.features,
+                &b.cells,
+                &b.offsets,
+                &mut b.scratch,
+                &mut b.values,
+                &mut b.logits,
+            )?;
+            Ok(requests
+                .iter()
+                .enumerate()
+                .map(|(i, r)| {
+                    let players = r.view.players();
+                    let me = r.view.seat().index();
+                    let mut v = vec![0.0; players];
+                    for (k, value) in b.values[i]
+                        .iter()
+                        .enumerate()
+                        .take(players.min(MAX_PLAYERS))
+                    {
+                        v[(me + k) % players] = *value;
+                    }
+                    Evaluation {
+                        values: v,
+                        priors: softmax(&b.logits[b.offsets[i]..b.offsets[i + 1]]),
+                    }
+                })
+                .collect())
+        })
     }
+}
+
+/// The softmax of `logits` (the arithmetic of [`segment_softmax`] on one
+/// segment).
+fn softmax(logits: &[f32]) -> Vec<f32> {
+    let max = logits.iter().copied().fold(f32::MIN, f32::max);
+    let mut out: Vec<f32> = logits.iter().map(|&l| (l - max).exp()).collect();
+    let mut sum = 0.0;
+    for &p in &out {
+        sum += p;
+    }
+    for p in &mut out {
+        *p /= sum;
+    }
+    out
+}
+
+/// One thread's buffers for [`NetEvaluator`]'s evaluations, reused
+/// between calls (the evaluator is shared by the search threads).
+#[derive(Default)]
+struct Buffers {
+    positions: Vec<PositionInput>,
+    actions: ActionEncoder,
+    features: Vec<f32>,
+    cells: Vec<u32>,
+    offsets: Vec<usize>,
+    scratch: super::fast::Scratch,
+    values: Vec<[f32; MAX_PLAYERS]>,
+    logits: Vec<f32>,
+}
+
+thread_local! {
+    static BUFFERS: RefCell<Buffers> = RefCell::new(Buffers::default());
 }
 
 impl Evaluator for NetEvaluator {
@@ -290,7 +350,8 @@ impl Evaluator for NetEvaluator {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::neural::net::batch;
+    use crate::neural::encode::{encode_actions, encode_position};
+    use crate::neural::net::{batch, segment_softmax};
     use crate::test_support::random_play_until;
     use engine::{Action, State};
 
@@ -309,8 +370,7 @@ mod tests {
 
     fn weights(e: &NetEvaluator) -> Vec<Vec<f32>> {
         e.net
-            .vars
-            .iter()
+            .tensors()
             .map(|v| v.flatten_all().unwrap().to_vec1::<f32>().unwrap())
             .collect()
     }
@@ -428,6 +488,50 @@ mod tests {
         let total: f32 = picked.iter().sum();
         for (x, y) in picked.iter().zip(&out[2].priors) {
             assert!((x / total - y).abs() < 1e-4);
+        }
+    }
+
+    /// The evaluation with reused buffers equals the plain one (fresh
+    /// encodings, [`super::super::fast::forward`], [`segment_softmax`])
+    /// exactly, batch after batch of different sizes.
+    #[test]
+    fn evaluations_equal_the_plain_computation() {
+        let e = NetEvaluator::new(NetConfig::TINY, 13);
+        let states: Vec<State> = (0..12)
+            .map(|k| {
+                let rules = if k % 3 == 0 { "gifts=true" } else { "" };
+                position(rules, 2 + k as usize % 3, 20 + k).0
+            })
+            .collect();
+        let legal: Vec<Vec<Action>> = states.iter().map(State::legal_actions).collect();
+        let mut at = 0;
+        for size in [1, 5, 2, 4] {
+            let requests: Vec<EvalRequest<'_>> = (at..at + size)
+                .map(|i| EvalRequest {
+                    view: states[i].view(states[i].to_play()),
+                    actions: &legal[i],
+                })
+                .collect();
+            let got = e.evaluate(&requests);
+            let positions: Vec<_> = requests.iter().map(|r| encode_position(&r.view)).collect();
+            let mut actions = Vec::new();
+            let mut offsets = vec![0];
+            for r in &requests {
+                actions.extend(encode_actions(&r.view, r.actions));
+                offsets.push(actions.len());
+            }
+            let (values, logits) =
+                super::super::fast::forward(&e.net, &positions, &actions, &offsets).unwrap();
+            let priors = segment_softmax(&logits, &offsets);
+            for (i, (g, r)) in got.iter().zip(&requests).enumerate() {
+                assert_eq!(g.priors, priors[offsets[i]..offsets[i + 1]]);
+                let players = r.view.players();
+                let me = r.view.seat().index();
+                for (k, v) in values[i].iter().enumerate().take(players) {
+                    assert_eq!(g.values[(me + k) % players], *v);
+                }
+            }
+            at += size;
         }
     }
 

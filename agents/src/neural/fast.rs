@@ -1,7 +1,8 @@
-//! The network's forward pass for inference, in plain Rust on the
-//! weights candle holds (read in place, never copied, so a network
-//! trained in the same process is always evaluated with its current
-//! weights).
+//! The network's forward pass for inference, in plain Rust, on a copy
+//! of the weights laid out for it ([`Packed`]: every layer transposed,
+//! input-major), kept in the [`Net`] and dropped whenever its weights may
+//! change ([`Net::vars_mut`]), so a network trained in the same process
+//! is never evaluated with stale weights.
 //!
 //! Why not candle's forward: profiled in an `az:net=` search (perf,
 //! experiments/az-bootstrap), 84% of the time went to candle's matrix
@@ -10,17 +11,26 @@
 //! on every call (48% of the search), and candle asks for the core count
 //! on every product (`num_cpus` reads /proc/cpuinfo: 13%). Here:
 //!
-//! - the first layer is **sparse in its input**: the board window is
-//!   mostly zeros (empty cells), so `h1 = b + Σ x_i · W[:, i]` over the
-//!   non-zero inputs only;
+//! - every layer is a sum over its **non-zero inputs** of contiguous
+//!   rows of its transposed weights (`out += x_j · Wᵀ[j]`, vectorised
+//!   over the outputs): the board window is mostly zeros (empty cells)
+//!   and half a ReLU layer is, so most of the first layer's 7,353 rows
+//!   are never read;
 //! - the cell embeddings are computed **only for the cells the actions
 //!   name** (a handful of the 225), not for the whole window;
-//! - everything else is small dense products.
+//! - the policy's first layer is split by its input: the position's
+//!   context part once per position, the cell part once per distinct
+//!   cell, and per action only its non-zero features (a dozen of 51:
+//!   one-hot kinds, tile, rotation, meeple; offsets and gains);
+//! - buffers are reused between calls ([`Scratch`]).
 //!
-//! The result equals candle's forward up to float rounding (a test
-//! compares them).
+//! Every output is summed **in the order of the plain product** (input by
+//! input, from the first), so the numbers are those of the straightforward
+//! dense evaluation (a zero input adds a zero, which changes no value):
+//! the result equals the first plain-Rust version of this file exactly and
+//! candle's forward up to float rounding (tests compare both).
 
-use super::encode::{ActionInput, PositionInput, ACTION_FEATURES};
+use super::encode::{ActionInput, PositionInput, ACTION_FEATURES, CELLS};
 use super::net::Net;
 use candle_core::{Storage, Tensor};
 use engine::MAX_PLAYERS;
@@ -33,9 +43,9 @@ struct Weights<'a> {
 impl<'a> Weights<'a> {
     /// Lock every parameter of `net` for reading.
     fn of(net: &'a Net) -> Result<Weights<'a>, String> {
-        let mut guards = Vec::with_capacity(net.vars.len());
-        for v in &net.vars {
-            let (guard, layout) = v.as_tensor().storage_and_layout();
+        let mut guards = Vec::with_capacity(net.tensors().len());
+        for t in net.tensors() {
+            let (guard, layout) = t.storage_and_layout();
             if !layout.is_contiguous() || layout.start_offset() != 0 {
                 return Err("a parameter is not a contiguous tensor".to_string());
             }
@@ -53,11 +63,139 @@ impl<'a> Weights<'a> {
     }
 }
 
-/// `out = W · x + b` for `W` of shape `[out.len(), x.len()]`.
-fn affine(w: &[f32], b: &[f32], x: &[f32], out: &mut [f32]) {
-    let n = x.len();
-    for (o, (row, bias)) in out.iter_mut().zip(w.chunks_exact(n).zip(b)) {
-        *o = bias + row.iter().zip(x).map(|(a, b)| a * b).sum::<f32>();
+/// `w` (`[rows][cols]`, row-major) transposed: `[cols][rows]`.
+fn transpose(w: &[f32], rows: usize, cols: usize) -> Vec<f32> {
+    let mut t = vec![0.0; w.len()];
+    for (r, row) in w.chunks_exact(cols).enumerate() {
+        for (c, &x) in row.iter().enumerate() {
+            t[c * rows + r] = x;
+        }
+    }
+    t
+}
+
+/// The network's weights laid out for the forward pass: each layer's
+/// weights transposed (`[inputs][outputs]`), so that an input's
+/// contribution to all outputs is one contiguous row. Made from the
+/// network's parameters on the first forward pass ([`Net`] keeps it).
+pub struct Packed {
+    hidden: usize,
+    context: usize,
+    cell: usize,
+    policy_hidden: usize,
+    /// Inputs of the first layer.
+    inputs: usize,
+    w1: Vec<f32>,
+    b1: Vec<f32>,
+    w2: Vec<f32>,
+    b2: Vec<f32>,
+    wv: Vec<f32>,
+    bv: Vec<f32>,
+    wc: Vec<f32>,
+    bc: Vec<f32>,
+    /// `[CELLS][hidden][cell]`: each cell's embedding layer, transposed.
+    wm: Vec<f32>,
+    bm: Vec<f32>,
+    /// The policy's first layer, transposed: `[context + cell +
+    /// ACTION_FEATURES][policy_hidden]`.
+    wp1: Vec<f32>,
+    bp1: Vec<f32>,
+    wp2: Vec<f32>,
+    bp2: f32,
+}
+
+impl Packed {
+    /// The weights of `net`, laid out.
+    ///
+    /// # Errors
+    /// When the parameters are not plain CPU f32 tensors of the
+    /// network's shapes.
+    fn of(net: &Net) -> Result<Packed, String> {
+        let w = Weights::of(net)?;
+        let c = net.config;
+        let layers = c.layers();
+        // Layer `k`'s weight transposed, and its bias.
+        let p = |k: usize| -> Result<(Vec<f32>, Vec<f32>), String> {
+            let (weight, bias) = (w.slice(2 * k)?, w.slice(2 * k + 1)?);
+            let (name, inputs, outputs) = layers[k];
+            if weight.len() != inputs * outputs || bias.len() != outputs {
+                return Err(format!("layer {name} has the wrong shape"));
+            }
+            Ok((transpose(weight, outputs, inputs), bias.to_vec()))
+        };
+        let (w1, b1) = p(0)?;
+        let (w2, b2) = p(1)?;
+        let (wv, bv) = p(2)?;
+        let (wc, bc) = p(4)?;
+        let (wp1, bp1) = p(6)?;
+        let (wp2, bp2) = p(7)?;
+        // The cells' layer, cell by cell: `[cell][hidden]` rows of the
+        // weight become `[hidden][cell]` blocks.
+        let (cells_w, bm) = (w.slice(10)?, w.slice(11)?.to_vec());
+        if cells_w.len() != CELLS * c.cell * c.hidden || bm.len() != CELLS * c.cell {
+            return Err("layer cells has the wrong shape".to_string());
+        }
+        let wm = cells_w
+            .chunks_exact(c.cell * c.hidden)
+            .flat_map(|block| transpose(block, c.cell, c.hidden))
+            .collect();
+        Ok(Packed {
+            hidden: c.hidden,
+            context: c.context,
+            cell: c.cell,
+            policy_hidden: c.policy_hidden,
+            inputs: layers[0].1,
+            w1,
+            b1,
+            w2,
+            b2,
+            wv,
+            bv,
+            wc,
+            bc,
+            wm,
+            bm,
+            wp1,
+            bp1,
+            wp2,
+            bp2: bp2[0],
+        })
+    }
+
+    /// The packed weights of `net`: kept in it, made on first use.
+    fn get(net: &Net) -> Result<&Packed, String> {
+        if let Some(p) = net.packed.get() {
+            return Ok(p);
+        }
+        let packed = Packed::of(net)?;
+        // Another thread may have made it meanwhile: the same numbers.
+        let _ = net.packed.set(packed);
+        Ok(net.packed.get().expect("set above"))
+    }
+}
+
+/// `acc += x · row`, element by element.
+#[inline]
+fn axpy(acc: &mut [f32], row: &[f32], x: f32) {
+    for (a, w) in acc.iter_mut().zip(row) {
+        *a += x * w;
+    }
+}
+
+/// `out = b + Σ_j x_j · wt[j]` over the non-zero `x_j`, `wt` transposed
+/// (`[x.len()][out.len()]`): the sum from −0 over the inputs in order,
+/// then the bias, as the plain `bias + Σ w·x` does.
+fn dense(wt: &[f32], b: &[f32], x: &[f32], out: &mut [f32]) {
+    let n = out.len();
+    out.fill(-0.0);
+    for (&xj, row) in x.iter().zip(wt.chunks_exact(n)) {
+        if xj != 0.0 {
+            axpy(out, row, xj);
+        }
+    }
+    // (Float addition commutes exactly: this is `bias + sum`.)
+    for (o, bias) in out.iter_mut().zip(b) {
+        *o += bias;
     }
 }
 
@@ -67,66 +205,86 @@ fn relu(v: &mut [f32]) {
     }
 }
 
-/// The network's values (`[B][6]`, seat-relative) and one logit per
-/// action, for positions and their actions (`actions[offsets[i]..offsets[i + 1]]`
-/// are position `i`'s).
+/// The buffers of [`forward_into`], reused between calls.
+#[derive(Default)]
+pub struct Scratch {
+    h1: Vec<f32>,
+    h2: Vec<f32>,
+    context: Vec<f32>,
+    /// The policy layer's sum over the context part.
+    by_context: Vec<f32>,
+    /// Per distinct cell of a position's actions, the policy layer's sum
+    /// over the context and cell parts (`policy_hidden` each).
+    by_cell: Vec<f32>,
+    /// Window cell → its entry in `by_cell` (`u16::MAX`: none yet).
+    cell_slot: Vec<u16>,
+    /// The cells with an entry (to clear `cell_slot`).
+    used: Vec<u32>,
+    m: Vec<f32>,
+    r: Vec<f32>,
+}
+
+/// The network's values (`[6]` per position, seat-relative, into
+/// `values`) and one logit per action (into `logits`), for `positions`
+/// and their actions: action `k`'s features are
+/// `features[k * ACTION_FEATURES..][..ACTION_FEATURES]` and its window
+/// cell `cells[k]`, and position `i`'s actions are
+/// `offsets[i]..offsets[i + 1]`. `values` and `logits` are cleared first.
 ///
 /// # Errors
 /// When the parameters are not plain CPU f32 tensors of the network's
-/// shapes (a network built by [`Net::new`] or loaded always is).
-pub fn forward(
+/// shapes (a network built by [`Net::new`] or loaded always is), or the
+/// inputs do not have the encoding's sizes.
+#[allow(clippy::too_many_arguments)]
+pub fn forward_into(
     net: &Net,
     positions: &[PositionInput],
-    actions: &[ActionInput],
+    features: &[f32],
+    cells: &[u32],
     offsets: &[usize],
-) -> Result<(Vec<[f32; MAX_PLAYERS]>, Vec<f32>), String> {
-    let w = Weights::of(net)?;
-    let c = net.config;
-    let layers = c.layers();
-    let p = |k: usize| -> Result<(&[f32], &[f32]), String> {
-        let (weight, bias) = (w.slice(2 * k)?, w.slice(2 * k + 1)?);
-        let (_, inputs, outputs) = layers[k];
-        if weight.len() != inputs * outputs || bias.len() != outputs {
-            return Err(format!("layer {} has the wrong shape", layers[k].0));
-        }
-        Ok((weight, bias))
-    };
-    let (w1, b1) = p(0)?;
-    let (w2, b2) = p(1)?;
-    let (wv, bv) = p(2)?;
-    let (wc, bc) = p(4)?;
-    let (wm, bm) = p(5)?;
-    let (wp1, bp1) = p(6)?;
-    let (wp2, bp2) = p(7)?;
-    let inputs = layers[0].1;
-    let mut values = Vec::with_capacity(positions.len());
-    let mut logits = vec![0.0f32; actions.len()];
-    let mut h1 = vec![0.0f32; c.hidden];
-    let mut h2 = vec![0.0f32; c.hidden];
-    let mut context = vec![0.0f32; c.context];
-    let mut z = vec![0.0f32; c.context + c.cell + ACTION_FEATURES];
-    let mut r = vec![0.0f32; c.policy_hidden];
-    // The cell embeddings of this position, computed on demand.
-    let mut cells: Vec<(u32, Vec<f32>)> = Vec::new();
+    scratch: &mut Scratch,
+    values: &mut Vec<[f32; MAX_PLAYERS]>,
+    logits: &mut Vec<f32>,
+) -> Result<(), String> {
+    let pk = Packed::get(net)?;
+    let (hd, ph) = (pk.hidden, pk.policy_hidden);
+    let actions = cells.len();
+    if features.len() != actions * ACTION_FEATURES
+        || offsets.len() != positions.len() + 1
+        || offsets.last() != Some(&actions)
+    {
+        return Err("actions and offsets of the wrong sizes".to_string());
+    }
+    let s = scratch;
+    s.h1.resize(hd, 0.0);
+    s.h2.resize(hd, 0.0);
+    s.context.resize(pk.context, 0.0);
+    s.by_context.resize(ph, 0.0);
+    s.m.resize(pk.cell, 0.0);
+    s.r.resize(ph, 0.0);
+    s.cell_slot.resize(CELLS, u16::MAX);
+    values.clear();
+    logits.clear();
+    logits.resize(actions, 0.0);
+    let (p_context, rest) = pk.wp1.split_at(pk.context * ph);
+    let (p_cell, p_action) = rest.split_at(pk.cell * ph);
     for (i, pos) in positions.iter().enumerate() {
-        if pos.board.len() + pos.globals.len() != inputs {
+        if pos.board.len() + pos.globals.len() != pk.inputs {
             return Err("a position of the wrong size".to_string());
         }
         // First layer, over the non-zero inputs only.
-        h1.copy_from_slice(b1);
+        s.h1.copy_from_slice(&pk.b1);
         let x = pos.board.iter().chain(&pos.globals);
-        for (k, &xk) in x.enumerate() {
+        for (&xk, row) in x.zip(pk.w1.chunks_exact(hd)) {
             if xk != 0.0 {
-                for (h, row) in h1.iter_mut().zip(w1[k..].iter().step_by(inputs)) {
-                    *h += xk * row;
-                }
+                axpy(&mut s.h1, row, xk);
             }
         }
-        relu(&mut h1);
-        affine(w2, b2, &h1, &mut h2);
-        relu(&mut h2);
+        relu(&mut s.h1);
+        dense(&pk.w2, &pk.b2, &s.h1, &mut s.h2);
+        relu(&mut s.h2);
         let mut v = [0.0f32; MAX_PLAYERS];
-        affine(wv, bv, &h2, &mut v);
+        dense(&pk.wv, &pk.bv, &s.h2, &mut v);
         for x in &mut v {
             *x = x.tanh();
         }
@@ -135,34 +293,94 @@ pub fn forward(
         if lo == hi {
             continue;
         }
-        affine(wc, bc, &h2, &mut context);
-        cells.clear();
-        for (k, a) in actions[lo..hi].iter().enumerate() {
-            let at = match cells.iter().position(|(cell, _)| *cell == a.cell) {
-                Some(at) => at,
-                None => {
-                    let rows = a.cell as usize * c.cell..(a.cell as usize + 1) * c.cell;
-                    let mut m = vec![0.0f32; c.cell];
-                    affine(
-                        &wm[rows.start * c.hidden..rows.end * c.hidden],
-                        &bm[rows],
-                        &h2,
-                        &mut m,
-                    );
-                    cells.push((a.cell, m));
-                    cells.len() - 1
+        dense(&pk.wc, &pk.bc, &s.h2, &mut s.context);
+        // The policy layer's sum starts with the context part.
+        s.by_context.fill(-0.0);
+        for (&c, row) in s.context.iter().zip(p_context.chunks_exact(ph)) {
+            if c != 0.0 {
+                axpy(&mut s.by_context, row, c);
+            }
+        }
+        for &c in &s.used {
+            s.cell_slot[c as usize] = u16::MAX;
+        }
+        s.used.clear();
+        s.by_cell.clear();
+        for k in lo..hi {
+            let cell = cells[k] as usize;
+            if cell >= CELLS {
+                return Err(format!("an action's cell {cell} is outside the window"));
+            }
+            if s.cell_slot[cell] == u16::MAX {
+                // This cell's embedding, then the policy sum continued
+                // over it.
+                let wm = &pk.wm[cell * hd * pk.cell..][..hd * pk.cell];
+                dense(wm, &pk.bm[cell * pk.cell..][..pk.cell], &s.h2, &mut s.m);
+                let at = s.by_cell.len();
+                s.by_cell.extend_from_slice(&s.by_context);
+                let sum = &mut s.by_cell[at..];
+                for (&m, row) in s.m.iter().zip(p_cell.chunks_exact(ph)) {
+                    if m != 0.0 {
+                        axpy(sum, row, m);
+                    }
                 }
-            };
-            z[..c.context].copy_from_slice(&context);
-            z[c.context..c.context + c.cell].copy_from_slice(&cells[at].1);
-            z[c.context + c.cell..].copy_from_slice(&a.features);
-            affine(wp1, bp1, &z, &mut r);
-            relu(&mut r);
-            let mut logit = [0.0f32];
-            affine(wp2, bp2, &r, &mut logit);
-            logits[lo + k] = logit[0];
+                s.cell_slot[cell] = s.used.len() as u16;
+                s.used.push(cell as u32);
+            }
+            let slot = s.cell_slot[cell] as usize;
+            s.r.copy_from_slice(&s.by_cell[slot * ph..][..ph]);
+            let f = &features[k * ACTION_FEATURES..][..ACTION_FEATURES];
+            for (&x, row) in f.iter().zip(p_action.chunks_exact(ph)) {
+                if x != 0.0 {
+                    axpy(&mut s.r, row, x);
+                }
+            }
+            for (r, b) in s.r.iter_mut().zip(&pk.bp1) {
+                *r = (b + *r).max(0.0);
+            }
+            let mut sum = -0.0f32;
+            for (&r, w) in s.r.iter().zip(&pk.wp2) {
+                if r != 0.0 {
+                    sum += w * r;
+                }
+            }
+            logits[k] = pk.bp2 + sum;
         }
     }
+    Ok(())
+}
+
+/// The network's values (`[B][6]`, seat-relative) and one logit per
+/// action, for positions and their actions (`actions[offsets[i]..offsets[i + 1]]`
+/// are position `i`'s): [`forward_into`] with fresh buffers.
+///
+/// # Errors
+/// As [`forward_into`].
+pub fn forward(
+    net: &Net,
+    positions: &[PositionInput],
+    actions: &[ActionInput],
+    offsets: &[usize],
+) -> Result<(Vec<[f32; MAX_PLAYERS]>, Vec<f32>), String> {
+    let mut features = Vec::with_capacity(actions.len() * ACTION_FEATURES);
+    for a in actions {
+        if a.features.len() != ACTION_FEATURES {
+            return Err("an action of the wrong size".to_string());
+        }
+        features.extend_from_slice(&a.features);
+    }
+    let cells: Vec<u32> = actions.iter().map(|a| a.cell).collect();
+    let (mut values, mut logits) = (Vec::new(), Vec::new());
+    forward_into(
+        net,
+        positions,
+        &features,
+        &cells,
+        offsets,
+        &mut Scratch::default(),
+        &mut values,
+        &mut logits,
+    )?;
     Ok((values, logits))
 }
 
@@ -215,24 +433,98 @@ mod tests {
     use super::*;
     use crate::neural::encode::{encode_actions, encode_position};
     use crate::neural::NetConfig;
-    use crate::test_support::random_play_until;
+    use crate::test_support::{random_decisions, random_play_until};
     use engine::Rules;
 
-    #[test]
-    fn the_fast_forward_pass_equals_candles() {
-        for (config, seed) in [(NetConfig::TINY, 1u64), (NetConfig::default(), 2)] {
-            let net = Net::new(config, seed);
-            let mut positions = Vec::new();
-            let mut actions = Vec::new();
-            let mut offsets = vec![0];
-            for (rules, players, s) in [("", 2, 3u64), ("gifts=true", 3, 4), ("", 2, 5)] {
-                let rules: Rules = rules.parse().unwrap();
-                let state = random_play_until(players, rules, s, |st| st.turns() > 12);
+    /// The first plain-Rust forward pass (before [`Packed`]): strided
+    /// columns of the first layer, dense row-by-row products. The packed
+    /// pass must give exactly its numbers.
+    fn forward_plain(
+        net: &Net,
+        positions: &[PositionInput],
+        actions: &[ActionInput],
+        offsets: &[usize],
+    ) -> (Vec<[f32; MAX_PLAYERS]>, Vec<f32>) {
+        fn affine(w: &[f32], b: &[f32], x: &[f32], out: &mut [f32]) {
+            let n = x.len();
+            for (o, (row, bias)) in out.iter_mut().zip(w.chunks_exact(n).zip(b)) {
+                *o = bias + row.iter().zip(x).map(|(a, b)| a * b).sum::<f32>();
+            }
+        }
+        let w = Weights::of(net).unwrap();
+        let c = net.config;
+        let inputs = c.layers()[0].1;
+        let p = |k: usize| (w.slice(2 * k).unwrap(), w.slice(2 * k + 1).unwrap());
+        let ((w1, b1), (w2, b2), (wv, bv)) = (p(0), p(1), p(2));
+        let ((wc, bc), (wm, bm), (wp1, bp1), (wp2, bp2)) = (p(4), p(5), p(6), p(7));
+        let mut values = Vec::new();
+        let mut logits = vec![0.0f32; actions.len()];
+        for (i, pos) in positions.iter().enumerate() {
+            let mut h1 = b1.to_vec();
+            let x = pos.board.iter().chain(&pos.globals);
+            for (k, &xk) in x.enumerate() {
+                if xk != 0.0 {
+                    for (h, row) in h1.iter_mut().zip(w1[k..].iter().step_by(inputs)) {
+                        *h += xk * row;
+                    }
+                }
+            }
+            relu(&mut h1);
+            let mut h2 = vec![0.0; c.hidden];
+            affine(w2, b2, &h1, &mut h2);
+            relu(&mut h2);
+            let mut v = [0.0f32; MAX_PLAYERS];
+            affine(wv, bv, &h2, &mut v);
+            values.push(v.map(f32::tanh));
+            let mut context = vec![0.0; c.context];
+            affine(wc, bc, &h2, &mut context);
+            for k in offsets[i]..offsets[i + 1] {
+                let a = &actions[k];
+                let rows = a.cell as usize * c.cell..(a.cell as usize + 1) * c.cell;
+                let mut m = vec![0.0; c.cell];
+                let wm = &wm[rows.start * c.hidden..rows.end * c.hidden];
+                affine(wm, &bm[rows], &h2, &mut m);
+                let z: Vec<f32> = [&context[..], &m, &a.features].concat();
+                let mut r = vec![0.0; c.policy_hidden];
+                affine(wp1, bp1, &z, &mut r);
+                relu(&mut r);
+                let mut logit = [0.0f32];
+                affine(wp2, bp2, &r, &mut logit);
+                logits[k] = logit[0];
+            }
+        }
+        (values, logits)
+    }
+
+    /// Encoded decisions of random games (2–4 seats, several rules),
+    /// every `every`-th of each game and its last.
+    fn encoded(every: usize) -> (Vec<PositionInput>, Vec<ActionInput>, Vec<usize>) {
+        let mut positions = Vec::new();
+        let mut actions = Vec::new();
+        let mut offsets = vec![0];
+        for (rules, players, seed) in [
+            ("", 2, 3u64),
+            ("gifts=true", 3, 4),
+            ("farmers=false", 4, 5),
+            ("hand=2", 2, 6),
+        ] {
+            let rules: Rules = rules.parse().unwrap();
+            for state in random_decisions(players, rules, seed, every) {
                 let view = state.view(state.to_play());
                 positions.push(encode_position(&view));
                 actions.extend(encode_actions(&view, &state.legal_actions()));
                 offsets.push(actions.len());
             }
+        }
+        (positions, actions, offsets)
+    }
+
+    #[test]
+    fn the_fast_forward_pass_equals_candles() {
+        let (positions, actions, offsets) = encoded(9);
+        assert!(positions.len() > 30, "{} positions", positions.len());
+        for (config, seed) in [(NetConfig::TINY, 1u64), (NetConfig::default(), 2)] {
+            let net = Net::new(config, seed);
             let (v1, l1) = forward(&net, &positions, &actions, &offsets).unwrap();
             let (v2, l2) = forward_candle(&net, &positions, &actions, &offsets).unwrap();
             assert_eq!(l1.len(), l2.len());
@@ -243,5 +535,87 @@ mod tests {
                 assert!((a - b).abs() < 1e-4, "logit {a} against {b}");
             }
         }
+    }
+
+    /// Bit for bit (as values: a zero's sign aside) the numbers of the
+    /// plain pass, so `az:net=` plays the same games as before the
+    /// packing.
+    #[test]
+    fn the_packed_forward_pass_equals_the_plain_one_exactly() {
+        let (positions, actions, offsets) = encoded(5);
+        for (config, seed) in [(NetConfig::TINY, 1u64), (NetConfig::default(), 2)] {
+            let net = Net::new(config, seed);
+            let (v1, l1) = forward(&net, &positions, &actions, &offsets).unwrap();
+            let (v2, l2) = forward_plain(&net, &positions, &actions, &offsets);
+            assert_eq!(v1, v2);
+            assert_eq!(l1, l2);
+        }
+    }
+
+    /// A batch's buffers reused for another batch give what fresh ones
+    /// give.
+    #[test]
+    fn reused_buffers_give_the_same_numbers() {
+        let (positions, actions, offsets) = encoded(11);
+        let net = Net::new(NetConfig::TINY, 3);
+        let features: Vec<f32> = actions.iter().flat_map(|a| a.features.clone()).collect();
+        let cells: Vec<u32> = actions.iter().map(|a| a.cell).collect();
+        let mut scratch = Scratch::default();
+        let (mut values, mut logits) = (Vec::new(), Vec::new());
+        let half = positions.len() / 2;
+        let (o1, o2) = (&offsets[..=half], &offsets[half..]);
+        let cut = o1[half];
+        forward_into(
+            &net,
+            &positions[..half],
+            &features[..cut * ACTION_FEATURES],
+            &cells[..cut],
+            o1,
+            &mut scratch,
+            &mut values,
+            &mut logits,
+        )
+        .unwrap();
+        let rebased: Vec<usize> = o2.iter().map(|o| o - cut).collect();
+        forward_into(
+            &net,
+            &positions[half..],
+            &features[cut * ACTION_FEATURES..],
+            &cells[cut..],
+            &rebased,
+            &mut scratch,
+            &mut values,
+            &mut logits,
+        )
+        .unwrap();
+        let (v, l) = forward(&net, &positions[half..], &actions[cut..], &rebased).unwrap();
+        assert_eq!((values, logits), (v, l));
+    }
+
+    /// Training changes the weights in place: the next forward pass uses
+    /// the new weights, not the packed copy of the old ones.
+    #[test]
+    fn changed_weights_are_never_evaluated_stale() {
+        let state = random_play_until(2, Rules::default(), 7, |s| s.turns() > 6);
+        let view = state.view(state.to_play());
+        let positions = [encode_position(&view)];
+        let actions = encode_actions(&view, &state.legal_actions());
+        let offsets = [0, actions.len()];
+        let mut net = Net::new(NetConfig::TINY, 4);
+        let before = forward(&net, &positions, &actions, &offsets).unwrap();
+        let other = Net::new(NetConfig::TINY, 5);
+        for (var, new) in net.vars_mut().iter().zip(other.tensors()) {
+            var.set(new).unwrap();
+        }
+        let after = forward(&net, &positions, &actions, &offsets).unwrap();
+        assert_ne!(before, after);
+        assert_eq!(
+            after,
+            forward(&other, &positions, &actions, &offsets).unwrap()
+        );
+        assert_eq!(
+            after.0,
+            forward_plain(&net, &positions, &actions, &offsets).0
+        );
     }
 }

@@ -23,6 +23,7 @@ use candle_core::{DType, Device, Tensor, Var};
 use candle_nn::{Linear, Module};
 use engine::MAX_PLAYERS;
 use rand::{Rng, SeedableRng};
+use std::sync::OnceLock;
 
 /// The sizes of a network (kept in its weights file).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -78,12 +79,23 @@ impl NetConfig {
 }
 
 /// A network's parameters.
+///
+/// The weights change only through [`Net::vars_mut`] (training holds
+/// `&mut Net`): the copy of the weights the inference forward pass keeps
+/// ([`super::fast::Packed`], made on its first use) is dropped there, so
+/// a network trained in the same process is never evaluated with stale
+/// weights. (candle's `Var::set` writes in place through a shared
+/// handle: a clone of a parameter kept past that borrow and written later
+/// would bypass this; nothing in this crate keeps one.)
 pub struct Net {
     /// Its sizes.
     pub config: NetConfig,
     /// Parameters in the order of [`NetConfig::layers`]: weight
     /// (`[out, in]`) then bias (`[out]`) of each layer.
-    pub vars: Vec<Var>,
+    vars: Vec<Var>,
+    /// The weights laid out for [`super::fast::forward`], made on first
+    /// use from `vars` and dropped whenever they may change.
+    pub(super) packed: OnceLock<super::fast::Packed>,
 }
 
 /// A batch of inputs as tensors.
@@ -133,10 +145,35 @@ impl Net {
             vars.push(Var::from_vec(w, (outputs, inputs), &Device::Cpu).expect("cpu tensor"));
             vars.push(Var::from_vec(b, outputs, &Device::Cpu).expect("cpu tensor"));
         }
-        Net { config, vars }
+        Net::from_vars(config, vars)
     }
 
-    /// The parameters' names, in the order of [`Net::vars`].
+    /// A network of `config` with parameters `vars`, in the order of
+    /// [`Net::names`] (weight `[out, in]`, then bias `[out]`, of each
+    /// layer). Their shapes are checked by the forward passes.
+    pub fn from_vars(config: NetConfig, vars: Vec<Var>) -> Net {
+        Net {
+            config,
+            vars,
+            packed: OnceLock::new(),
+        }
+    }
+
+    /// The parameters, to read (in the order of [`Net::names`]).
+    pub fn tensors(&self) -> impl ExactSizeIterator<Item = &Tensor> + '_ {
+        self.vars.iter().map(Var::as_tensor)
+    }
+
+    /// The parameters, to change (training): the inference copy of the
+    /// weights is dropped, to be made again from the new weights on the
+    /// next [`super::fast::forward`]. Call it again after every change
+    /// made through handles kept from an earlier call.
+    pub fn vars_mut(&mut self) -> &[Var] {
+        self.packed.take();
+        &self.vars
+    }
+
+    /// The parameters' names, in the order of [`Net::tensors`].
     pub fn names(config: &NetConfig) -> Vec<String> {
         config
             .layers()

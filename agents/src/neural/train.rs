@@ -291,7 +291,7 @@ pub fn train(
         weight_decay: config.weight_decay,
         ..ParamsAdamW::default()
     };
-    let mut opt = AdamW::new(net.vars.clone(), params).map_err(err)?;
+    let mut opt = AdamW::new(net.vars_mut().to_vec(), params).map_err(err)?;
     let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(config.seed ^ 0x7261_696e);
     let mut report = TrainReport {
         train_positions: trained.len(),
@@ -308,6 +308,8 @@ pub fn train(
                 opt.backward_step(&((p + v)? + l)?)
             };
             step().map_err(err)?;
+            // The weights changed in place: drop the inference copy.
+            net.vars_mut();
         }
         let mut sorted = trained.clone();
         sorted.sort_unstable();
@@ -331,8 +333,7 @@ mod tests {
     use crate::neural::net::NetConfig;
 
     fn weights(net: &Net) -> Vec<Vec<f32>> {
-        net.vars
-            .iter()
+        net.tensors()
             .map(|v| v.flatten_all().unwrap().to_vec1::<f32>().unwrap())
             .collect()
     }
