@@ -31,7 +31,7 @@ use agents::az::{EvalRequest, Evaluator};
 use agents::neural::encode::{encode_actions, encode_position, ActionInput, PositionInput};
 use agents::neural::fast::{forward, forward_candle};
 use agents::neural::NetEvaluator;
-use agents::{from_spec, AgentRng};
+use agents::{from_spec, AgentRng, Context};
 use engine::{random_action, Action, Rules, Seat, State};
 use rand::SeedableRng;
 use std::path::Path;
@@ -191,8 +191,9 @@ fn main() {
             let t = Instant::now();
             for (i, state) in states.iter().take(searches).enumerate() {
                 let mut rng = AgentRng::seed_from_u64(i as u64);
-                agent.select(&state.view(state.to_play()), &mut rng);
-                let visits = agent.root_visits().expect("root visits");
+                let view = state.view(state.to_play());
+                let decision = agent.decide(Context::new(&view, &mut rng)).expect("a move");
+                let visits = decision.root_visits().expect("root visits");
                 done += visits.iter().map(|v| u64::from(v.1)).sum::<u64>();
             }
             record(done as f64 / t.elapsed().as_secs_f64());

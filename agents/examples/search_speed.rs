@@ -16,7 +16,7 @@
 //! actually run. Wall time depends on the machine's load: say it with
 //! the figures.
 
-use agents::{from_spec, AgentRng};
+use agents::{from_spec, AgentRng, Context};
 use engine::{random_action, Rules, Seat, State};
 use rand::SeedableRng;
 use std::time::Instant;
@@ -81,8 +81,11 @@ fn main() {
         let start = Instant::now();
         for (i, state) in positions.iter().enumerate() {
             let mut rng = AgentRng::seed_from_u64(i as u64);
-            agent.select(&state.view(state.to_play()), &mut rng);
-            let visits = agent
+            let view = state.view(state.to_play());
+            let decision = agent
+                .decide(Context::new(&view, &mut rng))
+                .unwrap_or_else(|e| panic!("{spec}: {e}"));
+            let visits = decision
                 .root_visits()
                 .unwrap_or_else(|| panic!("{spec}: no root visits (not a search agent?)"));
             iterations += visits.iter().map(|v| u64::from(v.1)).sum::<u64>();
