@@ -8,7 +8,7 @@ use clap::{Args as ClapArgs, Parser, Subcommand};
 use engine::Rules;
 use std::path::PathBuf;
 use tournament::results::schema::SprtSettings;
-use tournament::run::schedule::Shard;
+use tournament::run::schedule::{Shard, ShardError};
 
 /// The research toolkit for Carcassonne AI.
 #[derive(Debug, Parser)]
@@ -461,34 +461,63 @@ impl RulesArgs {
     }
 }
 
+/// A value of an option that does not parse; clap prints it after the
+/// option's name.
+#[derive(Debug, PartialEq)]
+pub enum ArgError {
+    /// `--rules`: the engine's reason.
+    Rules(engine::RulesError),
+    /// `--players`: not a number.
+    NotANumber(std::num::ParseIntError),
+    /// `--players`: a number of seats the game does not have.
+    Players(u64),
+    /// `--shard`: not `K/N`.
+    Shard(ShardError),
+    /// `--sprt`: not `ELO0,ELO1` with ELO0 < ELO1.
+    Sprt,
+}
+
+impl std::fmt::Display for ArgError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ArgError::Rules(e) => write!(f, "{e}"),
+            ArgError::NotANumber(e) => write!(f, "{e}"),
+            ArgError::Players(p) => write!(f, "players must be 2 to 6, not {p}"),
+            ArgError::Shard(e) => write!(f, "{e}"),
+            ArgError::Sprt => f.write_str("expected ELO0,ELO1 with ELO0 < ELO1, e.g. 0,10"),
+        }
+    }
+}
+
+impl std::error::Error for ArgError {}
+
 /// Parse `--rules KEY=VALUE,…` (validated: unknown keys and values,
 /// impossible combinations and unimplemented variants are refused).
-pub fn parse_rules(s: &str) -> Result<Rules, String> {
-    s.parse::<Rules>().map_err(|e| e.to_string())
+pub fn parse_rules(s: &str) -> Result<Rules, ArgError> {
+    s.parse::<Rules>().map_err(ArgError::Rules)
 }
 
 /// Parse `--players`: 2 to 6 seats.
-pub fn parse_players(s: &str) -> Result<u64, String> {
+pub fn parse_players(s: &str) -> Result<u64, ArgError> {
     match s.trim().parse::<u64>() {
         Ok(p @ 2..=6) => Ok(p),
-        Ok(p) => Err(format!("players must be 2 to 6, not {p}")),
-        Err(e) => Err(e.to_string()),
+        Ok(p) => Err(ArgError::Players(p)),
+        Err(e) => Err(ArgError::NotANumber(e)),
     }
 }
 
 /// Parse `--shard K/N`.
-pub fn parse_shard(s: &str) -> Result<Shard, String> {
-    s.parse()
+pub fn parse_shard(s: &str) -> Result<Shard, ArgError> {
+    s.parse().map_err(ArgError::Shard)
 }
 
 /// Parse `--sprt ELO0,ELO1` (α = β = 0.05).
-pub fn parse_sprt(text: &str) -> Result<SprtSettings, String> {
-    let bad = || "expected ELO0,ELO1 with ELO0 < ELO1, e.g. 0,10".to_string();
-    let (a, b) = text.split_once(',').ok_or_else(bad)?;
-    let elo0: f64 = a.trim().parse().map_err(|_| bad())?;
-    let elo1: f64 = b.trim().parse().map_err(|_| bad())?;
+pub fn parse_sprt(text: &str) -> Result<SprtSettings, ArgError> {
+    let (a, b) = text.split_once(',').ok_or(ArgError::Sprt)?;
+    let elo0: f64 = a.trim().parse().map_err(|_| ArgError::Sprt)?;
+    let elo1: f64 = b.trim().parse().map_err(|_| ArgError::Sprt)?;
     if !(elo0.is_finite() && elo1.is_finite() && elo0 < elo1) {
-        return Err(bad());
+        return Err(ArgError::Sprt);
     }
     Ok(SprtSettings {
         elo0,

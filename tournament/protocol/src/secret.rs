@@ -75,12 +75,12 @@ impl Secret {
     ///
     /// # Errors
     /// The system has no entropy to give (one line).
-    pub fn random() -> Result<Secret, String> {
+    pub fn random() -> Result<Secret, KeyError> {
         use rand::RngCore;
         let mut key = [0u8; 32];
         rand::rngs::OsRng
             .try_fill_bytes(&mut key)
-            .map_err(|e| format!("cannot draw a secret key from the operating system: {e}"))?;
+            .map_err(|e| KeyError::NoEntropy(e.to_string()))?;
         Ok(Secret(key))
     }
 
@@ -103,19 +103,45 @@ impl Secret {
     ///
     /// # Errors
     /// Anything else (one line, without the text, which may be a key).
-    pub fn from_hex(text: &str) -> Result<Secret, String> {
+    pub fn from_hex(text: &str) -> Result<Secret, KeyError> {
         let text = text.trim();
-        let bad = || "a key is 64 hex digits".to_string();
         if text.len() != 64 || !text.is_ascii() {
-            return Err(bad());
+            return Err(KeyError::NotHex);
         }
         let mut key = [0u8; 32];
         for (i, byte) in key.iter_mut().enumerate() {
-            *byte = u8::from_str_radix(&text[2 * i..2 * i + 2], 16).map_err(|_| bad())?;
+            *byte =
+                u8::from_str_radix(&text[2 * i..2 * i + 2], 16).map_err(|_| KeyError::NotHex)?;
         }
         Ok(Secret(key))
     }
 }
+
+/// Why there is no key (one line, never the text that was read: it may be
+/// a key).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum KeyError {
+    /// The operating system's generator failed (its reason).
+    NoEntropy(String),
+    /// The text is not 64 hex digits.
+    NotHex,
+}
+
+impl std::fmt::Display for KeyError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            KeyError::NoEntropy(why) => {
+                write!(
+                    f,
+                    "cannot draw a secret key from the operating system: {why}"
+                )
+            }
+            KeyError::NotHex => f.write_str("a key is 64 hex digits"),
+        }
+    }
+}
+
+impl std::error::Error for KeyError {}
 
 #[cfg(test)]
 mod tests {

@@ -306,7 +306,9 @@ pub fn improve(args: &ImproveArgs) -> Result<Vec<GenerationRow>> {
                     rules: settings.rules_args(),
                     ..GameOptions::default()
                 },
-                sprt: Some(crate::cli::parse_sprt(SPRT).map_err(Error::Internal)?),
+                sprt: Some(
+                    crate::cli::parse_sprt(SPRT).map_err(|e| Error::Internal(e.to_string()))?,
+                ),
                 name: Some("match".to_string()),
                 ..TournamentArgs::default()
             },

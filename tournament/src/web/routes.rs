@@ -128,7 +128,7 @@ impl App {
                     v.get("action")
                         .and_then(Value::as_str)
                         .map(str::to_string)
-                        .ok_or_else(|| "give the move as {\"action\": \"…\"}".to_string())
+                        .ok_or(BadBody::NoAction)
                 }) {
                     Ok(a) => a,
                     Err(e) => return Reply::error(400, e),
@@ -268,11 +268,32 @@ impl App {
     }
 }
 
+/// Why a request body was refused (answered with 400 and this line).
+#[derive(Debug)]
+enum BadBody {
+    /// Not JSON.
+    Json(serde_json::Error),
+    /// JSON, but not an object.
+    NotAnObject,
+    /// A move request without its `action`.
+    NoAction,
+}
+
+impl std::fmt::Display for BadBody {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BadBody::Json(e) => write!(f, "malformed JSON: {e}"),
+            BadBody::NotAnObject => f.write_str("malformed request: give a JSON object"),
+            BadBody::NoAction => f.write_str("give the move as {\"action\": \"…\"}"),
+        }
+    }
+}
+
 /// A request body as a JSON object.
-fn parse_body(body: &[u8]) -> Result<Value, String> {
-    let value: Value = serde_json::from_slice(body).map_err(|e| format!("malformed JSON: {e}"))?;
+fn parse_body(body: &[u8]) -> Result<Value, BadBody> {
+    let value: Value = serde_json::from_slice(body).map_err(BadBody::Json)?;
     if !value.is_object() {
-        return Err("malformed request: give a JSON object".to_string());
+        return Err(BadBody::NotAnObject);
     }
     Ok(value)
 }

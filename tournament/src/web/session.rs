@@ -248,7 +248,11 @@ impl Session {
     }
 
     /// Apply `action` for `seat`, logging it as the person may see it.
-    fn apply(&mut self, seat: Seat, action: Action) -> std::result::Result<(), String> {
+    fn apply(
+        &mut self,
+        seat: Seat,
+        action: Action,
+    ) -> std::result::Result<(), engine::IllegalMove> {
         let text = match action {
             Action::Keep(_) if seat != self.person => "kept one of the two tiles".to_string(),
             _ => self.state.describe(action),
@@ -256,7 +260,7 @@ impl Session {
         let before: Vec<Score> = (0..self.state.players())
             .map(|s| self.state.score(Seat(s as u8)))
             .collect();
-        self.state.try_action(action).map_err(|e| e.to_string())?;
+        self.state.try_action(action)?;
         self.before_last = before;
         if let Action::Place(Move { placement, .. }) = action {
             self.last = Some(LastMove {

@@ -104,6 +104,33 @@ pub fn shard_path(dir: &Path, game: u64) -> PathBuf {
         .join(format!("game-{game:07}.safetensors"))
 }
 
+/// Why a game's examples were not written (one line naming the file or
+/// folder).
+#[derive(Debug)]
+pub enum WriteError {
+    /// The examples folder could not be created.
+    Folder {
+        /// The folder.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The shard could not be written (the agents crate's line, naming
+    /// the file).
+    Shard(String),
+}
+
+impl std::fmt::Display for WriteError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            WriteError::Folder { path, source } => write!(f, "{}: {source}", path.display()),
+            WriteError::Shard(why) => f.write_str(why),
+        }
+    }
+}
+
+impl std::error::Error for WriteError {}
+
 /// Write game `game`'s examples into run folder `dir`, with `metadata`.
 ///
 /// # Errors
@@ -113,8 +140,12 @@ pub fn write(
     game: u64,
     data: &Dataset,
     metadata: HashMap<String, String>,
-) -> Result<(), String> {
+) -> Result<(), WriteError> {
     let folder = dir.join(EXAMPLES_DIR);
-    std::fs::create_dir_all(&folder).map_err(|e| format!("{}: {e}", folder.display()))?;
+    std::fs::create_dir_all(&folder).map_err(|source| WriteError::Folder {
+        path: folder.clone(),
+        source,
+    })?;
     data.write(&shard_path(dir, game), metadata)
+        .map_err(WriteError::Shard)
 }

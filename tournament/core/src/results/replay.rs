@@ -75,16 +75,36 @@ impl fmt::Display for ReplayFailure {
     }
 }
 
+/// Why one record gives no score report.
+#[derive(Debug)]
+pub enum RecordError {
+    /// The text is not a record.
+    NotARecord(serde_json::Error),
+    /// The record does not replay (the engine's reason).
+    Replay(engine::ReplayError),
+}
+
+impl fmt::Display for RecordError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RecordError::NotARecord(e) => write!(f, "bad record: {e}"),
+            RecordError::Replay(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for RecordError {}
+
 /// Replay one record given as JSON text. A parse error names its line and
 /// column within `text`.
-pub fn replay_json(text: &str, end: bool) -> Result<ScoreReport, String> {
-    let record: Record = serde_json::from_str(text).map_err(|e| format!("bad record: {e}"))?;
+pub fn replay_json(text: &str, end: bool) -> Result<ScoreReport, RecordError> {
+    let record: Record = serde_json::from_str(text).map_err(RecordError::NotARecord)?;
     replay_record(&record, end)
 }
 
 /// Replay a parsed record.
-fn replay_record(record: &Record, end: bool) -> Result<ScoreReport, String> {
-    let state = engine::replay(record, end).map_err(|e| e.to_string())?;
+fn replay_record(record: &Record, end: bool) -> Result<ScoreReport, RecordError> {
+    let state = engine::replay(record, end).map_err(RecordError::Replay)?;
     let finished = state.tiles_exhausted() && state.is_over();
     Ok(ScoreReport::new(&state, record.turns.len(), finished))
 }
@@ -116,7 +136,7 @@ impl Span<'_> {
         })?;
         replay_record(&record, end).map_err(|reason| ReplayFailure {
             place: format!("{name}:{}", self.line),
-            reason,
+            reason: reason.to_string(),
         })
     }
 }

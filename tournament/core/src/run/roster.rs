@@ -34,10 +34,40 @@ pub struct Roster {
     pool: Arc<BotPool>,
 }
 
+/// Why a spec builds no agent (one line).
+#[derive(Debug)]
+pub enum SpecError {
+    /// A built-in agent's spec: the agents crate's reason; an unknown
+    /// name also offers external bots.
+    Builtin(agents::SpecError),
+    /// An external bot's spec (`ext:`): the protocol crate's reason.
+    External(String),
+}
+
+impl std::fmt::Display for SpecError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SpecError::Builtin(e) => {
+                let text = e.to_string();
+                f.write_str(&text)?;
+                if text.starts_with("unknown agent") {
+                    f.write_str(", or an external bot: ext:cmd=PROGRAM or ext:name=BOT")?;
+                }
+                Ok(())
+            }
+            SpecError::External(why) => f.write_str(why),
+        }
+    }
+}
+
+impl std::error::Error for SpecError {}
+
 /// Check one spec: it builds an agent, or names a runnable bot.
-pub fn check_spec(spec: &str) -> std::result::Result<(), String> {
+pub fn check_spec(spec: &str) -> std::result::Result<(), SpecError> {
     if ext_spec::is_external(spec) {
-        ext_spec::parse(spec).map(|_| ())
+        ext_spec::parse(spec)
+            .map(|_| ())
+            .map_err(SpecError::External)
     } else {
         builtin(spec).map(|_| ())
     }
@@ -59,16 +89,9 @@ pub fn unsuited(specs: &[String], rules: &engine::Rules, players: usize) -> Vec<
         .collect()
 }
 
-/// A built-in agent's factory; an unknown name's error also offers
-/// external bots.
-fn builtin(spec: &str) -> std::result::Result<Factory, String> {
-    Factory::new(spec).map_err(|e| {
-        let mut e = e.to_string();
-        if e.starts_with("unknown agent") {
-            e.push_str(", or an external bot: ext:cmd=PROGRAM or ext:name=BOT");
-        }
-        e
-    })
+/// A built-in agent's factory.
+fn builtin(spec: &str) -> std::result::Result<Factory, SpecError> {
+    Factory::new(spec).map_err(SpecError::Builtin)
 }
 
 impl Roster {
@@ -93,13 +116,15 @@ impl Roster {
                 if custom(spec) {
                     Ok(Entry::Custom(spec.clone()))
                 } else if ext_spec::is_external(spec) {
-                    ext_spec::parse(spec).map(|d| Entry::External(Arc::new(d)))
+                    ext_spec::parse(spec)
+                        .map(|d| Entry::External(Arc::new(d)))
+                        .map_err(SpecError::External)
                 } else {
                     builtin(spec).map(Entry::Builtin)
                 }
             })
-            .collect::<std::result::Result<_, _>>()
-            .map_err(Error::Invalid)?;
+            .collect::<std::result::Result<_, SpecError>>()
+            .map_err(|e| Error::Invalid(e.to_string()))?;
         Ok(Roster {
             entries,
             pool: BotPool::new(log_dir, bot_key),

@@ -73,17 +73,28 @@ pub struct Shard {
     pub count: u64,
 }
 
+/// A shard that is not `K/N` with 1 ≤ K ≤ N.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ShardError;
+
+impl std::fmt::Display for ShardError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("expected K/N with 1 <= K <= N, e.g. 1/4")
+    }
+}
+
+impl std::error::Error for ShardError {}
+
 impl std::str::FromStr for Shard {
-    type Err = String;
+    type Err = ShardError;
 
     /// Parse `K/N` with 1 ≤ K ≤ N.
-    fn from_str(text: &str) -> std::result::Result<Shard, String> {
-        let bad = || "expected K/N with 1 <= K <= N, e.g. 1/4".to_string();
-        let (k, n) = text.split_once('/').ok_or_else(bad)?;
-        let index: u64 = k.trim().parse().map_err(|_| bad())?;
-        let count: u64 = n.trim().parse().map_err(|_| bad())?;
+    fn from_str(text: &str) -> std::result::Result<Shard, ShardError> {
+        let (k, n) = text.split_once('/').ok_or(ShardError)?;
+        let index: u64 = k.trim().parse().map_err(|_| ShardError)?;
+        let count: u64 = n.trim().parse().map_err(|_| ShardError)?;
         if index == 0 || count == 0 || index > count {
-            return Err(bad());
+            return Err(ShardError);
         }
         Ok(Shard { index, count })
     }

@@ -342,6 +342,71 @@ pub fn load_games(
     Ok((rows, records))
 }
 
+/// Why a line of records.jsonl is not the record of its game (one line;
+/// the caller puts the file and line before it).
+#[derive(Debug)]
+enum RecordMismatch {
+    /// The line is not a record.
+    NotARecord(serde_json::Error),
+    /// Another deck seed or seat count than game `game`'s.
+    OtherDeal {
+        game: u64,
+        seed: Option<u64>,
+        players: usize,
+    },
+    /// Other agents than game `game`'s.
+    OtherAgents {
+        game: u64,
+        found: Vec<String>,
+        expected: Vec<String>,
+    },
+    /// The record does not replay.
+    NoReplay { game: u64, why: engine::ReplayError },
+    /// Its replay gives `seat` another score than games.csv.
+    OtherScore {
+        game: u64,
+        seat: usize,
+        replayed: u32,
+        csv: u32,
+    },
+}
+
+impl std::fmt::Display for RecordMismatch {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RecordMismatch::NotARecord(e) => write!(f, "not a game record ({e})"),
+            RecordMismatch::OtherDeal {
+                game,
+                seed,
+                players,
+            } => write!(
+                f,
+                "the record of another game than game {game} (deck seed {seed:?}, {players} players)"
+            ),
+            RecordMismatch::OtherAgents {
+                game,
+                found,
+                expected,
+            } => write!(
+                f,
+                "the record of another game than game {game} (agents {found:?}, not {expected:?})"
+            ),
+            RecordMismatch::NoReplay { game, why } => {
+                write!(f, "the record of game {game} does not replay ({why})")
+            }
+            RecordMismatch::OtherScore {
+                game,
+                seat,
+                replayed,
+                csv,
+            } => write!(
+                f,
+                "the record of game {game} gives seat {seat} {replayed} points, games.csv {csv}"
+            ),
+        }
+    }
+}
+
 /// Check that a line of records.jsonl is the record of game `spec`, whose
 /// rows of games.csv are `rows`: its deck seed, seat count and agents, and
 /// the scores its replay gives.
@@ -350,9 +415,8 @@ fn check_record_line(
     spec: &crate::run::schedule::GameSpec,
     settings: &Settings,
     rows: &[GameRow],
-) -> std::result::Result<(), String> {
-    let record: engine::Record =
-        serde_json::from_str(line).map_err(|e| format!("not a game record ({e})"))?;
+) -> std::result::Result<(), RecordMismatch> {
+    let record: engine::Record = serde_json::from_str(line).map_err(RecordMismatch::NotARecord)?;
     let agents: Vec<&str> = spec
         .seats
         .iter()
@@ -363,10 +427,11 @@ fn check_record_line(
         })
         .collect();
     if record.seed != Some(spec.deck_seed) || record.players != settings.players {
-        return Err(format!(
-            "the record of another game than game {} (deck seed {:?}, {} players)",
-            spec.index, record.seed, record.players
-        ));
+        return Err(RecordMismatch::OtherDeal {
+            game: spec.index,
+            seed: record.seed,
+            players: record.players,
+        });
     }
     if record
         .agents
@@ -374,20 +439,25 @@ fn check_record_line(
         .map(String::as_str)
         .ne(agents.iter().copied())
     {
-        return Err(format!(
-            "the record of another game than game {} (agents {:?}, not {agents:?})",
-            spec.index, record.agents
-        ));
+        return Err(RecordMismatch::OtherAgents {
+            game: spec.index,
+            found: record.agents,
+            expected: agents.iter().map(|a| a.to_string()).collect(),
+        });
     }
-    let state = engine::replay(&record, false)
-        .map_err(|e| format!("the record of game {} does not replay ({e})", spec.index))?;
+    let state = engine::replay(&record, false).map_err(|why| RecordMismatch::NoReplay {
+        game: spec.index,
+        why,
+    })?;
     for row in rows {
-        let score = state.score(engine::Seat(row.seat as u8)).total();
-        if score != row.score {
-            return Err(format!(
-                "the record of game {} gives seat {} {score} points, games.csv {}",
-                spec.index, row.seat, row.score
-            ));
+        let replayed = state.score(engine::Seat(row.seat as u8)).total();
+        if replayed != row.score {
+            return Err(RecordMismatch::OtherScore {
+                game: spec.index,
+                seat: row.seat,
+                replayed,
+                csv: row.score,
+            });
         }
     }
     Ok(())
@@ -445,7 +515,7 @@ pub fn run_watched(
     let deck_key = match (&config.folder, settings.secret_decks) {
         (_, false) => None,
         (Folder::New(_) | Folder::Default(_), true) => {
-            Some(Secret::random().map_err(Error::Internal)?)
+            Some(Secret::random().map_err(|e| Error::Internal(e.to_string()))?)
         }
         (Folder::Resume(dir, info), true) => Some(read_deck_key(dir, info)?),
     };
@@ -556,7 +626,7 @@ pub fn run_watched(
     let played = runner.run(remaining, config.threads, |finished| {
         if let Some(data) = finished.examples.as_ref().filter(|d| !d.is_empty()) {
             crate::learning::examples::write(&dir, finished.index, data, example_meta.clone())
-                .map_err(Error::Invalid)?;
+                .map_err(|e| Error::Invalid(e.to_string()))?;
         }
         if let Some(lines) = &finished.positions {
             writer.append_positions(lines)?;

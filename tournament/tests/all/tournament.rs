@@ -1,9 +1,7 @@
 //! End-to-end tests of `carcassonne tournament`, `merge`, `play` and their
 //! error handling, through the built binary.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use std::path::PathBuf;
 
 #[test]

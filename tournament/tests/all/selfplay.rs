@@ -2,9 +2,7 @@
 //! the model plays through `eval=`, and the same seed gives the same data
 //! and model byte for byte, whatever the threads, shards or interruptions.
 
-mod common;
-
-use common::{bin, read, run, scratch};
+use crate::common::{bin, read, run, scratch};
 use std::path::Path;
 
 fn selfplay(out: &Path, extra: &[&str]) {
@@ -50,7 +48,7 @@ fn selfplay_and_train_give_the_same_bytes_for_the_same_seed() {
     // The same data (and seed) gives the same model file.
     train(&[&a], &dir.join("m2.json"));
     assert_eq!(read(&dir.join("m1.json")), read(&dir.join("m2.json")));
-    let model = common::json(&dir.join("m1.json"));
+    let model = crate::common::json(&dir.join("m1.json"));
     assert_eq!(model["provenance"]["seed"], 1);
     assert_eq!(model["features"].as_array().unwrap().len(), 40);
     // What it was fitted on: the self-play run's seats and rules.
@@ -64,7 +62,7 @@ fn selfplay_and_train_give_the_same_bytes_for_the_same_seed() {
     let m1 = dir.join("m1.json");
     let spec = format!("greedy:eval={}", m1.display());
     let agents = format!("{spec},random");
-    let out = common::tournament(
+    let out = crate::common::tournament(
         &dir.join("gifts"),
         &["--agents", &agents, "--games", "2", "--gifts"],
     );
@@ -74,7 +72,7 @@ fn selfplay_and_train_give_the_same_bytes_for_the_same_seed() {
          under the standard rules, not 2-player games under gifts=true"
     );
     assert_eq!(err.matches(&warning).count(), 1, "{err}");
-    let out = common::tournament(&dir.join("same"), &["--agents", &agents, "--games", "2"]);
+    let out = crate::common::tournament(&dir.join("same"), &["--agents", &agents, "--games", "2"]);
     let err = String::from_utf8(out.stderr).unwrap();
     assert!(!err.contains("warning"), "{err}");
 }

@@ -4,9 +4,7 @@
 //! the statements about `decide` (the bag, `total`, its own turns coming
 //! back, `time_left_ms`).
 
-mod common;
-
-use common::{fails, json, read, run, scratch, tournament};
+use crate::common::{fails, json, read, run, scratch, tournament};
 use protocol::secret::Secret;
 use std::path::{Path, PathBuf};
 use tournament::run::schedule::{deck_seed, mix};
@@ -185,8 +183,8 @@ fn the_same_seed_sends_the_same_seeds() {
     tournament(&b, &args);
     assert_eq!(sent_seeds(&a), sent_seeds(&b));
     assert_eq!(
-        common::games_without_think_ms(&a),
-        common::games_without_think_ms(&b)
+        crate::common::games_without_think_ms(&a),
+        crate::common::games_without_think_ms(&b)
     );
 }
 

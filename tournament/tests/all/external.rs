@@ -2,9 +2,7 @@
 //! binary: `serve` round trips, the Python client, misbehaving bots and
 //! what a bot is sent.
 
-mod common;
-
-use common::{scratch, tournament};
+use crate::common::{scratch, tournament};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 

@@ -4,9 +4,7 @@
 //! shards and merged, and the one-line errors of bad flags. Also `merge`
 //! of self-play examples.
 
-mod common;
-
-use common::{bin, fails, fails_with, read, scratch};
+use crate::common::{bin, fails, fails_with, read, scratch};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};

@@ -3,9 +3,7 @@
 //! pipes, bounded sizes and wrong acceptances. Games are tiny (random
 //! agents) so the races can be tried many times.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Stdio};

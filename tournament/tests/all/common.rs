@@ -1,7 +1,5 @@
 //! Helpers shared by the end-to-end tests: run the built binary, scratch
 //! folders, read results.
-// Each test file uses a different subset of these.
-#![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

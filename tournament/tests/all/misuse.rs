@@ -2,9 +2,7 @@
 //! would): SPRT on tiny samples, partial replays, clap messages, Ctrl-C and
 //! resuming over corrupt files, through the built binary.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use std::path::Path;
 use std::process::Command;
 

@@ -2,9 +2,7 @@
 //! `train-net` trains a network on them, and the same seed gives the same
 //! examples and the same weights byte for byte, whatever the threads.
 
-mod common;
-
-use common::{fails, ok, run, scratch};
+use crate::common::{fails, ok, run, scratch};
 use std::path::Path;
 
 fn selfplay(out: &Path, threads: &str) {

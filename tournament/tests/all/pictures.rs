@@ -1,9 +1,7 @@
 //! End-to-end tests of `carcassonne render`, `view`, `report` and
 //! `play --svg`, through the built binary.
 
-mod common;
-
-use common::{fails, ok, scratch};
+use crate::common::{fails, ok, scratch};
 use std::path::{Path, PathBuf};
 
 fn s(path: &Path) -> &str {

@@ -4,9 +4,7 @@
 //! games.csv (and folders written before it), and inline bots named by
 //! their `label=`.
 
-mod common;
-
-use common::{bin, read, scratch};
+use crate::common::{bin, read, scratch};
 use std::path::Path;
 
 /// The misbehaving test bot in `mode` (tests/bots/misbehave.py).
@@ -87,13 +85,16 @@ fn a_run_whose_bot_forfeits_every_game_says_so_and_exits_3() {
         html.contains("<td>handshake</td>"),
         "no reason in the report"
     );
-    assert_eq!(common::json(&dir.join("run.json"))["status"], "finished");
+    assert_eq!(
+        crate::common::json(&dir.join("run.json"))["status"],
+        "finished"
+    );
 }
 
 #[test]
 fn a_run_without_forfeits_prints_none_and_reports_none() {
     let dir = scratch("forfeits-none");
-    let out = common::tournament(&dir, &["--agents", "random,greedy", "--games", "2"]);
+    let out = crate::common::tournament(&dir, &["--agents", "random,greedy", "--games", "2"]);
     let stdout = String::from_utf8(out.stdout).unwrap();
     assert!(!stdout.contains("forfeits:"), "{stdout}");
     assert!(!read(&dir.join("report.html")).contains("<h2>Forfeits</h2>"));
@@ -119,7 +120,7 @@ fn decisions_per_seat_match_the_record_and_the_decide_messages() {
     let dir = scratch("forfeits-decisions");
     let spy = bot("spy");
     let agents = format!("{spy},random,greedy");
-    common::tournament(
+    crate::common::tournament(
         &dir,
         &[
             "--agents",
@@ -200,9 +201,9 @@ fn folders_without_decisions_resume_merge_and_report() {
     let args = ["--agents", "random,greedy", "--games", "4", "--seed", "6"];
     // A run stopped after 2 games, its games.csv in the old format.
     let old = root.join("old");
-    common::tournament(&old, &[&args[..], &["--stop-after", "2"]].concat());
+    crate::common::tournament(&old, &[&args[..], &["--stop-after", "2"]].concat());
     strip_decisions(&old);
-    common::run(&["tournament", "--resume", old.to_str().unwrap()]);
+    crate::common::run(&["tournament", "--resume", old.to_str().unwrap()]);
     let rows = games(&old);
     assert_eq!(rows.len(), 8);
     let decisions: Vec<&str> = rows.iter().map(|r| r["decisions"].as_str()).collect();
@@ -210,18 +211,18 @@ fn folders_without_decisions_resume_merge_and_report() {
     assert!(decisions[4..]
         .iter()
         .all(|d| d.parse::<u32>().unwrap() > 20));
-    common::run(&["report", old.to_str().unwrap()]);
+    crate::common::run(&["report", old.to_str().unwrap()]);
     // Shards of the old format merge, their decisions empty.
     let mut shards = Vec::new();
     for k in 1..=2 {
         let shard = root.join(format!("shard-{k}"));
         let spec = format!("{k}/2");
-        common::tournament(&shard, &[&args[..], &["--shard", &spec]].concat());
+        crate::common::tournament(&shard, &[&args[..], &["--shard", &spec]].concat());
         strip_decisions(&shard);
         shards.push(shard.to_str().unwrap().to_string());
     }
     let merged = root.join("merged");
-    common::run(&[
+    crate::common::run(&[
         "merge",
         &shards[0],
         &shards[1],
@@ -257,10 +258,10 @@ fn an_inline_bot_is_named_by_its_label_in_every_output_file() {
         "2",
         "--records",
     ];
-    common::tournament(&dir, &[&args[..], &["--stop-after", "1"]].concat());
+    crate::common::tournament(&dir, &[&args[..], &["--stop-after", "1"]].concat());
     // Resuming checks the records against the specs through the labels.
-    common::run(&["tournament", "--resume", dir.to_str().unwrap()]);
-    let info = common::json(&dir.join("run.json"));
+    crate::common::run(&["tournament", "--resume", dir.to_str().unwrap()]);
+    let info = crate::common::json(&dir.join("run.json"));
     assert_eq!(info["status"], "finished");
     assert_eq!(info["plan"]["agents"], serde_json::json!(["rnd", "tiny"]));
     assert_eq!(
