@@ -184,6 +184,36 @@ fn axpy(acc: &mut [f32], row: &[f32], x: f32) {
     }
 }
 
+/// Outputs summed at once, held in registers over all the inputs.
+const BLOCK: usize = 16;
+
+/// `out[o] += x · w[k · out.len() + o]` for each `(k, x)` of `list`, in
+/// list order for every output: `BLOCK` outputs at a time, kept in
+/// registers over the whole list (`w` is `[inputs][out.len()]`).
+fn accumulate(out: &mut [f32], list: &[(u32, f32)], w: &[f32]) {
+    let n = out.len();
+    let mut chunks = out.chunks_exact_mut(BLOCK);
+    for (b, chunk) in (&mut chunks).enumerate() {
+        let mut acc: [f32; BLOCK] = chunk.try_into().expect("a block");
+        for &(k, x) in list {
+            let row: &[f32; BLOCK] = w[k as usize * n + b * BLOCK..][..BLOCK]
+                .try_into()
+                .expect("a block");
+            for (a, w) in acc.iter_mut().zip(row) {
+                *a += x * w;
+            }
+        }
+        chunk.copy_from_slice(&acc);
+    }
+    let rest = chunks.into_remainder();
+    let at = n - rest.len();
+    if !rest.is_empty() {
+        for &(k, x) in list {
+            axpy(rest, &w[k as usize * n + at..][..rest.len()], x);
+        }
+    }
+}
+
 /// `out = b + Σ_j x_j · wt[j]` over the non-zero `x_j`, `wt` transposed
 /// (`[x.len()][out.len()]`): the sum from −0 over the inputs in order,
 /// then the bias, as the plain `bias + Σ w·x` does.
@@ -226,6 +256,8 @@ pub struct Scratch {
     r: Vec<f32>,
     /// The policy's hidden layer of `LANES` actions, `[policy_hidden][LANES]`.
     lanes: Vec<f32>,
+    /// The non-zero inputs of the first layer: index, value.
+    list: Vec<(u32, f32)>,
 }
 
 /// Actions whose logits are summed side by side.
@@ -284,26 +316,22 @@ pub fn forward_into(
         // the board cell by cell (an empty cell, all its bits zero, is
         // skipped at once), then the globals.
         s.h1.copy_from_slice(&pk.b1);
-        let (board_w, globals_w) = pk.w1.split_at(pos.board.len() * hd);
-        for (cell, w) in pos
-            .board
-            .chunks_exact(CELL_CHANNELS)
-            .zip(board_w.chunks_exact(CELL_CHANNELS * hd))
-        {
+        s.list.resize(pk.inputs, (0, 0.0));
+        let mut n = 0;
+        for (c, cell) in pos.board.chunks_exact(CELL_CHANNELS).enumerate() {
             if cell.iter().fold(0, |bits, x| bits | x.to_bits()) == 0 {
                 continue;
             }
-            for (&x, row) in cell.iter().zip(w.chunks_exact(hd)) {
-                if x != 0.0 {
-                    axpy(&mut s.h1, row, x);
-                }
+            for (ch, &x) in cell.iter().enumerate() {
+                s.list[n] = ((c * CELL_CHANNELS + ch) as u32, x);
+                n += usize::from(x != 0.0);
             }
         }
-        for (&x, row) in pos.globals.iter().zip(globals_w.chunks_exact(hd)) {
-            if x != 0.0 {
-                axpy(&mut s.h1, row, x);
-            }
+        for (j, &x) in pos.globals.iter().enumerate() {
+            s.list[n] = ((BOARD_FEATURES + j) as u32, x);
+            n += usize::from(x != 0.0);
         }
+        accumulate(&mut s.h1, &s.list[..n], &pk.w1);
         relu(&mut s.h1);
         dense(&pk.w2, &pk.b2, &s.h1, &mut s.h2);
         relu(&mut s.h2);
