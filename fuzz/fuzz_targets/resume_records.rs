@@ -1,5 +1,5 @@
 //! Fuzz target: what `--resume` (and `merge`) accept of a results folder
-//! (`tournament::tournament::load_games`): the games of games.csv checked
+//! (`tournament::run::tournament::load_games`): the games of games.csv checked
 //! against the plan of run.json, and records.jsonl cross-checked against
 //! them (deck seed, seats, agents, and the scores its replay gives). Once
 //! per process a small run is played (6 games of random agents, records
@@ -16,9 +16,9 @@
 use libfuzzer_sys::fuzz_target;
 use std::path::PathBuf;
 use std::sync::OnceLock;
-use tournament::config::{Folder, TournamentConfig};
-use tournament::schedule::Schedule;
-use tournament::schema::{RunInfo, Settings};
+use tournament::run::config::{Folder, TournamentConfig};
+use tournament::run::schedule::Schedule;
+use tournament::results::schema::{RunInfo, Settings};
 
 /// The run whose folder the inputs replace the files of.
 struct Run {
@@ -54,9 +54,9 @@ fn run() -> &'static Run {
             stop_after: None,
             keyed_agent_seeds: false,
         };
-        tournament::tournament::run(&config).expect("the run plays");
-        let info = tournament::output::read_run_info(&dir).expect("its run.json");
-        let (schedule, labels) = tournament::tournament::schedule_of(&info.settings);
+        tournament::run::tournament::run(&config).expect("the run plays");
+        let info = tournament::results::output::read_run_info(&dir).expect("its run.json");
+        let (schedule, labels) = tournament::run::tournament::schedule_of(&info.settings);
         Run {
             dir,
             info,
@@ -75,7 +75,7 @@ fuzz_target!(|data: &[u8]| {
     std::fs::write(run.dir.join("games.csv"), games).expect("write games.csv");
     std::fs::write(run.dir.join("records.jsonl"), records).expect("write records.jsonl");
     let loaded =
-        tournament::tournament::load_games(&run.dir, &run.info, &run.schedule, &run.labels);
+        tournament::run::tournament::load_games(&run.dir, &run.info, &run.schedule, &run.labels);
     let (rows, lines) = match loaded {
         Ok(loaded) => loaded,
         Err(e) => {

@@ -7,9 +7,8 @@ use crate::errors::{guard, illegal, panic_message};
 use crate::game::Game;
 use crate::rules::rules_from;
 use crate::view::View;
-use ::tournament::config::{Folder, TournamentConfig};
-use ::tournament::error::Error as RunError;
-use ::tournament::schema::Settings;
+use ::tournament::{Folder, Settings, TournamentConfig};
+use files::error::Error as RunError;
 use agents::{Agent, AgentRng, SpecError};
 use engine::{Action as EngineAction, SeatView};
 use pyo3::exceptions::{PyOSError, PyTypeError, PyValueError};
@@ -504,10 +503,10 @@ fn run_settings<'py>(
     settings.validate().map_err(run_error)?;
     let folder = match out {
         Some(dir) => {
-            ::tournament::config::check_new_folder(&dir, "out").map_err(run_error)?;
+            ::tournament::run::config::check_new_folder(&dir, "out").map_err(run_error)?;
             dir
         }
-        None => ::tournament::config::default_folder(&settings),
+        None => ::tournament::run::config::default_folder(&settings),
     };
     table.log = Arc::new(AgentLog {
         path: Some(folder.join("agents.log")),
@@ -515,7 +514,7 @@ fn run_settings<'py>(
     });
     let threads = match threads {
         Some(0) => return Err(PyValueError::new_err("threads must be at least 1")),
-        Some(n) => n.min(::tournament::config::MAX_THREADS),
+        Some(n) => n.min(::tournament::run::config::MAX_THREADS),
         None => std::thread::available_parallelism().map_or(1, |n| n.get()),
     };
     let config = TournamentConfig {
@@ -535,7 +534,7 @@ fn run_settings<'py>(
         std::thread::scope(|scope| {
             let run = scope.spawn(|| {
                 std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    ::tournament::tournament::run_with(&config, Some(&make), &cancel)
+                    ::tournament::run_with(&config, Some(&make), &cancel)
                 }))
                 .unwrap_or_else(|p| Err(RunError::Internal(panic_message(&*p))))
             });

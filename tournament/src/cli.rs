@@ -1,14 +1,14 @@
 //! Command-line arguments (clap) of the `carcassonne` binary.
 //!
 //! Only the shape of the command line lives here; checking the values
-//! (agent specs, counts, folders) is [`tournament::config`]'s job, so every bad
+//! (agent specs, counts, folders) is [`tournament::run::config`]'s job, so every bad
 //! input gets the same one-line error.
 
 use clap::{Args as ClapArgs, Parser, Subcommand};
 use engine::Rules;
 use std::path::PathBuf;
-use tournament::schedule::Shard;
-use tournament::schema::SprtSettings;
+use tournament::results::schema::SprtSettings;
+use tournament::run::schedule::Shard;
 
 /// The research toolkit for Carcassonne AI.
 #[derive(Debug, Parser)]
@@ -451,7 +451,7 @@ impl RulesArgs {
     ///
     /// # Errors
     /// The one-line reason the combination is refused.
-    pub fn rules(&self) -> tournament::error::Result<Rules> {
+    pub fn rules(&self) -> files::error::Result<Rules> {
         combine_rules(self.variants, self.gifts, self.no_farmers)
     }
 
@@ -493,8 +493,8 @@ pub fn parse_sprt(text: &str) -> Result<SprtSettings, String> {
     Ok(SprtSettings {
         elo0,
         elo1,
-        alpha: tournament::config::SPRT_ALPHA,
-        beta: tournament::config::SPRT_BETA,
+        alpha: tournament::run::config::SPRT_ALPHA,
+        beta: tournament::run::config::SPRT_BETA,
     })
 }
 
@@ -507,13 +507,13 @@ pub fn combine_rules(
     rules: Option<Rules>,
     gifts: bool,
     no_farmers: bool,
-) -> tournament::error::Result<Rules> {
+) -> files::error::Result<Rules> {
     let mut rules = rules.unwrap_or_default();
     rules.gifts |= gifts;
     rules.farmers &= !no_farmers;
     rules
         .validate()
-        .map_err(|e| tournament::error::Error::Invalid(format!("--rules: {e}")))?;
+        .map_err(|e| files::error::Error::Invalid(format!("--rules: {e}")))?;
     Ok(rules)
 }
 
@@ -523,9 +523,9 @@ fn default_tournament_help() -> String {
         "Without a subcommand, runs the default tournament: {}, {} games per \
          pairing, seed {}, into results/TIME-tournament/ \
          (`carcassonne tournament --help` for its options).",
-        tournament::config::DEFAULT_AGENTS.join(", "),
-        tournament::config::DEFAULT_GAMES,
-        tournament::config::DEFAULT_SEED,
+        tournament::run::config::DEFAULT_AGENTS.join(", "),
+        tournament::run::config::DEFAULT_GAMES,
+        tournament::run::config::DEFAULT_SEED,
     )
 }
 
@@ -554,7 +554,7 @@ fn agents_help() -> String {
          (parameters as in `mcts:iterations=500,c=0.7`: a comma followed by \
          `key=value` continues the previous spec). May be repeated. Default: {}",
         names.join(", "),
-        tournament::config::DEFAULT_AGENTS.join(","),
+        tournament::run::config::DEFAULT_AGENTS.join(","),
     )
 }
 

@@ -1,21 +1,21 @@
 //! Checking `tournament` (and `selfplay`) arguments into a
 //! [`TournamentConfig`]: the command line's half of
-//! [`tournament::config`](mod@tournament::config), which checks what every
+//! [`tournament::run::config`](mod@tournament::run::config), which checks what every
 //! caller shares.
 //!
 //! Everything is validated here, before any file or folder is created, so
 //! bad input gives one line on stderr and leaves nothing behind.
 
 use crate::cli::TournamentArgs;
+use files::error::{Error, Result};
 use std::path::Path;
-use tournament::agent_list::split_agents;
-use tournament::config::{
+use tournament::results::output::read_run_info;
+use tournament::results::schema::{Settings, GAMES_CSV};
+use tournament::run::agent_list::split_agents;
+use tournament::run::config::{
     check_agents, check_new_folder, default_folder, Folder, TournamentConfig, DEFAULT_AGENTS,
     DEFAULT_GAMES, DEFAULT_NAME, DEFAULT_SEED, MAX_THREADS,
 };
-use tournament::error::{Error, Result};
-use tournament::output::read_run_info;
-use tournament::schema::{Settings, GAMES_CSV};
 
 /// Validate `args`. Without `--agents`, the agents of
 /// [`DEFAULT_AGENTS`] that this build knows are used.
@@ -117,10 +117,10 @@ pub fn tournament_config(args: &TournamentArgs) -> Result<TournamentConfig> {
 fn default_agents() -> Vec<String> {
     DEFAULT_AGENTS
         .iter()
-        .filter(|spec| match tournament::roster::check_spec(spec) {
+        .filter(|spec| match tournament::run::roster::check_spec(spec) {
             Ok(_) => true,
             Err(e) => {
-                tournament::stdio::warn(&format!(
+                files::stdio::warn(&format!(
                     "carcassonne: default tournament skips {spec:?}: {e}"
                 ));
                 false
@@ -132,7 +132,7 @@ fn default_agents() -> Vec<String> {
 
 /// Parse `elo0,elo1` as [`crate::cli::parse_sprt`] does, for options
 /// kept as text (`improve --net --sprt`, stored with the run).
-pub(crate) fn parse_sprt(text: &str) -> Result<tournament::schema::SprtSettings> {
+pub(crate) fn parse_sprt(text: &str) -> Result<tournament::results::schema::SprtSettings> {
     crate::cli::parse_sprt(text).map_err(|e| Error::Invalid(format!("--sprt {text:?}: {e}")))
 }
 

@@ -7,13 +7,12 @@
 //! run or merge in which an agent forfeited every game it played (its
 //! results written, one line on stderr, exit code 3).
 //! Output to a closed pipe (`carcassonne replay big.jsonl | head -1`)
-//! ends the output quietly ([`tournament::stdio`]): the command finishes
+//! ends the output quietly ([`files::stdio`]): the command finishes
 //! its files and exits 0.
 
 mod cli;
 mod config_args;
 mod improve;
-mod improve_net;
 mod play;
 mod progress;
 mod run_report;
@@ -21,9 +20,9 @@ mod web;
 
 use clap::Parser;
 use cli::{Args, Command, TournamentArgs};
+use files::error::{Error, Result};
+use files::stdio::{warn, Stdout};
 use std::process::ExitCode;
-use tournament::error::{Error, Result};
-use tournament::stdio::{warn, Stdout};
 
 fn main() -> ExitCode {
     // The bot guard runs as this binary (protocol::external::guard).
@@ -65,11 +64,11 @@ fn main() -> ExitCode {
 /// A tournament (or self-play run) to the end or to an interrupt.
 fn run_tournament(args: &TournamentArgs, out: &mut Stdout) -> Result<ExitCode> {
     let config = config_args::tournament_config(args)?;
-    tournament::interrupt::install()?;
+    tournament::run::interrupt::install()?;
     let report = run_report::run(&config)?;
     out.print(&report.text())?;
-    if report.info.status == tournament::schema::RunStatus::Interrupted {
-        return Ok(ExitCode::from(tournament::interrupt::EXIT_CODE));
+    if report.info.status == tournament::results::schema::RunStatus::Interrupted {
+        return Ok(ExitCode::from(tournament::run::interrupt::EXIT_CODE));
     }
     Ok(forfeit_code(&report))
 }
@@ -78,12 +77,12 @@ fn run_tournament(args: &TournamentArgs, out: &mut Stdout) -> Result<ExitCode> {
 /// agent forfeited every game it played: its results are written, but
 /// they measure nothing.
 ///
-/// [`ALL_FORFEITED_EXIT_CODE`]: tournament::tournament::ALL_FORFEITED_EXIT_CODE
-fn forfeit_code(report: &tournament::tournament::RunReport) -> ExitCode {
+/// [`ALL_FORFEITED_EXIT_CODE`]: tournament::run::tournament::ALL_FORFEITED_EXIT_CODE
+fn forfeit_code(report: &tournament::run::tournament::RunReport) -> ExitCode {
     match report.all_forfeited() {
         Some(why) => {
-            tournament::stdio::warn(&format!("carcassonne: {why}"));
-            ExitCode::from(tournament::tournament::ALL_FORFEITED_EXIT_CODE)
+            files::stdio::warn(&format!("carcassonne: {why}"));
+            ExitCode::from(tournament::run::tournament::ALL_FORFEITED_EXIT_CODE)
         }
         None => ExitCode::SUCCESS,
     }
@@ -97,18 +96,18 @@ fn run(args: Args, out: &mut Stdout) -> Result<ExitCode> {
         Command::Tournament(t) => return run_tournament(&t, out),
         Command::Selfplay(s) => return run_tournament(&s.tournament_args(), out),
         Command::Train(t) => {
-            let config = tournament::train::TrainConfig {
+            let config = tournament::learning::train::TrainConfig {
                 dirs: t.dirs,
                 out: t.out,
                 seed: t.seed,
                 holdout: t.holdout,
                 lambda: t.lambda,
             };
-            out.print(&tournament::train::train(&config)?.text(&config.out))?;
+            out.print(&tournament::learning::train::train(&config)?.text(&config.out))?;
         }
         Command::TrainNet(t) => {
             let defaults = agents::neural::NetConfig::default();
-            let config = tournament::train_net::TrainNetConfig {
+            let config = tournament::learning::train_net::TrainNetConfig {
                 data: t.data,
                 out: t.out,
                 init: t.init,
@@ -125,22 +124,22 @@ fn run(args: Args, out: &mut Stdout) -> Result<ExitCode> {
                     seed: t.seed,
                 },
             };
-            tournament::train_net::train_net(&config, out)?;
+            tournament::learning::train_net::train_net(&config, out)?;
         }
         Command::Improve(i) => {
-            tournament::interrupt::install()?;
+            tournament::run::interrupt::install()?;
             if i.net {
                 let mut text = Vec::new();
-                let rows = improve_net::improve_net(&i, &mut text)?;
+                let rows = improve::net::improve_net(&i, &mut text)?;
                 if i.selfplay_command {
                     out.print(&String::from_utf8_lossy(&text))?;
                 } else {
-                    out.print(&improve_net::table(&rows))?;
+                    out.print(&improve::net::table(&rows))?;
                 }
             } else {
-                improve_net::refuse_net_options(&i)?;
-                let rows = improve::improve(&i)?;
-                out.print(&improve::table(&rows))?;
+                improve::net::refuse_net_options(&i)?;
+                let rows = improve::linear::improve(&i)?;
+                out.print(&improve::linear::table(&rows))?;
             }
         }
         Command::Play(p) => {
@@ -148,7 +147,7 @@ fn run(args: Args, out: &mut Stdout) -> Result<ExitCode> {
             play::play(&config, out)?;
         }
         Command::Merge { dirs, out: to } => {
-            let report = run_report::with_report(tournament::merge::merge(&dirs, &to)?)?;
+            let report = run_report::with_report(tournament::results::merge::merge(&dirs, &to)?)?;
             out.print(&report.text())?;
             return Ok(forfeit_code(&report));
         }
@@ -160,10 +159,10 @@ fn run(args: Args, out: &mut Stdout) -> Result<ExitCode> {
             ext_games,
             rules,
         } => {
-            if ext_games > tournament::config::MAX_GAMES {
+            if ext_games > tournament::run::config::MAX_GAMES {
                 return Err(Error::Invalid(format!(
                     "bench --ext-games must be at most {}, not {ext_games}",
-                    tournament::config::MAX_GAMES
+                    tournament::run::config::MAX_GAMES
                 )));
             }
             let config = tournament::bench::BenchConfig {
@@ -199,8 +198,8 @@ fn run(args: Args, out: &mut Stdout) -> Result<ExitCode> {
             out.print(&format!("wrote {}\n", written.display()))?;
         }
         Command::Report { dir, out: to } => {
-            let written = if improve_net::is_run(&dir) {
-                improve_net::report(&dir, to)?
+            let written = if improve::net::is_run(&dir) {
+                improve::net::report(&dir, to)?
             } else {
                 pictures::report::report(&dir, to)?
             };
@@ -213,7 +212,7 @@ fn run(args: Args, out: &mut Stdout) -> Result<ExitCode> {
         Command::Web(w) => web::web(&w)?,
         Command::Replay { file, end } => {
             let mut failed = 0;
-            let results = tournament::replay::replay_file(&file, end);
+            let results = tournament::results::replay::replay_file(&file, end);
             let total = results.len();
             for result in results {
                 if out.closed() {

@@ -3,7 +3,7 @@
 //!
 //! The game is played by [`agents::game::play_game_watched`] exactly as in
 //! a tournament (deck seed = `--seed`, agent seed of seat `s` =
-//! [`tournament::schedule::agent_seed`]`(seed, 0, s)`); each turn is printed as
+//! [`tournament::run::schedule::agent_seed`]`(seed, 0, s)`); each turn is printed as
 //! soon as it is complete (its record replayed through the engine for the
 //! scores). `--out` and `--svg` are checked before the game starts and
 //! never overwritten.
@@ -11,14 +11,14 @@
 use crate::cli::PlayArgs;
 use engine::apply_turn;
 use engine::{Record, Rules, Seat, State};
+use files::error::{Error, Result};
+use protocol::secret::Secret;
 use std::fmt::Write as _;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
-use tournament::agent_list::split_agents;
-use tournament::error::{Error, Result};
-use tournament::roster::Roster;
-use tournament::schedule::agent_seed;
-use tournament::secret::Secret;
+use tournament::run::agent_list::split_agents;
+use tournament::run::roster::Roster;
+use tournament::run::schedule::agent_seed;
 
 /// A validated `play` command.
 #[derive(Clone, Debug)]
@@ -40,7 +40,7 @@ impl PlayConfig {
     pub fn from_args(args: &PlayArgs) -> Result<PlayConfig> {
         let specs = split_agents(&args.agents);
         for spec in &specs {
-            tournament::roster::check_spec(spec)
+            tournament::run::roster::check_spec(spec)
                 .map_err(|e| Error::Invalid(format!("--agents: {e}")))?;
         }
         if specs.is_empty() {
@@ -65,7 +65,7 @@ impl PlayConfig {
         if let Some(svg) = &args.svg {
             // Before the game: a file there, or pictures of another game,
             // would be found only after it.
-            tournament::config::check_new_folder(svg, "--svg")?;
+            tournament::run::config::check_new_folder(svg, "--svg")?;
         }
         Ok(PlayConfig {
             seats,
@@ -109,9 +109,9 @@ fn play_game(
         .out
         .parent()
         .unwrap_or(Path::new("."))
-        .join(tournament::roster::BOT_LOGS);
+        .join(tournament::run::roster::BOT_LOGS);
     // Bots are sent keyed seeds: an agent seed would give away --seed,
-    // the deck seed of the game (tournament::secret).
+    // the deck seed of the game (protocol::secret).
     let roster = Roster::new(&config.seats, Some(logs), Secret::bot_key(config.seed))?;
     let mut seats: Vec<Box<dyn agents::Agent>> =
         (0..config.seats.len()).map(|s| roster.build(s)).collect();
@@ -180,7 +180,7 @@ pub fn play(config: &PlayConfig, out: &mut dyn std::io::Write) -> Result<()> {
     let _ = writeln!(
         text,
         "step through it: {} view {}",
-        tournament::meta::program(),
+        tournament::results::meta::program(),
         config.out.display()
     );
     write_out(out, &text)
@@ -194,7 +194,10 @@ fn write_pictures(record: &Record, dir: &Path) -> Result<usize> {
         .map_err(|e| Error::Internal(format!("the game just played does not replay: {e}")))?;
     for n in 0..history.frames.len() {
         let svg = pictures::render::picture(&history, n);
-        tournament::output::write_atomic(&dir.join(format!("turn-{n:03}.svg")), svg.as_bytes())?;
+        tournament::results::output::write_atomic(
+            &dir.join(format!("turn-{n:03}.svg")),
+            svg.as_bytes(),
+        )?;
     }
     Ok(history.frames.len())
 }

@@ -3,8 +3,8 @@
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 use std::sync::OnceLock;
-use tournament::summary::Tally;
-use tournament::tournament::Watch;
+use tournament::results::summary::Tally;
+use tournament::run::tournament::Watch;
 
 /// A progress bar over the games of one run, shown once the run starts
 /// ([`Watch::start`]).

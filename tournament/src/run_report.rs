@@ -1,15 +1,15 @@
 //! A run as the command line makes it: a progress bar on stderr while the
 //! games are played ([`crate::progress`]), then the HTML report written
 //! into the folder ([`pictures::report`]). The run itself
-//! ([`tournament::tournament`]) draws no pictures: a library caller (the
+//! ([`tournament::run::tournament`]) draws no pictures: a library caller (the
 //! Python package) gets the results files only.
 
 use crate::progress::Progress;
+use files::error::Result;
 use std::sync::atomic::AtomicBool;
-use tournament::config::TournamentConfig;
-use tournament::error::Result;
-use tournament::schema::RunStatus;
-use tournament::tournament::RunReport;
+use tournament::results::schema::RunStatus;
+use tournament::run::config::TournamentConfig;
+use tournament::run::tournament::RunReport;
 
 /// Run (or resume) the tournament of `config` with a progress bar, then
 /// write its report (unless the run stopped early through the test hook
@@ -18,7 +18,7 @@ use tournament::tournament::RunReport;
 /// # Errors
 /// The run's, or the report cannot be written.
 pub fn run(config: &TournamentConfig) -> Result<RunReport> {
-    let report = tournament::tournament::run_watched(
+    let report = tournament::run::tournament::run_watched(
         config,
         None,
         &AtomicBool::new(false),

@@ -183,7 +183,7 @@ fn a_locked_folder_is_refused_by_every_writer_and_a_stale_lock_is_not() {
     let run = dir.join("run");
     stopped_run(&run, "20", "4");
     let path = run.to_str().unwrap();
-    let lock = tournament::lock::FolderLock::acquire(&run).unwrap();
+    let lock = tournament::run::lock::FolderLock::acquire(&run).unwrap();
     let pid = format!("(pid {})", std::process::id());
     for args in [
         vec!["tournament", "--resume", path],
@@ -198,7 +198,7 @@ fn a_locked_folder_is_refused_by_every_writer_and_a_stale_lock_is_not() {
     }
     let empty = dir.join("empty");
     std::fs::create_dir(&empty).unwrap();
-    let held = tournament::lock::FolderLock::acquire(&empty).unwrap();
+    let held = tournament::run::lock::FolderLock::acquire(&empty).unwrap();
     let err = fails(&[
         "tournament",
         "--agents",
@@ -613,7 +613,7 @@ fn a_second_improve_into_one_folder_is_refused() {
         r#"{"agent":"greedy","generations":1,"games_per_gen":2,"match_games":2,"window":1,"players":2,"seed":1,"gifts":false,"no_farmers":false}"#,
     )
     .unwrap();
-    let _lock = tournament::lock::FolderLock::acquire(&out).unwrap();
+    let _lock = tournament::run::lock::FolderLock::acquire(&out).unwrap();
     let err = fails(&["improve", "--out", out.to_str().unwrap()]);
     assert!(err.contains("in use"), "{err}");
 }

@@ -7,9 +7,9 @@
 mod common;
 
 use common::{fails, json, read, run, scratch, tournament};
+use protocol::secret::Secret;
 use std::path::{Path, PathBuf};
-use tournament::schedule::{deck_seed, mix};
-use tournament::secret::Secret;
+use tournament::run::schedule::{deck_seed, mix};
 
 /// The spy bot's `ext:` spec.
 fn spy_bot() -> String {

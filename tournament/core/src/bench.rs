@@ -1,15 +1,15 @@
 //! `carcassonne bench`: engine speed on complete random games, with a
 //! deterministic signature that changes whenever behaviour changes.
 
-use crate::error::{Error, Result};
-use crate::roster::Roster;
-use crate::runner::{Flow, Runner};
-use crate::schedule::{GameIndices, Schedule};
+use crate::run::roster::Roster;
+use crate::run::runner::{Flow, Runner};
+use crate::run::schedule::{GameIndices, Schedule};
 use agents::greedy::greedy_move;
 use agents::mcts::{MctsAgent, MctsConfig};
 use agents::AgentRng;
 use engine::{random_move, random_playout};
 use engine::{Phase, Rules, Seat, State};
+use files::error::{Error, Result};
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 use serde::Serialize;
@@ -56,10 +56,10 @@ impl BenchConfig {
             )));
         }
         for (option, n) in [("--games", games), ("--tournament-games", tournament_games)] {
-            if n > crate::config::MAX_GAMES {
+            if n > crate::run::config::MAX_GAMES {
                 return Err(Error::Invalid(format!(
                     "bench {option} must be at most {}, not {n}",
-                    crate::config::MAX_GAMES
+                    crate::run::config::MAX_GAMES
                 )));
             }
         }
@@ -150,8 +150,8 @@ impl Duel {
     fn new(specs: &[String], games: u64) -> Result<Duel> {
         Ok(Duel {
             schedule: Schedule::new(2, 2, games, 1, None),
-            roster: Roster::new(specs, None, crate::secret::Secret::bot_key(1))?,
-            labels: crate::agent_list::labels(specs),
+            roster: Roster::new(specs, None, protocol::secret::Secret::bot_key(1))?,
+            labels: crate::run::agent_list::labels(specs),
             cancel: std::sync::atomic::AtomicBool::new(false),
         })
     }

@@ -2,50 +2,36 @@
 //! the Python package share. It draws no pictures and parses no command
 //! line (those are the `carcassonne` and `carcassonne-pictures` crates).
 //!
-//! - [`config`]: a checked tournament and its limits.
-//! - [`agent_list`]: splitting `--agents` lists into specs; [`roster`]:
-//!   checking specs and building agents (built-in and external).
-//! - [`schedule`]: which games, seat rotations, seeds and shards.
-//! - [`runner`]: playing games on a rayon pool, delivered in game order.
-//! - [`tournament`]: a run (and its resumption) from start to finish.
-//! - [`schema`]: the rows and run.json of a results folder, as types;
-//!   [`output`]: writing and reading those files; [`summary`]: the
-//!   statistics written to them; [`merge`]: combining shard folders.
-//! - [`sprt_run`]: the `--sprt` test over a running match.
-//! - [`positions`]: self-play decisions as rows of positions.csv;
-//!   [`train`]: fitting a value model to them; [`train_net`]: training a
-//!   network; [`examples`]: the training examples a run writes.
-//! - [`meta`]: timestamps, code revision, the program's name in hints.
-//! - [`interrupt`]: Ctrl-C and SIGTERM stop a run cleanly; [`lock`]: one
-//!   writer per results folder.
-//! - [`replay`], [`bench`](mod@bench): checking records; timings.
-//! - [`stats`]: Wilson intervals, Elo, SPRT.
+//! One folder per job:
 //!
-//! Re-exported from the crates below it: [`error`] and [`stdio`] (from
-//! `carcassonne-files`), [`external`] and [`secret`] (from
-//! `carcassonne-protocol`).
+//! - [`run`](mod@run): a checked tournament ([`run::config`]), its agents
+//!   ([`run::agent_list`], [`run::roster`]), the schedule, the runner, a
+//!   run from start to finish and its resumption ([`run::tournament`]),
+//!   the `--sprt` stop, Ctrl-C and the folder lock.
+//! - [`results`]: the files of a results folder as types
+//!   ([`results::schema`]), writing and reading them, the summaries,
+//!   what the folder records about the run, merging shards, replaying
+//!   records.
+//! - [`stats`]: Wilson intervals, Elo, Bradley–Terry, SPRT.
+//! - [`learning`]: self-play decisions as positions and training
+//!   examples, fitting a value model, training the network.
+//! - [`bench`](mod@bench): the `carcassonne bench` timings and signatures.
+//!
+//! The front door: a caller that only runs tournaments (the Python
+//! package) needs the items re-exported here — build a
+//! [`TournamentConfig`] from [`Settings`] and a [`Folder`], then play it
+//! with [`run_with`] (its own agents, if any, and a cancel flag; the
+//! command line's [`run::tournament::run`] is the same with neither) and
+//! read the [`RunReport`]. Errors are [`files::error::Error`] (one line each) and
+//! the bot protocol is the `carcassonne-protocol` crate: import those
+//! crates directly.
 
-pub use files::{error, stdio};
-pub use protocol::{external, secret};
-
-pub mod agent_list;
 pub mod bench;
-pub mod config;
-pub mod examples;
-pub mod interrupt;
-pub mod lock;
-pub mod merge;
-pub mod meta;
-pub mod output;
-pub mod positions;
-pub mod replay;
-pub mod roster;
-pub mod runner;
-pub mod schedule;
-pub mod schema;
-pub mod sprt_run;
+pub mod learning;
+pub mod results;
+pub mod run;
 pub mod stats;
-pub mod summary;
-pub mod tournament;
-pub mod train;
-pub mod train_net;
+
+pub use results::schema::{RunInfo, RunStatus, Settings};
+pub use run::config::{Folder, TournamentConfig};
+pub use run::tournament::{run_with, RunReport};

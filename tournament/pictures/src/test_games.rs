@@ -10,7 +10,7 @@ pub(crate) fn test_record(agents: &[&str], players: usize, gifts: bool, seed: u6
         .map(|s| agents::from_spec(agents[s % agents.len()]).expect("a built-in agent"))
         .collect();
     let seeds: Vec<u64> = (0..players)
-        .map(|s| tournament::schedule::agent_seed(seed, 0, s))
+        .map(|s| tournament::run::schedule::agent_seed(seed, 0, s))
         .collect();
     let rules = Rules {
         gifts,

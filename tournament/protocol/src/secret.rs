@@ -2,7 +2,7 @@
 //! the deck seeds of `--secret-decks` runs (docs/PROTOCOL.md, "What a bot
 //! can infer").
 //!
-//! The schedule's seeds (`tournament::schedule`) come from splitmix64 chains:
+//! The schedule's seeds (`tournament::run::schedule`) come from splitmix64 chains:
 //! fast, well mixed and *invertible*, so a bot given one of them could
 //! recover the master seed and with it every deck. What leaves the
 //! toolkit therefore goes through HMAC-SHA256 (RFC 2104 over FIPS 180-4;

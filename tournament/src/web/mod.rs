@@ -17,10 +17,10 @@ pub mod session;
 pub mod watch;
 
 use engine::Rules;
+use files::error::{Error, Result};
 use std::path::PathBuf;
 use std::time::Duration;
-use tournament::agent_list::split_agents;
-use tournament::error::{Error, Result};
+use tournament::run::agent_list::split_agents;
 
 /// The options of `carcassonne web`.
 #[derive(Clone, Debug, Default, clap::Args)]
@@ -93,7 +93,7 @@ impl WebConfig {
             ));
         }
         for spec in &agents {
-            tournament::roster::check_spec(spec)
+            tournament::run::roster::check_spec(spec)
                 .map_err(|e| Error::Invalid(format!("--agents: {e}")))?;
         }
         let players = args.players.unwrap_or(agents.len() as u64 + 1);
@@ -145,7 +145,7 @@ pub fn web(args: &WebArgs) -> Result<()> {
     let url = format!("http://{host}:{}/", addr.port());
     // Never a panic on a closed stdout (`carcassonne web | head -1`): the
     // server goes on.
-    let _ = tournament::stdio::Stdout::new().print(&format!(
+    let _ = files::stdio::Stdout::new().print(&format!(
         "carcassonne web: open {url} (Ctrl-C stops the server)\n"
     ));
     if args.open {

@@ -16,12 +16,12 @@
 
 use super::session::Session;
 use super::{assets, seat_json::seat_json, WebConfig};
+use files::error::Error;
 use serde_json::{json, Value};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
-use tournament::error::Error;
 
 /// Most games at once (each tab holds one).
 pub const MAX_GAMES: usize = 64;
@@ -167,7 +167,7 @@ impl App {
     fn with_game(
         &self,
         id: &str,
-        f: impl FnOnce(&mut Session, &str) -> tournament::error::Result<Value>,
+        f: impl FnOnce(&mut Session, &str) -> files::error::Result<Value>,
     ) -> Reply {
         let Some(game) = self.game(id) else {
             return Reply::error(404, format!("no game {id} (closed, or idle too long)"));

@@ -3,11 +3,11 @@
 //! and a thread that ends the games of tabs gone quiet.
 
 use super::routes::{App, Reply, MAX_BODY};
+use files::error::{Error, Result};
 use std::io::Read as _;
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
-use tournament::error::{Error, Result};
 
 /// A running server.
 pub struct Server {

@@ -17,13 +17,13 @@ use agents::{Agent, AgentRng};
 use engine::{
     Action, ChanceOutcome, Move, Phase, Pos, Record, RecordBuilder, Rules, Score, Seat, State,
 };
+use files::error::{Error, Result};
 use rand::SeedableRng;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
-use tournament::error::{Error, Result};
-use tournament::roster::Roster;
-use tournament::schedule::agent_seed;
+use tournament::run::roster::Roster;
+use tournament::run::schedule::agent_seed;
 
 /// The name the record gives the person's seat.
 pub const PERSON: &str = "person";
@@ -123,8 +123,8 @@ impl Session {
             .collect();
         let roster = Roster::new(
             &agent_only,
-            Some(out.join(tournament::roster::BOT_LOGS)),
-            tournament::secret::Secret::bot_key(seed),
+            Some(out.join(tournament::run::roster::BOT_LOGS)),
+            protocol::secret::Secret::bot_key(seed),
         )?;
         let mut agents: Vec<Option<Box<dyn Agent>>> = (0..players)
             .map(|s| (s != person.index()).then(|| roster.build(s)))

@@ -414,7 +414,8 @@ fn watch_shows_a_tournament_folder_as_it_grows() {
         records: true,
         ..TournamentArgs::default()
     };
-    tournament::tournament::run(&crate::config_args::tournament_config(&args).unwrap()).unwrap();
+    tournament::run::tournament::run(&crate::config_args::tournament_config(&args).unwrap())
+        .unwrap();
     let mut config = app("watch-app", &["random"], 2, Rules::default())
         .config
         .clone();
@@ -434,7 +435,7 @@ fn watch_shows_a_tournament_folder_as_it_grows() {
     // The table is the one summary.csv holds at the end.
     let summary = std::fs::read_to_string(dir.join("summary.csv")).unwrap();
     let mut rows = csv::Reader::from_reader(summary.as_bytes());
-    let written: Vec<tournament::schema::SummaryRow> =
+    let written: Vec<tournament::results::schema::SummaryRow> =
         rows.deserialize().map(Result::unwrap).collect();
     assert_eq!(status["summary"], serde_json::to_value(&written).unwrap());
     // Half the games written: the page follows.

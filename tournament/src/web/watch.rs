@@ -3,16 +3,16 @@
 //! The page polls `/watch/status` every two seconds; the server reads the
 //! folder's `run.json` and `games.csv` afresh and recomputes the table,
 //! the pairwise results and Elo from the games written so far (the same
-//! [`tournament::summary::summarize`] that writes `summary.csv` at the end).
+//! [`tournament::results::summary::summarize`] that writes `summary.csv` at the end).
 //! `/watch/game/N` shows record N of `records.jsonl` in the replay viewer.
 //! Only those two files and `records.jsonl` of the folder given on the
 //! command line are read; a request names a number, never a file.
 
 use super::assets;
 use super::routes::Reply;
+use files::error::Result;
 use serde_json::{json, Value};
 use std::path::Path;
-use tournament::error::Result;
 
 const WATCH_PAGE: &str = include_str!("watch.html");
 const WATCH_SCRIPT: &str = include_str!("watch.js");
@@ -48,12 +48,12 @@ pub fn handle(dir: &Path, rest: &[&str]) -> Reply {
 /// # Errors
 /// run.json cannot be read.
 pub fn status(dir: &Path) -> Result<Value> {
-    let info = tournament::output::read_run_info(dir)?;
+    let info = tournament::results::output::read_run_info(dir)?;
     let text = std::fs::read_to_string(dir.join("games.csv")).unwrap_or_default();
-    let rows = tournament::output::parse_games(&text).unwrap_or_default();
+    let rows = tournament::results::output::parse_games(&text).unwrap_or_default();
     let labels = info.plan.agents.clone();
-    let (summary, pairwise) = tournament::summary::summarize(&labels, &rows);
-    let games = tournament::summary::games(&rows).count();
+    let (summary, pairwise) = tournament::results::summary::summarize(&labels, &rows);
+    let games = tournament::results::summary::games(&rows).count();
     let records = std::fs::read_to_string(dir.join("records.jsonl"))
         .map(|t| t.lines().filter(|l| !l.trim().is_empty()).count())
         .unwrap_or(0);

@@ -5,7 +5,7 @@
 use files::error::{Error, Result};
 use serde::Deserialize;
 use std::path::Path;
-use tournament::schema::{GAMES_CSV, PAIRWISE_CSV, RUN_JSON, SUMMARY_CSV};
+use tournament::results::schema::{GAMES_CSV, PAIRWISE_CSV, RUN_JSON, SUMMARY_CSV};
 
 /// A CSV file as text cells: its header and rows, shown as they are.
 #[derive(Clone, Debug, Default)]

@@ -139,7 +139,7 @@ fn seat_table(results: &Results, names: &[String]) -> Table {
 /// Forfeits per agent with their reasons by kind (games.csv's `forfeit`);
 /// None when no seat forfeited.
 fn forfeit_table(results: &Results, names: &[String]) -> Option<Table> {
-    let forfeits = tournament::summary::forfeits(
+    let forfeits = tournament::results::summary::forfeits(
         names,
         results
             .seats
@@ -338,20 +338,20 @@ pub fn page(results: &Results) -> Result<String> {
 
 /// The files of a results folder that `report --out` never replaces.
 const DATA_FILES: &[&str] = &[
-    tournament::schema::GAMES_CSV,
-    tournament::schema::SUMMARY_CSV,
-    tournament::schema::PAIRWISE_CSV,
-    tournament::schema::RUN_JSON,
-    tournament::schema::RECORDS_JSONL,
-    tournament::schema::POSITIONS_CSV,
-    tournament::lock::LOCK_FILE,
+    tournament::results::schema::GAMES_CSV,
+    tournament::results::schema::SUMMARY_CSV,
+    tournament::results::schema::PAIRWISE_CSV,
+    tournament::results::schema::RUN_JSON,
+    tournament::results::schema::RECORDS_JSONL,
+    tournament::results::schema::POSITIONS_CSV,
+    tournament::run::lock::LOCK_FILE,
     "improve.json",
     "generations.csv",
 ];
 
 /// Write the report of the results folder `dir` to `out` (default:
 /// `dir/report.html`); returns the file written. A report written into
-/// the folder takes its lock ([`tournament::lock`]): a run still writing it is
+/// the folder takes its lock ([`tournament::run::lock`]): a run still writing it is
 /// not disturbed.
 ///
 /// # Errors
@@ -372,8 +372,8 @@ pub fn report(dir: &Path, out: Option<PathBuf>) -> Result<PathBuf> {
         }
     };
     // Only a results folder is locked (a lock file is left in it).
-    let _lock = if into_dir && dir.join(tournament::schema::RUN_JSON).is_file() {
-        Some(tournament::lock::FolderLock::acquire(dir)?)
+    let _lock = if into_dir && dir.join(tournament::results::schema::RUN_JSON).is_file() {
+        Some(tournament::run::lock::FolderLock::acquire(dir)?)
     } else {
         None
     };
@@ -390,7 +390,7 @@ pub fn write_report(dir: &Path, out: Option<PathBuf>) -> Result<PathBuf> {
     let parent = out.parent().filter(|p| !p.as_os_str().is_empty());
     let in_results_folder = parent
         .unwrap_or(Path::new("."))
-        .join(tournament::schema::RUN_JSON)
+        .join(tournament::results::schema::RUN_JSON)
         .exists();
     if DATA_FILES.contains(&name) && in_results_folder {
         return Err(Error::Invalid(format!(

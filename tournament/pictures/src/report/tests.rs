@@ -1,8 +1,8 @@
 //! The report of small results folders written by real runs.
 
 use super::REPORT_HTML;
-use tournament::config::{Folder, TournamentConfig};
-use tournament::schema::{Settings, SprtSettings};
+use tournament::results::schema::{Settings, SprtSettings};
+use tournament::run::config::{Folder, TournamentConfig};
 
 /// A tournament of `agents` (a comma-separated list) played into a fresh
 /// folder, with its report written as the command writes it.
@@ -16,8 +16,8 @@ fn run(
     let dir = std::env::temp_dir().join(format!("report-unit-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let settings = Settings {
-        name: tournament::config::DEFAULT_NAME.to_string(),
-        agents: tournament::agent_list::split_agents(&[agents.to_string()]),
+        name: tournament::run::config::DEFAULT_NAME.to_string(),
+        agents: tournament::run::agent_list::split_agents(&[agents.to_string()]),
         players,
         games_per_pairing: games,
         seed: 4,
@@ -27,8 +27,8 @@ fn run(
         sprt: sprt.map(|(elo0, elo1)| SprtSettings {
             elo0,
             elo1,
-            alpha: tournament::config::SPRT_ALPHA,
-            beta: tournament::config::SPRT_BETA,
+            alpha: tournament::run::config::SPRT_ALPHA,
+            beta: tournament::run::config::SPRT_BETA,
         }),
         selfplay: false,
         secret_decks: false,
@@ -40,7 +40,7 @@ fn run(
         stop_after: None,
         keyed_agent_seeds: false,
     };
-    tournament::tournament::run(&config).unwrap();
+    tournament::run::tournament::run(&config).unwrap();
     super::report(&dir, None).unwrap();
     dir
 }
@@ -123,7 +123,7 @@ fn a_folder_without_results_is_a_one_line_error() {
 #[test]
 fn a_corrupt_games_csv_is_named_with_its_line() {
     let dir = run("corrupt", "random,greedy", 2, 2, None);
-    let games = dir.join(tournament::schema::GAMES_CSV);
+    let games = dir.join(tournament::results::schema::GAMES_CSV);
     let mut text = std::fs::read_to_string(&games).unwrap();
     let lines = text.lines().count();
     text.push_str("not,a,games,row\n");

@@ -2,18 +2,18 @@
 //! `results/README.md`): `games.csv`, `summary.csv`, `pairwise.csv`,
 //! `run.json` and `records.jsonl`.
 //!
-//! Self-play runs also write `positions.csv` ([`crate::positions`]).
+//! Self-play runs also write `positions.csv` ([`crate::learning::positions`]).
 //!
 //! `games.csv` and `records.jsonl` are appended game by game, in game
 //! order, and flushed after every game, so an interrupted run keeps every
 //! finished game. The other files are written whole, through a temporary
 //! file and a rename, so they are never half-written.
 
-use crate::error::{Error, Result};
-use crate::schema::{
+use crate::results::schema::{
     GameRow, PairwiseRow, RunInfo, SummaryRow, GAMES_CSV, GAME_COLUMNS, PAIRWISE_CSV,
     POSITIONS_CSV, RECORDS_JSONL, RUN_FORMAT, RUN_JSON, SUMMARY_CSV,
 };
+use files::error::{Error, Result};
 use serde::Serialize;
 use std::fs::File;
 use std::io::{BufWriter, Write};
@@ -137,7 +137,7 @@ impl GamesWriter {
     pub fn with_positions(mut self, dir: &Path, kept: Option<&[String]>) -> Result<GamesWriter> {
         let path = dir.join(POSITIONS_CSV);
         let tmp = dir.join("positions.csv.tmp");
-        let mut text = crate::positions::columns().join(",");
+        let mut text = crate::learning::positions::columns().join(",");
         text.push('\n');
         for line in kept.unwrap_or_default() {
             text.push_str(line);
@@ -177,7 +177,7 @@ impl GamesWriter {
         let records_path = dir.join(RECORDS_JSONL);
         {
             let mut w = GamesWriter::create_files(tmp_games, record_lines.map(|_| tmp_records))?;
-            for (i, game) in crate::summary::games(rows).enumerate() {
+            for (i, game) in crate::results::summary::games(rows).enumerate() {
                 let line = record_lines.and_then(|r| r.get(i)).map(String::as_str);
                 w.append(game, line)?;
             }
@@ -259,7 +259,7 @@ pub fn parse_games(text: &str) -> Result<Vec<GameRow>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::schema::Outcome;
+    use crate::results::schema::Outcome;
 
     #[test]
     fn game_columns_match_the_row_fields() {

@@ -3,11 +3,11 @@
 //! status, SPRT outcome). Every column is documented in
 //! `results/README.md`.
 //!
-//! Only types live here: [`crate::output`] writes and reads them,
-//! [`crate::summary`] computes the summary rows, [`crate::config`] checks
+//! Only types live here: [`crate::results::output`] writes and reads them,
+//! [`crate::results::summary`] computes the summary rows, [`crate::run::config`] checks
 //! the settings.
 
-use crate::schedule::Shard;
+use crate::run::schedule::Shard;
 use crate::stats::{Pentanomial, SprtDecision, SprtModel};
 use engine::Rules;
 use serde::{Deserialize, Serialize};

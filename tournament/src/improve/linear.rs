@@ -21,16 +21,16 @@
 //! an interrupted run (and a larger `--generations` extends a finished
 //! one).
 
+use super::steps::{r1, r4, tournament_step, Chain, Hints, MatchElo};
 use crate::cli::{GameOptions, ImproveArgs, RulesArgs, TournamentArgs};
+use files::error::{Error, Result};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
-use tournament::error::{Error, Result};
-use tournament::lock::FolderLock;
-use tournament::output::{csv_bytes, read_run_info, write_atomic};
-use tournament::schedule::mix;
-use tournament::schema::{RunStatus, SprtResult};
-use tournament::stats::{elo_from_score, SprtDecision, Z95};
-use tournament::train::{train, TrainConfig};
+use tournament::learning::train::{train, TrainConfig};
+use tournament::results::output::{csv_bytes, read_run_info, write_atomic};
+use tournament::run::lock::FolderLock;
+use tournament::run::schedule::mix;
+use tournament::stats::SprtDecision;
 
 /// Domain tag of the generation seeds ("IMPR").
 const IMPROVE_TAG: u64 = 0x494D_5052;
@@ -99,7 +99,7 @@ pub struct GenerationRow {
 impl ImproveSettings {
     /// The settings of `args`, or of the run in `--out` when it exists
     /// (its generations raised to `--generations` if given), with the
-    /// folder's lock ([`tournament::lock`]), held for the run's life.
+    /// folder's lock ([`tournament::run::lock`]), held for the run's life.
     ///
     /// # Errors
     /// Missing or bad options, an agent that takes no value model, a
@@ -182,8 +182,8 @@ impl ImproveSettings {
         }
         // A new run: the folder must be new or empty (a tournament folder
         // is not an improve run).
-        tournament::config::check_new_folder(&out, "--out")?;
-        let (out, lock) = tournament::tournament::claim_folder(&out, false)?;
+        tournament::run::config::check_new_folder(&out, "--out")?;
+        let (out, lock) = tournament::run::tournament::claim_folder(&out, false)?;
         let mut text =
             serde_json::to_string_pretty(&settings).map_err(|e| Error::Internal(e.to_string()))?;
         text.push('\n');
@@ -219,50 +219,6 @@ impl ImproveSettings {
     }
 }
 
-/// Run (or continue) the tournament of `args` in `dir`: a finished folder
-/// is reused as it is.
-fn tournament_in(dir: &Path, args: TournamentArgs) -> Result<()> {
-    let resume = dir.join("run.json").exists();
-    if resume {
-        let info = read_run_info(dir)?;
-        if info.status != RunStatus::Running && info.status != RunStatus::Interrupted {
-            return Ok(());
-        }
-    }
-    let args = if resume {
-        TournamentArgs {
-            game: GameOptions {
-                resume: Some(dir.to_path_buf()),
-                threads: args.game.threads,
-                ..GameOptions::default()
-            },
-            ..TournamentArgs::default()
-        }
-    } else {
-        let mut args = args;
-        args.game.out = Some(dir.to_path_buf());
-        args
-    };
-    let info = crate::run_report::run(&crate::config_args::tournament_config(&args)?)?.info;
-    if info.status == RunStatus::Interrupted {
-        return Err(Error::Invalid(format!(
-            "interrupted in {}; run the same command again to continue",
-            dir.display()
-        )));
-    }
-    Ok(())
-}
-
-/// The Elo of a match's first agent with its standard error, from the
-/// SPRT's pair counts.
-fn match_elo(sprt: &SprtResult) -> (f64, f64, f64) {
-    let (score, low, high) = sprt.pentanomial.interval();
-    let clamp = |s: f64| s.clamp(0.001, 0.999);
-    let elo = elo_from_score(clamp(score));
-    let se = (elo_from_score(clamp(high)) - elo_from_score(clamp(low))) / (2.0 * Z95);
-    (elo, se, score)
-}
-
 /// Run the generations of `args`, writing `generations.csv` after each.
 ///
 /// # Errors
@@ -271,8 +227,12 @@ pub fn improve(args: &ImproveArgs) -> Result<Vec<GenerationRow>> {
     let (settings, out, _lock) = ImproveSettings::from_args(args)?;
     let threads = args.threads;
     let mut best = settings.agent.clone();
-    // The best agent's Elo against generation 0 and its standard error.
-    let (mut best_elo, mut best_se) = (0.0, 0.0);
+    // The best agent's Elo against generation 0.
+    let mut best_chain = Chain::default();
+    let hints = Hints {
+        interrupted: "run the same command again to continue".to_string(),
+        other_run: "remove it, or give another --out".to_string(),
+    };
     let mut rows = vec![GenerationRow {
         generation: 0,
         agent: best.clone(),
@@ -291,7 +251,7 @@ pub fn improve(args: &ImproveArgs) -> Result<Vec<GenerationRow>> {
     for k in 1..=settings.generations {
         let r#gen = out.join(format!("gen-{k}"));
         let seed = mix(settings.seed, IMPROVE_TAG, &[k]);
-        tournament_in(
+        tournament_step(
             &r#gen.join("selfplay"),
             TournamentArgs {
                 agents: vec![best.clone()],
@@ -308,6 +268,8 @@ pub fn improve(args: &ImproveArgs) -> Result<Vec<GenerationRow>> {
                 selfplay: true,
                 ..TournamentArgs::default()
             },
+            None,
+            &hints,
         )?;
         let model = r#gen.join("model.json");
         let data: Vec<PathBuf> = (k.saturating_sub(settings.window - 1).max(1)..=k)
@@ -321,7 +283,7 @@ pub fn improve(args: &ImproveArgs) -> Result<Vec<GenerationRow>> {
                 holdout: 0.2,
                 lambda: 0.01,
             })?;
-            tournament::stdio::warn(&format!(
+            files::stdio::warn(&format!(
                 "generation {k}: model fitted on {} positions",
                 report.train_positions
             ));
@@ -331,7 +293,7 @@ pub fn improve(args: &ImproveArgs) -> Result<Vec<GenerationRow>> {
         let all = &provenance["heldout"][3];
         let candidate = settings.with_model(&model);
         let match_dir = r#gen.join("match");
-        tournament_in(
+        tournament_step(
             &match_dir,
             TournamentArgs {
                 agents: vec![candidate.clone(), best.clone()],
@@ -348,13 +310,14 @@ pub fn improve(args: &ImproveArgs) -> Result<Vec<GenerationRow>> {
                 name: Some("match".to_string()),
                 ..TournamentArgs::default()
             },
+            None,
+            &hints,
         )?;
         let sprt = read_run_info(&match_dir)?
             .sprt
             .ok_or_else(|| Error::Folder(format!("{}: no SPRT result", match_dir.display())))?;
-        let (elo, se, score) = match_elo(&sprt);
-        let vs_gen0 = best_elo + elo;
-        let se0 = (best_se * best_se + se * se).sqrt();
+        let m = MatchElo::of(&sprt);
+        let chain = best_chain.then(&m);
         let promoted = sprt.decision == SprtDecision::AcceptH1;
         rows.push(GenerationRow {
             generation: k,
@@ -363,17 +326,17 @@ pub fn improve(args: &ImproveArgs) -> Result<Vec<GenerationRow>> {
             heldout_rmse: all["rmse"].as_f64().unwrap_or(f64::NAN),
             heldout_winner_accuracy: all["winner_accuracy"].as_f64().unwrap_or(f64::NAN),
             match_games: sprt.games,
-            match_score: (score * 1e4).round() / 1e4,
+            match_score: r4(m.score),
             sprt: sprt.decision.to_string(),
-            elo_vs_best: (elo * 10.0).round() / 10.0,
-            elo_vs_gen0: (vs_gen0 * 10.0).round() / 10.0,
-            elo_vs_gen0_low: ((vs_gen0 - Z95 * se0) * 10.0).round() / 10.0,
-            elo_vs_gen0_high: ((vs_gen0 + Z95 * se0) * 10.0).round() / 10.0,
+            elo_vs_best: r1(m.elo),
+            elo_vs_gen0: r1(chain.elo),
+            elo_vs_gen0_low: r1(chain.low()),
+            elo_vs_gen0_high: r1(chain.high()),
             promoted,
         });
         if promoted {
             best = candidate;
-            (best_elo, best_se) = (vs_gen0, se0);
+            best_chain = chain;
         }
         write_atomic(&out.join("generations.csv"), &csv_bytes(&rows)?)?;
     }

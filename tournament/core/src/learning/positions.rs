@@ -7,11 +7,11 @@
 //! hold nothing the seat could not see. The columns are documented in
 //! `results/README.md`.
 
-use crate::error::{Error, Result};
-use crate::schema::{GameRow, POSITIONS_CSV};
+use crate::results::schema::{GameRow, POSITIONS_CSV};
 use agents::learn::{extract, FeatureVector, FEATURES};
 use agents::{Agent, AgentRng};
 use engine::{Action, SeatView};
+use files::error::{Error, Result};
 use files::lines::complete_lines;
 use std::collections::HashSet;
 use std::path::Path;

@@ -9,15 +9,15 @@
 //! game and every seed comes from the schedule, so what the sink sees is
 //! the same whatever the number of threads (except the think times).
 
-use crate::error::{Error, Result};
-use crate::positions;
-use crate::roster::Roster;
-use crate::schedule::{GameIndices, GameSpec, Schedule};
-use crate::schema::GameRow;
-use crate::secret::Secret;
-use crate::summary::rank_seats;
+use crate::learning::positions;
+use crate::results::schema::GameRow;
+use crate::results::summary::rank_seats;
+use crate::run::roster::Roster;
+use crate::run::schedule::{GameIndices, GameSpec, Schedule};
 use agents::game::play_game;
 use engine::Rules;
+use files::error::{Error, Result};
+use protocol::secret::Secret;
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc;
@@ -38,7 +38,7 @@ pub struct Finished {
     /// Its positions.csv lines (self-play), header excluded.
     pub positions: Option<String>,
     /// Its training examples (self-play of a searching agent such as
-    /// `az`: [`crate::examples`]); `None` or empty otherwise.
+    /// `az`: [`crate::learning::examples`]); `None` or empty otherwise.
     pub examples: Option<agents::neural::data::Dataset>,
 }
 
@@ -84,17 +84,17 @@ pub struct Runner<'a> {
 }
 
 impl Runner<'_> {
-    /// Whether the run was asked to stop: Ctrl-C ([`crate::interrupt`]) or
+    /// Whether the run was asked to stop: Ctrl-C ([`crate::run::interrupt`]) or
     /// [`Runner::cancel`].
     pub fn interrupted(&self) -> bool {
-        crate::interrupt::requested() || self.cancel.load(Ordering::Relaxed)
+        crate::run::interrupt::requested() || self.cancel.load(Ordering::Relaxed)
     }
 
     /// Play game `index` on this thread.
     pub fn play(&self, index: u64) -> Finished {
         let spec = self.schedule.game(index);
         let log = positions::Log::default();
-        let examples = crate::examples::Shared::default();
+        let examples = crate::learning::examples::Shared::default();
         let mut seats: Vec<Box<dyn agents::Agent>> = spec
             .seats
             .iter()
@@ -104,7 +104,7 @@ impl Runner<'_> {
                     _ => self.roster.build(a),
                 };
                 if self.positions {
-                    let agent = Box::new(crate::examples::ExampleRecorder::new(
+                    let agent = Box::new(crate::learning::examples::ExampleRecorder::new(
                         agent,
                         examples.clone(),
                     ));
@@ -137,7 +137,7 @@ impl Runner<'_> {
         });
         let examples = self.positions.then(|| {
             let totals: Vec<u32> = outcome.scores.iter().map(|s| s.total()).collect();
-            crate::examples::finish(&examples, &totals, index)
+            crate::learning::examples::finish(&examples, &totals, index)
         });
         Finished {
             index,
@@ -257,7 +257,7 @@ impl Runner<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::schema::Outcome;
+    use crate::results::schema::Outcome;
     use agents::game::{Forfeit, GameOutcome};
     use engine::{Record, Score, Seat};
     use std::time::Duration;

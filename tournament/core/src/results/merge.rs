@@ -3,7 +3,7 @@
 //!
 //! The shards must be all `N` shards of the same settings and code
 //! revision, each finished; each shard's records are checked against its
-//! games.csv, and the new folder is locked ([`crate::lock`]) while written.
+//! games.csv, and the new folder is locked ([`crate::run::lock`]) while written.
 //! Game `g` comes from shard `g % N + 1`, so walking the game indices in
 //! order and taking the next game of the right shard rebuilds `games.csv`
 //! (and `records.jsonl`, and a self-play run's `positions.csv`) in game order; the summaries are then computed
@@ -12,13 +12,13 @@
 //! file name found in two shards (a clash) is refused before anything is
 //! written.
 
-use crate::config::check_new_folder;
-use crate::error::{Error, Result};
-use crate::examples::EXAMPLES_DIR;
-use crate::output::{write_run_info, write_summaries, GamesWriter};
-use crate::schema::{GameRow, RunInfo, RunStatus};
-use crate::summary::{games, summarize};
-use crate::tournament::{load_games, new_run_info, schedule_of, RunReport};
+use crate::learning::examples::EXAMPLES_DIR;
+use crate::results::output::{write_run_info, write_summaries, GamesWriter};
+use crate::results::schema::{GameRow, RunInfo, RunStatus};
+use crate::results::summary::{games, summarize};
+use crate::run::config::check_new_folder;
+use crate::run::tournament::{load_games, new_run_info, schedule_of, RunReport};
+use files::error::{Error, Result};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -104,7 +104,7 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<RunReport> {
     check_new_folder(out, "--out")?;
     let mut shards: Vec<ShardFolder> = Vec::new();
     for dir in dirs {
-        let info = crate::output::read_run_info(dir)?;
+        let info = crate::results::output::read_run_info(dir)?;
         info.settings
             .validate()
             .map_err(|e| Error::Folder(format!("{}: run.json: {e}", dir.display())))?;
@@ -117,7 +117,7 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<RunReport> {
         let (schedule, labels) = schedule_of(&info.settings);
         let (rows, records) = load_games(dir, &info, &schedule, &labels)?;
         let positions = if info.settings.selfplay {
-            crate::positions::load(dir, &rows)?
+            crate::learning::positions::load(dir, &rows)?
         } else {
             Vec::new()
         };
@@ -196,7 +196,7 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<RunReport> {
             )
         })
         .collect();
-    let (_, _lock) = crate::tournament::claim_folder(out, false)?;
+    let (_, _lock) = crate::run::tournament::claim_folder(out, false)?;
     let mut writer = GamesWriter::create(out, settings.records)?;
     if settings.selfplay {
         writer = writer.with_positions(out, None)?;
@@ -207,7 +207,9 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<RunReport> {
         let game = games.next().expect("shards are complete");
         debug_assert_eq!(game[0].game, g);
         let mut lines = String::new();
-        while let Some(line) = positions.next_if(|l| crate::positions::game_of(l) == Some(g)) {
+        while let Some(line) =
+            positions.next_if(|l| crate::learning::positions::game_of(l) == Some(g))
+        {
             lines.push_str(line);
             lines.push('\n');
         }
@@ -239,7 +241,7 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<RunReport> {
         dir: out.to_path_buf(),
         info,
         summary,
-        forfeits: crate::summary::forfeits_of(&labels, &rows),
+        forfeits: crate::results::summary::forfeits_of(&labels, &rows),
         report: None,
     })
 }

@@ -7,10 +7,10 @@
 //! model, [`crate::stats::sprt`]); otherwise it would count single games
 //! (trinomial).
 
-use crate::schedule::Schedule;
-use crate::schema::{GameRow, LlrPoint, SprtResult, SprtSettings};
+use crate::results::schema::{GameRow, LlrPoint, SprtResult, SprtSettings};
+use crate::results::summary::comparisons;
+use crate::run::schedule::Schedule;
 use crate::stats::{sprt_bounds, sprt_decide, Pentanomial, SprtDecision, SprtModel, Trinomial};
-use crate::summary::comparisons;
 
 /// Points kept in the LLR trace of run.json (about; the stride is fixed
 /// from the planned games so it does not depend on when the run stops).

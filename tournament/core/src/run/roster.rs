@@ -1,16 +1,16 @@
 //! The agents of a command, built from spec strings: built-in agents
 //! through [`agents::Factory`], external bots (`ext:`) through
-//! [`crate::external`]. Every command checks and builds its agents here,
+//! [`protocol::external`]. Every command checks and builds its agents here,
 //! so `ext:` specs mix with built-in ones everywhere. The specs are
 //! parsed once, when the roster is made (a model file named by `eval=`
 //! or `net=` is read then and shared): building an agent for a game
 //! cannot fail, whatever happens to the files afterwards.
 
-use crate::error::{Error, Result};
-use crate::external::spec::{self as ext_spec, BotDef};
-use crate::external::{BotPool, ExtAgent};
-use crate::secret::Secret;
 use agents::{Agent, Factory};
+use files::error::{Error, Result};
+use protocol::external::spec::{self as ext_spec, BotDef};
+use protocol::external::{BotPool, ExtAgent};
+use protocol::secret::Secret;
 use std::path::PathBuf;
 use std::sync::Arc;
 

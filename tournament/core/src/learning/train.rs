@@ -10,12 +10,12 @@
 //! only on the data, the seed, the options and the code revision, so the
 //! same inputs give the same bytes.
 
-use crate::error::{Error, Result};
-use crate::output::{read_run_info, write_atomic};
-use crate::positions::{columns, FIRST_FEATURE};
-use crate::schedule::mix;
-use crate::schema::{POSITIONS_CSV, RUN_JSON};
+use crate::learning::positions::{columns, FIRST_FEATURE};
+use crate::results::output::{read_run_info, write_atomic};
+use crate::results::schema::{POSITIONS_CSV, RUN_JSON};
+use crate::run::schedule::mix;
 use agents::learn::{ridge, FeatureVector, FittedOn, ValueModel, FEATURE_COUNT};
+use files::error::{Error, Result};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 
@@ -332,7 +332,7 @@ pub fn train(config: &TrainConfig) -> Result<TrainReport> {
         "data": config.dirs.iter().map(|d| d.display().to_string()).collect::<Vec<_>>(),
         "seed": config.seed,
         "holdout": config.holdout,
-        "code_revision": crate::meta::code_revision(),
+        "code_revision": crate::results::meta::code_revision(),
         "train_positions": fit.len(),
         "train_games": games(&fit),
         "heldout_games": games(&heldout),

@@ -14,7 +14,7 @@
 //! - Win rates count a draw as half a win (Wilson 95% intervals); Elo is
 //!   the Bradley–Terry fit of all comparisons ([`stats::fit_elo`]).
 
-use crate::schema::{GameRow, Outcome, PairwiseRow, SummaryRow};
+use crate::results::schema::{GameRow, Outcome, PairwiseRow, SummaryRow};
 use crate::stats::{self, fit_elo, mean_interval, mean_se, wilson_interval, Z95};
 use std::fmt::Write as _;
 

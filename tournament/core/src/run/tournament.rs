@@ -7,25 +7,25 @@
 //! the files are rewritten with exactly those games, and play continues
 //! with the next game, so the folder ends as an uninterrupted run's would.
 
-use crate::agent_list::labels;
-use crate::config::{Folder, TournamentConfig};
-use crate::error::{Error, Result};
-use crate::lock::{lock_new_folder, FolderLock};
-use crate::meta;
-use crate::output::{parse_games, write_run_info, write_summaries, GamesWriter};
-use crate::roster::Roster;
-use crate::runner::{AgentFactory, Flow, Runner};
-use crate::schedule::{GameIndices, Schedule};
-use crate::schema::{
+use crate::results::meta;
+use crate::results::output::{parse_games, write_run_info, write_summaries, GamesWriter};
+use crate::results::schema::{
     GameRow, Plan, RunInfo, RunStatus, Settings, SummaryRow, DECK_KEY_FILE, GAMES_CSV,
     RECORDS_JSONL, RUN_FORMAT, RUN_JSON,
 };
-use crate::secret::Secret;
-use crate::sprt_run::SprtRun;
-use crate::summary::{
+use crate::results::summary::{
     all_forfeited, forfeit_lines, forfeits_of, games, summarize, table, AgentForfeits, Tally,
 };
+use crate::run::agent_list::labels;
+use crate::run::config::{Folder, TournamentConfig};
+use crate::run::lock::{lock_new_folder, FolderLock};
+use crate::run::roster::Roster;
+use crate::run::runner::{AgentFactory, Flow, Runner};
+use crate::run::schedule::{GameIndices, Schedule};
+use crate::run::sprt_run::SprtRun;
+use files::error::{Error, Result};
 use files::lines::complete_lines;
+use protocol::secret::Secret;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 use std::time::{Instant, SystemTime};
@@ -82,7 +82,7 @@ impl RunReport {
             };
             out.push_str(&format!(
                 "continue it with: {} {command} --resume {}\n",
-                crate::meta::program(),
+                crate::results::meta::program(),
                 self.dir.display()
             ));
         }
@@ -347,7 +347,7 @@ pub fn load_games(
 /// the scores its replay gives.
 fn check_record_line(
     line: &str,
-    spec: &crate::schedule::GameSpec,
+    spec: &crate::run::schedule::GameSpec,
     settings: &Settings,
     rows: &[GameRow],
 ) -> std::result::Result<(), String> {
@@ -359,7 +359,7 @@ fn check_record_line(
         // A record names an inline bot by its label=, as games.csv does.
         .map(|&a| {
             let spec = settings.agents[a].as_str();
-            crate::external::spec::label(spec).unwrap_or(spec)
+            protocol::external::spec::label(spec).unwrap_or(spec)
         })
         .collect();
     if record.seed != Some(spec.deck_seed) || record.players != settings.players {
@@ -394,7 +394,7 @@ fn check_record_line(
 }
 
 /// Run (or resume) the tournament of `config`. After an interrupt
-/// ([`crate::interrupt`]) the games already complete are written, with
+/// ([`crate::run::interrupt`]) the games already complete are written, with
 /// summaries of them, and run.json says `interrupted`.
 pub fn run(config: &TournamentConfig) -> Result<RunReport> {
     run_with(config, None, &AtomicBool::new(false))
@@ -452,15 +452,16 @@ pub fn run_watched(
     if let Some(key) = &deck_key {
         schedule = schedule.with_deck_key(key.clone());
     }
-    for warning in crate::roster::unsuited(&settings.agents, &settings.rules, settings.players) {
-        crate::stdio::warn(&format!("carcassonne: warning: {warning}"));
+    for warning in crate::run::roster::unsuited(&settings.agents, &settings.rules, settings.players)
+    {
+        files::stdio::warn(&format!("carcassonne: warning: {warning}"));
     }
     // The folder's lock, held until this function returns: a second
     // writer is refused.
     let (dir, _lock, mut info, old_rows, old_records, old_positions) = match &config.folder {
         Folder::New(dir) | Folder::Default(dir) => {
             if schedule.games_per_pairing() != settings.games_per_pairing {
-                crate::stdio::warn(&format!(
+                files::stdio::warn(&format!(
                     "carcassonne: note: --games {} rounded up to {} per pairing (whole seat rotations)",
                     settings.games_per_pairing,
                     schedule.games_per_pairing()
@@ -477,7 +478,7 @@ pub fn run_watched(
         Folder::Resume(dir, _) => {
             let lock = FolderLock::acquire(dir)?;
             // Read again under the lock: a writer may have ended since.
-            let mut info = crate::output::read_run_info(dir)?;
+            let mut info = crate::results::output::read_run_info(dir)?;
             if info.settings != *settings {
                 return Err(Error::Folder(format!(
                     "{}: run.json changed while the resume started; try again",
@@ -486,7 +487,7 @@ pub fn run_watched(
             }
             let (rows, records) = load_games(dir, &info, &schedule, &labels)?;
             let positions = if settings.selfplay {
-                crate::positions::load(dir, &rows)?
+                crate::learning::positions::load(dir, &rows)?
             } else {
                 Vec::new()
             };
@@ -532,7 +533,7 @@ pub fn run_watched(
     watch.start(schedule.planned_games(), done);
     let mut written = 0u64;
     let mut hook_stopped = false;
-    let log_dir = Some(dir.join(crate::roster::BOT_LOGS));
+    let log_dir = Some(dir.join(crate::run::roster::BOT_LOGS));
     let bot_key = Secret::bot_key(settings.seed);
     let roster = match make_agent {
         Some(make) => Roster::with_custom(&settings.agents, log_dir, bot_key.clone(), &|spec| {
@@ -554,7 +555,7 @@ pub fn run_watched(
     let example_meta = examples_metadata(settings);
     let played = runner.run(remaining, config.threads, |finished| {
         if let Some(data) = finished.examples.as_ref().filter(|d| !d.is_empty()) {
-            crate::examples::write(&dir, finished.index, data, example_meta.clone())
+            crate::learning::examples::write(&dir, finished.index, data, example_meta.clone())
                 .map_err(Error::Invalid)?;
         }
         if let Some(lines) = &finished.positions {
@@ -641,7 +642,7 @@ pub fn claim_folder(dir: &Path, default: bool) -> Result<(PathBuf, FolderLock)> 
         match std::fs::create_dir(&candidate) {
             Ok(()) => break,
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && default => {
-                candidate = crate::config::numbered(dir, n);
+                candidate = crate::run::config::numbered(dir, n);
                 n += 1;
             }
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => break,

@@ -19,7 +19,7 @@
 //!   and rotation with that number sees the same tile order), each agent's
 //!   seed from the game index and seat. Thread counts, shards and resumes
 //!   change nothing. With `--secret-decks` the deck seeds come from a
-//!   secret key instead ([`Schedule::with_deck_key`], [`crate::secret`]).
+//!   secret key instead ([`Schedule::with_deck_key`], [`protocol::secret`]).
 //! - **Shards.** Shard `K/N` (1-based `K`) plays the games with
 //!   `g % N == K − 1`.
 //! - **Self-play** ([`Schedule::selfplay`]): one pairing of the single
@@ -27,7 +27,7 @@
 //!   games share a tile order (paired decks compare agents; self-play
 //!   data wants variety).
 
-use crate::secret::Secret;
+use protocol::secret::Secret;
 use serde::{Deserialize, Serialize};
 
 /// One step of splitmix64 (Steele, Lea & Flood): a fixed, well-mixed
@@ -422,7 +422,7 @@ mod tests {
     /// constant memory and time.
     #[test]
     fn the_largest_run_is_planned_lazily() {
-        let max = crate::config::MAX_GAMES;
+        let max = crate::run::config::MAX_GAMES;
         let s = Schedule::new(2, 2, max, 1, None);
         assert_eq!(s.planned_games(), max);
         let planned = s.planned();

@@ -8,12 +8,12 @@
 //! order read (files sorted by name), so the held-out split depends only
 //! on the data given, their order and the seed.
 
-use crate::error::{Error, Result};
 use agents::learn::FittedOn;
 use agents::neural::data::Dataset;
 use agents::neural::train::{train, Metrics, TrainConfig, TrainReport};
 use agents::neural::{NetConfig, NetEvaluator};
 use engine::Rules;
+use files::error::{Error, Result};
 use std::path::PathBuf;
 
 /// What `train-net` needs.
@@ -226,7 +226,7 @@ pub fn fit(config: &TrainNetConfig, out: &mut dyn std::io::Write) -> Result<Fitt
         .map(|d| d.display().to_string())
         .collect();
     p.seed = config.train.seed;
-    p.revision = crate::meta::code_revision();
+    p.revision = crate::results::meta::code_revision();
     let t = &config.train;
     p.extra.insert(
         "training".into(),

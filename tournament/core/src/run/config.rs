@@ -6,8 +6,8 @@
 //! Everything is validated before any file or folder is created, so bad
 //! input gives one line on stderr and leaves nothing behind.
 
-use crate::error::{Error, Result};
-use crate::schema::{RunInfo, Settings};
+use crate::results::schema::{RunInfo, Settings};
+use files::error::{Error, Result};
 use std::path::{Path, PathBuf};
 
 /// The agents of the default tournament (`carcassonne` with no arguments,
@@ -67,7 +67,7 @@ impl Settings {
         let pairings = if self.selfplay {
             Some(1)
         } else {
-            crate::schedule::pairing_count(self.agents.len(), self.players)
+            crate::run::schedule::pairing_count(self.agents.len(), self.players)
         };
         let pairings = match pairings {
             Some(n) if n <= MAX_PAIRINGS => n,
@@ -147,7 +147,8 @@ pub struct TournamentConfig {
 pub fn check_agents(agents: &[String], selfplay: bool) -> Result<()> {
     let option = if selfplay { "--agent" } else { "--agents" };
     for spec in agents {
-        crate::roster::check_spec(spec).map_err(|e| Error::Invalid(format!("{option}: {e}")))?;
+        crate::run::roster::check_spec(spec)
+            .map_err(|e| Error::Invalid(format!("{option}: {e}")))?;
     }
     if selfplay {
         if agents.len() != 1 {
@@ -171,7 +172,7 @@ pub fn check_agents(agents: &[String], selfplay: bool) -> Result<()> {
 /// file aside), and not under a file.
 pub fn check_new_folder(dir: &Path, what: &str) -> Result<()> {
     if dir.exists() {
-        let empty = crate::lock::is_empty_but_lock(dir)
+        let empty = crate::run::lock::is_empty_but_lock(dir)
             .map_err(|e| Error::Invalid(format!("{what} {}: {e}", dir.display())))?;
         if !dir.is_dir() || !empty {
             return Err(Error::Invalid(format!(
@@ -206,7 +207,7 @@ pub fn check_new_folder(dir: &Path, what: &str) -> Result<()> {
 pub fn default_folder(settings: &Settings) -> PathBuf {
     let mut base = format!(
         "{}-{}",
-        crate::meta::compact(std::time::SystemTime::now()),
+        crate::results::meta::compact(std::time::SystemTime::now()),
         settings.name
     );
     if let Some(s) = settings.shard {

@@ -51,7 +51,7 @@ pub fn split_agents<S: AsRef<str>>(values: &[S]) -> Vec<String> {
 pub fn labels(specs: &[String]) -> Vec<String> {
     let mut out: Vec<String> = Vec::with_capacity(specs.len());
     for spec in specs {
-        let base = crate::external::spec::label(spec).unwrap_or(spec);
+        let base = protocol::external::spec::label(spec).unwrap_or(spec);
         let mut label = base.to_string();
         let mut n = 1;
         while out.contains(&label) {

@@ -68,10 +68,10 @@ pub struct ReplayFailure {
 }
 
 impl fmt::Display for ReplayFailure {
-    /// One line, as [`crate::error::Error`]'s: control characters quoted
+    /// One line, as [`files::error::Error`]'s: control characters quoted
     /// from the record are escaped.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        crate::error::write_one_line(f, &format!("{}: {}", self.place, self.reason))
+        files::error::write_one_line(f, &format!("{}: {}", self.place, self.reason))
     }
 }
 

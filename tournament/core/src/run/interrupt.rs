@@ -6,7 +6,7 @@
 //! The handler comes from the `ctrlc` crate and only sets a flag that the
 //! runner's workers read between games.
 
-use crate::error::{Error, Result};
+use files::error::{Error, Result};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Once;
 
@@ -23,10 +23,10 @@ pub fn install() -> Result<()> {
     INSTALL.call_once(|| {
         result = ctrlc::set_handler(|| {
             if REQUESTED.swap(true, Ordering::SeqCst) {
-                crate::stdio::warn("carcassonne: interrupted again, stopping now");
+                files::stdio::warn("carcassonne: interrupted again, stopping now");
                 std::process::exit(i32::from(EXIT_CODE));
             }
-            crate::stdio::warn("carcassonne: interrupted, finishing the games in progress (Ctrl-C again to stop now)");
+            files::stdio::warn("carcassonne: interrupted, finishing the games in progress (Ctrl-C again to stop now)");
         })
         .map_err(|e| Error::Internal(format!("cannot catch Ctrl-C: {e}")));
     });

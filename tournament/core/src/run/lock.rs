@@ -13,7 +13,7 @@
 //! clients `flock` is carried out as a POSIX lock on the server, so
 //! shards on a shared volume are covered too.
 
-use crate::error::{Error, Result};
+use files::error::{Error, Result};
 use nix::errno::Errno;
 use nix::fcntl::{Flock, FlockArg, OFlag};
 use std::fs::File;

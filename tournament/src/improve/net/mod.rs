@@ -1,0 +1,310 @@
+//! `carcassonne improve --net`: generations of the `az` network, each
+//! self-played, trained and promoted only by an SPRT match.
+//!
+//! A run folder `DIR` holds `improve-net.json` (its settings), one folder
+//! per generation and `generations.csv` (a row per finished generation,
+//! results/README.md and docs/neural.md name the columns), with
+//! `report.html` drawing its Elo against generation 0.
+//!
+//! - `gen-0/net.safetensors`: random weights (seeded), or a network
+//!   trained on `--bootstrap` folders of self-play examples (any agent
+//!   whose search reports root visits: `az`, `mcts`).
+//! - Generation `k` (1, 2, …), with `best` the latest promoted network:
+//!   1. `gen-k/selfplay/`: `--games-per-gen` games of `az:…,net=best` with
+//!      root noise and early temperature (the self-play code of
+//!      `carcassonne selfplay`; seed `mix(seed, "IMPN", [k])`). A folder
+//!      already there is used if it holds a finished self-play run of
+//!      exactly these settings: `merge` of `--shard K/N` runs
+//!      (`--selfplay-command` prints the command) scales this step out.
+//!   2. `gen-k/net.safetensors`: `best` trained further on the examples
+//!      of the last `--window` generations (generation 0's data are the
+//!      bootstrap folders), seeded, with `train-net`'s code.
+//!   3. `gen-k/match/`: the candidate against `best`, paired decks and
+//!      seat rotation, stopped by the SPRT (`--sprt`, default 0,30) or
+//!      after `--match-games`. The candidate is promoted only if the test
+//!      accepts H1.
+//!
+//! Every step writes its output atomically (a network file is renamed
+//! into place; a tournament folder resumes game by game), and a run is
+//! continued by `--resume DIR`: finished steps are read back, not redone,
+//! so `generations.csv` is the one an uninterrupted run writes (but for
+//! the time columns). The folder is locked ([`tournament::run::lock`]) while the
+//! run lasts.
+
+mod report;
+mod settings;
+mod times;
+mod training;
+
+pub use report::{is_run, report, table, NetGenerationRow};
+pub use settings::{refuse_net_options, NetSettings};
+
+use super::steps::{finished, r1, r4, tournament_step, Chain, Hints, MatchElo};
+use crate::cli::{ImproveArgs, TournamentArgs};
+use agents::neural::NetEvaluator;
+use engine::Rules;
+use files::error::{Error, Result};
+use report::write_generations;
+use settings::invalid;
+use std::path::{Path, PathBuf};
+use times::{read_times, timed};
+use tournament::learning::train_net::fit;
+use tournament::results::output::read_run_info;
+use tournament::run::schedule::mix;
+use tournament::stats::SprtDecision;
+use training::{count_examples, fact, initial, save, training_facts};
+
+/// Domain tag of the generation seeds ("IMPN").
+const TAG: u64 = 0x494D_504E;
+/// The settings file of a run.
+pub const SETTINGS_FILE: &str = "improve-net.json";
+/// The format tag in it.
+pub const FORMAT: &str = "carcassonne-improve-net/1";
+/// One row per finished generation.
+pub const GENERATIONS_CSV: &str = "generations.csv";
+/// A generation's network.
+pub const NET_FILE: &str = "net.safetensors";
+/// A generation's step times.
+pub const TIME_FILE: &str = "time.json";
+/// Prefix of the metadata keys this module keeps in a network file.
+const META: &str = "improve.";
+
+/// `DIR/gen-K`.
+pub fn gen_dir(dir: &Path, k: u64) -> PathBuf {
+    dir.join(format!("gen-{k}"))
+}
+
+/// `DIR/gen-K/net.safetensors`.
+pub fn net_path(dir: &Path, k: u64) -> PathBuf {
+    gen_dir(dir, k).join(NET_FILE)
+}
+
+/// What a run does.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    /// Run every step that is not finished.
+    Run,
+    /// Run nothing: print the self-play command of the next generation.
+    Plan,
+}
+
+/// Run (or continue) the generations of `args`, writing
+/// `generations.csv` (and `report.html`) after each; with
+/// `--selfplay-command`, print the next generation's self-play command
+/// to `out` instead and run nothing.
+///
+/// # Errors
+/// Bad options, a failed or interrupted step (its message).
+pub fn improve_net(
+    args: &ImproveArgs,
+    out: &mut dyn std::io::Write,
+) -> Result<Vec<NetGenerationRow>> {
+    let (settings, dir, _lock) = NetSettings::from_args(args)?;
+    let mode = if args.selfplay_command {
+        Mode::Plan
+    } else {
+        Mode::Run
+    };
+    let threads = args.threads;
+    let stop_after = args.stop_after;
+    let step_time = |k: u64| {
+        read_times(&gen_dir(&dir, k))
+            .values()
+            .fold([0.0, 0.0], |a, t| [a[0] + t[0], a[1] + t[1]])
+            .map(|x| (x * 1000.0).round() / 1000.0)
+    };
+    let plan_error = |k: u64, what: &str| {
+        invalid(format!(
+            "generation {k}'s {what} is not finished: run `carcassonne improve --net --resume {} --generations {k}` first",
+            dir.display()
+        ))
+    };
+
+    // Generation 0 (made in either mode: planning a new run's first
+    // self-play needs it).
+    if !net_path(&dir, 0).exists() {
+        timed(&gen_dir(&dir, 0), "init", || initial(&settings, &dir))?;
+    }
+    let net0 = NetEvaluator::load(&net_path(&dir, 0)).map_err(|e| Error::Folder(e.to_string()))?;
+    let [cpu, wall] = step_time(0);
+    let mut rows = vec![NetGenerationRow {
+        generation: 0,
+        games: 0,
+        examples: fact(&net0, "examples").unwrap_or(0.0) as u64,
+        train_examples: fact(&net0, "train_examples").unwrap_or(0.0) as u64,
+        policy_loss: fact(&net0, "policy_loss").map(r4),
+        value_loss: fact(&net0, "value_loss").map(r4),
+        heldout_policy_loss: fact(&net0, "heldout_policy_loss").map(r4),
+        heldout_value_loss: fact(&net0, "heldout_value_loss").map(r4),
+        heldout_top1: fact(&net0, "heldout_top1").map(r4),
+        match_games: 0,
+        score: None,
+        sprt: String::new(),
+        llr: None,
+        elo: None,
+        elo_low: None,
+        elo_high: None,
+        elo_vs_gen0: 0.0,
+        elo_vs_gen0_low: 0.0,
+        elo_vs_gen0_high: 0.0,
+        promoted: true,
+        best: 0,
+        cpu_s: cpu,
+        wall_s: wall,
+    }];
+    drop(net0);
+    if mode == Mode::Run {
+        write_generations(&dir, &rows)?;
+    }
+    let mut best = 0u64;
+    // The best network's Elo against generation 0 and its standard error.
+    let mut best_chain = Chain::default();
+    let hints = Hints {
+        interrupted: format!(
+            "continue with `carcassonne improve --net --resume {}`",
+            dir.display()
+        ),
+        other_run: format!(
+            "remove it, or make it with `carcassonne improve --net --resume {} --selfplay-command`",
+            dir.display()
+        ),
+    };
+    for k in 1..=settings.generations {
+        if tournament::run::interrupt::requested() {
+            return Err(invalid(format!(
+                "interrupted; continue with `carcassonne improve --net --resume {}`",
+                dir.display()
+            )));
+        }
+        let gen_folder = gen_dir(&dir, k);
+        let best_net = net_path(&dir, best);
+        let candidate = net_path(&dir, k);
+        let selfplay = gen_folder.join("selfplay");
+        let selfplay_args = settings.selfplay_args(k, &best_net, threads);
+        if mode == Mode::Plan {
+            if finished(&selfplay, &selfplay_args).is_none() {
+                print_selfplay_command(out, &settings, &selfplay_args, &selfplay, k)?;
+                return Ok(rows);
+            }
+            if !candidate.exists() {
+                return Err(plan_error(k, "training"));
+            }
+        }
+        if mode == Mode::Run {
+            timed(&gen_folder, "selfplay", || {
+                tournament_step(&selfplay, selfplay_args, stop_after, &hints)
+            })?;
+        }
+        if !candidate.exists() {
+            if mode == Mode::Plan {
+                return Err(plan_error(k, "training"));
+            }
+            timed(&gen_folder, "train", || {
+                let data = settings.window_data(&dir, k);
+                let examples = count_examples(&selfplay)?;
+                let config = settings.train_config(
+                    &data,
+                    Some(best_net.clone()),
+                    mix(settings.seed, TAG, &[k, 2]),
+                );
+                let mut log = Vec::new();
+                let mut fitted = fit(&config, &mut log)?;
+                files::stdio::warn(&format!(
+                    "generation {k}: trained on {} examples of generations {}..={k}",
+                    fitted.positions,
+                    (k + 1).saturating_sub(settings.window)
+                ));
+                let facts = training_facts(examples, &fitted);
+                save(&mut fitted.net, &candidate, &facts)
+            })?;
+        }
+        let trained = NetEvaluator::load(&candidate).map_err(|e| Error::Folder(e.to_string()))?;
+        let match_dir = gen_folder.join("match");
+        let match_args = settings.match_args(&candidate, &best_net, k, threads)?;
+        let info = match mode {
+            Mode::Plan => {
+                finished(&match_dir, &match_args).ok_or_else(|| plan_error(k, "match"))?
+            }
+            Mode::Run => timed(&gen_folder, "match", || {
+                tournament_step(&match_dir, match_args, stop_after, &hints)
+            })?,
+        };
+        let sprt = info
+            .sprt
+            .ok_or_else(|| Error::Folder(format!("{}: no SPRT result", match_dir.display())))?;
+        let games = read_run_info(&selfplay)?.games_finished;
+        let m = MatchElo::of(&sprt);
+        let chain = best_chain.then(&m);
+        let promoted = sprt.decision == SprtDecision::AcceptH1;
+        if promoted {
+            best = k;
+            best_chain = chain;
+        }
+        let [cpu, wall] = step_time(k);
+        rows.push(NetGenerationRow {
+            generation: k,
+            games,
+            examples: fact(&trained, "examples").unwrap_or(0.0) as u64,
+            train_examples: fact(&trained, "train_examples").unwrap_or(0.0) as u64,
+            policy_loss: fact(&trained, "policy_loss").map(r4),
+            value_loss: fact(&trained, "value_loss").map(r4),
+            heldout_policy_loss: fact(&trained, "heldout_policy_loss").map(r4),
+            heldout_value_loss: fact(&trained, "heldout_value_loss").map(r4),
+            heldout_top1: fact(&trained, "heldout_top1").map(r4),
+            match_games: sprt.games,
+            score: Some(r4(m.score)),
+            sprt: sprt.decision.to_string(),
+            llr: Some(r4(sprt.llr)),
+            elo: Some(r1(m.elo)),
+            elo_low: Some(r1(m.low)),
+            elo_high: Some(r1(m.high)),
+            elo_vs_gen0: r1(chain.elo),
+            elo_vs_gen0_low: r1(chain.low()),
+            elo_vs_gen0_high: r1(chain.high()),
+            promoted,
+            best,
+            cpu_s: cpu,
+            wall_s: wall,
+        });
+        if mode == Mode::Run {
+            write_generations(&dir, &rows)?;
+        }
+    }
+    if mode == Mode::Plan {
+        return Err(invalid(format!(
+            "all {} generations are finished; raise --generations to plan the next",
+            settings.generations
+        )));
+    }
+    Ok(rows)
+}
+
+/// Print the `carcassonne selfplay` command of generation `k` (to be
+/// sharded with `--shard K/N`, merged into `into`).
+fn print_selfplay_command(
+    out: &mut dyn std::io::Write,
+    settings: &NetSettings,
+    args: &TournamentArgs,
+    into: &Path,
+    k: u64,
+) -> Result<()> {
+    let rules = settings.rules.to_string();
+    let rules = if rules.is_empty() || settings.rules == Rules::default() {
+        String::new()
+    } else {
+        format!(" --rules {rules}")
+    };
+    let text = format!(
+        "# generation {k}: play the shards (add --shard K/N --out SHARD_DIR), then\n\
+         # carcassonne merge SHARD_DIR... --out {}\n\
+         {} selfplay --agent {} --games {} --players {} --seed {}{rules}\n",
+        into.display(),
+        tournament::results::meta::program(),
+        args.agents[0],
+        settings.games_per_gen,
+        settings.players,
+        args.game.seed.unwrap_or_default(),
+    );
+    out.write_all(text.as_bytes())
+        .map_err(|e| Error::Internal(e.to_string()))
+}

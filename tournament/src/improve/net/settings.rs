@@ -1,0 +1,373 @@
+//! The settings of an `improve --net` run (`improve-net.json`): read
+//! from the options of a new run, or from the folder of a run to
+//! continue, and the tournaments and trainings they make.
+
+use super::{gen_dir, FORMAT, SETTINGS_FILE, TAG};
+use crate::cli::{GameOptions, ImproveArgs, TournamentArgs};
+use agents::neural::train::TrainConfig;
+use agents::neural::NetConfig;
+use engine::Rules;
+use files::error::{Error, Result};
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+use tournament::learning::train_net::TrainNetConfig;
+use tournament::results::output::write_atomic;
+use tournament::run::lock::FolderLock;
+use tournament::run::schedule::mix;
+
+/// The settings of a run (`improve-net.json`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NetSettings {
+    /// [`FORMAT`].
+    pub format: String,
+    /// The `az` spec of self-play and matches, without `net=` (and
+    /// without `noise=`/`temp_moves=`, which self-play adds).
+    pub agent: String,
+    /// Generations after generation 0.
+    pub generations: u64,
+    /// Self-play games per generation.
+    pub games_per_gen: u64,
+    /// Most games of a promotion match.
+    pub match_games: u64,
+    /// Generations of data a network is trained on (the latest ones).
+    pub window: u64,
+    /// Seats per game (self-play and matches).
+    pub players: u64,
+    /// Master seed.
+    pub seed: u64,
+    /// The rules.
+    pub rules: Rules,
+    /// Root Dirichlet noise weight in self-play.
+    pub noise: f64,
+    /// Turns played at temperature 1 in self-play.
+    pub temp_moves: u32,
+    /// Trunk width of generation 0.
+    pub hidden: usize,
+    /// Training passes per generation.
+    pub epochs: usize,
+    /// Positions per training step.
+    pub batch: usize,
+    /// AdamW learning rate.
+    pub lr: f64,
+    /// AdamW weight decay.
+    pub weight_decay: f64,
+    /// Share of games held out of training.
+    pub holdout: f64,
+    /// The promotion test, `ELO0,ELO1`.
+    pub sprt: String,
+    /// Generation 0's training data (empty: random weights).
+    pub bootstrap: Vec<PathBuf>,
+}
+
+/// `base` with the parameters `extra` added (`az` → `az:k=v,…`).
+fn with_params(base: &str, extra: &[(&str, String)]) -> String {
+    let extra: Vec<String> = extra.iter().map(|(k, v)| format!("{k}={v}")).collect();
+    let sep = if base.contains(':') { ',' } else { ':' };
+    format!("{base}{sep}{}", extra.join(","))
+}
+
+pub(super) fn invalid(text: String) -> Error {
+    Error::Invalid(text)
+}
+
+/// The options that only `--net` takes, with whether each was given.
+fn net_only(args: &ImproveArgs) -> [(&'static str, bool); 12] {
+    [
+        ("--bootstrap", !args.bootstrap.is_empty()),
+        ("--resume", args.resume.is_some()),
+        ("--hidden", args.hidden.is_some()),
+        ("--epochs", args.epochs.is_some()),
+        ("--batch", args.batch.is_some()),
+        ("--lr", args.lr.is_some()),
+        ("--holdout", args.holdout.is_some()),
+        ("--noise", args.noise.is_some()),
+        ("--temp-moves", args.temp_moves.is_some()),
+        ("--sprt", args.sprt.is_some()),
+        ("--rules", args.rules.variants.is_some()),
+        ("--selfplay-command", args.selfplay_command),
+    ]
+}
+
+/// Refuse the options of `--net` in a run of the linear `improve`.
+///
+/// # Errors
+/// The first such option given.
+pub fn refuse_net_options(args: &ImproveArgs) -> Result<()> {
+    match net_only(args).iter().find(|(_, given)| *given) {
+        Some((name, _)) => Err(invalid(format!(
+            "{name} is an option of `improve --net` (the az network); give --net"
+        ))),
+        None => Ok(()),
+    }
+}
+
+impl NetSettings {
+    /// The settings of a new run (`--out`) or of the run to continue
+    /// (`--resume`), with the folder and its lock, held for the run.
+    ///
+    /// # Errors
+    /// A bad or missing option, a folder that is not new (or, with
+    /// `--resume`, not an `improve --net` run), one in use.
+    pub fn from_args(args: &ImproveArgs) -> Result<(NetSettings, PathBuf, FolderLock)> {
+        if let Some(dir) = &args.resume {
+            return NetSettings::resume(dir, args);
+        }
+        let out = args.out.clone().ok_or_else(|| {
+            invalid("improve --net: give --out DIR (a new run) or --resume DIR".to_string())
+        })?;
+        if out.join(SETTINGS_FILE).exists() {
+            return Err(invalid(format!(
+                "--out {}: holds an improve --net run; continue it with --resume {}",
+                out.display(),
+                out.display()
+            )));
+        }
+        let text = out.display().to_string();
+        if text.contains([',', '=', ':']) {
+            return Err(invalid(format!(
+                "--out {text}: networks are named in agent specs, so the folder's path may not contain `,`, `=` or `:`"
+            )));
+        }
+        let settings = NetSettings::new(args)?;
+        tournament::run::config::check_new_folder(&out, "--out")?;
+        let (out, lock) = tournament::run::tournament::claim_folder(&out, false)?;
+        let mut json =
+            serde_json::to_string_pretty(&settings).map_err(|e| Error::Internal(e.to_string()))?;
+        json.push('\n');
+        write_atomic(&out.join(SETTINGS_FILE), json.as_bytes())?;
+        Ok((settings, out, lock))
+    }
+
+    /// The settings of a new run, checked.
+    fn new(args: &ImproveArgs) -> Result<NetSettings> {
+        let agent = args
+            .agent
+            .clone()
+            .unwrap_or_else(|| "az:iterations=200".to_string());
+        let spec = agents::spec::Spec::parse(&agent)
+            .map_err(|e| invalid(format!("--agent {agent}: {e}")))?;
+        if spec.name != "az" {
+            return Err(invalid(format!(
+                "--agent {agent}: improve --net trains the az network; give an az spec (e.g. az:iterations=200)"
+            )));
+        }
+        if let Some((k, _)) = spec
+            .params
+            .iter()
+            .find(|(k, _)| ["net", "noise", "temp_moves", "time_ms", "game_ms"].contains(k))
+        {
+            return Err(invalid(format!(
+                "--agent {agent}: improve --net sets {k}= itself (networks per generation, --noise, --temp-moves; budgets in iterations so runs reproduce)"
+            )));
+        }
+        agents::from_spec(&agent).map_err(|e| invalid(format!("--agent: {e}")))?;
+        let positive = |v: Option<u64>, default: u64, name: &str| match v.unwrap_or(default) {
+            0 => Err(invalid(format!("--{name} must be at least 1"))),
+            n => Ok(n),
+        };
+        let players = args.players.unwrap_or(2);
+        if !(2..=6).contains(&players) {
+            return Err(invalid(format!("--players must be 2 to 6, not {players}")));
+        }
+        let noise = args.noise.unwrap_or(0.25);
+        if !(0.0..=1.0).contains(&noise) {
+            return Err(invalid(format!("--noise must be in 0..1, not {noise}")));
+        }
+        let sprt = args.sprt.clone().unwrap_or_else(|| "0,30".to_string());
+        crate::config_args::parse_sprt(&sprt)?;
+        let rules = args.rules.rules()?;
+        let d = TrainConfig::default();
+        let settings = NetSettings {
+            format: FORMAT.to_string(),
+            agent,
+            generations: positive(args.generations, 3, "generations")?,
+            games_per_gen: positive(args.games_per_gen, 100, "games-per-gen")?,
+            match_games: positive(args.match_games, 200, "match-games")?,
+            window: positive(args.window, 2, "window")?,
+            players,
+            seed: args.seed.unwrap_or(1),
+            rules,
+            noise,
+            temp_moves: args.temp_moves.unwrap_or(30),
+            hidden: args.hidden.unwrap_or(NetConfig::default().hidden),
+            epochs: args.epochs.unwrap_or(2),
+            batch: args.batch.unwrap_or(d.batch),
+            lr: args.lr.unwrap_or(d.lr),
+            weight_decay: d.weight_decay,
+            holdout: args.holdout.unwrap_or(d.held_out),
+            sprt,
+            bootstrap: args.bootstrap.clone(),
+        };
+        tournament::learning::train_net::check(&settings.train_config(&[], None, 0))?;
+        if !settings.bootstrap.is_empty() {
+            tournament::learning::train_net::shard_files(&settings.bootstrap)
+                .map_err(|e| invalid(format!("--bootstrap: {e}")))?;
+        }
+        Ok(settings)
+    }
+
+    /// The run in `dir`, its generations raised to `--generations`.
+    fn resume(dir: &Path, args: &ImproveArgs) -> Result<(NetSettings, PathBuf, FolderLock)> {
+        let given = [
+            ("--out", args.out.is_some()),
+            ("--agent", args.agent.is_some()),
+            ("--games-per-gen", args.games_per_gen.is_some()),
+            ("--match-games", args.match_games.is_some()),
+            ("--window", args.window.is_some()),
+            ("--players", args.players.is_some()),
+            ("--seed", args.seed.is_some()),
+            ("--gifts", args.rules.gifts),
+            ("--no-farmers", args.rules.no_farmers),
+        ];
+        let others = net_only(args);
+        let allowed = ["--resume", "--selfplay-command"];
+        if let Some((name, _)) = given
+            .iter()
+            .chain(others.iter().filter(|(n, _)| !allowed.contains(n)))
+            .find(|(_, g)| *g)
+        {
+            return Err(invalid(format!(
+                "{name} cannot be given with --resume (only --threads and --generations may: the rest comes from {})",
+                dir.join(SETTINGS_FILE).display()
+            )));
+        }
+        let file = dir.join(SETTINGS_FILE);
+        if !file.is_file() {
+            return Err(Error::Folder(format!(
+                "--resume {}: not an improve --net run (no {SETTINGS_FILE})",
+                dir.display()
+            )));
+        }
+        let lock = FolderLock::acquire(dir)?;
+        let text = std::fs::read_to_string(&file).map_err(|e| Error::io("read", &file, e))?;
+        let mut settings: NetSettings = serde_json::from_str(&text)
+            .map_err(|e| Error::Folder(format!("{}: {e}", file.display())))?;
+        if settings.format != FORMAT {
+            return Err(Error::Folder(format!(
+                "{}: format {:?}, expected {FORMAT:?}",
+                file.display(),
+                settings.format
+            )));
+        }
+        if let Some(g) = args.generations {
+            if g == 0 {
+                return Err(invalid("--generations must be at least 1".to_string()));
+            }
+            settings.generations = g;
+        }
+        Ok((settings, dir.to_path_buf(), lock))
+    }
+
+    /// What `fit` needs to train on `data` from `init` with seed `seed`.
+    pub(super) fn train_config(
+        &self,
+        data: &[PathBuf],
+        init: Option<PathBuf>,
+        seed: u64,
+    ) -> TrainNetConfig {
+        TrainNetConfig {
+            data: data.to_vec(),
+            out: PathBuf::new(),
+            init,
+            net: NetConfig {
+                hidden: self.hidden,
+                ..NetConfig::default()
+            },
+            train: TrainConfig {
+                epochs: self.epochs,
+                batch: self.batch,
+                lr: self.lr,
+                weight_decay: self.weight_decay,
+                held_out: self.holdout,
+                seed,
+            },
+        }
+    }
+
+    /// The self-play spec with the network `net`.
+    fn selfplay_agent(&self, net: &Path) -> String {
+        with_params(
+            &self.agent,
+            &[
+                ("net", net.display().to_string()),
+                ("noise", self.noise.to_string()),
+                ("temp_moves", self.temp_moves.to_string()),
+            ],
+        )
+    }
+
+    /// The match spec with the network `net`.
+    fn match_agent(&self, net: &Path) -> String {
+        with_params(&self.agent, &[("net", net.display().to_string())])
+    }
+
+    /// The self-play tournament of generation `k` with the best network
+    /// `best`.
+    pub(super) fn selfplay_args(
+        &self,
+        k: u64,
+        best: &Path,
+        threads: Option<usize>,
+    ) -> TournamentArgs {
+        TournamentArgs {
+            agents: vec![self.selfplay_agent(best)],
+            game: GameOptions {
+                games: Some(self.games_per_gen),
+                players: Some(self.players),
+                seed: Some(mix(self.seed, TAG, &[k])),
+                threads,
+                rules: crate::cli::RulesArgs {
+                    variants: Some(self.rules),
+                    ..Default::default()
+                },
+                ..GameOptions::default()
+            },
+            records: true,
+            name: Some("selfplay".to_string()),
+            selfplay: true,
+            ..TournamentArgs::default()
+        }
+    }
+
+    /// The promotion match of generation `k`.
+    pub(super) fn match_args(
+        &self,
+        candidate: &Path,
+        best: &Path,
+        k: u64,
+        threads: Option<usize>,
+    ) -> Result<TournamentArgs> {
+        Ok(TournamentArgs {
+            agents: vec![self.match_agent(candidate), self.match_agent(best)],
+            game: GameOptions {
+                games: Some(self.match_games),
+                players: Some(self.players),
+                // Other decks than the self-play data's.
+                seed: Some(mix(self.seed, TAG, &[k, 1])),
+                threads,
+                rules: crate::cli::RulesArgs {
+                    variants: Some(self.rules),
+                    ..Default::default()
+                },
+                ..GameOptions::default()
+            },
+            sprt: Some(crate::config_args::parse_sprt(&self.sprt)?),
+            name: Some("match".to_string()),
+            ..TournamentArgs::default()
+        })
+    }
+
+    /// The data generation `k` trains on: the self-play of the last
+    /// `window` generations, the bootstrap folders standing for
+    /// generation 0.
+    pub(super) fn window_data(&self, dir: &Path, k: u64) -> Vec<PathBuf> {
+        let first = (k + 1).saturating_sub(self.window);
+        let mut data = Vec::new();
+        if first == 0 {
+            data.extend(self.bootstrap.iter().cloned());
+        }
+        data.extend((first.max(1)..=k).map(|j| gen_dir(dir, j).join("selfplay")));
+        data
+    }
+}
