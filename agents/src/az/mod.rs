@@ -31,10 +31,15 @@
 //! - **Networks** (`crate::models`): `net=PATH` is read once per process and
 //!   shared by every game, seat and thread that names it.
 //!
+//! - **Linear values** (`eval=MODEL`, [`model_values`]): leaf values from
+//!   the value model `mcts:depth=0,eval=` uses, the network's policy as
+//!   the prior (`eval_mix=` mixes the network's value back in).
+//!
 //! - [`evaluator`]: the interface between the search and a model.
 
 mod config;
 pub mod evaluator;
+pub mod model_values;
 mod noise;
 mod search;
 
@@ -180,8 +185,11 @@ impl Agent for AzAgent {
     }
 
     fn unsuited_to(&self, rules: &engine::Rules, players: usize) -> Option<String> {
-        let why = self.config.network.as_ref()?.unsuited_to(rules, players)?;
-        Some(format!("its net= network is {why}"))
+        let net = self.config.network.as_ref().and_then(|n| {
+            let why = n.unsuited_to(rules, players)?;
+            Some(format!("its net= network is {why}"))
+        });
+        net.or_else(|| crate::learn::eval_unsuited_to(self.config.eval.as_deref(), rules, players))
     }
 
     fn select(&mut self, view: &SeatView<'_>, rng: &mut AgentRng) -> Action {
