@@ -37,7 +37,7 @@ use agents::neural::encode::{
 };
 use agents::neural::fast::{forward, forward_candle};
 use agents::neural::NetEvaluator;
-use agents::{from_spec, AgentRng};
+use agents::{from_spec, AgentRng, Context};
 use common::{option, positions};
 use engine::{Action, Rules, State};
 use rand::SeedableRng;
@@ -172,8 +172,9 @@ fn main() {
             let t = Instant::now();
             for (i, state) in states.iter().take(searches).enumerate() {
                 let mut rng = AgentRng::seed_from_u64(i as u64);
-                agent.select(&state.view(state.to_play()), &mut rng);
-                let visits = agent.root_visits().expect("root visits");
+                let view = state.view(state.to_play());
+                let decision = agent.decide(Context::new(&view, &mut rng)).expect("a move");
+                let visits = decision.root_visits().expect("root visits");
                 done += visits.iter().map(|v| u64::from(v.1)).sum::<u64>();
             }
             record(done as f64 / t.elapsed().as_secs_f64());

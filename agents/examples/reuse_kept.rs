@@ -14,12 +14,11 @@
 //! Iteration budgets make the figures independent of the machine.
 
 use agents::game::play_game;
-use agents::history::History;
 use agents::mcts::{MctsAgent, MctsConfig};
 use agents::params::Params;
 use agents::spec::Spec;
-use agents::{from_spec, Agent, AgentRng};
-use engine::{Action, Rules, SeatView};
+use agents::{from_spec, Agent, AgentError, Context, Decision, Lifecycle};
+use engine::Rules;
 use std::sync::{Arc, Mutex};
 
 /// An `mcts` agent that notes the root visits each search kept.
@@ -33,21 +32,14 @@ impl Agent for Probe {
         self.inner.name()
     }
 
-    fn select(&mut self, view: &SeatView<'_>, rng: &mut AgentRng) -> Action {
-        self.inner.select(view, rng)
-    }
-
-    fn decide(
-        &mut self,
-        view: &SeatView<'_>,
-        history: &History<'_>,
-        rng: &mut AgentRng,
-    ) -> Result<Action, String> {
-        let action = self.inner.decide(view, history, rng)?;
+    fn decide(&mut self, cx: Context<'_>) -> Result<Decision, AgentError> {
+        let decision = self.inner.decide(cx)?;
         self.kept.lock().unwrap().push(self.inner.kept_visits());
-        Ok(action)
+        Ok(decision)
     }
 }
+
+impl Lifecycle for Probe {}
 
 fn main() {
     let mut args = std::env::args().skip(1);

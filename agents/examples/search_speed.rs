@@ -18,7 +18,7 @@
 
 mod common;
 
-use agents::{from_spec, AgentRng};
+use agents::{from_spec, AgentRng, Context};
 use common::{option, positions};
 use engine::Rules;
 use rand::SeedableRng;
@@ -47,8 +47,11 @@ fn main() {
         let start = Instant::now();
         for (i, state) in positions.iter().enumerate() {
             let mut rng = AgentRng::seed_from_u64(i as u64);
-            agent.select(&state.view(state.to_play()), &mut rng);
-            let visits = agent
+            let view = state.view(state.to_play());
+            let decision = agent
+                .decide(Context::new(&view, &mut rng))
+                .unwrap_or_else(|e| panic!("{spec}: {e}"));
+            let visits = decision
                 .root_visits()
                 .unwrap_or_else(|| panic!("{spec}: no root visits (not a search agent?)"));
             iterations += visits.iter().map(|v| u64::from(v.1)).sum::<u64>();

@@ -13,8 +13,9 @@
 //! with the figures.
 
 use agents::game::play_game;
-use agents::{from_spec, Agent, AgentRng};
-use engine::{Action, Rules, SeatView};
+use agents::history::{GameEnd, GameStart, History};
+use agents::{from_spec, Agent, AgentError, Context, Decision, Lifecycle};
+use engine::Rules;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -29,15 +30,25 @@ impl Agent for Timed {
         self.inner.name()
     }
 
-    fn select(&mut self, view: &SeatView<'_>, rng: &mut AgentRng) -> Action {
+    fn decide(&mut self, cx: Context<'_>) -> Result<Decision, AgentError> {
         let start = Instant::now();
-        let action = self.inner.select(view, rng);
+        let decision = self.inner.decide(cx);
         self.times.lock().unwrap().push(start.elapsed());
-        action
+        decision
     }
+}
 
+impl Lifecycle for Timed {
     fn reset(&mut self) {
         self.inner.reset();
+    }
+
+    fn new_game(&mut self, start: &GameStart) {
+        self.inner.new_game(start);
+    }
+
+    fn game_over(&mut self, history: &History<'_>, end: &GameEnd<'_>) {
+        self.inner.game_over(history, end);
     }
 }
 

@@ -80,7 +80,8 @@ impl Clock for TickClock {
 }
 
 /// How long one search may run: a number of iterations, or until a time
-/// on a clock (then the iteration count is ignored).
+/// on a clock (then the iteration count is ignored), or a number of
+/// iterations cut at a time the caller imposes.
 #[derive(Clone, Debug)]
 pub enum Budget {
     /// Exactly this many iterations (reproducible).
@@ -92,14 +93,56 @@ pub enum Budget {
         /// When to stop.
         deadline: Duration,
     },
+    /// At most `iterations`, and none after the first once `clock` reads
+    /// `deadline` or later (the caller's limit on a search counted in
+    /// iterations).
+    IterationsUntil {
+        /// The most iterations.
+        iterations: u32,
+        /// The clock to read.
+        clock: Arc<dyn Clock>,
+        /// When to stop at the latest.
+        deadline: Duration,
+    },
 }
 
 impl Budget {
+    /// The budget of a search starting at `start` on `clock`, of an agent
+    /// whose own limits allow `own` (its time per move, see
+    /// [`move_time`]) or else `iterations`, asked to decide within
+    /// `time_left` ([`crate::Context::time_left`]): whichever ends first.
+    /// Without a time limit the search counts iterations (reproducible).
+    pub fn of_search(
+        clock: &Arc<dyn Clock>,
+        start: Duration,
+        own: Option<Duration>,
+        iterations: u32,
+        time_left: Option<Duration>,
+    ) -> Budget {
+        match (own, time_left) {
+            (None, None) => Budget::Iterations(iterations),
+            (Some(t), limit) => Budget::Until {
+                clock: Arc::clone(clock),
+                deadline: start + limit.map_or(t, |l| t.min(l)),
+            },
+            (None, Some(l)) => Budget::IterationsUntil {
+                iterations,
+                clock: Arc::clone(clock),
+                deadline: start + l,
+            },
+        }
+    }
+
     /// Whether the search may start another iteration after `done`.
     pub fn allows(&self, done: u32) -> bool {
         match self {
             Budget::Iterations(n) => done < *n,
             Budget::Until { clock, deadline } => done == 0 || clock.now() < *deadline,
+            Budget::IterationsUntil {
+                iterations,
+                clock,
+                deadline,
+            } => done < *iterations && (done == 0 || clock.now() < *deadline),
         }
     }
 }
@@ -148,6 +191,48 @@ mod tests {
         // Readings 0..4 ms allow an iteration; the first is free.
         assert_eq!(done, 6);
         assert!(Budget::Iterations(3).allows(2) && !Budget::Iterations(3).allows(3));
+    }
+
+    #[test]
+    fn a_callers_time_limit_cuts_the_agents_own_budget() {
+        let ms = Duration::from_millis;
+        let clock: Arc<dyn Clock> = Arc::new(TickClock::new(ms(1)));
+        let run = |budget: Budget| {
+            let mut done = 0;
+            while budget.allows(done) {
+                done += 1;
+            }
+            done
+        };
+        let start = clock.now(); // 0 ms
+                                 // No limit anywhere: the iterations, without reading the clock.
+        assert!(matches!(
+            Budget::of_search(&clock, start, None, 40, None),
+            Budget::Iterations(40)
+        ));
+        // The caller's 5 ms end 40 iterations after 5 (the first is free,
+        // the readings at 1..4 ms allow one each) ...
+        assert_eq!(
+            run(Budget::of_search(&clock, start, None, 40, Some(ms(5)))),
+            5
+        );
+        // ... but not 3 iterations, which end first.
+        let start = clock.now();
+        assert_eq!(
+            run(Budget::of_search(&clock, start, None, 3, Some(ms(50)))),
+            3
+        );
+        // The agent's own 100 ms are cut to the caller's 4.
+        let start = clock.now();
+        match Budget::of_search(&clock, start, Some(ms(100)), 40, Some(ms(4))) {
+            Budget::Until { deadline, .. } => assert_eq!(deadline, start + ms(4)),
+            other => panic!("{other:?}"),
+        }
+        // The agent's own 2 ms stay when the caller allows more.
+        match Budget::of_search(&clock, start, Some(ms(2)), 40, Some(ms(4))) {
+            Budget::Until { deadline, .. } => assert_eq!(deadline, start + ms(2)),
+            other => panic!("{other:?}"),
+        }
     }
 
     #[test]

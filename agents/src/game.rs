@@ -5,12 +5,12 @@
 //! gives the same tile order in every game that uses it (paired decks) —
 //! with The Gifts, until a Take 2 draws a tile early and returns one.
 //! Gift cards come from a second stream of the same seed.
-//! Each seat's agent gets its own generator. An agent that panics or
-//! returns an illegal move forfeits: the game stops there and the reason
-//! is kept.
+//! Each seat's agent gets its own generator. An agent that panics,
+//! returns an illegal move or gives up ([`crate::AgentError`]) forfeits:
+//! the game stops there and the reason is kept.
 
 use crate::history::{GameEnd, GameStart, History};
-use crate::{Agent, AgentRng};
+use crate::{Agent, AgentRng, Context};
 use engine::{Action, Move, Phase, Record, RecordBuilder, Rules, Score, Seat, State};
 use rand::SeedableRng;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -124,13 +124,16 @@ pub fn play_game_watched(
         let start = Instant::now();
         let history = History::new(&record, seat);
         let chosen = catch_unwind(AssertUnwindSafe(|| {
-            agents[s].decide(&view, &history, &mut rngs[s])
+            agents[s].decide(Context::new(&view, &mut rngs[s]).with_history(history))
         }));
         think_time[s] += start.elapsed();
         let action = match chosen {
-            Ok(Ok(action)) => action,
-            Ok(Err(reason)) => {
-                forfeit = Some(Forfeit { seat, reason });
+            Ok(Ok(decision)) => decision.action,
+            Ok(Err(e)) => {
+                forfeit = Some(Forfeit {
+                    seat,
+                    reason: e.to_string(),
+                });
                 break;
             }
             Err(panic) => {
@@ -191,7 +194,7 @@ pub fn play_game_watched(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::from_spec;
+    use crate::{from_spec, AgentError, Decision, Lifecycle};
 
     #[test]
     fn a_game_between_random_agents_replays_to_its_scores() {
@@ -222,13 +225,58 @@ mod tests {
             "faulty"
         }
 
-        fn select(&mut self, view: &engine::SeatView<'_>, _rng: &mut AgentRng) -> Action {
-            let placement = view.nth_placement(0).expect("a placement");
-            Action::Place(Move {
+        fn decide(&mut self, cx: Context<'_>) -> Result<Decision, AgentError> {
+            let placement = cx.view.nth_placement(0).expect("a placement");
+            Ok(Decision::new(Action::Place(Move {
                 placement,
                 meeple: Some(200),
-            })
+            })))
         }
+    }
+
+    impl Lifecycle for Faulty {}
+
+    /// An agent that gives up at its first decision, and notes what the
+    /// game told it.
+    struct Quitter(std::sync::Arc<std::sync::Mutex<Vec<&'static str>>>);
+
+    impl Agent for Quitter {
+        fn name(&self) -> &str {
+            "quitter"
+        }
+
+        fn decide(&mut self, cx: Context<'_>) -> Result<Decision, AgentError> {
+            assert!(cx.history.is_some(), "the runner gives the history");
+            Err(AgentError::Failed("timed out after 10 ms".into()))
+        }
+    }
+
+    impl Lifecycle for Quitter {
+        fn reset(&mut self) {
+            self.0.lock().unwrap().push("reset");
+        }
+
+        fn new_game(&mut self, _start: &GameStart) {
+            self.0.lock().unwrap().push("new_game");
+        }
+
+        fn game_over(&mut self, _history: &History<'_>, end: &GameEnd<'_>) {
+            assert!(end.forfeit.is_some());
+            self.0.lock().unwrap().push("game_over");
+        }
+    }
+
+    #[test]
+    fn an_agent_error_forfeits_with_its_text_and_the_lifecycle_is_told() {
+        let heard = std::sync::Arc::default();
+        let quitter = Quitter(std::sync::Arc::clone(&heard));
+        let mut agents: Vec<Box<dyn Agent>> = vec![from_spec("random").unwrap(), Box::new(quitter)];
+        let out = play_game(&mut agents, Rules::default(), 3, &[1, 2]);
+        let forfeit = out.forfeit.expect("the quitter forfeits");
+        assert_eq!(forfeit.seat, Seat(1));
+        assert_eq!(forfeit.reason, "timed out after 10 ms");
+        assert_eq!(out.decisions, vec![1, 0]);
+        assert_eq!(*heard.lock().unwrap(), ["reset", "new_game", "game_over"]);
     }
 
     #[test]

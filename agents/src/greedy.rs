@@ -31,8 +31,8 @@
 use crate::eval::{advantage, advantage_after, end_now_scores};
 use crate::learn::{self, ValueModel};
 use crate::spec::AgentKind;
-use crate::{Agent, AgentRng};
-use engine::{Action, EndNow, Move, Phase, SeatView, State};
+use crate::{Agent, AgentError, Context, Decision, Lifecycle};
+use engine::{Action, EndNow, Move, Phase, State};
 use rand::Rng;
 use std::sync::Arc;
 
@@ -43,7 +43,8 @@ pub const KIND: AgentKind = AgentKind {
     build: |name, params| {
         let mut agent = GreedyAgent::new(name);
         agent.model = learn::eval_param(params)?;
-        Ok(crate::spec::cloning(agent))
+        let unsuited = learn::eval_unsuited(agent.model.clone());
+        Ok(crate::spec::Make::cloning(agent).unsuited(unsuited))
     },
 };
 
@@ -162,15 +163,13 @@ impl Agent for GreedyAgent {
         &self.name
     }
 
-    fn select(&mut self, view: &SeatView<'_>, rng: &mut AgentRng) -> Action {
-        let state = view.determinize(rng);
-        match &self.model {
-            Some(model) => model_action(model, &state, rng),
-            None => greedy_action(&state, rng),
-        }
-    }
-
-    fn unsuited_to(&self, rules: &engine::Rules, players: usize) -> Option<String> {
-        crate::learn::eval_unsuited_to(self.model.as_deref(), rules, players)
+    fn decide(&mut self, cx: Context<'_>) -> Result<Decision, AgentError> {
+        let state = cx.view.determinize(cx.rng);
+        Ok(Decision::new(match &self.model {
+            Some(model) => model_action(model, &state, cx.rng),
+            None => greedy_action(&state, cx.rng),
+        }))
     }
 }
+
+impl Lifecycle for GreedyAgent {}

@@ -48,6 +48,15 @@ pub struct History<'a> {
     viewer: Seat,
 }
 
+impl std::fmt::Debug for History<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("History")
+            .field("viewer", &self.viewer)
+            .field("turns", &self.len())
+            .finish_non_exhaustive()
+    }
+}
+
 impl<'a> History<'a> {
     /// The history of the game `record` is building, seen by `viewer`.
     pub fn new(record: &'a RecordBuilder, viewer: Seat) -> History<'a> {

@@ -39,8 +39,10 @@ pub const KIND: AgentKind = AgentKind {
             info_sets: true,
             ..MctsConfig::from_params(params)?
         };
-        Ok(std::sync::Arc::new(move || {
-            Box::new(MctsAgent::new(name.clone(), config.clone()))
-        }))
+        let unsuited = crate::learn::eval_unsuited(config.eval.clone());
+        Ok(
+            crate::spec::Make::new(move || Box::new(MctsAgent::new(name.clone(), config.clone())))
+                .unsuited(unsuited),
+        )
     },
 };

@@ -1,5 +1,7 @@
-//! Agents for the Carcassonne engine: one small [`Agent`] trait and the
-//! agents built from spec strings such as `mcts:iterations=2000,c=0.7`.
+//! Agents for the Carcassonne engine: one small [`Agent`] trait (one
+//! decision method, [`Agent::decide`], given a [`Context`] and answering a
+//! [`Decision`]) and the agents built from spec strings such as
+//! `mcts:iterations=2000,c=0.7`.
 //!
 //! - [`action_features`]: one row of numbers per legal action (versioned),
 //!   for learners that score actions.
@@ -47,6 +49,8 @@ mod test_support;
 
 use engine::{Action, SeatView};
 use history::{GameEnd, GameStart, History};
+use std::fmt;
+use std::time::Duration;
 
 /// The random generator every agent gets: one per seat and game, seeded
 /// by the caller, separate from the tile draws.
@@ -54,53 +58,207 @@ pub type AgentRng = rand_pcg::Pcg64Mcg;
 
 /// A player. It sees only its seat's view and draws randomness only from
 /// the generator it is given, so the same seed gives the same move.
-pub trait Agent: Send {
+///
+/// One decision method, [`Agent::decide`]; what the game tells the agent
+/// besides (a game begins, it is over) comes through its [`Lifecycle`].
+/// What an agent's files were fitted on is a question for its
+/// [`Factory`] ([`Factory::unsuited_to`]).
+///
+/// ```
+/// use agents::{Agent, AgentError, AgentRng, Context, Decision, Lifecycle};
+/// use engine::{Rules, Seat, State};
+/// use rand::SeedableRng;
+///
+/// /// The first legal action, always.
+/// struct First;
+///
+/// impl Lifecycle for First {}
+///
+/// impl Agent for First {
+///     fn name(&self) -> &str {
+///         "first"
+///     }
+///
+///     fn decide(&mut self, cx: Context<'_>) -> Result<Decision, AgentError> {
+///         let mut first = None;
+///         cx.view.for_each_action(|a| {
+///             first.get_or_insert(a);
+///         });
+///         Ok(Decision::new(first.expect("the seat is to play")))
+///     }
+/// }
+///
+/// let mut rng = AgentRng::seed_from_u64(1);
+/// let mut state = State::new(Rules::default(), 2, Seat(0));
+/// state.apply_chance(&mut rng); // the first tile drawn
+/// let view = state.view(Seat(0));
+/// let decision = First.decide(Context::new(&view, &mut rng)).unwrap();
+/// assert_eq!(state.check_action(decision.action), Ok(()));
+/// assert!(decision.search.is_none());
+/// ```
+pub trait Agent: Lifecycle + Send {
     /// The agent's spec string, e.g. `mcts:iterations=2000,c=0.7`.
     fn name(&self) -> &str;
 
-    /// Choose a legal action for the seat of `view`, which is to play: in
-    /// `Phase::Place` a placement (with its meeple) or, with The Gifts, a
-    /// gift to open first; in `Phase::Choose` (after Take 2) the tile to
-    /// keep.
-    fn select(&mut self, view: &SeatView<'_>, rng: &mut AgentRng) -> Action;
+    /// Choose a legal action for the seat of `cx.view`, which is to play:
+    /// in `Phase::Place` a placement (with its meeple) or, with The Gifts,
+    /// a gift to open first; in `Phase::Choose` (after Take 2) the tile to
+    /// keep. A search agent says what its search found
+    /// ([`Decision::search`]).
+    ///
+    /// # Errors
+    ///
+    /// The agent gives up the game instead ([`AgentError`]): an external
+    /// bot that timed out or broke the protocol, or an agent that follows
+    /// the game and was given no history. The game runner records that
+    /// as a forfeit with the error's text.
+    fn decide(&mut self, cx: Context<'_>) -> Result<Decision, AgentError>;
+}
 
+/// What the game tells an agent besides asking it for decisions. Every
+/// method does nothing by default; agents that keep something between
+/// decisions (search trees, time used, an external process) listen.
+pub trait Lifecycle {
     /// Forget anything kept from an earlier game.
     fn reset(&mut self) {}
 
-    /// A game begins (after [`Agent::reset`]). The default does nothing.
+    /// A game begins (after [`Lifecycle::reset`]).
     fn new_game(&mut self, _start: &GameStart) {}
 
-    /// Choose an action as [`Agent::select`] does, also given the turns
-    /// played so far; an `Err` forfeits the game with that reason (an
-    /// external bot that times out or breaks the protocol). The default
-    /// calls [`Agent::select`].
-    fn decide(
-        &mut self,
-        view: &SeatView<'_>,
-        _history: &History<'_>,
-        rng: &mut AgentRng,
-    ) -> Result<Action, String> {
-        Ok(self.select(view, rng))
-    }
-
     /// The game is over (or stopped at a forfeit); `history` holds every
-    /// turn. The default does nothing.
+    /// turn.
     fn game_over(&mut self, _history: &History<'_>, _end: &GameEnd<'_>) {}
+}
 
-    /// For search agents: the visits of each action at the root of the
-    /// search behind the last [`Agent::select`] (self-play data records
-    /// them); `None` for agents that do not search or did not this time.
-    fn root_visits(&self) -> Option<Vec<(Action, u32)>> {
-        None
+/// One decision to make: what the seat sees, the game so far, the
+/// generator to draw from and the time the caller allows.
+#[derive(Debug)]
+#[non_exhaustive]
+pub struct Context<'a> {
+    /// The deciding seat's view; that seat is to play.
+    pub view: &'a SeatView<'a>,
+    /// The turns played so far as the seat saw them, when the caller
+    /// follows a game (the runner always does); `None` for a position on
+    /// its own. Agents that follow the game (external bots, `reuse=true`)
+    /// need it.
+    pub history: Option<History<'a>>,
+    /// The agent's generator for this game.
+    pub rng: &'a mut AgentRng,
+    /// The longest this decision may take, from when it is asked, if the
+    /// caller imposes a limit. Search agents stop by then, on top of their
+    /// own budget (their iterations or `time_ms`, whichever ends first);
+    /// the others are fast anyway.
+    pub time_left: Option<Duration>,
+}
+
+impl<'a> Context<'a> {
+    /// The decision of `view`'s seat, drawing from `rng`, with no
+    /// history and no time limit.
+    pub fn new(view: &'a SeatView<'a>, rng: &'a mut AgentRng) -> Context<'a> {
+        Context {
+            view,
+            history: None,
+            rng,
+            time_left: None,
+        }
     }
 
-    /// Why the agent may play badly in games of `players` seats under
-    /// `rules` — its value model (`eval=`) was fitted on other games —
-    /// or `None` when nothing is known against it. The command line
-    /// prints it as a warning before a tournament.
-    fn unsuited_to(&self, _rules: &engine::Rules, _players: usize) -> Option<String> {
-        None
+    /// The same decision in a game whose turns so far are `history`.
+    pub fn with_history(self, history: History<'a>) -> Context<'a> {
+        Context {
+            history: Some(history),
+            ..self
+        }
+    }
+
+    /// The same decision to be taken within `time_left`.
+    pub fn with_time_left(self, time_left: Duration) -> Context<'a> {
+        Context {
+            time_left: Some(time_left),
+            ..self
+        }
     }
 }
+
+/// An agent's answer: the action, and what its search found if it
+/// searched.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Decision {
+    /// The action to play.
+    pub action: Action,
+    /// The search behind it; `None` for agents that do not search, or
+    /// did not this time (a forced move, the endgame solver).
+    pub search: Option<SearchStats>,
+}
+
+impl Decision {
+    /// `action`, chosen without a search.
+    pub fn new(action: Action) -> Decision {
+        Decision {
+            action,
+            search: None,
+        }
+    }
+
+    /// `action`, chosen by a search that found `stats`.
+    pub fn searched(action: Action, stats: SearchStats) -> Decision {
+        Decision {
+            action,
+            search: Some(stats),
+        }
+    }
+
+    /// The visits of each action at the root of the search (self-play
+    /// data records them), if there was one.
+    pub fn root_visits(&self) -> Option<&[(Action, u32)]> {
+        self.search.as_ref().map(|s| s.root_visits.as_slice())
+    }
+}
+
+impl From<Action> for Decision {
+    fn from(action: Action) -> Decision {
+        Decision::new(action)
+    }
+}
+
+/// What a search found at its root.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchStats {
+    /// Each action the search tried at the root, with its visits (summed
+    /// over threads), in the search's order.
+    pub root_visits: Vec<(Action, u32)>,
+    /// Iterations run (over all threads).
+    pub iterations: u32,
+    /// The mean value of the chosen action for the deciding seat, on the
+    /// agent's own scale (`mcts`: its reward in 0..=1; `az`: the
+    /// network's value in -1..=1).
+    pub value: f64,
+}
+
+/// Why an agent gives up the game instead of choosing an action.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum AgentError {
+    /// The agent follows the game and was asked without its history
+    /// ([`Context::history`]).
+    NeedsHistory,
+    /// The player behind the agent failed: an external bot that timed
+    /// out, exited or broke the protocol, or a Python agent that raised.
+    /// The reason, as the game's forfeit reports it.
+    Failed(String),
+}
+
+impl fmt::Display for AgentError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            AgentError::NeedsHistory => {
+                f.write_str("asked to decide without the game's history, which it follows")
+            }
+            AgentError::Failed(reason) => f.write_str(reason),
+        }
+    }
+}
+
+impl std::error::Error for AgentError {}
 
 pub use spec::{from_spec, Factory, SpecError};

@@ -9,7 +9,7 @@
 
 use crate::params::{Param, Params, Values};
 use crate::spec::{AgentKind, SpecError};
-use crate::{Agent, AgentRng};
+use crate::{Agent, AgentError, AgentRng, Context, Decision, Lifecycle};
 use engine::{Action, Move, Phase, SeatView};
 use rand::Rng;
 
@@ -18,7 +18,7 @@ pub const KIND: AgentKind = AgentKind {
     name: "random",
     params: PARAMS,
     build: |name, params| {
-        Ok(crate::spec::cloning(RandomAgent::from_params(
+        Ok(crate::spec::Make::cloning(RandomAgent::from_params(
             name, params,
         )?))
     },
@@ -62,7 +62,16 @@ impl Agent for RandomAgent {
         &self.name
     }
 
-    fn select(&mut self, view: &SeatView<'_>, rng: &mut AgentRng) -> Action {
+    fn decide(&mut self, cx: Context<'_>) -> Result<Decision, AgentError> {
+        Ok(Decision::new(self.choose(cx.view, cx.rng)))
+    }
+}
+
+impl Lifecycle for RandomAgent {}
+
+impl RandomAgent {
+    /// The action of `view`, drawn from `rng`.
+    fn choose(&self, view: &SeatView<'_>, rng: &mut AgentRng) -> Action {
         let Some(p) = self.meeple else {
             return view.random_action(rng).expect("the seat is to play");
         };

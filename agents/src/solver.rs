@@ -27,8 +27,8 @@
 use crate::greedy::greedy_action;
 use crate::params::{self, Param};
 use crate::spec::AgentKind;
-use crate::{Agent, AgentRng};
-use engine::{Action, Phase, SeatView, State, MAX_PLAYERS};
+use crate::{Agent, AgentError, Context, Decision, Lifecycle};
+use engine::{Action, Phase, State, MAX_PLAYERS};
 
 /// Each seat's expected final advantage.
 pub type Values = [f64; MAX_PLAYERS];
@@ -39,7 +39,7 @@ pub const KIND: AgentKind = AgentKind {
     params: PARAMS,
     build: |name, params| {
         let tiles = params.req("tiles")?;
-        Ok(crate::spec::cloning(SolverAgent { name, tiles }))
+        Ok(crate::spec::Make::cloning(SolverAgent { name, tiles }))
     },
 };
 
@@ -72,15 +72,17 @@ impl Agent for SolverAgent {
         &self.name
     }
 
-    fn select(&mut self, view: &SeatView<'_>, rng: &mut AgentRng) -> Action {
-        let state = view.determinize(rng);
-        if in_reach(&state, self.tiles) {
+    fn decide(&mut self, cx: Context<'_>) -> Result<Decision, AgentError> {
+        let state = cx.view.determinize(cx.rng);
+        Ok(Decision::new(if in_reach(&state, self.tiles) {
             solve(&state).1
         } else {
-            greedy_action(&state, rng)
-        }
+            greedy_action(&state, cx.rng)
+        }))
     }
 }
+
+impl Lifecycle for SolverAgent {}
 
 /// Whether the rest of the game from the decision in `state` is within
 /// `tiles` tiles (and `tiles` is not 0): the tiles of the bag and, with a

@@ -11,6 +11,7 @@
 
 use crate::params::{Param, Params};
 use crate::Agent;
+use engine::Rules;
 use std::fmt;
 use std::sync::Arc;
 
@@ -26,18 +27,48 @@ impl fmt::Display for SpecError {
 
 impl std::error::Error for SpecError {}
 
+/// What a spec's agents were made for: why they may play badly in games
+/// of some seats and rules (see [`Factory::unsuited_to`]).
+pub type Unsuited = Arc<dyn Fn(&Rules, usize) -> Option<String> + Send + Sync>;
+
 /// Makes a fresh agent, every time the same (its settings checked and its
-/// files read when the maker was made).
-pub type Make = Arc<dyn Fn() -> Box<dyn Agent> + Send + Sync>;
+/// files read when the maker was made), and knows what games the files
+/// it read were fitted on.
+#[derive(Clone)]
+pub struct Make {
+    agent: Arc<dyn Fn() -> Box<dyn Agent> + Send + Sync>,
+    unsuited: Option<Unsuited>,
+}
+
+impl Make {
+    /// The maker of the agents `agent` returns, suited to every game.
+    pub fn new(agent: impl Fn() -> Box<dyn Agent> + Send + Sync + 'static) -> Make {
+        Make {
+            agent: Arc::new(agent),
+            unsuited: None,
+        }
+    }
+
+    /// The maker of agents cloned from `agent`.
+    pub fn cloning<A: Agent + Clone + Sync + 'static>(agent: A) -> Make {
+        Make::new(move || Box::new(agent.clone()))
+    }
+
+    /// The same maker, whose agents may play badly where `unsuited` says
+    /// why (their value model or network was fitted on other games).
+    pub fn unsuited(self, unsuited: Option<Unsuited>) -> Make {
+        Make { unsuited, ..self }
+    }
+
+    /// A fresh agent.
+    pub fn make(&self) -> Box<dyn Agent> {
+        (self.agent)()
+    }
+}
 
 /// Checks an agent's parameters and reads its files, returning what makes
 /// agents reporting themselves as the given name.
 pub type Build = fn(String, &Params<'_, '_>) -> Result<Make, SpecError>;
-
-/// The [`Make`] of agents cloned from `agent`.
-pub fn cloning<A: Agent + Clone + Sync + 'static>(agent: A) -> Make {
-    Arc::new(move || Box::new(agent.clone()))
-}
 
 /// One kind of agent: its name, its parameters and how to build it.
 #[derive(Clone, Copy, Debug)]
@@ -164,7 +195,15 @@ impl Factory {
 
     /// A fresh agent.
     pub fn build(&self) -> Box<dyn Agent> {
-        (self.make)()
+        self.make.make()
+    }
+
+    /// Why its agents may play badly in games of `players` seats under
+    /// `rules` — the value model of `eval=` or the network of `net=` was
+    /// fitted on other games — or `None` when nothing is known against
+    /// it. The command line prints it as a warning before a tournament.
+    pub fn unsuited_to(&self, rules: &Rules, players: usize) -> Option<String> {
+        self.make.unsuited.as_ref()?(rules, players)
     }
 }
 

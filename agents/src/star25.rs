@@ -41,8 +41,8 @@
 use crate::eval::{advantage, end_now_scores, end_now_scores_after_action};
 use crate::params::{Param, Params, Values};
 use crate::spec::{AgentKind, SpecError};
-use crate::{Agent, AgentRng};
-use engine::{Action, Chance, Phase, Seat, SeatView, State};
+use crate::{Agent, AgentError, AgentRng, Context, Decision, Lifecycle};
+use engine::{Action, Chance, Phase, Seat, State};
 use rand::seq::SliceRandom;
 
 /// The `star25` agent in the spec registry.
@@ -50,7 +50,7 @@ pub const KIND: AgentKind = AgentKind {
     name: "star25",
     params: PARAMS,
     build: |name, params| {
-        Ok(crate::spec::cloning(Star25Agent::new(
+        Ok(crate::spec::Make::cloning(Star25Agent::new(
             name,
             Star25Config::from_params(params)?,
         )))
@@ -140,12 +140,14 @@ impl Agent for Star25Agent {
         &self.name
     }
 
-    fn select(&mut self, view: &SeatView<'_>, rng: &mut AgentRng) -> Action {
-        let state = view.determinize(rng);
+    fn decide(&mut self, cx: Context<'_>) -> Result<Decision, AgentError> {
+        let state = cx.view.determinize(cx.rng);
         let mut search = Star25::new(self.config, state.to_play());
-        search.best(&state, rng).1
+        Ok(Decision::new(search.best(&state, cx.rng).1))
     }
 }
+
+impl Lifecycle for Star25Agent {}
 
 /// One search from the point of view of `me`.
 #[derive(Clone, Debug)]

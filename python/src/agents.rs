@@ -3,14 +3,15 @@
 //! tournaments through the same runner as the command line.
 
 use crate::action::Action;
-use crate::errors::{guard, illegal, panic_message};
+use crate::errors::{guard, illegal, panic_message, EngineError};
 use crate::game::Game;
 use crate::rules::rules_from;
 use crate::view::View;
 use ::tournament::{Folder, Settings, TournamentConfig};
-use files::error::Error as RunError;
-use agents::{Agent, AgentRng, SpecError};
+use agents::history::GameStart;
+use agents::{Agent, AgentError, AgentRng, Context, Decision, Lifecycle, SpecError};
 use engine::{Action as EngineAction, SeatView};
+use files::error::Error as RunError;
 use pyo3::exceptions::{PyOSError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -51,7 +52,13 @@ impl BuiltinAgent {
         let chosen = py.detach(|| {
             let mut inner = self.inner.lock().unwrap_or_else(|e| e.into_inner());
             let (agent, rng) = &mut *inner;
-            guard(|| Ok(agent.select(&state.view(seat), rng)))
+            let view = state.view(seat);
+            guard(|| {
+                agent
+                    .decide(Context::new(&view, rng))
+                    .map(|d| d.action)
+                    .map_err(|e| EngineError::new_err(e.to_string()))
+            })
         })?;
         Ok(Action::new(&state, chosen))
     }
@@ -214,20 +221,12 @@ impl Agent for PythonAgent {
         &self.name
     }
 
-    fn new_game(&mut self, start: &agents::history::GameStart) {
-        self.game = Some((start.seat.index(), start.seed));
-    }
-
     /// An exception forfeits the game: the reason names it and its line,
     /// the traceback goes to the log.
-    fn decide(
-        &mut self,
-        view: &SeatView<'_>,
-        _history: &agents::history::History<'_>,
-        rng: &mut AgentRng,
-    ) -> Result<EngineAction, String> {
-        Python::attach(|py| match self.choose(py, view, rng) {
-            Ok(action) => Ok(action),
+    fn decide(&mut self, cx: Context<'_>) -> Result<Decision, AgentError> {
+        let view = cx.view;
+        Python::attach(|py| match self.choose(py, view, cx.rng) {
+            Ok(action) => Ok(Decision::new(action)),
             Err(e) => {
                 let (line, trace) = describe_exception(py, &e);
                 let (seat, seed) = self.game.unwrap_or((view.seat().index(), 0));
@@ -237,24 +236,15 @@ impl Agent for PythonAgent {
                     view.turns(),
                     trace.trim_end()
                 ));
-                Err(format!("python exception: {line}"))
+                Err(AgentError::Failed(format!("python exception: {line}")))
             }
         })
     }
+}
 
-    fn select(&mut self, view: &SeatView<'_>, rng: &mut AgentRng) -> EngineAction {
-        let chosen = Python::attach(|py| {
-            self.choose(py, view, rng).map_err(|e| {
-                let text = e.to_string();
-                text.lines().next().unwrap_or("").to_string()
-            })
-        });
-        match chosen {
-            Ok(action) => action,
-            // The game runner catches this and records a forfeit with the
-            // message; `resume_unwind` skips the panic hook's printout.
-            Err(e) => std::panic::resume_unwind(Box::new(format!("python agent raised {e}"))),
-        }
+impl Lifecycle for PythonAgent {
+    fn new_game(&mut self, start: &GameStart) {
+        self.game = Some((start.seat.index(), start.seed));
     }
 }
 

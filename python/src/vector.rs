@@ -26,7 +26,7 @@ use crate::errors::guard;
 use crate::observation::{Observation, OBSERVATION_KEYS, PLANES, STATE_ENTRIES};
 use agents::action_features::{for_each_row, COLUMN_COUNT};
 use agents::game::{deck_rng, gift_rng};
-use agents::{Agent, AgentRng};
+use agents::{Agent, AgentRng, Context};
 use engine::{Action, Gift, Phase, Rules, Seat, State, Tile, MAX_PLAYERS};
 use numpy::{PyArrayDyn, PyArrayMethods};
 use pyo3::exceptions::PyValueError;
@@ -158,7 +158,12 @@ impl Slot {
             let Some((agent, rng)) = self.opponents[seat.index()].as_mut() else {
                 return;
             };
-            let action = agent.select(&self.state.view(seat), rng);
+            let view = self.state.view(seat);
+            // A built-in agent never gives up (only external bots do).
+            let action = agent
+                .decide(Context::new(&view, rng))
+                .expect("a built-in agent decides")
+                .action;
             self.state.play_action_unchecked(action);
         }
     }

@@ -23,7 +23,7 @@
 //!   then higher prior, then at random: every node lists its children
 //!   in an order shuffled with the agent's generator, and the first of
 //!   equals wins, in the search as in the choice). A forced move is played
-//!   without a search (and [`Agent::root_visits`] is then `None`).
+//!   without a search (and [`crate::Decision::search`] is then `None`).
 //! - **Self-play only** (`noise.rs`): Dirichlet noise on the root priors
 //!   (`noise=`, `alpha=`) and a move drawn at temperature `temp` during
 //!   the first `temp_moves` turns of the game. Both are off by default;
@@ -49,8 +49,8 @@ pub use search::{terminal_values, RootStats, Tree};
 
 use crate::clock::{move_time, Budget, Clock, WallClock};
 use crate::spec::AgentKind;
-use crate::{Agent, AgentRng};
-use engine::{Action, SeatView};
+use crate::{Agent, AgentError, AgentRng, Context, Decision, Lifecycle, SearchStats};
+use engine::SeatView;
 use rand::{Rng, SeedableRng};
 use search::Search;
 use std::sync::Arc;
@@ -62,9 +62,21 @@ pub const KIND: AgentKind = AgentKind {
     params: PARAMS,
     build: |name, params| {
         let config = AzConfig::from_params(params)?;
-        Ok(Arc::new(move || {
-            Box::new(AzAgent::new(name.clone(), config.clone()))
-        }))
+        let network = config.network.clone();
+        let eval = crate::learn::eval_unsuited(config.eval.clone());
+        let unsuited = (network.is_some() || eval.is_some()).then(|| -> crate::spec::Unsuited {
+            Arc::new(move |rules: &engine::Rules, players: usize| {
+                let net = network.as_ref().and_then(|n| n.unsuited_to(rules, players));
+                match net {
+                    Some(why) => Some(format!("its net= network is {why}")),
+                    None => eval.as_ref().and_then(|e| e(rules, players)),
+                }
+            })
+        });
+        Ok(
+            crate::spec::Make::new(move || Box::new(AzAgent::new(name.clone(), config.clone())))
+                .unsuited(unsuited),
+        )
     },
 };
 
@@ -76,8 +88,6 @@ pub struct AzAgent {
     clock: Arc<dyn Clock>,
     /// Time spent on moves of this game (for `game_ms`).
     game_spent: Duration,
-    /// The root visits of the last search ([`Agent::root_visits`]).
-    last_visits: Option<Vec<(Action, u32)>>,
     /// One arena per thread, kept between searches for their memory.
     trees: Vec<Tree>,
 }
@@ -91,7 +101,6 @@ impl AzAgent {
             config,
             clock: WallClock::shared(),
             game_spent: Duration::ZERO,
-            last_visits: None,
             trees: Vec::new(),
         }
     }
@@ -106,24 +115,20 @@ impl AzAgent {
         &self.config
     }
 
-    /// The budget of a search of `view` starting at `start` on the clock.
-    fn budget(&self, view: &SeatView<'_>, start: Duration) -> Budget {
+    /// The budget of a search of `view` starting at `start` on the
+    /// clock, cut at `time_left` after it if the caller imposes it.
+    fn budget(&self, view: &SeatView<'_>, start: Duration, time_left: Option<Duration>) -> Budget {
         let cfg = &self.config;
         let game_left = cfg
             .game_ms
             .map(|g| Duration::from_millis(g).saturating_sub(self.game_spent));
-        match move_time(
+        let own = move_time(
             cfg.time_ms.map(Duration::from_millis),
             game_left,
             usize::from(view.bag().total()),
             view.players(),
-        ) {
-            Some(t) => Budget::Until {
-                clock: Arc::clone(&self.clock),
-                deadline: start + t,
-            },
-            None => Budget::Iterations(cfg.iterations),
-        }
+        );
+        Budget::of_search(&self.clock, start, own, cfg.iterations, time_left)
     }
 
     /// Search the decision of `view` (even a forced one) within the
@@ -131,7 +136,17 @@ impl AzAgent {
     /// in parallel with generators seeded from `rng`, their root
     /// statistics merged in thread order.
     pub fn search(&mut self, view: &SeatView<'_>, rng: &mut AgentRng) -> RootStats {
-        let budget = self.budget(view, self.clock.now());
+        self.search_within(view, rng, None)
+    }
+
+    /// [`AzAgent::search`], cut at `time_left` if the caller imposes it.
+    fn search_within(
+        &mut self,
+        view: &SeatView<'_>,
+        rng: &mut AgentRng,
+        time_left: Option<Duration>,
+    ) -> RootStats {
+        let budget = self.budget(view, self.clock.now(), time_left);
         let cfg = &self.config;
         let threads = cfg.threads.max(1) as usize;
         self.trees.resize_with(threads, Tree::default);
@@ -166,8 +181,9 @@ impl AzAgent {
     }
 
     /// The move to play from a search's root statistics: drawn at the
-    /// temperature in the first `temp_moves` turns, else the best.
-    fn pick(&self, stats: &RootStats, view: &SeatView<'_>, rng: &mut AgentRng) -> Action {
+    /// temperature in the first `temp_moves` turns, else the best; with
+    /// what the search found.
+    fn pick(&self, stats: &RootStats, view: &SeatView<'_>, rng: &mut AgentRng) -> Decision {
         let cfg = &self.config;
         let i = if view.turns() < cfg.temp_moves as usize && cfg.temp > 0.0 {
             let visits: Vec<u32> = stats.children.iter().map(|c| c.1).collect();
@@ -175,7 +191,15 @@ impl AzAgent {
         } else {
             stats.best().expect("a legal action")
         };
-        stats.children[i].0
+        let (action, visits, total, _) = stats.children[i];
+        Decision::searched(
+            action,
+            SearchStats {
+                root_visits: stats.children.iter().map(|c| (c.0, c.1)).collect(),
+                iterations: stats.iterations,
+                value: total / f64::from(visits.max(1)),
+            },
+        )
     }
 }
 
@@ -184,16 +208,10 @@ impl Agent for AzAgent {
         &self.name
     }
 
-    fn unsuited_to(&self, rules: &engine::Rules, players: usize) -> Option<String> {
-        let net = self.config.network.as_ref().and_then(|n| {
-            let why = n.unsuited_to(rules, players)?;
-            Some(format!("its net= network is {why}"))
-        });
-        net.or_else(|| crate::learn::eval_unsuited_to(self.config.eval.as_deref(), rules, players))
-    }
-
-    fn select(&mut self, view: &SeatView<'_>, rng: &mut AgentRng) -> Action {
-        self.last_visits = None;
+    /// A forced move is played without a search (and without search
+    /// statistics).
+    fn decide(&mut self, cx: Context<'_>) -> Result<Decision, AgentError> {
+        let (view, rng) = (cx.view, cx.rng);
         let mut only = None;
         let mut count = 0;
         view.for_each_action(|a| {
@@ -201,23 +219,19 @@ impl Agent for AzAgent {
             only = Some(a);
         });
         if count == 1 {
-            return only.expect("one action");
+            return Ok(Decision::new(only.expect("one action")));
         }
         let start = self.clock.now();
-        let stats = self.search(view, rng);
-        let action = self.pick(&stats, view, rng);
-        self.last_visits = Some(stats.children.iter().map(|c| (c.0, c.1)).collect());
+        let stats = self.search_within(view, rng, cx.time_left);
+        let decision = self.pick(&stats, view, rng);
         self.game_spent += self.clock.now().saturating_sub(start);
-        action
+        Ok(decision)
     }
+}
 
+impl Lifecycle for AzAgent {
     fn reset(&mut self) {
         self.game_spent = Duration::ZERO;
-        self.last_visits = None;
-    }
-
-    fn root_visits(&self) -> Option<Vec<(Action, u32)>> {
-        self.last_visits.clone()
     }
 }
 

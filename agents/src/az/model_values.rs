@@ -53,7 +53,7 @@ mod tests {
     use super::*;
     use crate::az::Uniform;
     use crate::test_support::random_play_until;
-    use crate::{from_spec, AgentRng};
+    use crate::{from_spec, AgentRng, Context};
     use engine::Rules;
     use rand::SeedableRng;
     use std::path::Path;
@@ -94,7 +94,8 @@ mod tests {
         let view = state.view(state.to_play());
         let play = || {
             let mut agent = from_spec(&spec).unwrap();
-            agent.select(&view, &mut AgentRng::seed_from_u64(9))
+            let mut rng = AgentRng::seed_from_u64(9);
+            agent.decide(Context::new(&view, &mut rng)).unwrap().action
         };
         let a = play();
         assert!(state.legal_actions().contains(&a));

@@ -5,7 +5,7 @@ use super::config::tests::config;
 use super::*;
 use crate::clock::TickClock;
 use crate::test_support::random_play_until;
-use engine::{Rules, Seat, State, Tile};
+use engine::{Action, Rules, Seat, State, Tile};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use testkit::StateExt;
@@ -24,6 +24,12 @@ fn agent(spec: &str, evaluator: Arc<dyn Evaluator>) -> AzAgent {
             ..config(spec)
         },
     )
+}
+
+/// `agent`'s decision of `view` with a generator seeded with `seed`.
+fn decide(agent: &mut AzAgent, view: &SeatView<'_>, seed: u64) -> Decision {
+    let mut rng = AgentRng::seed_from_u64(seed);
+    agent.decide(Context::new(view, &mut rng)).unwrap()
 }
 
 fn search(spec: &str, evaluator: Arc<dyn Evaluator>, state: &State, seed: u64) -> RootStats {
@@ -121,11 +127,8 @@ fn root_visits_sum_to_the_iterations_whatever_the_batch() {
         assert_eq!(visits(&stats), 50, "{spec}");
         assert_eq!(stats.children.len(), state.legal_actions().len());
         let mut agent = agent(&spec, Arc::new(Uniform));
-        let a = agent.select(
-            &state.view(state.to_play()),
-            &mut AgentRng::seed_from_u64(4),
-        );
-        let v = agent.root_visits().unwrap();
+        let d = decide(&mut agent, &state.view(state.to_play()), 4);
+        let (a, v) = (d.action, d.root_visits().unwrap());
         assert_eq!(v.iter().map(|x| x.1).sum::<u32>(), 50);
         assert!(v.iter().any(|x| x.0 == a));
         assert_eq!(state.check_action(a), Ok(()));
@@ -188,12 +191,10 @@ fn values_steer_the_search() {
     let spec = "az:iterations=300";
     for seed in 0..3 {
         // Valuing meeples kept: a move that keeps them.
-        let keep =
-            agent(spec, Arc::new(Meeples(1.0))).select(&view, &mut AgentRng::seed_from_u64(seed));
+        let keep = decide(&mut agent(spec, Arc::new(Meeples(1.0))), &view, seed).action;
         assert_eq!(supply_after(keep), now, "{keep:?}");
         // Valuing meeples spent: a move that spends one.
-        let spend =
-            agent(spec, Arc::new(Meeples(-1.0))).select(&view, &mut AgentRng::seed_from_u64(seed));
+        let spend = decide(&mut agent(spec, Arc::new(Meeples(-1.0))), &view, seed).action;
         assert!(supply_after(spend) < now, "{spend:?}");
     }
 }
@@ -247,17 +248,22 @@ fn a_time_budget_reads_the_clock_before_every_iteration() {
 }
 
 #[test]
-fn root_visits_are_kept_until_reset() {
+fn a_decision_carries_its_search_and_a_callers_time_limit_cuts_it() {
     let state = position(2, 1);
+    let view = state.view(state.to_play());
     let mut agent = agent("az:iterations=5", Arc::new(Uniform));
-    assert!(agent.root_visits().is_none());
-    agent.select(
-        &state.view(state.to_play()),
-        &mut AgentRng::seed_from_u64(1),
-    );
-    assert!(agent.root_visits().is_some());
-    agent.reset();
-    assert!(agent.root_visits().is_none());
+    let search = decide(&mut agent, &view, 1).search.expect("a search");
+    assert_eq!(search.iterations, 5);
+    assert_eq!(search.root_visits.iter().map(|x| x.1).sum::<u32>(), 5);
+    assert!((-1.0..=1.0).contains(&search.value), "{}", search.value);
+    // One reading for the start, one before every descent after the
+    // first: 8 ms on a clock moving 1 ms per reading allow 8 of 500.
+    let clock = Arc::new(TickClock::new(Duration::from_millis(1)));
+    let mut agent = AzAgent::new("az".into(), config("az:iterations=500")).with_clock(clock);
+    let mut rng = AgentRng::seed_from_u64(1);
+    let cx = Context::new(&view, &mut rng).with_time_left(Duration::from_millis(8));
+    let d = agent.decide(cx).unwrap();
+    assert_eq!(d.search.expect("a search").iterations, 8);
 }
 
 #[test]
@@ -266,14 +272,10 @@ fn noise_and_temperature_vary_the_move_but_repeat_for_a_seed() {
     let view = state.view(state.to_play());
     let spec = "az:iterations=40,noise=0.5,alpha=0.3,temp=1,temp_moves=100";
     let moves: Vec<Action> = (0..8)
-        .map(|seed| {
-            agent(spec, Arc::new(Uniform)).select(&view, &mut AgentRng::seed_from_u64(seed))
-        })
+        .map(|seed| decide(&mut agent(spec, Arc::new(Uniform)), &view, seed).action)
         .collect();
     let again: Vec<Action> = (0..8)
-        .map(|seed| {
-            agent(spec, Arc::new(Uniform)).select(&view, &mut AgentRng::seed_from_u64(seed))
-        })
+        .map(|seed| decide(&mut agent(spec, Arc::new(Uniform)), &view, seed).action)
         .collect();
     assert_eq!(moves, again);
     let mut distinct = moves.clone();
@@ -326,7 +328,8 @@ fn a_game_budget_is_kept_over_the_whole_game() {
         if state.is_chance() {
             state.apply_chance(&mut rng);
         } else if state.to_play() == Seat(0) {
-            let a = agent.select(&state.view(Seat(0)), &mut rng);
+            let view = state.view(Seat(0));
+            let a = agent.decide(Context::new(&view, &mut rng)).unwrap().action;
             state.try_action(a).unwrap();
             moves += 1;
         } else {

@@ -39,15 +39,15 @@ pub fn eval_param(params: &Params<'_, '_>) -> Result<Option<Arc<ValueModel>>, Sp
         .transpose()
 }
 
-/// [`crate::Agent::unsuited_to`] of an agent whose `eval=` parameter gave
-/// `model`: why the model may predict badly in these games, if it says.
-pub fn eval_unsuited_to(
-    model: Option<&ValueModel>,
-    rules: &engine::Rules,
-    players: usize,
-) -> Option<String> {
-    let why = model?.unsuited_to(rules, players)?;
-    Some(format!("its eval= model is {why}"))
+/// What makes agents whose `eval=` parameter gave `model` unsuited to a
+/// game ([`crate::Factory::unsuited_to`]): why the model may predict
+/// badly there, if it says; `None` without a model.
+pub fn eval_unsuited(model: Option<Arc<ValueModel>>) -> Option<crate::spec::Unsuited> {
+    let model = model?;
+    Some(Arc::new(move |rules: &engine::Rules, players: usize| {
+        let why = model.unsuited_to(rules, players)?;
+        Some(format!("its eval= model is {why}"))
+    }))
 }
 
 /// The model's value of `action` for the seat to play in `state`: its

@@ -57,7 +57,7 @@
 //!   agent's and the full budget, their root visits summed.
 //! - **Tree reuse** (`reuse=true`, `reuse.rs`): a search starts from the
 //!   subtree the last search of the game grew below the moves and draws
-//!   played since (followed through [`Agent::decide`]'s history, and only
+//!   played since (followed through [`crate::Context::history`], and only
 //!   where nothing but the tile order is hidden); `iterations` counts the
 //!   new iterations.
 //! - **Move choice**: the most visited child of the root (ties: the higher
@@ -84,11 +84,10 @@ pub use search::{RootStats, SearchResult};
 pub use tree::NodeId;
 
 use crate::clock::{move_time, Budget, Clock, WallClock};
-use crate::history::History;
 use crate::solver;
 use crate::spec::AgentKind;
-use crate::{Agent, AgentRng};
-use engine::{Action, SeatView};
+use crate::{Agent, AgentError, AgentRng, Context, Decision, Lifecycle, SearchStats};
+use engine::SeatView;
 use rand::{Rng, SeedableRng};
 use reuse::LastSearch;
 use search::Search;
@@ -102,9 +101,11 @@ pub const KIND: AgentKind = AgentKind {
     params: PARAMS,
     build: |name, params| {
         let config = MctsConfig::from_params(params)?;
-        Ok(std::sync::Arc::new(move || {
-            Box::new(MctsAgent::new(name.clone(), config.clone()))
-        }))
+        let unsuited = crate::learn::eval_unsuited(config.eval.clone());
+        Ok(
+            crate::spec::Make::new(move || Box::new(MctsAgent::new(name.clone(), config.clone())))
+                .unsuited(unsuited),
+        )
     },
 };
 
@@ -116,8 +117,6 @@ pub struct MctsAgent {
     clock: Arc<dyn Clock>,
     /// Time spent on moves of this game (for `game_ms`).
     game_spent: Duration,
-    /// The root visits of the last search ([`Agent::root_visits`]).
-    last_visits: Option<Vec<(Action, u32)>>,
     /// The search trees, one per thread, kept between searches (their
     /// memory always; their nodes with `reuse`).
     trees: Vec<Tree>,
@@ -140,7 +139,6 @@ impl MctsAgent {
             config,
             clock: WallClock::shared(),
             game_spent: Duration::ZERO,
-            last_visits: None,
             trees: Vec::new(),
             spare: Tree::default(),
             last: None,
@@ -159,30 +157,26 @@ impl MctsAgent {
     }
 
     /// The budget of a search of `view` starting at `start` on the clock:
-    /// a time if `time_ms` or `game_ms` is set, else the iterations.
-    fn budget(&self, view: &SeatView<'_>, start: Duration) -> Budget {
+    /// a time if `time_ms` or `game_ms` is set, else the iterations; cut
+    /// at `time_left` after `start` if the caller imposes it.
+    fn budget(&self, view: &SeatView<'_>, start: Duration, time_left: Option<Duration>) -> Budget {
         let cfg = &self.config;
         let game_left = cfg
             .game_ms
             .map(|g| Duration::from_millis(g).saturating_sub(self.game_spent));
-        match move_time(
+        let own = move_time(
             cfg.time_ms.map(Duration::from_millis),
             game_left,
             usize::from(view.bag().total()),
             view.players(),
-        ) {
-            Some(t) => Budget::Until {
-                clock: Arc::clone(&self.clock),
-                deadline: start + t,
-            },
-            None => Budget::Iterations(cfg.iterations),
-        }
+        );
+        Budget::of_search(&self.clock, start, own, cfg.iterations, time_left)
     }
 
     /// Search the position of `view` (a decision of its seat) within the
     /// per-move budget (the game budget is not charged), on a fresh tree.
     pub fn search(&mut self, view: &SeatView<'_>, rng: &mut AgentRng) -> SearchResult {
-        let budget = self.budget(view, self.clock.now());
+        let budget = self.budget(view, self.clock.now(), None);
         self.run(view, rng, &budget, None).choose()
     }
 
@@ -249,30 +243,36 @@ impl MctsAgent {
         self.kept
     }
 
-    /// Choose the move of `view`: from the solver in its reach, else by a
-    /// search on the trees kept at the end of `path` (or fresh ones).
-    /// `None` as the second value when no search ran.
+    /// Choose the move of `view`: from the solver in its reach (no
+    /// search statistics then), else by a search on the trees kept at the
+    /// end of `path` (or fresh ones), cut at `time_left`.
     fn choose(
         &mut self,
         view: &SeatView<'_>,
         rng: &mut AgentRng,
         path: Option<&[Key]>,
-    ) -> (Action, bool) {
-        self.last_visits = None;
+        time_left: Option<Duration>,
+    ) -> Decision {
         self.kept = None;
         if self.config.solver_tiles > 0 {
             let state = view.determinize(rng);
             if solver::in_reach(&state, self.config.solver_tiles) {
-                return (solver::solve(&state).1, false);
+                return Decision::new(solver::solve(&state).1);
             }
         }
         let start = self.clock.now();
-        let budget = self.budget(view, start);
+        let budget = self.budget(view, start, time_left);
         let stats = self.run(view, rng, &budget, path);
-        let action = stats.choose().action;
-        self.last_visits = Some(stats.children.iter().map(|&(a, v, _)| (a, v)).collect());
+        let best = stats.choose();
         self.game_spent += self.clock.now().saturating_sub(start);
-        (action, true)
+        Decision::searched(
+            best.action,
+            SearchStats {
+                root_visits: stats.children.iter().map(|&(a, v, _)| (a, v)).collect(),
+                iterations: stats.iterations,
+                value: best.value,
+            },
+        )
     }
 }
 
@@ -281,46 +281,32 @@ impl Agent for MctsAgent {
         &self.name
     }
 
-    fn unsuited_to(&self, rules: &engine::Rules, players: usize) -> Option<String> {
-        crate::learn::eval_unsuited_to(self.config.eval.as_deref(), rules, players)
-    }
-
-    /// A decision without the game's history: on fresh trees.
-    fn select(&mut self, view: &SeatView<'_>, rng: &mut AgentRng) -> Action {
-        self.last = None;
-        self.choose(view, rng, None).0
-    }
-
-    /// A decision with the game's history: with `reuse`, on the trees of
-    /// the last search where the game since can be followed.
-    fn decide(
-        &mut self,
-        view: &SeatView<'_>,
-        history: &History<'_>,
-        rng: &mut AgentRng,
-    ) -> Result<Action, String> {
-        if !self.config.reuse {
-            return Ok(self.select(view, rng));
+    /// With `reuse` and the game's history, the search starts from the
+    /// trees of the last search where the game since can be followed;
+    /// else on fresh trees.
+    fn decide(&mut self, cx: Context<'_>) -> Result<Decision, AgentError> {
+        let (view, rng) = (cx.view, cx.rng);
+        let history = cx.history.filter(|_| self.config.reuse);
+        let Some(history) = history else {
+            self.last = None;
+            return Ok(self.choose(view, rng, None, cx.time_left));
+        };
+        let path = self.last.take().and_then(|l| l.path_to(view, &history));
+        let decision = self.choose(view, rng, path.as_deref(), cx.time_left);
+        if decision.search.is_some() {
+            self.last = LastSearch::new(view, &history, decision.action);
         }
-        let path = self.last.take().and_then(|l| l.path_to(view, history));
-        let (action, searched) = self.choose(view, rng, path.as_deref());
-        if searched {
-            self.last = LastSearch::new(view, history, action);
-        }
-        Ok(action)
+        Ok(decision)
     }
+}
 
+impl Lifecycle for MctsAgent {
     fn reset(&mut self) {
         self.game_spent = Duration::ZERO;
-        self.last_visits = None;
         self.last = None;
         for tree in &mut self.trees {
             tree.clear();
         }
-    }
-
-    fn root_visits(&self) -> Option<Vec<(Action, u32)>> {
-        self.last_visits.clone()
     }
 }
 
@@ -329,7 +315,7 @@ mod tests {
     use super::config::tests::config;
     use super::*;
     use crate::clock::TickClock;
-    use engine::{Rules, Seat, State, Tile};
+    use engine::{Action, Rules, Seat, State, Tile};
     use rand::SeedableRng;
     use testkit::StateExt;
 
@@ -375,7 +361,8 @@ mod tests {
             if state.is_chance() {
                 state.apply_chance(&mut rng);
             } else if state.to_play() == Seat(0) {
-                let a = agent.select(&state.view(Seat(0)), &mut rng);
+                let view = state.view(Seat(0));
+                let a = agent.decide(Context::new(&view, &mut rng)).unwrap().action;
                 state.try_action(a).unwrap();
                 moves += 1;
             } else {
@@ -393,6 +380,46 @@ mod tests {
         assert!(agent.game_spent >= Duration::from_millis(game_ms / 2));
         agent.reset();
         assert_eq!(agent.game_spent, Duration::ZERO);
+    }
+
+    #[test]
+    fn a_decision_carries_its_search_and_a_callers_time_limit_cuts_it() {
+        let mut state = State::new(Rules::default(), 2, Seat(0));
+        state.draw(Tile::D).unwrap();
+        let view = state.view(Seat(0));
+        let spec = "mcts:iterations=200";
+        let clock = Arc::new(TickClock::new(Duration::from_millis(1)));
+        let mut agent = MctsAgent::new(spec.into(), config(spec)).with_clock(clock);
+        let mut rng = AgentRng::seed_from_u64(2);
+        let d = agent.decide(Context::new(&view, &mut rng)).unwrap();
+        let search = d.search.as_ref().expect("mcts searches");
+        assert_eq!(search.iterations, 200);
+        let visits: u32 = search.root_visits.iter().map(|&(_, v)| v).sum();
+        assert_eq!(visits, 200, "every iteration passes the root");
+        assert!(search.root_visits.iter().any(|&(a, _)| a == d.action));
+        assert!((0.0..=1.0).contains(&search.value));
+        // 20 ms on a clock moving 1 ms per reading: the first iteration
+        // is free, the readings at 1..19 ms allow one each.
+        let cx = Context::new(&view, &mut rng).with_time_left(Duration::from_millis(20));
+        let d = agent.decide(cx).unwrap();
+        assert_eq!(d.search.expect("a search").iterations, 20);
+        assert_eq!(state.check_action(d.action), Ok(()));
+    }
+
+    #[test]
+    fn the_endgame_solver_answers_without_search_statistics() {
+        let state = crate::test_support::random_play_until(2, Rules::default(), 5, |s| {
+            s.bag().total() == 1 && !s.is_chance()
+        });
+        let view = state.view(state.to_play());
+        let spec = "mcts:iterations=50,solver_tiles=1";
+        let mut agent = MctsAgent::new(spec.into(), config(spec));
+        let d = agent
+            .decide(Context::new(&view, &mut AgentRng::seed_from_u64(1)))
+            .unwrap();
+        assert_eq!(d.search, None);
+        assert_eq!(d.root_visits(), None);
+        assert_eq!(state.check_action(d.action), Ok(()));
     }
 
     #[test]

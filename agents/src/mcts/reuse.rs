@@ -4,8 +4,8 @@
 //! played, then the tile the seat has drawn now. The search keeps the
 //! subtree at the end of that path ([`super::tree::Tree::reroot`]).
 //!
-//! The path is read from the [`History`] the agent is given (so only
-//! through [`crate::Agent::decide`]) and checked by replaying it on the
+//! The path is read from the [`History`] of the decision's
+//! [`crate::Context`] (so only when the caller gives it) and checked by replaying it on the
 //! position of the last search: it must give exactly the position of
 //! the new decision, or nothing is kept.
 //!
@@ -119,9 +119,8 @@ mod tests {
     use super::super::config::tests::config;
     use super::super::MctsAgent;
     use crate::game::play_game;
-    use crate::history::History;
-    use crate::{from_spec, Agent, AgentRng};
-    use engine::{Action, Rules, SeatView};
+    use crate::{from_spec, Agent, AgentError, Context, Decision, Lifecycle};
+    use engine::Rules;
     use std::sync::{Arc, Mutex};
 
     /// For each search: the root visits kept ([`MctsAgent::kept_visits`])
@@ -140,26 +139,19 @@ mod tests {
             self.inner.name()
         }
 
-        fn select(&mut self, view: &SeatView<'_>, rng: &mut AgentRng) -> Action {
-            self.inner.select(view, rng)
-        }
-
-        fn decide(
-            &mut self,
-            view: &SeatView<'_>,
-            history: &History<'_>,
-            rng: &mut AgentRng,
-        ) -> Result<Action, String> {
-            let action = self.inner.decide(view, history, rng)?;
-            let visits = self.inner.root_visits().unwrap_or_default();
+        fn decide(&mut self, cx: Context<'_>) -> Result<Decision, AgentError> {
+            let decision = self.inner.decide(cx)?;
+            let visits = decision.root_visits().unwrap_or_default();
             let end = visits.iter().map(|&(_, v)| v).sum();
             self.visits
                 .lock()
                 .unwrap()
                 .push((self.inner.kept_visits(), end));
-            Ok(action)
+            Ok(decision)
         }
     }
+
+    impl Lifecycle for Probe {}
 
     /// A game of `spec` (seat 0) against `greedy`: its record, and for
     /// each search of seat 0 the root visits kept and at the end.

@@ -3,7 +3,7 @@
 
 use agents::game::{deck_rng, play_game};
 use agents::history::History;
-use agents::{from_spec, Agent, AgentRng};
+use agents::{from_spec, Agent, AgentRng, Context};
 use engine::random_move;
 use engine::{Action, ChanceOutcome, Gift, Phase, Record, RecordBuilder, Rules, Seat, State, Tile};
 use rand::SeedableRng;
@@ -151,7 +151,7 @@ fn the_shipped_value_model_says_what_it_was_fitted_on() {
         .ends_with(&format!("{tail}\n")));
     let gifts: Rules = "gifts=true".parse().unwrap();
     for spec in ["greedy:", "mcts:iterations=10,", "ismcts:iterations=10,"] {
-        let agent = agents::from_spec(&format!("{spec}eval={path}")).unwrap();
+        let agent = agents::Factory::new(&format!("{spec}eval={path}")).unwrap();
         assert_eq!(agent.unsuited_to(&Rules::default(), 2), None, "{spec}");
         let why = agent.unsuited_to(&gifts, 2).expect("unsuited to The Gifts");
         assert!(
@@ -160,7 +160,7 @@ fn the_shipped_value_model_says_what_it_was_fitted_on() {
         );
         assert!(agent.unsuited_to(&Rules::default(), 3).is_some(), "{spec}");
     }
-    let plain = agents::from_spec("mcts:iterations=10").unwrap();
+    let plain = agents::Factory::new("mcts:iterations=10").unwrap();
     assert_eq!(plain.unsuited_to(&gifts, 3), None);
 }
 
@@ -258,7 +258,8 @@ const SPECS: &[&str] = &[
 fn decide(spec: &str, state: &State, seed: u64) -> Action {
     let mut agent = from_spec(spec).unwrap();
     let mut rng = AgentRng::seed_from_u64(seed);
-    agent.select(&state.view(state.to_play()), &mut rng)
+    let view = state.view(state.to_play());
+    agent.decide(Context::new(&view, &mut rng)).unwrap().action
 }
 
 #[test]
@@ -273,6 +274,61 @@ fn the_same_view_and_seed_give_the_same_move() {
                 assert_eq!(first, decide(spec, &copy, 99), "{spec}");
                 assert!(state.check_action(first).is_ok(), "{spec}: {first:?}");
             }
+        }
+    }
+}
+
+/// The contract of `Agent::decide`: a legal action, with the search's
+/// statistics from the agents that search (root visits of legal actions,
+/// summing to the iterations, the chosen action among them) and none
+/// from the others; a caller's time limit leaves the move legal.
+#[test]
+fn search_agents_answer_with_their_statistics_and_the_others_without() {
+    let searching = [
+        "mcts:iterations=30",
+        "ismcts:iterations=30",
+        "az:iterations=30,batch=4",
+    ];
+    let plain = [
+        "random",
+        "greedy",
+        "solver:tiles=1",
+        "star25:depth=2,width=2",
+    ];
+    for state in positions(3, Rules::default(), 4) {
+        let view = state.view(state.to_play());
+        let forced = state.legal_actions().len() == 1;
+        for spec in searching.iter().chain(&plain) {
+            let mut agent = from_spec(spec).unwrap();
+            let mut rng = AgentRng::seed_from_u64(7);
+            let d = agent.decide(Context::new(&view, &mut rng)).unwrap();
+            assert!(
+                state.check_action(d.action).is_ok(),
+                "{spec}: {:?}",
+                d.action
+            );
+            match (searching.contains(spec) && !forced, &d.search) {
+                (true, Some(s)) => {
+                    assert_eq!(s.iterations, 30, "{spec}");
+                    let visits: u32 = s.root_visits.iter().map(|&(_, v)| v).sum();
+                    assert_eq!(visits, 30, "{spec}");
+                    assert!(s
+                        .root_visits
+                        .iter()
+                        .all(|&(a, _)| state.check_action(a).is_ok()));
+                    assert!(s.root_visits.iter().any(|&(a, _)| a == d.action), "{spec}");
+                    assert_eq!(d.root_visits(), Some(s.root_visits.as_slice()));
+                }
+                (false, None) => assert_eq!(d.root_visits(), None),
+                (_, search) => panic!("{spec}: {search:?}"),
+            }
+            let cx = Context::new(&view, &mut rng).with_time_left(std::time::Duration::ZERO);
+            let d = agent.decide(cx).unwrap();
+            assert!(
+                state.check_action(d.action).is_ok(),
+                "{spec}: {:?}",
+                d.action
+            );
         }
     }
 }
@@ -331,7 +387,9 @@ fn moves_until(
             Phase::Place(_) => {
                 let seat = state.to_play();
                 let history = History::new(&record, seat);
-                let mv = agent.decide(&state.view(seat), &history, &mut rng).unwrap();
+                let view = state.view(seat);
+                let cx = Context::new(&view, &mut rng).with_history(history);
+                let mv = agent.decide(cx).unwrap().action;
                 state.try_action(mv).unwrap();
                 record.action(seat, &state, mv);
                 moves.push(mv);

@@ -3,7 +3,7 @@
 //! the action. Each game's record replays to its scores.
 
 use agents::game::play_game;
-use agents::{from_spec, Agent, AgentRng};
+use agents::{from_spec, Agent, AgentRng, Context};
 use engine::{replay, Phase, Rules, Seat, State, Tile};
 use rand::SeedableRng;
 use testkit::StateExt;
@@ -135,7 +135,8 @@ fn decisions_do_not_depend_on_another_seats_hidden_hand() {
                 let decide = |state: &State| {
                     let mut agent = from_spec(spec).unwrap();
                     let mut rng = AgentRng::seed_from_u64(seed);
-                    agent.select(&state.view(Seat(0)), &mut rng)
+                    let view = state.view(Seat(0));
+                    agent.decide(Context::new(&view, &mut rng)).unwrap().action
                 };
                 assert_eq!(decide(&a), decide(&b), "{rules}: {spec}, seed {seed}");
             }

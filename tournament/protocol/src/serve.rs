@@ -13,7 +13,7 @@
 //! after reading at most that much (it is never buffered whole).
 
 use crate::external::message::{parse_deal, parse_turn, PROTOCOL};
-use agents::{Agent, AgentRng};
+use agents::{Agent, AgentRng, Context};
 use engine::{follow_deal, follow_turn, follow_turn_start, Phase, Seat, State};
 use files::error::{Error, Result};
 use rand::SeedableRng;
@@ -251,7 +251,10 @@ fn decide(agent: &mut dyn Agent, g: &mut Game, d: ToBot) -> std::result::Result<
             position.phase()
         ));
     }
-    let action = agent.select(&view, &mut g.rng);
+    let action = agent
+        .decide(Context::new(&view, &mut g.rng))
+        .map_err(|e| format!("the agent gave up: {e}"))?
+        .action;
     match &d.legal {
         // The toolkit's list is the one the index points into.
         Some(legal) => {

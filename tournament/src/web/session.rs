@@ -13,7 +13,7 @@
 
 use agents::game::{deck_rng, gift_rng};
 use agents::history::{GameEnd, GameStart, History};
-use agents::{Agent, AgentRng};
+use agents::{Agent, AgentRng, Context};
 use engine::{
     Action, ChanceOutcome, Move, Phase, Pos, Record, RecordBuilder, Rules, Score, Seat, State,
 };
@@ -316,10 +316,12 @@ impl Session {
         let view = self.state.view(seat);
         let history = History::new(record, seat);
         let rng = &mut self.rngs[s];
-        let chosen = catch_unwind(AssertUnwindSafe(|| agent.decide(&view, &history, rng)));
+        let chosen = catch_unwind(AssertUnwindSafe(|| {
+            agent.decide(Context::new(&view, rng).with_history(history))
+        }));
         let action = match chosen {
-            Ok(Ok(action)) => action,
-            Ok(Err(reason)) => return self.forfeits(seat, reason),
+            Ok(Ok(decision)) => decision.action,
+            Ok(Err(e)) => return self.forfeits(seat, e.to_string()),
             Err(_) => return self.forfeits(seat, "panicked".to_string()),
         };
         if let Err(e) = self.apply(seat, action) {

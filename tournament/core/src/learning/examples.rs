@@ -11,8 +11,9 @@
 //! recorded: those the search did not try (`mcts` widens progressively)
 //! with no visits.
 
+use agents::history::{GameEnd, GameStart, History};
 use agents::neural::data::{Dataset, GameRecorder};
-use agents::{Agent, AgentRng};
+use agents::{Agent, AgentError, Context, Decision, Lifecycle};
 use engine::{Action, SeatView};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -36,8 +37,8 @@ impl ExampleRecorder {
         ExampleRecorder { inner, log }
     }
 
-    fn record(&self, view: &SeatView<'_>) {
-        let Some(visits) = self.inner.root_visits() else {
+    fn record(&self, view: &SeatView<'_>, decision: &Decision) {
+        let Some(visits) = decision.root_visits() else {
             return;
         };
         if visits.is_empty() {
@@ -66,45 +67,25 @@ impl Agent for ExampleRecorder {
         self.inner.name()
     }
 
-    fn select(&mut self, view: &SeatView<'_>, rng: &mut AgentRng) -> Action {
-        let action = self.inner.select(view, rng);
-        self.record(view);
-        action
+    fn decide(&mut self, cx: Context<'_>) -> std::result::Result<Decision, AgentError> {
+        let view = cx.view;
+        let decision = self.inner.decide(cx)?;
+        self.record(view, &decision);
+        Ok(decision)
     }
+}
 
+impl Lifecycle for ExampleRecorder {
     fn reset(&mut self) {
         self.inner.reset();
     }
 
-    fn new_game(&mut self, start: &agents::history::GameStart) {
+    fn new_game(&mut self, start: &GameStart) {
         self.inner.new_game(start);
     }
 
-    fn decide(
-        &mut self,
-        view: &SeatView<'_>,
-        history: &agents::history::History<'_>,
-        rng: &mut AgentRng,
-    ) -> std::result::Result<Action, String> {
-        let action = self.inner.decide(view, history, rng)?;
-        self.record(view);
-        Ok(action)
-    }
-
-    fn game_over(
-        &mut self,
-        history: &agents::history::History<'_>,
-        end: &agents::history::GameEnd<'_>,
-    ) {
+    fn game_over(&mut self, history: &History<'_>, end: &GameEnd<'_>) {
         self.inner.game_over(history, end);
-    }
-
-    fn root_visits(&self) -> Option<Vec<(Action, u32)>> {
-        self.inner.root_visits()
-    }
-
-    fn unsuited_to(&self, rules: &engine::Rules, players: usize) -> Option<String> {
-        self.inner.unsuited_to(rules, players)
     }
 }
 

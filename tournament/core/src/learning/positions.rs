@@ -8,8 +8,9 @@
 //! `results/README.md`.
 
 use crate::results::schema::{GameRow, POSITIONS_CSV};
+use agents::history::{GameEnd, GameStart, History};
 use agents::learn::{extract, FeatureVector, FEATURES};
-use agents::{Agent, AgentRng};
+use agents::{Agent, AgentError, Context, Decision as Answer, Lifecycle};
 use engine::{Action, SeatView};
 use files::error::{Error, Result};
 use files::lines::complete_lines;
@@ -80,52 +81,40 @@ impl Agent for Recorder {
         self.inner.name()
     }
 
-    fn select(&mut self, view: &SeatView<'_>, rng: &mut AgentRng) -> Action {
+    fn decide(&mut self, cx: Context<'_>) -> std::result::Result<Answer, AgentError> {
+        let view = cx.view;
         let features = extract(view);
-        let action = self.inner.select(view, rng);
-        self.record(view, features, action);
-        action
+        let answer = self.inner.decide(cx)?;
+        self.record(view, features, &answer);
+        Ok(answer)
     }
+}
 
+impl Lifecycle for Recorder {
     fn reset(&mut self) {
         self.inner.reset();
     }
 
-    fn new_game(&mut self, start: &agents::history::GameStart) {
+    fn new_game(&mut self, start: &GameStart) {
         self.inner.new_game(start);
     }
 
-    fn decide(
-        &mut self,
-        view: &SeatView<'_>,
-        history: &agents::history::History<'_>,
-        rng: &mut AgentRng,
-    ) -> std::result::Result<Action, String> {
-        let features = extract(view);
-        let action = self.inner.decide(view, history, rng)?;
-        self.record(view, features, action);
-        Ok(action)
-    }
-
-    fn game_over(
-        &mut self,
-        history: &agents::history::History<'_>,
-        end: &agents::history::GameEnd<'_>,
-    ) {
+    fn game_over(&mut self, history: &History<'_>, end: &GameEnd<'_>) {
         self.inner.game_over(history, end);
     }
 }
 
 impl Recorder {
-    /// Log the decision `action` taken in `view` with its `features`.
-    fn record(&self, view: &SeatView<'_>, features: FeatureVector, action: Action) {
+    /// Log the decision `answer` taken in `view` with its `features`.
+    fn record(&self, view: &SeatView<'_>, features: FeatureVector, answer: &Answer) {
+        let action = answer.action;
         let decision = Decision {
             turn: view.turns(),
             seat: view.seat().index(),
             features,
             action: view.describe(action),
             action_id: action.to_index(),
-            visits: self.inner.root_visits(),
+            visits: answer.root_visits().map(<[_]>::to_vec),
         };
         self.log
             .lock()

@@ -44,8 +44,8 @@ pub fn check_spec(spec: &str) -> std::result::Result<(), String> {
 }
 
 /// One line per built-in agent of `specs` that may play badly in games
-/// of `players` seats under `rules` ([`Agent::unsuited_to`]: a value
-/// model fitted on other games), naming the agent; the command line
+/// of `players` seats under `rules` ([`Factory::unsuited_to`]: a value
+/// model or network fitted on other games), naming the agent; the command line
 /// prints them as warnings. Specs that build no built-in agent (external
 /// bots, an embedding's own) are skipped.
 pub fn unsuited(specs: &[String], rules: &engine::Rules, players: usize) -> Vec<String> {
@@ -53,7 +53,7 @@ pub fn unsuited(specs: &[String], rules: &engine::Rules, players: usize) -> Vec<
         .iter()
         .filter(|spec| !ext_spec::is_external(spec))
         .filter_map(|spec| {
-            let why = agents::from_spec(spec).ok()?.unsuited_to(rules, players)?;
+            let why = Factory::new(spec).ok()?.unsuited_to(rules, players)?;
             Some(format!("agent {spec}: {why}"))
         })
         .collect()

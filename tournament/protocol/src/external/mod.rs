@@ -22,7 +22,7 @@ pub mod spec;
 
 use crate::secret::Secret;
 use agents::history::{GameEnd, GameStart, History, SeenTurn};
-use agents::{Agent, AgentRng};
+use agents::{Agent, AgentError, Context, Decision, Lifecycle};
 use answer::Answer;
 use engine::{Action, SeatView};
 use message::{Decide, ForfeitOut, GameOver, NewGame, ScoreOut, Setup, PROTOCOL};
@@ -262,10 +262,26 @@ impl Agent for ExtAgent {
         self.def.label.as_deref().unwrap_or(&self.def.spec)
     }
 
-    fn select(&mut self, _view: &SeatView<'_>, _rng: &mut AgentRng) -> Action {
-        panic!("an external agent decides through Agent::decide")
+    /// The bot follows the game: asked without the history, it cannot
+    /// answer ([`AgentError::NeedsHistory`]); any fault forfeits
+    /// ([`AgentError::Failed`] with the reason) and kills the process.
+    fn decide(&mut self, cx: Context<'_>) -> Result<Decision, AgentError> {
+        let Some(history) = cx.history else {
+            return Err(AgentError::NeedsHistory);
+        };
+        if let Some(reason) = &self.fault {
+            return Err(AgentError::Failed(reason.clone()));
+        }
+        let start = Instant::now();
+        let result = self.ask(cx.view, &history);
+        self.used += start.elapsed();
+        result
+            .map(Decision::new)
+            .map_err(|reason| AgentError::Failed(self.fail(reason)))
     }
+}
 
+impl Lifecycle for ExtAgent {
     fn new_game(&mut self, start: &GameStart) {
         self.sent = 0;
         self.setup_sent = false;
@@ -306,21 +322,6 @@ impl Agent for ExtAgent {
         if let Err(reason) = result {
             self.fail(reason);
         }
-    }
-
-    fn decide(
-        &mut self,
-        view: &SeatView<'_>,
-        history: &History<'_>,
-        _rng: &mut AgentRng,
-    ) -> Result<Action, String> {
-        if let Some(reason) = &self.fault {
-            return Err(reason.clone());
-        }
-        let start = Instant::now();
-        let result = self.ask(view, history);
-        self.used += start.elapsed();
-        result.map_err(|reason| self.fail(reason))
     }
 
     fn game_over(&mut self, history: &History<'_>, end: &GameEnd<'_>) {
