@@ -11,68 +11,38 @@
 //! Items (positions are decisions of random 2-player games, standard
 //! rules, deck seeds 1, 2, ..., every 7th decision with a choice):
 //!
-//! - `encode`: [`encode_position`] and [`encode_actions`] of one position
-//!   (positions per second);
+//! - `encode`: the encoding of one position and its legal actions, by
+//!   [`encode_position_into`] and [`ActionEncoder`] with their buffers
+//!   kept, as the `az` search encodes (positions per second);
 //! - `candle forward bB`, `fast forward bB`: the network alone on batches
 //!   of `B` positions already encoded, by candle's forward pass and by
 //!   `agents::neural::fast` (positions per second);
-//! - `evaluate bB`: [`NetEvaluator`]'s whole evaluation (encoding, tensors,
-//!   fast forward, softmax) of batches of `B` positions (positions per
-//!   second);
-//! - `az:net=NET,batch=B`, `mcts:…`: searches of `--iterations`
-//!   iterations on the first `--searches` positions, one thread
-//!   (iterations per second, counted from the root visits).
+//! - `evaluate bB`: [`NetEvaluator`]'s whole evaluation (encoding, fast
+//!   forward, softmax) of batches of `B` positions (positions per second);
+//! - `az:net=NET,batch=B`, `mcts:…` and any further agent specs given:
+//!   searches of `--iterations` iterations on the first `--searches`
+//!   positions (iterations per second, counted from the root visits).
 //!
 //! Arguments: the network file, then `--positions N` (64), `--rounds R`
 //! (5), `--iterations I` (200), `--searches S` (8), `--eval MODEL` (the
-//! linear model of the `mcts` rows, `models/value-2p.json`).
+//! linear model of the `mcts` rows, `models/value-2p.json`), `--no-candle`
+//! (leave candle's forward out), and any further agent specs.
+
+mod common;
 
 use agents::az::{EvalRequest, Evaluator};
-use agents::neural::encode::{encode_actions, encode_position, ActionInput, PositionInput};
+use agents::neural::encode::{
+    encode_actions, encode_position, encode_position_into, ActionEncoder, ActionInput,
+    PositionInput,
+};
 use agents::neural::fast::{forward, forward_candle};
 use agents::neural::NetEvaluator;
 use agents::{from_spec, AgentRng, Context};
-use engine::{random_action, Action, Rules, Seat, State};
+use common::{option, positions};
+use engine::{Action, Rules, State};
 use rand::SeedableRng;
 use std::path::Path;
 use std::time::Instant;
-
-/// `n` decisions of random 2-player games with more than one legal
-/// action: every 7th decision of each game.
-fn positions(n: usize) -> Vec<State> {
-    let mut out = Vec::new();
-    let mut seed = 1;
-    while out.len() < n {
-        let mut rng = AgentRng::seed_from_u64(seed);
-        let mut state = State::new(Rules::default(), 2, Seat(0));
-        let mut decision = 0;
-        while !state.is_over() && out.len() < n {
-            if state.is_chance() {
-                state.apply_chance(&mut rng);
-                continue;
-            }
-            if decision % 7 == 3 && state.legal_actions().len() > 1 {
-                out.push(state.clone());
-            }
-            decision += 1;
-            let a = random_action(&state, &mut rng).expect("a decision");
-            state.play_action_unchecked(a);
-        }
-        seed += 1;
-    }
-    out
-}
-
-/// Take `--name VALUE` out of `args`, parsed.
-fn option<T: std::str::FromStr>(args: &mut Vec<String>, name: &str) -> Option<T> {
-    let i = args.iter().position(|a| a == name)?;
-    let value = args
-        .get(i + 1)
-        .and_then(|v| v.parse().ok())
-        .unwrap_or_else(|| panic!("{name}: a value"));
-    args.drain(i..=i + 1);
-    Some(value)
-}
 
 /// The median of `v` (sorted in place).
 fn median(v: &mut [f64]) -> f64 {
@@ -107,42 +77,48 @@ fn main() {
     let searches: usize = option(&mut args, "--searches").unwrap_or(8);
     let eval: String =
         option(&mut args, "--eval").unwrap_or_else(|| "models/value-2p.json".to_string());
+    let candle = match args.iter().position(|a| a == "--no-candle") {
+        Some(i) => {
+            args.remove(i);
+            false
+        }
+        None => true,
+    };
     let net_path = args.first().expect("the network file").clone();
     let net = NetEvaluator::load(Path::new(&net_path)).unwrap_or_else(|e| panic!("{e}"));
-    let states = positions(count);
+    let states = positions(count, 2, Rules::default());
     let legal: Vec<Vec<Action>> = states.iter().map(State::legal_actions).collect();
     let mean_actions = legal.iter().map(Vec::len).sum::<usize>() as f64 / count as f64;
-    let encoded: Vec<(usize, Vec<Encoded>)> = [1usize, 8, 32]
+    let batches = [1usize, 8, 32];
+    let encoded: Vec<Vec<Encoded>> = batches
         .iter()
         .map(|&b| {
-            let chunks = states
+            states
                 .chunks(b)
                 .zip(legal.chunks(b))
                 .map(|(s, a)| encode(s, a))
-                .collect();
-            (b, chunks)
+                .collect()
         })
         .collect();
-    let specs = [
+    let mut specs = vec![
         format!("az:net={net_path},iterations={iterations},batch=1"),
         format!("az:net={net_path},iterations={iterations},batch=8"),
         format!("az:net={net_path},iterations={iterations},batch=32"),
         format!("mcts:depth=0,eval={eval},iterations={iterations}"),
         format!("mcts:iterations={iterations}"),
     ];
+    specs.extend(args[1..].iter().cloned());
     let mut names: Vec<String> = vec!["encode".into()];
-    names.extend(
-        [
-            "candle forward b1",
-            "candle forward b8",
-            "candle forward b32",
-        ]
-        .map(String::from),
-    );
-    names.extend(["fast forward b1", "fast forward b8", "fast forward b32"].map(String::from));
-    names.extend(["evaluate b1", "evaluate b8", "evaluate b32"].map(String::from));
+    if candle {
+        names.extend(batches.map(|b| format!("candle forward b{b}")));
+    }
+    names.extend(batches.map(|b| format!("fast forward b{b}")));
+    names.extend(batches.map(|b| format!("evaluate b{b}")));
     names.extend(specs.iter().cloned());
     let mut samples: Vec<Vec<f64>> = vec![Vec::new(); names.len()];
+    let mut position = encode_position(&states[0].view(states[0].to_play()));
+    let mut encoder = ActionEncoder::default();
+    let (mut features, mut cells) = (Vec::new(), Vec::new());
     for _ in 0..rounds {
         let mut k = 0;
         let mut record = |rate: f64| {
@@ -152,25 +128,30 @@ fn main() {
         let t = Instant::now();
         for (s, a) in states.iter().zip(&legal) {
             let view = s.view(s.to_play());
-            std::hint::black_box(encode_position(&view));
-            std::hint::black_box(encode_actions(&view, a));
+            encode_position_into(&view, &mut position);
+            features.clear();
+            cells.clear();
+            encoder.encode_into(&view, a, &mut features, &mut cells);
+            std::hint::black_box((&position, &features, &cells));
         }
         record(count as f64 / t.elapsed().as_secs_f64());
-        for (_, chunks) in &encoded {
-            let t = Instant::now();
-            for (p, a, o) in chunks {
-                std::hint::black_box(forward_candle(&net.net, p, a, o).expect("candle"));
+        if candle {
+            for chunks in &encoded {
+                let t = Instant::now();
+                for (p, a, o) in chunks {
+                    std::hint::black_box(forward_candle(&net.net, p, a, o).expect("candle"));
+                }
+                record(count as f64 / t.elapsed().as_secs_f64());
             }
-            record(count as f64 / t.elapsed().as_secs_f64());
         }
-        for (_, chunks) in &encoded {
+        for chunks in &encoded {
             let t = Instant::now();
             for (p, a, o) in chunks {
                 std::hint::black_box(forward(&net.net, p, a, o).expect("fast"));
             }
             record(count as f64 / t.elapsed().as_secs_f64());
         }
-        for b in [1usize, 8, 32] {
+        for b in batches {
             let t = Instant::now();
             for (s, a) in states.chunks(b).zip(legal.chunks(b)) {
                 let requests: Vec<EvalRequest<'_>> = s
@@ -209,7 +190,7 @@ fn main() {
             s.iter().copied().fold(f64::MAX, f64::min),
             s.iter().copied().fold(f64::MIN, f64::max),
         );
-        let unit = if k_is_search(name) { "iter" } else { "pos" };
+        let unit = if is_search(name) { "iter" } else { "pos" };
         println!(
             "{:<64} {:>12.0} {:>5.0}–{:<6.0} {unit}/s",
             name,
@@ -221,6 +202,6 @@ fn main() {
 }
 
 /// Whether the item is a search (its rate counts iterations).
-fn k_is_search(name: &str) -> bool {
+fn is_search(name: &str) -> bool {
     name.contains(':')
 }

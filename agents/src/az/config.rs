@@ -1,6 +1,8 @@
 //! The settings of the `az` search and how a spec string sets them.
 
 use super::evaluator::{Evaluator, Uniform};
+use super::model_values::ModelValues;
+use crate::learn::ValueModel;
 use crate::mcts::{AT_LEAST_1, THREADS};
 use crate::models;
 use crate::neural::NetEvaluator;
@@ -57,6 +59,13 @@ pub const PARAMS: &[Param] = &[
         "none",
         "the network to search with (read once per process, shared; none: uniform)",
     ),
+    crate::learn::EVAL_PARAM,
+    Param::new(
+        "eval_mix",
+        Values::NumberIn(0.0, 1.0),
+        "0",
+        "with eval=: weight of the network's own value mixed into the model's (0: the model's only)",
+    ),
     Param::new(
         "noise",
         Values::NumberIn(0.0, 1.0),
@@ -109,8 +118,15 @@ pub struct AzConfig {
     pub net: Option<PathBuf>,
     /// The network of `net=`, read once per process and shared.
     pub network: Option<Arc<NetEvaluator>>,
-    /// The model of values and priors: [`AzConfig::network`], or
-    /// [`Uniform`] without `net=`.
+    /// A linear value model for the leaves (`eval=FILE`, as
+    /// `mcts:depth=0,eval=`): its values replace the network's (see
+    /// [`ModelValues`]), the network still gives the priors.
+    pub eval: Option<Arc<ValueModel>>,
+    /// With `eval=`: the weight of the network's own value (`eval_mix=`,
+    /// default 0).
+    pub eval_mix: f64,
+    /// The model of values and priors: [`AzConfig::network`] (or
+    /// [`Uniform`] without `net=`), its values from `eval=` if given.
     pub evaluator: Arc<dyn Evaluator>,
     /// Weight of the Dirichlet noise mixed into the root priors
     /// (`noise=`, default 0: off). Self-play only.
@@ -137,6 +153,8 @@ impl fmt::Debug for AzConfig {
             .field("batch", &self.batch)
             .field("threads", &self.threads)
             .field("net", &self.net)
+            .field("eval", &self.eval.is_some())
+            .field("eval_mix", &self.eval_mix)
             .field("noise", &self.noise)
             .field("alpha", &self.alpha)
             .field("temp", &self.temp)
@@ -168,10 +186,19 @@ impl AzConfig {
             Some(path) => Some(models::network(path).map_err(SpecError)?),
             None => None,
         };
-        let evaluator = match &network {
+        let mut evaluator = match &network {
             Some(network) => Arc::clone(network) as Arc<dyn Evaluator>,
             None => Arc::new(Uniform),
         };
+        let eval = crate::learn::eval_param(params)?;
+        let eval_mix: f64 = params.req("eval_mix")?;
+        if let Some(model) = &eval {
+            evaluator = Arc::new(ModelValues {
+                priors: evaluator,
+                model: Arc::clone(model),
+                mix: eval_mix as f32,
+            });
+        }
         Ok(AzConfig {
             iterations: params.req("iterations")?,
             time_ms: params.get("time_ms")?,
@@ -181,6 +208,8 @@ impl AzConfig {
             threads: params.req("threads")?,
             net,
             network,
+            eval,
+            eval_mix,
             evaluator,
             noise: params.req("noise")?,
             alpha: params.req("alpha")?,
@@ -230,6 +259,9 @@ pub(crate) mod tests {
         assert!(error("az:noise=1.5").contains("0..1"));
         assert!(error("az:alpha=0").contains("> 0"));
         assert!(error("az:c_puct=-1").contains(">= 0"));
+        assert!(error("az:eval_mix=2").contains("0..1"));
+        let e = error("az:eval=/no/such/model.json");
+        assert!(e.contains("/no/such/model.json"), "{e}");
         let e = error("az:net=/no/such/net.safetensors");
         assert!(e.contains("/no/such/net.safetensors"), "{e}");
     }

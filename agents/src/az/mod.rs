@@ -31,10 +31,15 @@
 //! - **Networks** (`crate::models`): `net=PATH` is read once per process and
 //!   shared by every game, seat and thread that names it.
 //!
+//! - **Linear values** (`eval=MODEL`, [`model_values`]): leaf values from
+//!   the value model `mcts:depth=0,eval=` uses, the network's policy as
+//!   the prior (`eval_mix=` mixes the network's value back in).
+//!
 //! - [`evaluator`]: the interface between the search and a model.
 
 mod config;
 pub mod evaluator;
+pub mod model_values;
 mod noise;
 mod search;
 
@@ -57,10 +62,15 @@ pub const KIND: AgentKind = AgentKind {
     params: PARAMS,
     build: |name, params| {
         let config = AzConfig::from_params(params)?;
-        let unsuited = config.network.clone().map(|net| -> crate::spec::Unsuited {
+        let network = config.network.clone();
+        let eval = crate::learn::eval_unsuited(config.eval.clone());
+        let unsuited = (network.is_some() || eval.is_some()).then(|| -> crate::spec::Unsuited {
             Arc::new(move |rules: &engine::Rules, players: usize| {
-                let why = net.unsuited_to(rules, players)?;
-                Some(format!("its net= network is {why}"))
+                let net = network.as_ref().and_then(|n| n.unsuited_to(rules, players));
+                match net {
+                    Some(why) => Some(format!("its net= network is {why}")),
+                    None => eval.as_ref().and_then(|e| e(rules, players)),
+                }
             })
         });
         Ok(

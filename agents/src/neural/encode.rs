@@ -403,8 +403,9 @@ pub fn encode_actions(view: &SeatView<'_>, actions: &[Action]) -> Vec<ActionInpu
 /// have their sizes.
 #[derive(Default)]
 pub struct ActionEncoder {
-    /// The determinization the gains are computed on.
-    state: Option<State>,
+    /// The determinization the gains are computed on (boxed: taken out
+    /// and put back on every call).
+    state: Option<Box<State>>,
     /// The position after the placement `placed` without a meeple.
     next: Option<State>,
     /// The placement `next` was played from this position (`None`:
@@ -441,9 +442,9 @@ impl ActionEncoder {
                 view.determinize_into(&mut seed0(), state);
                 state
             }
-            None => kept.insert(view.determinize(&mut seed0())),
+            None => kept.insert(Box::new(view.determinize(&mut seed0()))),
         };
-        let state = &*state;
+        let state = &**state;
         self.placed = None;
         let mut end_now = state.end_now();
         let base = end_now.valued_scores();

@@ -30,7 +30,9 @@
 //! the result equals the first plain-Rust version of this file exactly and
 //! candle's forward up to float rounding (tests compare both).
 
-use super::encode::{ActionInput, PositionInput, ACTION_FEATURES, CELLS};
+use super::encode::{
+    ActionInput, PositionInput, ACTION_FEATURES, BOARD_FEATURES, CELLS, CELL_CHANNELS,
+};
 use super::net::Net;
 use candle_core::{Storage, Tensor};
 use engine::MAX_PLAYERS;
@@ -182,6 +184,36 @@ fn axpy(acc: &mut [f32], row: &[f32], x: f32) {
     }
 }
 
+/// Outputs summed at once, held in registers over all the inputs.
+const BLOCK: usize = 16;
+
+/// `out[o] += x · w[k · out.len() + o]` for each `(k, x)` of `list`, in
+/// list order for every output: `BLOCK` outputs at a time, kept in
+/// registers over the whole list (`w` is `[inputs][out.len()]`).
+fn accumulate(out: &mut [f32], list: &[(u32, f32)], w: &[f32]) {
+    let n = out.len();
+    let mut chunks = out.chunks_exact_mut(BLOCK);
+    for (b, chunk) in (&mut chunks).enumerate() {
+        let mut acc: [f32; BLOCK] = chunk.try_into().expect("a block");
+        for &(k, x) in list {
+            let row: &[f32; BLOCK] = w[k as usize * n + b * BLOCK..][..BLOCK]
+                .try_into()
+                .expect("a block");
+            for (a, w) in acc.iter_mut().zip(row) {
+                *a += x * w;
+            }
+        }
+        chunk.copy_from_slice(&acc);
+    }
+    let rest = chunks.into_remainder();
+    let at = n - rest.len();
+    if !rest.is_empty() {
+        for &(k, x) in list {
+            axpy(rest, &w[k as usize * n + at..][..rest.len()], x);
+        }
+    }
+}
+
 /// `out = b + Σ_j x_j · wt[j]` over the non-zero `x_j`, `wt` transposed
 /// (`[x.len()][out.len()]`): the sum from −0 over the inputs in order,
 /// then the bias, as the plain `bias + Σ w·x` does.
@@ -222,7 +254,14 @@ pub struct Scratch {
     used: Vec<u32>,
     m: Vec<f32>,
     r: Vec<f32>,
+    /// The policy's hidden layer of `LANES` actions, `[policy_hidden][LANES]`.
+    lanes: Vec<f32>,
+    /// The non-zero inputs of the first layer: index, value.
+    list: Vec<(u32, f32)>,
 }
+
+/// Actions whose logits are summed side by side.
+const LANES: usize = 8;
 
 /// The network's values (`[6]` per position, seat-relative, into
 /// `values`) and one logit per action (into `logits`), for `positions`
@@ -262,6 +301,7 @@ pub fn forward_into(
     s.by_context.resize(ph, 0.0);
     s.m.resize(pk.cell, 0.0);
     s.r.resize(ph, 0.0);
+    s.lanes.resize(ph * LANES, 0.0);
     s.cell_slot.resize(CELLS, u16::MAX);
     values.clear();
     logits.clear();
@@ -269,17 +309,29 @@ pub fn forward_into(
     let (p_context, rest) = pk.wp1.split_at(pk.context * ph);
     let (p_cell, p_action) = rest.split_at(pk.cell * ph);
     for (i, pos) in positions.iter().enumerate() {
-        if pos.board.len() + pos.globals.len() != pk.inputs {
+        if pos.board.len() != BOARD_FEATURES || pos.board.len() + pos.globals.len() != pk.inputs {
             return Err("a position of the wrong size".to_string());
         }
-        // First layer, over the non-zero inputs only.
+        // First layer, over the non-zero inputs only, in input order:
+        // the board cell by cell (an empty cell, all its bits zero, is
+        // skipped at once), then the globals.
         s.h1.copy_from_slice(&pk.b1);
-        let x = pos.board.iter().chain(&pos.globals);
-        for (&xk, row) in x.zip(pk.w1.chunks_exact(hd)) {
-            if xk != 0.0 {
-                axpy(&mut s.h1, row, xk);
+        s.list.resize(pk.inputs, (0, 0.0));
+        let mut n = 0;
+        for (c, cell) in pos.board.chunks_exact(CELL_CHANNELS).enumerate() {
+            if cell.iter().fold(0, |bits, x| bits | x.to_bits()) == 0 {
+                continue;
+            }
+            for (ch, &x) in cell.iter().enumerate() {
+                s.list[n] = ((c * CELL_CHANNELS + ch) as u32, x);
+                n += usize::from(x != 0.0);
             }
         }
+        for (j, &x) in pos.globals.iter().enumerate() {
+            s.list[n] = ((BOARD_FEATURES + j) as u32, x);
+            n += usize::from(x != 0.0);
+        }
+        accumulate(&mut s.h1, &s.list[..n], &pk.w1);
         relu(&mut s.h1);
         dense(&pk.w2, &pk.b2, &s.h1, &mut s.h2);
         relu(&mut s.h2);
@@ -306,6 +358,10 @@ pub fn forward_into(
         }
         s.used.clear();
         s.by_cell.clear();
+        // The logits are summed `LANES` actions at a time, side by side
+        // (each in its own order, as the plain product): independent sums
+        // instead of one chain of dependent additions per action.
+        let (mut lane, mut first) = (0, lo);
         for k in lo..hi {
             let cell = cells[k] as usize;
             if cell >= CELLS {
@@ -329,22 +385,34 @@ pub fn forward_into(
             }
             let slot = s.cell_slot[cell] as usize;
             s.r.copy_from_slice(&s.by_cell[slot * ph..][..ph]);
+            // The action's non-zero features, listed without branches.
             let f = &features[k * ACTION_FEATURES..][..ACTION_FEATURES];
-            for (&x, row) in f.iter().zip(p_action.chunks_exact(ph)) {
-                if x != 0.0 {
-                    axpy(&mut s.r, row, x);
+            let mut nonzero = [0u8; ACTION_FEATURES];
+            let mut n = 0;
+            for (j, &x) in f.iter().enumerate() {
+                nonzero[n] = j as u8;
+                n += usize::from(x != 0.0);
+            }
+            for &j in &nonzero[..n] {
+                let j = usize::from(j);
+                axpy(&mut s.r, &p_action[j * ph..][..ph], f[j]);
+            }
+            for (h, (r, b)) in s.r.iter().zip(&pk.bp1).enumerate() {
+                s.lanes[h * LANES + lane] = (b + *r).max(0.0);
+            }
+            lane += 1;
+            if lane == LANES || k + 1 == hi {
+                let mut sums = [-0.0f32; LANES];
+                for (w, r) in pk.wp2.iter().zip(s.lanes.chunks_exact(LANES)) {
+                    for (sum, r) in sums.iter_mut().zip(r) {
+                        *sum += w * r;
+                    }
                 }
-            }
-            for (r, b) in s.r.iter_mut().zip(&pk.bp1) {
-                *r = (b + *r).max(0.0);
-            }
-            let mut sum = -0.0f32;
-            for (&r, w) in s.r.iter().zip(&pk.wp2) {
-                if r != 0.0 {
-                    sum += w * r;
+                for (logit, sum) in logits[first..=k].iter_mut().zip(sums) {
+                    *logit = pk.bp2 + sum;
                 }
+                (lane, first) = (0, k + 1);
             }
-            logits[k] = pk.bp2 + sum;
         }
     }
     Ok(())
