@@ -12,7 +12,7 @@
 //! Ties go to the first action generated. Earlier in the game it plays as
 //! `greedy`.
 //!
-//! The search runs on one [`SeatView::determinize`] of the view: in the
+//! The search runs on one [`SeatView::determinize`](engine::SeatView::determinize) of the view: in the
 //! base game that is the position itself (exact); with The Gifts the other
 //! seats' hidden cards and the deck order are one sample, so the value is
 //! exact for that sample only.

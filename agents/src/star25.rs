@@ -33,7 +33,7 @@
 //! be placed (a bounded `table` fills up), every order of the set-asides
 //! ends in the same position, so the draw is one certain outcome.
 //!
-//! The search runs on one [`SeatView::determinize`] of the view (in the
+//! The search runs on one [`SeatView::determinize`](engine::SeatView::determinize) of the view (in the
 //! base game the position itself). It uses no randomness but for ties at
 //! the root, which go to the first action in order; so a seed gives the
 //! same move.
