@@ -141,3 +141,20 @@ pub fn assert_same_results(a: &Path, b: &Path) {
     sb["shard"] = serde_json::Value::Null;
     assert_eq!(sa, sb);
 }
+
+/// games.csv as rows of named fields.
+pub fn games(dir: &Path) -> Vec<std::collections::BTreeMap<String, String>> {
+    let mut reader = csv::Reader::from_path(dir.join("games.csv")).unwrap();
+    let headers = reader.headers().unwrap().clone();
+    reader
+        .records()
+        .map(|r| {
+            let r = r.unwrap();
+            headers
+                .iter()
+                .zip(r.iter())
+                .map(|(h, v)| (h.to_string(), v.to_string()))
+                .collect()
+        })
+        .collect()
+}

@@ -2,7 +2,7 @@
 //! binary: `serve` round trips, the Python client, misbehaving bots and
 //! what a bot is sent.
 
-use crate::common::{scratch, tournament};
+use crate::common::{games, scratch, tournament};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -18,23 +18,6 @@ fn repo(path: &str) -> String {
         .join(path)
         .display()
         .to_string()
-}
-
-/// games.csv as rows of named fields.
-fn games(dir: &Path) -> Vec<std::collections::BTreeMap<String, String>> {
-    let mut reader = csv::Reader::from_path(dir.join("games.csv")).unwrap();
-    let headers = reader.headers().unwrap().clone();
-    reader
-        .records()
-        .map(|r| {
-            let r = r.unwrap();
-            headers
-                .iter()
-                .zip(r.iter())
-                .map(|(h, v)| (h.to_string(), v.to_string()))
-                .collect()
-        })
-        .collect()
 }
 
 /// The `ext:` spec serving `agent` through this binary.

@@ -4,30 +4,13 @@
 //! games.csv (and folders written before it), and inline bots named by
 //! their `label=`.
 
-use crate::common::{bin, read, scratch};
+use crate::common::{bin, games, read, scratch};
 use std::path::Path;
 
 /// The misbehaving test bot in `mode` (tests/bots/misbehave.py).
 fn bot(mode: &str) -> String {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/bots/misbehave.py");
     format!("ext:cmd=python3 {} {mode}", path.display())
-}
-
-/// games.csv as rows of named fields.
-fn games(dir: &Path) -> Vec<std::collections::BTreeMap<String, String>> {
-    let mut reader = csv::Reader::from_path(dir.join("games.csv")).unwrap();
-    let headers = reader.headers().unwrap().clone();
-    reader
-        .records()
-        .map(|r| {
-            let r = r.unwrap();
-            headers
-                .iter()
-                .zip(r.iter())
-                .map(|(h, v)| (h.to_string(), v.to_string()))
-                .collect()
-        })
-        .collect()
 }
 
 #[test]
