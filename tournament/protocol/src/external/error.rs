@@ -18,8 +18,8 @@ pub const MAX_REASON: usize = 200;
 #[derive(Debug)]
 #[non_exhaustive]
 pub enum BotError {
-    /// Preparing the bot's command failed (the sandbox's reason).
-    Prepare(String),
+    /// The bot cannot run in the sandbox.
+    Prepare(super::sandbox::SandboxError),
     /// Limits or the sandbox asked for, but no guard to apply them.
     NeedsGuard {
         /// The bot's program.
@@ -131,7 +131,7 @@ pub enum BotError {
 impl fmt::Display for BotError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            BotError::Prepare(reason) => f.write_str(reason),
+            BotError::Prepare(reason) => write!(f, "{reason}"),
             BotError::NeedsGuard { program } => write!(
                 f,
                 "cannot start {}: limits and the sandbox need the carcassonne binary",
