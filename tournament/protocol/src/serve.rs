@@ -83,8 +83,91 @@ pub fn serve_bounded(
     max_line: usize,
 ) -> Result<()> {
     let agent = agents::from_spec(spec).map_err(|e| Error::Invalid(e.to_string()))?;
-    serve_agent(spec, agent, input, output, max_line).map_err(Error::Invalid)
+    serve_agent(spec, agent, input, output, max_line).map_err(|e| Error::Invalid(e.to_string()))
 }
+
+/// Why serving stopped: output failed, or a line of input was refused.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum ServeError {
+    /// An answer could not be written.
+    Write(std::io::Error),
+    /// A line of input was refused.
+    Line {
+        /// Its number, from 1.
+        number: usize,
+        /// Why.
+        problem: LineProblem,
+    },
+}
+
+/// What is wrong with a line sent to `serve`.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum LineProblem {
+    /// It could not be read.
+    Read(std::io::Error),
+    /// It is longer than the longest allowed.
+    TooLong {
+        /// The longest line allowed, in bytes.
+        max: usize,
+    },
+    /// It is not UTF-8.
+    NotUtf8 {
+        /// Where the first invalid byte is.
+        offset: usize,
+    },
+    /// It is not a message.
+    Json(serde_json::Error),
+    /// `new_game` with a player count or first seat out of range.
+    Players {
+        /// The players sent.
+        players: usize,
+        /// The first seat sent.
+        first: u8,
+    },
+    /// `new_game` with rules that do not hold together.
+    Rules(engine::RulesError),
+    /// `decide` before any `new_game`.
+    DecideFirst,
+    /// A message type not in the protocol.
+    UnknownType(String),
+    /// A `decide` that cannot be followed or answered (the reason, kept as
+    /// text: it names the engine's refusal of a turn or the deal).
+    Decide(String),
+}
+
+impl std::fmt::Display for ServeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ServeError::Write(e) => write!(f, "cannot write: {e}"),
+            ServeError::Line { number, problem } => write!(f, "line {number}: {problem}"),
+        }
+    }
+}
+
+impl std::fmt::Display for LineProblem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            LineProblem::Read(e) => write!(f, "cannot read: {e}"),
+            LineProblem::TooLong { max } => write!(f, "line too long: over {max} bytes"),
+            LineProblem::NotUtf8 { offset } => {
+                write!(f, "not UTF-8 (invalid byte at {offset})")
+            }
+            LineProblem::Json(e) => write!(f, "{e}"),
+            LineProblem::Players { players, first } => write!(
+                f,
+                "new_game: players must be 2 to 6 and first a seat, not {players} and {first}"
+            ),
+            LineProblem::Rules(e) => write!(f, "new_game: {e}"),
+            LineProblem::DecideFirst => f.write_str("decide before new_game"),
+            LineProblem::UnknownType(t) => write!(f, "unknown message type {t:?}"),
+            LineProblem::Decide(why) => f.write_str(why),
+        }
+    }
+}
+
+impl std::error::Error for ServeError {}
 
 fn serve_agent(
     spec: &str,
@@ -92,25 +175,31 @@ fn serve_agent(
     mut input: impl BufRead,
     mut output: impl Write,
     max_line: usize,
-) -> std::result::Result<(), String> {
+) -> std::result::Result<(), ServeError> {
     let mut game: Option<Game> = None;
-    let mut say = |line: String| -> std::result::Result<(), String> {
+    let mut say = |line: String| -> std::result::Result<(), ServeError> {
         writeln!(output, "{line}")
             .and_then(|()| output.flush())
-            .map_err(|e| format!("cannot write: {e}"))
+            .map_err(ServeError::Write)
     };
     let mut buf = Vec::new();
     for n in 0.. {
-        let bad = |e: String| format!("line {}: {e}", n + 1);
+        let bad = |problem: LineProblem| ServeError::Line {
+            number: n + 1,
+            problem,
+        };
         if !read_line(&mut input, &mut buf, max_line).map_err(bad)? {
             break;
         }
-        let line = std::str::from_utf8(&buf)
-            .map_err(|e| bad(format!("not UTF-8 (invalid byte at {})", e.valid_up_to())))?;
+        let line = std::str::from_utf8(&buf).map_err(|e| {
+            bad(LineProblem::NotUtf8 {
+                offset: e.valid_up_to(),
+            })
+        })?;
         if line.trim().is_empty() {
             continue;
         }
-        let msg: ToBot = serde_json::from_str(line).map_err(|e| bad(e.to_string()))?;
+        let msg: ToBot = serde_json::from_str(line).map_err(|e| bad(LineProblem::Json(e)))?;
         let echo = msg
             .request
             .map_or(String::new(), |r| format!(r#","request":{r}"#));
@@ -123,14 +212,14 @@ fn serve_agent(
                 if !(2..=engine::MAX_PLAYERS).contains(&msg.players)
                     || msg.first as usize >= msg.players
                 {
-                    return Err(bad(format!(
-                        "new_game: players must be 2 to 6 and first a seat, not {} and {}",
-                        msg.players, msg.first
-                    )));
+                    return Err(bad(LineProblem::Players {
+                        players: msg.players,
+                        first: msg.first,
+                    }));
                 }
                 msg.rules
                     .validate()
-                    .map_err(|e| bad(format!("new_game: {e}")))?;
+                    .map_err(|e| bad(LineProblem::Rules(e)))?;
                 agent.reset();
                 game = Some(Game {
                     state: State::new(msg.rules, msg.players, Seat(msg.first)),
@@ -139,15 +228,14 @@ fn serve_agent(
                 say(format!(r#"{{"type":"ready"{echo}}}"#))?;
             }
             "decide" => {
-                let g = game
-                    .as_mut()
-                    .ok_or_else(|| bad("decide before new_game".into()))?;
-                let index = decide(agent.as_mut(), g, msg).map_err(bad)?;
+                let g = game.as_mut().ok_or_else(|| bad(LineProblem::DecideFirst))?;
+                let index =
+                    decide(agent.as_mut(), g, msg).map_err(|why| bad(LineProblem::Decide(why)))?;
                 say(format!(r#"{{"type":"action","index":{index}{echo}}}"#))?;
             }
             "game_over" => game = None,
             "quit" => return Ok(()),
-            other => return Err(bad(format!("unknown message type {other:?}"))),
+            other => return Err(bad(LineProblem::UnknownType(other.to_string()))),
         }
     }
     Ok(())
@@ -159,13 +247,13 @@ fn read_line(
     input: &mut impl BufRead,
     buf: &mut Vec<u8>,
     max_line: usize,
-) -> std::result::Result<bool, String> {
+) -> std::result::Result<bool, LineProblem> {
     buf.clear();
     let n = input
         .by_ref()
         .take(max_line as u64 + 2)
         .read_until(b'\n', buf)
-        .map_err(|e| format!("cannot read: {e}"))?;
+        .map_err(LineProblem::Read)?;
     if n == 0 {
         return Ok(false);
     }
@@ -176,7 +264,7 @@ fn read_line(
         }
     }
     if buf.len() > max_line {
-        return Err(format!("line too long: over {max_line} bytes"));
+        return Err(LineProblem::TooLong { max: max_line });
     }
     Ok(true)
 }
