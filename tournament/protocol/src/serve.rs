@@ -132,9 +132,93 @@ pub enum LineProblem {
     DecideFirst,
     /// A message type not in the protocol.
     UnknownType(String),
-    /// A `decide` that cannot be followed or answered (the reason, kept as
-    /// text: it names the engine's refusal of a turn or the deal).
-    Decide(String),
+    /// A `decide` that cannot be followed or answered.
+    Decide(DecideProblem),
+}
+
+/// Why a `decide` cannot be followed or answered. The engine's refusals
+/// are kept as their `Debug` text, which is what the reason shows.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum DecideProblem {
+    /// A seat the game does not have.
+    NotASeat(u8),
+    /// A start tile, but none is to be drawn.
+    NoStartDue,
+    /// A start tile that is not a tile.
+    BadStart(String),
+    /// A start tile the engine refused.
+    StartRefused(String),
+    /// No start tile in a game with `start_in_bag`.
+    StartMissing,
+    /// A deal that is not a list of lists of tiles, or one the engine
+    /// refused.
+    Deal(String),
+    /// No deal in a game with a hand of tiles.
+    DealMissing,
+    /// A turn that is not a turn.
+    Turn(String),
+    /// A turn the engine refused.
+    TurnRefused {
+        /// The turn's number.
+        turn: usize,
+        /// Why.
+        why: String,
+    },
+    /// A current turn the engine refused.
+    CurrentRefused(String),
+    /// The seat is not to play.
+    NotToPlay(u8),
+    /// No decision to make: a draw is due or the game is over.
+    NoDecision {
+        /// The seat.
+        seat: u8,
+        /// The phase, as `Debug` text.
+        phase: String,
+    },
+    /// The agent failed.
+    GaveUp(agents::AgentError),
+    /// The agent's action is not in the legal list sent.
+    NotInLegal(String),
+    /// The agent's action is not legal.
+    AgentIllegal,
+}
+
+impl std::fmt::Display for DecideProblem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            DecideProblem::NotASeat(seat) => write!(f, "seat {seat} is not a seat of this game"),
+            DecideProblem::NoStartDue => f.write_str("start: no start tile is to be drawn here"),
+            DecideProblem::BadStart(why) | DecideProblem::StartRefused(why) => {
+                write!(f, "start: {why}")
+            }
+            DecideProblem::StartMissing => {
+                f.write_str("a game with start_in_bag begins with its start tile")
+            }
+            DecideProblem::Deal(why) => f.write_str(why),
+            DecideProblem::DealMissing => {
+                f.write_str("a game with a hand of tiles begins with its deal")
+            }
+            DecideProblem::Turn(why) => f.write_str(why),
+            DecideProblem::TurnRefused { turn, why } => write!(f, "turn {turn}: {why}"),
+            DecideProblem::CurrentRefused(why) => write!(f, "the current turn: {why}"),
+            DecideProblem::NotToPlay(seat) => write!(f, "seat {seat} is not to play"),
+            DecideProblem::NoDecision { seat, phase } => write!(
+                f,
+                "seat {seat} has no decision to make here (phase {phase})"
+            ),
+            DecideProblem::GaveUp(e) => write!(f, "the agent gave up: {e}"),
+            DecideProblem::NotInLegal(text) => {
+                write!(
+                    f,
+                    "the agent's action {text:?} is not in the legal list sent"
+                )
+            }
+            DecideProblem::AgentIllegal => {
+                f.write_str("the agent chose an action that is not legal")
+            }
+        }
+    }
 }
 
 impl std::fmt::Display for ServeError {
@@ -162,7 +246,7 @@ impl std::fmt::Display for LineProblem {
             LineProblem::Rules(e) => write!(f, "new_game: {e}"),
             LineProblem::DecideFirst => f.write_str("decide before new_game"),
             LineProblem::UnknownType(t) => write!(f, "unknown message type {t:?}"),
-            LineProblem::Decide(why) => f.write_str(why),
+            LineProblem::Decide(why) => write!(f, "{why}"),
         }
     }
 }
@@ -270,33 +354,47 @@ fn read_line(
 }
 
 /// Follow the game to the decision of `d` and ask the agent.
-fn decide(agent: &mut dyn Agent, g: &mut Game, d: ToBot) -> std::result::Result<usize, String> {
+fn decide(
+    agent: &mut dyn Agent,
+    g: &mut Game,
+    d: ToBot,
+) -> std::result::Result<usize, DecideProblem> {
     let viewer = Seat(d.seat);
     if viewer.index() >= g.state.players() {
-        return Err(format!("seat {} is not a seat of this game", d.seat));
+        return Err(DecideProblem::NotASeat(d.seat));
     }
     if let Some(start) = &d.start {
         if !(g.state.rules().start_in_bag && g.state.board().is_empty()) {
-            return Err("start: no start tile is to be drawn here".to_string());
+            return Err(DecideProblem::NoStartDue);
         }
-        let tile: engine::Tile = start.parse().map_err(|e| format!("start: {e}"))?;
+        let tile: engine::Tile =
+            start
+                .parse()
+                .map_err(|e: <engine::Tile as std::str::FromStr>::Err| {
+                    DecideProblem::BadStart(e.to_string())
+                })?;
         g.state
             .apply_chance_outcome(engine::Chance::Tile(tile))
-            .map_err(|e| format!("start: {e:?}"))?;
+            .map_err(|e| DecideProblem::StartRefused(format!("{e:?}")))?;
     } else if g.state.rules().start_in_bag && g.state.board().is_empty() {
-        return Err("a game with start_in_bag begins with its start tile".to_string());
+        return Err(DecideProblem::StartMissing);
     }
     if let Some(deal) = &d.deal {
-        follow_deal(&mut g.state, viewer, &parse_deal(deal)?)
-            .map_err(|e| format!("the deal: {e:?}"))?;
+        follow_deal(
+            &mut g.state,
+            viewer,
+            &parse_deal(deal).map_err(DecideProblem::Deal)?,
+        )
+        .map_err(|e| DecideProblem::Deal(format!("the deal: {e:?}")))?;
     } else if g.state.phase() == Phase::DrawHand && g.state.turns() == 0 {
-        return Err("a game with a hand of tiles begins with its deal".to_string());
+        return Err(DecideProblem::DealMissing);
     }
     let mut turns = d
         .turns
         .into_iter()
         .map(parse_turn)
-        .collect::<std::result::Result<Vec<_>, _>>()?;
+        .collect::<std::result::Result<Vec<_>, _>>()
+        .map_err(DecideProblem::Turn)?;
     // Another seat's hand size now is its size after that seat's last
     // turn here: it settles how many tiles that turn set aside from the
     // hand (engine::Hidden::held).
@@ -317,31 +415,34 @@ fn decide(agent: &mut dyn Agent, g: &mut Game, d: ToBot) -> std::result::Result<
     }
     for seen in turns {
         let turn = g.state.turns() + 1;
-        follow_turn(&mut g.state, viewer, &seen.turn, seen.hidden)
-            .map_err(|e| format!("turn {turn}: {e:?}"))?;
+        follow_turn(&mut g.state, viewer, &seen.turn, seen.hidden).map_err(|e| {
+            DecideProblem::TurnRefused {
+                turn,
+                why: format!("{e:?}"),
+            }
+        })?;
     }
     let mut position = g.state.clone();
     if let Some(value) = d.current {
-        let seen = parse_turn(value)?;
+        let seen = parse_turn(value).map_err(DecideProblem::Turn)?;
         follow_turn_start(&mut position, viewer, &seen.turn)
-            .map_err(|e| format!("the current turn: {e:?}"))?;
+            .map_err(|e| DecideProblem::CurrentRefused(format!("{e:?}")))?;
     }
     let view = position.view(Seat(d.seat));
     if position.to_play() != Seat(d.seat) {
-        return Err(format!("seat {} is not to play", d.seat));
+        return Err(DecideProblem::NotToPlay(d.seat));
     }
     // Found by the protocol_serve fuzz target: a decide whose turns leave
     // a draw due (no `current`) made the agent find no action and panic.
     if position.is_chance() || position.is_over() {
-        return Err(format!(
-            "seat {} has no decision to make here (phase {:?})",
-            d.seat,
-            position.phase()
-        ));
+        return Err(DecideProblem::NoDecision {
+            seat: d.seat,
+            phase: format!("{:?}", position.phase()),
+        });
     }
     let action = agent
         .decide(Context::new(&view, &mut g.rng))
-        .map_err(|e| format!("the agent gave up: {e}"))?
+        .map_err(DecideProblem::GaveUp)?
         .action;
     match &d.legal {
         // The toolkit's list is the one the index points into.
@@ -355,7 +456,7 @@ fn decide(agent: &mut dyn Agent, g: &mut Game, d: ToBot) -> std::result::Result<
                         .iter()
                         .position(|l| view.parse_action(l).is_ok_and(|a| a == action))
                 })
-                .ok_or_else(|| format!("the agent's action {text:?} is not in the legal list sent"))
+                .ok_or(DecideProblem::NotInLegal(text))
         }
         None => {
             let mut index = None;
@@ -366,7 +467,7 @@ fn decide(agent: &mut dyn Agent, g: &mut Game, d: ToBot) -> std::result::Result<
                 }
                 i += 1;
             });
-            index.ok_or_else(|| "the agent chose an action that is not legal".to_string())
+            index.ok_or(DecideProblem::AgentIllegal)
         }
     }
 }
