@@ -12,7 +12,7 @@
 //! Lines are read with a bound: a line over [`MAX_LINE`] bytes is refused
 //! after reading at most that much (it is never buffered whole).
 
-use crate::external::message::{parse_deal, parse_turn, PROTOCOL};
+use crate::external::message::{parse_deal, parse_turn, MessageError, PROTOCOL};
 use agents::{Agent, AgentRng, Context};
 use engine::{follow_deal, follow_turn, follow_turn_start, Phase, Seat, State};
 use files::error::{Error, Result};
@@ -151,13 +151,14 @@ pub enum DecideProblem {
     StartRefused(String),
     /// No start tile in a game with `start_in_bag`.
     StartMissing,
-    /// A deal that is not a list of lists of tiles, or one the engine
-    /// refused.
-    Deal(String),
+    /// A deal that is not a list of lists of tiles.
+    Deal(MessageError),
+    /// A deal the engine refused.
+    DealRefused(String),
     /// No deal in a game with a hand of tiles.
     DealMissing,
     /// A turn that is not a turn.
-    Turn(String),
+    Turn(MessageError),
     /// A turn the engine refused.
     TurnRefused {
         /// The turn's number.
@@ -195,11 +196,12 @@ impl std::fmt::Display for DecideProblem {
             DecideProblem::StartMissing => {
                 f.write_str("a game with start_in_bag begins with its start tile")
             }
-            DecideProblem::Deal(why) => f.write_str(why),
+            DecideProblem::Deal(why) => write!(f, "{why}"),
+            DecideProblem::DealRefused(why) => write!(f, "the deal: {why}"),
             DecideProblem::DealMissing => {
                 f.write_str("a game with a hand of tiles begins with its deal")
             }
-            DecideProblem::Turn(why) => f.write_str(why),
+            DecideProblem::Turn(why) => write!(f, "{why}"),
             DecideProblem::TurnRefused { turn, why } => write!(f, "turn {turn}: {why}"),
             DecideProblem::CurrentRefused(why) => write!(f, "the current turn: {why}"),
             DecideProblem::NotToPlay(seat) => write!(f, "seat {seat} is not to play"),
@@ -385,7 +387,7 @@ fn decide(
             viewer,
             &parse_deal(deal).map_err(DecideProblem::Deal)?,
         )
-        .map_err(|e| DecideProblem::Deal(format!("the deal: {e:?}")))?;
+        .map_err(|e| DecideProblem::DealRefused(format!("{e:?}")))?;
     } else if g.state.phase() == Phase::DrawHand && g.state.turns() == 0 {
         return Err(DecideProblem::DealMissing);
     }
