@@ -80,10 +80,10 @@ fuzz_target!(|data: &[u8]| {
         return;
     }
     if let Err(reason) = read_hello(&line) {
-        check_reason(&reason, &["bad line", "protocol"]);
+        check_reason(&reason.to_string(), &["bad line", "protocol"]);
     }
     if let Err(reason) = read_ready(&line) {
-        check_reason(&reason, &["bad line"]);
+        check_reason(&reason.to_string(), &["bad line"]);
     }
     let state = position(*pick, *steps);
     if state.is_over() {
@@ -109,6 +109,9 @@ fuzz_target!(|data: &[u8]| {
                 .expect("an accepted answer is legal");
         }
         Ok(Answer::History) => {}
-        Err(reason) => check_reason(&reason, &["bad line", "illegal action", "wrong seat"]),
+        Err(reason) => check_reason(
+            &reason.to_string(),
+            &["bad line", "illegal action", "wrong seat"],
+        ),
     }
 });

@@ -12,7 +12,7 @@
 //! Lines are read with a bound: a line over [`MAX_LINE`] bytes is refused
 //! after reading at most that much (it is never buffered whole).
 
-use crate::external::message::{parse_deal, parse_turn, PROTOCOL};
+use crate::external::message::{parse_deal, parse_turn, MessageError, PROTOCOL};
 use agents::{Agent, AgentRng, Context};
 use engine::{follow_deal, follow_turn, follow_turn_start, Phase, Seat, State};
 use files::error::{Error, Result};
@@ -83,8 +83,177 @@ pub fn serve_bounded(
     max_line: usize,
 ) -> Result<()> {
     let agent = agents::from_spec(spec).map_err(|e| Error::Invalid(e.to_string()))?;
-    serve_agent(spec, agent, input, output, max_line).map_err(Error::Invalid)
+    serve_agent(spec, agent, input, output, max_line).map_err(|e| Error::Invalid(e.to_string()))
 }
+
+/// Why serving stopped: output failed, or a line of input was refused.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum ServeError {
+    /// An answer could not be written.
+    Write(std::io::Error),
+    /// A line of input was refused.
+    Line {
+        /// Its number, from 1.
+        number: usize,
+        /// Why.
+        problem: LineProblem,
+    },
+}
+
+/// What is wrong with a line sent to `serve`.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum LineProblem {
+    /// It could not be read.
+    Read(std::io::Error),
+    /// It is longer than the longest allowed.
+    TooLong {
+        /// The longest line allowed, in bytes.
+        max: usize,
+    },
+    /// It is not UTF-8.
+    NotUtf8 {
+        /// Where the first invalid byte is.
+        offset: usize,
+    },
+    /// It is not a message.
+    Json(serde_json::Error),
+    /// `new_game` with a player count or first seat out of range.
+    Players {
+        /// The players sent.
+        players: usize,
+        /// The first seat sent.
+        first: u8,
+    },
+    /// `new_game` with rules that do not hold together.
+    Rules(engine::RulesError),
+    /// `decide` before any `new_game`.
+    DecideFirst,
+    /// A message type not in the protocol.
+    UnknownType(String),
+    /// A `decide` that cannot be followed or answered.
+    Decide(DecideProblem),
+}
+
+/// Why a `decide` cannot be followed or answered. The engine's refusals
+/// are kept as their `Debug` text, which is what the reason shows.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum DecideProblem {
+    /// A seat the game does not have.
+    NotASeat(u8),
+    /// A start tile, but none is to be drawn.
+    NoStartDue,
+    /// A start tile that is not a tile.
+    BadStart(String),
+    /// A start tile the engine refused.
+    StartRefused(String),
+    /// No start tile in a game with `start_in_bag`.
+    StartMissing,
+    /// A deal that is not a list of lists of tiles.
+    Deal(MessageError),
+    /// A deal the engine refused.
+    DealRefused(String),
+    /// No deal in a game with a hand of tiles.
+    DealMissing,
+    /// A turn that is not a turn.
+    Turn(MessageError),
+    /// A turn the engine refused.
+    TurnRefused {
+        /// The turn's number.
+        turn: usize,
+        /// Why.
+        why: String,
+    },
+    /// A current turn the engine refused.
+    CurrentRefused(String),
+    /// The seat is not to play.
+    NotToPlay(u8),
+    /// No decision to make: a draw is due or the game is over.
+    NoDecision {
+        /// The seat.
+        seat: u8,
+        /// The phase, as `Debug` text.
+        phase: String,
+    },
+    /// The agent failed.
+    GaveUp(agents::AgentError),
+    /// The agent's action is not in the legal list sent.
+    NotInLegal(String),
+    /// The agent's action is not legal.
+    AgentIllegal,
+}
+
+impl std::fmt::Display for DecideProblem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            DecideProblem::NotASeat(seat) => write!(f, "seat {seat} is not a seat of this game"),
+            DecideProblem::NoStartDue => f.write_str("start: no start tile is to be drawn here"),
+            DecideProblem::BadStart(why) | DecideProblem::StartRefused(why) => {
+                write!(f, "start: {why}")
+            }
+            DecideProblem::StartMissing => {
+                f.write_str("a game with start_in_bag begins with its start tile")
+            }
+            DecideProblem::Deal(why) => write!(f, "{why}"),
+            DecideProblem::DealRefused(why) => write!(f, "the deal: {why}"),
+            DecideProblem::DealMissing => {
+                f.write_str("a game with a hand of tiles begins with its deal")
+            }
+            DecideProblem::Turn(why) => write!(f, "{why}"),
+            DecideProblem::TurnRefused { turn, why } => write!(f, "turn {turn}: {why}"),
+            DecideProblem::CurrentRefused(why) => write!(f, "the current turn: {why}"),
+            DecideProblem::NotToPlay(seat) => write!(f, "seat {seat} is not to play"),
+            DecideProblem::NoDecision { seat, phase } => write!(
+                f,
+                "seat {seat} has no decision to make here (phase {phase})"
+            ),
+            DecideProblem::GaveUp(e) => write!(f, "the agent gave up: {e}"),
+            DecideProblem::NotInLegal(text) => {
+                write!(
+                    f,
+                    "the agent's action {text:?} is not in the legal list sent"
+                )
+            }
+            DecideProblem::AgentIllegal => {
+                f.write_str("the agent chose an action that is not legal")
+            }
+        }
+    }
+}
+
+impl std::fmt::Display for ServeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ServeError::Write(e) => write!(f, "cannot write: {e}"),
+            ServeError::Line { number, problem } => write!(f, "line {number}: {problem}"),
+        }
+    }
+}
+
+impl std::fmt::Display for LineProblem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            LineProblem::Read(e) => write!(f, "cannot read: {e}"),
+            LineProblem::TooLong { max } => write!(f, "line too long: over {max} bytes"),
+            LineProblem::NotUtf8 { offset } => {
+                write!(f, "not UTF-8 (invalid byte at {offset})")
+            }
+            LineProblem::Json(e) => write!(f, "{e}"),
+            LineProblem::Players { players, first } => write!(
+                f,
+                "new_game: players must be 2 to 6 and first a seat, not {players} and {first}"
+            ),
+            LineProblem::Rules(e) => write!(f, "new_game: {e}"),
+            LineProblem::DecideFirst => f.write_str("decide before new_game"),
+            LineProblem::UnknownType(t) => write!(f, "unknown message type {t:?}"),
+            LineProblem::Decide(why) => write!(f, "{why}"),
+        }
+    }
+}
+
+impl std::error::Error for ServeError {}
 
 fn serve_agent(
     spec: &str,
@@ -92,25 +261,31 @@ fn serve_agent(
     mut input: impl BufRead,
     mut output: impl Write,
     max_line: usize,
-) -> std::result::Result<(), String> {
+) -> std::result::Result<(), ServeError> {
     let mut game: Option<Game> = None;
-    let mut say = |line: String| -> std::result::Result<(), String> {
+    let mut say = |line: String| -> std::result::Result<(), ServeError> {
         writeln!(output, "{line}")
             .and_then(|()| output.flush())
-            .map_err(|e| format!("cannot write: {e}"))
+            .map_err(ServeError::Write)
     };
     let mut buf = Vec::new();
     for n in 0.. {
-        let bad = |e: String| format!("line {}: {e}", n + 1);
+        let bad = |problem: LineProblem| ServeError::Line {
+            number: n + 1,
+            problem,
+        };
         if !read_line(&mut input, &mut buf, max_line).map_err(bad)? {
             break;
         }
-        let line = std::str::from_utf8(&buf)
-            .map_err(|e| bad(format!("not UTF-8 (invalid byte at {})", e.valid_up_to())))?;
+        let line = std::str::from_utf8(&buf).map_err(|e| {
+            bad(LineProblem::NotUtf8 {
+                offset: e.valid_up_to(),
+            })
+        })?;
         if line.trim().is_empty() {
             continue;
         }
-        let msg: ToBot = serde_json::from_str(line).map_err(|e| bad(e.to_string()))?;
+        let msg: ToBot = serde_json::from_str(line).map_err(|e| bad(LineProblem::Json(e)))?;
         let echo = msg
             .request
             .map_or(String::new(), |r| format!(r#","request":{r}"#));
@@ -123,14 +298,14 @@ fn serve_agent(
                 if !(2..=engine::MAX_PLAYERS).contains(&msg.players)
                     || msg.first as usize >= msg.players
                 {
-                    return Err(bad(format!(
-                        "new_game: players must be 2 to 6 and first a seat, not {} and {}",
-                        msg.players, msg.first
-                    )));
+                    return Err(bad(LineProblem::Players {
+                        players: msg.players,
+                        first: msg.first,
+                    }));
                 }
                 msg.rules
                     .validate()
-                    .map_err(|e| bad(format!("new_game: {e}")))?;
+                    .map_err(|e| bad(LineProblem::Rules(e)))?;
                 agent.reset();
                 game = Some(Game {
                     state: State::new(msg.rules, msg.players, Seat(msg.first)),
@@ -139,15 +314,14 @@ fn serve_agent(
                 say(format!(r#"{{"type":"ready"{echo}}}"#))?;
             }
             "decide" => {
-                let g = game
-                    .as_mut()
-                    .ok_or_else(|| bad("decide before new_game".into()))?;
-                let index = decide(agent.as_mut(), g, msg).map_err(bad)?;
+                let g = game.as_mut().ok_or_else(|| bad(LineProblem::DecideFirst))?;
+                let index =
+                    decide(agent.as_mut(), g, msg).map_err(|why| bad(LineProblem::Decide(why)))?;
                 say(format!(r#"{{"type":"action","index":{index}{echo}}}"#))?;
             }
             "game_over" => game = None,
             "quit" => return Ok(()),
-            other => return Err(bad(format!("unknown message type {other:?}"))),
+            other => return Err(bad(LineProblem::UnknownType(other.to_string()))),
         }
     }
     Ok(())
@@ -159,13 +333,13 @@ fn read_line(
     input: &mut impl BufRead,
     buf: &mut Vec<u8>,
     max_line: usize,
-) -> std::result::Result<bool, String> {
+) -> std::result::Result<bool, LineProblem> {
     buf.clear();
     let n = input
         .by_ref()
         .take(max_line as u64 + 2)
         .read_until(b'\n', buf)
-        .map_err(|e| format!("cannot read: {e}"))?;
+        .map_err(LineProblem::Read)?;
     if n == 0 {
         return Ok(false);
     }
@@ -176,39 +350,53 @@ fn read_line(
         }
     }
     if buf.len() > max_line {
-        return Err(format!("line too long: over {max_line} bytes"));
+        return Err(LineProblem::TooLong { max: max_line });
     }
     Ok(true)
 }
 
 /// Follow the game to the decision of `d` and ask the agent.
-fn decide(agent: &mut dyn Agent, g: &mut Game, d: ToBot) -> std::result::Result<usize, String> {
+fn decide(
+    agent: &mut dyn Agent,
+    g: &mut Game,
+    d: ToBot,
+) -> std::result::Result<usize, DecideProblem> {
     let viewer = Seat(d.seat);
     if viewer.index() >= g.state.players() {
-        return Err(format!("seat {} is not a seat of this game", d.seat));
+        return Err(DecideProblem::NotASeat(d.seat));
     }
     if let Some(start) = &d.start {
         if !(g.state.rules().start_in_bag && g.state.board().is_empty()) {
-            return Err("start: no start tile is to be drawn here".to_string());
+            return Err(DecideProblem::NoStartDue);
         }
-        let tile: engine::Tile = start.parse().map_err(|e| format!("start: {e}"))?;
+        let tile: engine::Tile =
+            start
+                .parse()
+                .map_err(|e: <engine::Tile as std::str::FromStr>::Err| {
+                    DecideProblem::BadStart(e.to_string())
+                })?;
         g.state
             .apply_chance_outcome(engine::Chance::Tile(tile))
-            .map_err(|e| format!("start: {e:?}"))?;
+            .map_err(|e| DecideProblem::StartRefused(format!("{e:?}")))?;
     } else if g.state.rules().start_in_bag && g.state.board().is_empty() {
-        return Err("a game with start_in_bag begins with its start tile".to_string());
+        return Err(DecideProblem::StartMissing);
     }
     if let Some(deal) = &d.deal {
-        follow_deal(&mut g.state, viewer, &parse_deal(deal)?)
-            .map_err(|e| format!("the deal: {e:?}"))?;
+        follow_deal(
+            &mut g.state,
+            viewer,
+            &parse_deal(deal).map_err(DecideProblem::Deal)?,
+        )
+        .map_err(|e| DecideProblem::DealRefused(format!("{e:?}")))?;
     } else if g.state.phase() == Phase::DrawHand && g.state.turns() == 0 {
-        return Err("a game with a hand of tiles begins with its deal".to_string());
+        return Err(DecideProblem::DealMissing);
     }
     let mut turns = d
         .turns
         .into_iter()
         .map(parse_turn)
-        .collect::<std::result::Result<Vec<_>, _>>()?;
+        .collect::<std::result::Result<Vec<_>, _>>()
+        .map_err(DecideProblem::Turn)?;
     // Another seat's hand size now is its size after that seat's last
     // turn here: it settles how many tiles that turn set aside from the
     // hand (engine::Hidden::held).
@@ -229,31 +417,34 @@ fn decide(agent: &mut dyn Agent, g: &mut Game, d: ToBot) -> std::result::Result<
     }
     for seen in turns {
         let turn = g.state.turns() + 1;
-        follow_turn(&mut g.state, viewer, &seen.turn, seen.hidden)
-            .map_err(|e| format!("turn {turn}: {e:?}"))?;
+        follow_turn(&mut g.state, viewer, &seen.turn, seen.hidden).map_err(|e| {
+            DecideProblem::TurnRefused {
+                turn,
+                why: format!("{e:?}"),
+            }
+        })?;
     }
     let mut position = g.state.clone();
     if let Some(value) = d.current {
-        let seen = parse_turn(value)?;
+        let seen = parse_turn(value).map_err(DecideProblem::Turn)?;
         follow_turn_start(&mut position, viewer, &seen.turn)
-            .map_err(|e| format!("the current turn: {e:?}"))?;
+            .map_err(|e| DecideProblem::CurrentRefused(format!("{e:?}")))?;
     }
     let view = position.view(Seat(d.seat));
     if position.to_play() != Seat(d.seat) {
-        return Err(format!("seat {} is not to play", d.seat));
+        return Err(DecideProblem::NotToPlay(d.seat));
     }
     // Found by the protocol_serve fuzz target: a decide whose turns leave
     // a draw due (no `current`) made the agent find no action and panic.
     if position.is_chance() || position.is_over() {
-        return Err(format!(
-            "seat {} has no decision to make here (phase {:?})",
-            d.seat,
-            position.phase()
-        ));
+        return Err(DecideProblem::NoDecision {
+            seat: d.seat,
+            phase: format!("{:?}", position.phase()),
+        });
     }
     let action = agent
         .decide(Context::new(&view, &mut g.rng))
-        .map_err(|e| format!("the agent gave up: {e}"))?
+        .map_err(DecideProblem::GaveUp)?
         .action;
     match &d.legal {
         // The toolkit's list is the one the index points into.
@@ -267,7 +458,7 @@ fn decide(agent: &mut dyn Agent, g: &mut Game, d: ToBot) -> std::result::Result<
                         .iter()
                         .position(|l| view.parse_action(l).is_ok_and(|a| a == action))
                 })
-                .ok_or_else(|| format!("the agent's action {text:?} is not in the legal list sent"))
+                .ok_or(DecideProblem::NotInLegal(text))
         }
         None => {
             let mut index = None;
@@ -278,7 +469,7 @@ fn decide(agent: &mut dyn Agent, g: &mut Game, d: ToBot) -> std::result::Result<
                 }
                 i += 1;
             });
-            index.ok_or_else(|| "the agent chose an action that is not legal".to_string())
+            index.ok_or(DecideProblem::AgentIllegal)
         }
     }
 }

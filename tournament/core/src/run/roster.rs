@@ -41,7 +41,7 @@ pub enum SpecError {
     /// name also offers external bots.
     Builtin(agents::SpecError),
     /// An external bot's spec (`ext:`): the protocol crate's reason.
-    External(String),
+    External(ext_spec::SpecError),
 }
 
 impl std::fmt::Display for SpecError {
@@ -55,7 +55,7 @@ impl std::fmt::Display for SpecError {
                 }
                 Ok(())
             }
-            SpecError::External(why) => f.write_str(why),
+            SpecError::External(why) => write!(f, "{why}"),
         }
     }
 }

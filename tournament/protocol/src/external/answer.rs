@@ -6,11 +6,10 @@
 //! or, for `hello`, `protocol …`). The `protocol_answer` fuzz target
 //! (docs/fuzzing.md) feeds these functions arbitrary lines.
 
+use super::error::BotError;
+pub use super::error::MAX_REASON;
 use super::message::{Incoming, Legal, PROTOCOL};
 use engine::{Action, SeatView};
-
-/// The longest forfeit reason, in bytes.
-pub const MAX_REASON: usize = 200;
 
 /// A bot's answer to `decide`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -22,8 +21,8 @@ pub enum Answer {
 }
 
 /// Read `line` as a protocol message.
-fn incoming(line: &str) -> Result<Incoming, String> {
-    serde_json::from_str(line).map_err(|e| clip_reason(&format!("bad line: {e}: {}", clip(line))))
+fn incoming(line: &str) -> Result<Incoming, BotError> {
+    serde_json::from_str(line).map_err(|e| BotError::BadLine(format!("{e}: {}", clip(line))))
 }
 
 /// `line` names a `request` other than `request`: it answers an earlier
@@ -48,19 +47,20 @@ pub fn is_stale(line: &str, request: u64) -> bool {
 /// # Errors
 /// `bad line …` for a line that is not a `hello`, `protocol …` for
 /// another protocol.
-pub fn read_hello(line: &str) -> Result<(), String> {
+pub fn read_hello(line: &str) -> Result<(), BotError> {
     let hello = incoming(line)?;
     if hello.kind != "hello" {
-        return Err(clip_reason(&format!(
-            "bad line: expected hello, got {:?}",
+        return Err(BotError::BadLine(format!(
+            "expected hello, got {:?}",
             hello.kind
         )));
     }
-    match hello.protocol.as_deref() {
-        Some(PROTOCOL) => Ok(()),
-        other => Err(clip_reason(&format!(
-            "protocol {other:?}, expected {PROTOCOL:?}"
-        ))),
+    match hello.protocol {
+        Some(p) if p == PROTOCOL => Ok(()),
+        got => Err(BotError::Protocol {
+            got,
+            expected: PROTOCOL,
+        }),
     }
 }
 
@@ -68,13 +68,13 @@ pub fn read_hello(line: &str) -> Result<(), String> {
 ///
 /// # Errors
 /// `bad line …` for anything but `{"type":"ready"}`.
-pub fn read_ready(line: &str) -> Result<(), String> {
+pub fn read_ready(line: &str) -> Result<(), BotError> {
     match serde_json::from_str::<Incoming>(line) {
         Ok(m) if m.kind == "ready" => Ok(()),
         // Clipped too: found by the protocol_answer fuzz target (escaped
         // control characters made the 60-byte start of a line ~360 bytes).
-        _ => Err(clip_reason(&format!(
-            "bad line: expected ready, got {}",
+        _ => Err(BotError::BadLine(format!(
+            "expected ready, got {}",
             clip(line)
         ))),
     }
@@ -85,62 +85,54 @@ pub fn read_ready(line: &str) -> Result<(), String> {
 ///
 /// # Errors
 /// The forfeit reason: `bad line`, `wrong seat` or `illegal action`.
-pub fn read_answer(view: &SeatView<'_>, legal: &Legal, line: &str) -> Result<Answer, String> {
+pub fn read_answer(view: &SeatView<'_>, legal: &Legal, line: &str) -> Result<Answer, BotError> {
     let reply = incoming(line)?;
     match reply.kind.as_str() {
         "history" => Ok(Answer::History),
         "action" => {
             if let Some(seat) = reply.seat.filter(|&s| s != view.seat().0) {
-                return Err(format!(
-                    "wrong seat: answered for seat {seat}, but seat {} is to play",
-                    view.seat().0
-                ));
+                return Err(BotError::WrongSeat {
+                    answered: seat,
+                    to_play: view.seat().0,
+                });
             }
             choose(view, legal, &reply).map(Answer::Action)
         }
-        other => Err(clip_reason(&format!(
-            "bad line: expected an action, got {other:?}"
+        other => Err(BotError::BadLine(format!(
+            "expected an action, got {other:?}"
         ))),
     }
 }
 
 /// The action a reply names: by index into `legal`, by id, or in record
 /// notation (read by the engine, then looked up among the legal actions).
-fn choose(view: &SeatView<'_>, legal: &Legal, reply: &Incoming) -> Result<Action, String> {
-    let found = match (reply.index, reply.id, &reply.action) {
-        (Some(i), _, _) => legal.actions.get(i).copied().ok_or_else(|| {
-            format!(
-                "illegal action: index {i}, but there are {} legal actions",
-                legal.actions.len()
-            )
-        }),
+fn choose(view: &SeatView<'_>, legal: &Legal, reply: &Incoming) -> Result<Action, BotError> {
+    // Every reason is clipped (BotError's Display): a long unreadable
+    // action once made a forfeit reason of any length.
+    match (reply.index, reply.id, &reply.action) {
+        (Some(index), _, _) => legal
+            .actions
+            .get(index)
+            .copied()
+            .ok_or(BotError::IllegalIndex {
+                index,
+                count: legal.actions.len(),
+            }),
         (None, Some(id), _) => legal
             .ids
             .iter()
             .position(|&l| l == id)
             .map(|i| legal.actions[i])
-            .ok_or_else(|| format!("illegal action: id {id} is not legal")),
-        // No `?` here: every reason goes through the clip below (a long
-        // unreadable action once made a forfeit reason of any length).
+            .ok_or(BotError::IllegalId(id)),
         (None, None, Some(text)) => match view.parse_action(text) {
             Ok(action) if legal.actions.contains(&action) => Ok(action),
-            Ok(_) => Err(format!("illegal action: {text:?} is not legal")),
-            Err(e) => Err(format!("illegal action: {e}")),
+            Ok(_) => Err(BotError::NotLegal(text.clone())),
+            Err(e) => Err(BotError::Unreadable(e.to_string())),
         },
-        (None, None, None) => {
-            Err("bad line: an action needs \"index\", \"id\" or \"action\"".to_string())
-        }
-    };
-    found.map_err(|e| clip_reason(&e))
-}
-
-/// A forfeit reason of one line of at most [`MAX_REASON`] bytes.
-fn clip_reason(reason: &str) -> String {
-    let mut end = reason.len().min(MAX_REASON);
-    while !reason.is_char_boundary(end) {
-        end -= 1;
+        (None, None, None) => Err(BotError::BadLine(
+            "an action needs \"index\", \"id\" or \"action\"".to_string(),
+        )),
     }
-    reason[..end].replace(['\n', '\r'], " ")
 }
 
 /// The start of a long line, for a forfeit reason.
@@ -177,10 +169,14 @@ mod tests {
         let by_id = format!(r#"{{"type":"action","id":{}}}"#, legal.ids[0]);
         let by_text = format!(r#"{{"type":"action","action":"{}"}}"#, legal.notation[0]);
         for line in [by_index.to_string(), by_id, by_text] {
-            assert_eq!(read_answer(&view, &legal, &line), Ok(first), "{line}");
+            assert_eq!(
+                read_answer(&view, &legal, &line).ok(),
+                Some(first),
+                "{line}"
+            );
         }
         let history = read_answer(&view, &legal, r#"{"type":"history"}"#);
-        assert_eq!(history, Ok(Answer::History));
+        assert_eq!(history.ok(), Some(Answer::History));
     }
 
     #[test]
@@ -198,7 +194,7 @@ mod tests {
             (r#"{"type":"action","index":0,"seat":1}"#, "wrong seat"),
             (&long, "illegal action"),
         ] {
-            let reason = read_answer(&view, &legal, line).unwrap_err();
+            let reason = read_answer(&view, &legal, line).unwrap_err().to_string();
             assert!(reason.starts_with(kind), "{line}: {reason}");
             assert!(
                 !reason.contains('\n') && reason.len() <= MAX_REASON,
@@ -208,10 +204,14 @@ mod tests {
         assert!(
             read_hello(r#"{"type":"hello","protocol":"carcassonne-bot/0"}"#)
                 .unwrap_err()
+                .to_string()
                 .starts_with("protocol")
         );
-        assert!(read_ready("{}").unwrap_err().starts_with("bad line"));
-        let controls = read_ready(&"\u{f}".repeat(100)).unwrap_err();
+        assert!(read_ready("{}")
+            .unwrap_err()
+            .to_string()
+            .starts_with("bad line"));
+        let controls = read_ready(&"\u{f}".repeat(100)).unwrap_err().to_string();
         assert!(controls.len() <= MAX_REASON, "{controls}");
     }
 

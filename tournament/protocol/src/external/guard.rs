@@ -90,16 +90,38 @@ pub fn args(cpu_s: Option<u64>, mem_mb: Option<u64>) -> Vec<String> {
     ]
 }
 
-fn guard(args: &[OsString]) -> Result<u8, String> {
-    let number = |i: usize| -> Result<u64, String> {
+/// Why the guard could not start the bot (printed on its stderr, after
+/// `carcassonne bot guard: `).
+#[derive(Debug)]
+enum GuardError {
+    /// Argument N (from 1) is not a number.
+    NotANumber(usize),
+    /// No program after the numbers.
+    NoProgram,
+    /// A system call failed: what it was for, and why.
+    System(&'static str, Errno),
+}
+
+impl std::fmt::Display for GuardError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            GuardError::NotANumber(n) => write!(f, "argument {n} must be a number"),
+            GuardError::NoProgram => f.write_str("no program to start"),
+            GuardError::System(what, e) => write!(f, "{what}: {e}"),
+        }
+    }
+}
+
+fn guard(args: &[OsString]) -> Result<u8, GuardError> {
+    let number = |i: usize| -> Result<u64, GuardError> {
         args.get(i)
             .and_then(|a| a.to_str())
             .and_then(|a| a.parse().ok())
-            .ok_or_else(|| format!("argument {} must be a number", i + 1))
+            .ok_or(GuardError::NotANumber(i + 1))
     };
     let parent = Pid::from_raw(number(0)? as i32);
     let (cpu_s, mem_mb) = (number(1)?, number(2)?);
-    let program = args.get(3).ok_or("no program to start")?;
+    let program = args.get(3).ok_or(GuardError::NoProgram)?;
     prctl::set_child_subreaper(true).map_err(errno("cannot become a subreaper"))?;
     // SIGTERM (and a stray SIGINT or SIGHUP) arrive on a descriptor the
     // loop polls. The standard library clears the mask in the bot.
@@ -149,8 +171,8 @@ fn guard(args: &[OsString]) -> Result<u8, String> {
 }
 
 /// An error of `what` as one line.
-fn errno(what: &'static str) -> impl Fn(Errno) -> String {
-    move |e| format!("{what}: {e}")
+fn errno(what: &'static str) -> impl Fn(Errno) -> GuardError {
+    move |e| GuardError::System(what, e)
 }
 
 /// Reap every child that ended; the bot's exit code if it was one.

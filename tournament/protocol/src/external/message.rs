@@ -29,19 +29,58 @@ pub fn seen_tiles(tiles: impl IntoIterator<Item = Option<Tile>>) -> Vec<String> 
         .collect()
 }
 
+/// Why a value sent to `serve` is not the tiles, deal or turn it should be.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum MessageError {
+    /// Not a list of tiles.
+    NotTiles(serde_json::Value),
+    /// A tile's letter the engine cannot read (its reason).
+    Tile(String),
+    /// Not a tile's letter.
+    NotALetter(serde_json::Value),
+    /// A deal that is not a list per seat.
+    NotADeal(serde_json::Value),
+    /// A seat's list of the deal is wrong.
+    Deal(Box<MessageError>),
+    /// A turn whose `drawn` mixes tiles and `hidden`.
+    MixedDrawn,
+    /// A value that is not a turn.
+    Turn(serde_json::Error),
+}
+
+impl std::fmt::Display for MessageError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            MessageError::NotTiles(value) => write!(f, "a list of tiles, not {value}"),
+            MessageError::Tile(why) => f.write_str(why),
+            MessageError::NotALetter(value) => write!(f, "a tile letter, not {value}"),
+            MessageError::NotADeal(value) => write!(f, "deal: a list per seat, not {value}"),
+            MessageError::Deal(e) => write!(f, "deal: {e}"),
+            MessageError::MixedDrawn => f.write_str("a turn: `drawn` mixes tiles and \"hidden\""),
+            MessageError::Turn(e) => write!(f, "a turn: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for MessageError {}
+
 /// A list of tiles as sent: letters, or [`HIDDEN`] for a tile not seen.
 ///
 /// # Errors
 /// A value that is not a list of tile letters and `"hidden"`.
-pub fn parse_seen_tiles(value: &serde_json::Value) -> Result<Vec<Option<Tile>>, String> {
+pub fn parse_seen_tiles(value: &serde_json::Value) -> Result<Vec<Option<Tile>>, MessageError> {
     let list = value
         .as_array()
-        .ok_or_else(|| format!("a list of tiles, not {value}"))?;
+        .ok_or_else(|| MessageError::NotTiles(value.clone()))?;
     list.iter()
         .map(|t| match t.as_str() {
             Some(HIDDEN) => Ok(None),
-            Some(letter) => letter.parse().map(Some).map_err(|e| format!("{e}")),
-            None => Err(format!("a tile letter, not {t}")),
+            Some(letter) => letter
+                .parse::<Tile>()
+                .map(Some)
+                .map_err(|e| MessageError::Tile(e.to_string())),
+            None => Err(MessageError::NotALetter(t.clone())),
         })
         .collect()
 }
@@ -50,13 +89,13 @@ pub fn parse_seen_tiles(value: &serde_json::Value) -> Result<Vec<Option<Tile>>, 
 ///
 /// # Errors
 /// A value that is not a list of such lists.
-pub fn parse_deal(value: &serde_json::Value) -> Result<Vec<Vec<Option<Tile>>>, String> {
+pub fn parse_deal(value: &serde_json::Value) -> Result<Vec<Vec<Option<Tile>>>, MessageError> {
     let seats = value
         .as_array()
-        .ok_or_else(|| format!("deal: a list per seat, not {value}"))?;
+        .ok_or_else(|| MessageError::NotADeal(value.clone()))?;
     seats
         .iter()
-        .map(|s| parse_seen_tiles(s).map_err(|e| format!("deal: {e}")))
+        .map(|s| parse_seen_tiles(s).map_err(|e| MessageError::Deal(Box::new(e))))
         .collect()
 }
 
@@ -115,7 +154,7 @@ impl<'a> From<&'a SeenTurn> for TurnOut<'a> {
 ///
 /// # Errors
 /// A value that is not a turn (naming the field).
-pub fn parse_turn(value: serde_json::Value) -> Result<SeenTurn, String> {
+pub fn parse_turn(value: serde_json::Value) -> Result<SeenTurn, MessageError> {
     let mut value = value;
     let mut hidden = Hidden::default();
     if let Some(turn) = value.as_object_mut() {
@@ -127,13 +166,13 @@ pub fn parse_turn(value: serde_json::Value) -> Result<SeenTurn, String> {
         let hidden_draws = drawn.map_or(0, |d| d.iter().filter(|t| *t == HIDDEN).count());
         if hidden_draws > 0 {
             if drawn.map(Vec::len) != Some(hidden_draws) {
-                return Err("a turn: `drawn` mixes tiles and \"hidden\"".to_string());
+                return Err(MessageError::MixedDrawn);
             }
             turn.remove("drawn");
             hidden.draws = hidden_draws;
         }
     }
-    let turn: TurnRecord = serde_json::from_value(value).map_err(|e| format!("a turn: {e}"))?;
+    let turn: TurnRecord = serde_json::from_value(value).map_err(MessageError::Turn)?;
     Ok(SeenTurn { turn, hidden })
 }
 

@@ -8,12 +8,14 @@
 //! - [`sandbox`]: `sandbox=true` bots, run under bubblewrap.
 //! - [`message`]: the protocol's messages.
 //! - [`answer`]: what a bot's lines mean (the untrusted text the toolkit reads).
+//! - [`error`]: [`BotError`], why a bot failed (its text is the forfeit reason).
 //!
 //! An [`ExtAgent`] lives for one game (the runner builds agents per game);
 //! a persistent bot's process outlives it in the [`BotPool`], which hands it
 //! to the next game on any thread and quits every process at the end.
 
 pub mod answer;
+pub mod error;
 pub mod guard;
 pub mod message;
 pub mod process;
@@ -25,6 +27,7 @@ use agents::history::{GameEnd, GameStart, History, SeenTurn};
 use agents::{Agent, AgentError, Context, Decision, Lifecycle};
 use answer::Answer;
 use engine::{Action, SeatView};
+pub use error::BotError;
 use message::{Decide, ForfeitOut, GameOver, NewGame, ScoreOut, Setup, PROTOCOL};
 use process::BotProcess;
 use spec::BotDef;
@@ -73,7 +76,7 @@ impl BotPool {
     }
 
     /// A waiting process of `def`, or a new one that has passed `hello`.
-    fn take(&self, def: &BotDef) -> Result<BotProcess, String> {
+    fn take(&self, def: &BotDef) -> Result<BotProcess, BotError> {
         if def.persist {
             let mut idle = self.idle.lock().expect("pool lock");
             if let Some(p) = idle.get_mut(&def.spec).and_then(Vec::pop) {
@@ -83,8 +86,10 @@ impl BotPool {
         let n = self.started.fetch_add(1, Ordering::Relaxed) + 1;
         let log = match &self.log_dir {
             Some(dir) => {
-                std::fs::create_dir_all(dir)
-                    .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+                std::fs::create_dir_all(dir).map_err(|error| BotError::Log {
+                    path: dir.clone(),
+                    error,
+                })?;
                 Some(dir.join(format!("bot-{n}.log")))
             }
             None => None,
@@ -128,8 +133,7 @@ impl Drop for BotPool {
 }
 
 /// `hello` both ways.
-fn handshake(p: &mut BotProcess, move_ms: u64) -> Result<(), String> {
-    let fail = |e: String| format!("handshake: {e}");
+fn handshake(p: &mut BotProcess, move_ms: u64) -> Result<(), BotError> {
     let limit = move_ms.max(process::MIN_START_MS);
     let deadline = Instant::now() + Duration::from_millis(limit);
     p.send(
@@ -138,7 +142,7 @@ fn handshake(p: &mut BotProcess, move_ms: u64) -> Result<(), String> {
         limit,
     )?;
     let line = p.receive(deadline, limit)?;
-    answer::read_hello(&line).map_err(fail)
+    answer::read_hello(&line).map_err(|e| BotError::Handshake(Box::new(e)))
 }
 
 /// A player whose decisions come from an external bot.
@@ -181,10 +185,11 @@ impl ExtAgent {
     }
 
     /// Kill the process and keep `reason`.
-    fn fail(&mut self, reason: String) -> String {
+    fn fail(&mut self, error: BotError) -> String {
         if let Some(mut p) = self.process.take() {
             p.kill();
         }
+        let reason = error.to_string();
         self.fault = Some(reason.clone());
         reason
     }
@@ -206,7 +211,7 @@ impl ExtAgent {
         setup_out(history)
     }
 
-    fn ask(&mut self, view: &SeatView<'_>, history: &History<'_>) -> Result<Action, String> {
+    fn ask(&mut self, view: &SeatView<'_>, history: &History<'_>) -> Result<Action, BotError> {
         let start = Instant::now();
         let limit = self.limit();
         let deadline = start + limit;
@@ -216,7 +221,7 @@ impl ExtAgent {
         let current = history.current();
         let setup = self.unsent_setup(history);
         let decide = Decide::new(view, &turns, current.as_ref(), setup, limit_ms, &legal);
-        let p = self.process.as_mut().ok_or("exited: no process")?;
+        let p = self.process.as_mut().ok_or(BotError::NoProcess)?;
         p.discard_stale();
         let request = p.next_request();
         p.send(
@@ -319,8 +324,8 @@ impl Lifecycle for ExtAgent {
             self.process = Some(p);
             result
         })();
-        if let Err(reason) = result {
-            self.fail(reason);
+        if let Err(error) = result {
+            self.fail(error);
         }
     }
 

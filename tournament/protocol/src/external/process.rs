@@ -8,6 +8,7 @@
 //! Its stdout is read on the caller's thread, waiting with `poll` (no
 //! thread hop on the way of an answer); a thread copies its stderr.
 
+use super::error::BotError;
 use nix::errno::Errno;
 use nix::fcntl::{fcntl, FcntlArg, OFlag};
 use nix::poll::{poll, PollFd, PollFlags, PollTimeout};
@@ -93,9 +94,9 @@ pub struct BotProcess {
 
 impl BotProcess {
     /// Start `command`, its stderr going to `log` (created) or nowhere.
-    pub fn spawn(command: &BotCommand, log: Option<&Path>) -> Result<BotProcess, String> {
+    pub fn spawn(command: &BotCommand, log: Option<&Path>) -> Result<BotProcess, BotError> {
         let (program, args) = if command.sandbox {
-            super::sandbox::wrap(command)?
+            super::sandbox::wrap(command).map_err(BotError::Prepare)?
         } else {
             (
                 command.program.clone(),
@@ -112,10 +113,9 @@ impl BotProcess {
                 cmd
             }
             None if limited => {
-                return Err(format!(
-                    "cannot start {}: limits and the sandbox need the carcassonne binary",
-                    command.program.display()
-                ))
+                return Err(BotError::NeedsGuard {
+                    program: command.program.clone(),
+                })
             }
             None => Command::new(&program),
         };
@@ -135,20 +135,25 @@ impl BotProcess {
         if let Some(dir) = &command.dir {
             cmd.current_dir(dir);
         }
-        let mut child = cmd
-            .spawn()
-            .map_err(|e| format!("cannot start {}: {e}", command.program.display()))?;
+        let mut child = cmd.spawn().map_err(|error| BotError::Spawn {
+            program: command.program.clone(),
+            error,
+        })?;
         let stdout = child.stdout.take().expect("piped stdout");
         let stdin = child.stdin.take().expect("piped stdin");
         // Writes never block: a bot that stops reading is a timeout.
-        fcntl(stdin.as_fd(), FcntlArg::F_SETFL(OFlag::O_NONBLOCK))
-            .map_err(|e| format!("cannot set up the pipe of {}: {e}", program.display()))?;
+        fcntl(stdin.as_fd(), FcntlArg::F_SETFL(OFlag::O_NONBLOCK)).map_err(|error| {
+            BotError::Pipe {
+                program: program.clone(),
+                error,
+            }
+        })?;
         let stderr = child.stderr.take().expect("piped stderr");
         let sink: Box<dyn Write + Send> = match log {
-            Some(path) => Box::new(
-                std::fs::File::create(path)
-                    .map_err(|e| format!("cannot create {}: {e}", path.display()))?,
-            ),
+            Some(path) => Box::new(std::fs::File::create(path).map_err(|error| BotError::Log {
+                path: path.to_path_buf(),
+                error,
+            })?),
             None => Box::new(std::io::sink()),
         };
         let stderr_bytes = Arc::new(AtomicU64::new(0));
@@ -156,7 +161,7 @@ impl BotProcess {
         std::thread::Builder::new()
             .name("bot-stderr".into())
             .spawn(move || copy_stderr(stderr, sink, bytes))
-            .map_err(|e| format!("cannot start a reader thread: {e}"))?;
+            .map_err(BotError::Thread)?;
         Ok(BotProcess {
             stdin: Some(stdin),
             child,
@@ -184,35 +189,38 @@ impl BotProcess {
     /// Write one line (a `\n` is added) before `deadline` (`limit_ms` is
     /// for the fault's reason): a bot that does not read its stdin in
     /// time times out, however long the line.
-    pub fn send(&mut self, line: &str, deadline: Instant, limit_ms: u64) -> Result<(), String> {
+    pub fn send(&mut self, line: &str, deadline: Instant, limit_ms: u64) -> Result<(), BotError> {
         let mut bytes = Vec::with_capacity(line.len() + 1);
         bytes.extend_from_slice(line.as_bytes());
         bytes.push(b'\n');
         let mut done = 0;
         while done < bytes.len() {
-            let stdin = self.stdin.as_mut().ok_or("exited: stdin closed")?;
+            let stdin = self.stdin.as_mut().ok_or(BotError::StdinGone)?;
             match stdin.write(&bytes[done..]) {
-                Ok(0) => return Err("exited: its stdin is closed".to_string()),
+                Ok(0) => return Err(BotError::StdinClosed),
                 Ok(n) => done += n,
                 Err(e) if e.kind() == ErrorKind::Interrupted => {}
                 Err(e) if e.kind() == ErrorKind::WouldBlock => {
                     let left = deadline.saturating_duration_since(Instant::now());
                     if left.is_zero() {
-                        return Err(format!(
-                            "timeout: it read no input within {limit_ms} ms (its stdin is full)"
-                        ));
+                        return Err(BotError::InputTimeout { limit_ms });
                     }
                     if let Ok(Some(status)) = self.child.try_wait() {
-                        return Err(format!("exited: {status}"));
+                        return Err(BotError::Exited(status));
                     }
                     let wait_ms = left.min(EXIT_POLL).as_micros().div_ceil(1000) as u16;
                     let mut fds = [PollFd::new(stdin.as_fd(), PollFlags::POLLOUT)];
                     match poll(&mut fds, PollTimeout::from(wait_ms)) {
                         Ok(_) | Err(Errno::EINTR) => {}
-                        Err(e) => return Err(format!("exited: cannot wait for its stdin ({e})")),
+                        Err(error) => {
+                            return Err(BotError::Wait {
+                                pipe: "stdin",
+                                error,
+                            })
+                        }
                     }
                 }
-                Err(e) => return Err(format!("exited: cannot write to it ({e})")),
+                Err(e) => return Err(BotError::Write(e)),
             }
         }
         Ok(())
@@ -244,30 +252,30 @@ impl BotProcess {
     /// The next line, if it comes before `deadline`; otherwise the fault.
     /// While waiting, the bot is checked every [`EXIT_POLL`]: a bot that
     /// exited is caught even when a child of it still holds its stdout.
-    pub fn receive(&mut self, deadline: Instant, limit_ms: u64) -> Result<String, String> {
+    pub fn receive(&mut self, deadline: Instant, limit_ms: u64) -> Result<String, BotError> {
         loop {
             if self.stderr_bytes.load(Ordering::Relaxed) > MAX_STDERR {
-                return Err(format!("stderr flood: over {MAX_STDERR} bytes"));
+                return Err(BotError::StderrFlood { limit: MAX_STDERR });
             }
             if let Some(line) = self.lines.take_line()? {
                 return Ok(line);
             }
             if self.lines.ended() {
                 return Err(match self.child.try_wait().ok().flatten() {
-                    Some(s) => format!("exited: {s}"),
-                    None => "exited: closed its stdout".to_string(),
+                    Some(s) => BotError::Exited(s),
+                    None => BotError::StdoutClosed,
                 });
             }
             let left = deadline.saturating_duration_since(Instant::now());
             if left.is_zero() {
-                return Err(format!("timeout: no answer within {limit_ms} ms"));
+                return Err(BotError::Timeout { limit_ms });
             }
             let wait_ms = left.min(EXIT_POLL).as_micros().div_ceil(1000) as u16;
             let mut fds = [PollFd::new(self.stdout.as_fd(), PollFlags::POLLIN)];
             match poll(&mut fds, PollTimeout::from(wait_ms)) {
                 Ok(0) => {
                     if let Ok(Some(status)) = self.child.try_wait() {
-                        return Err(format!("exited: {status}"));
+                        return Err(BotError::Exited(status));
                     }
                 }
                 // Readable (or hung up): this read does not block.
@@ -275,10 +283,15 @@ impl BotProcess {
                     Ok(0) => self.lines.end(),
                     Ok(n) => self.lines.push(&self.chunk[..n]),
                     Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-                    Err(e) => return Err(format!("exited: cannot read its stdout ({e})")),
+                    Err(e) => return Err(BotError::Read(e)),
                 },
                 Err(Errno::EINTR) => {}
-                Err(e) => return Err(format!("exited: cannot wait for its stdout ({e})")),
+                Err(error) => {
+                    return Err(BotError::Wait {
+                        pipe: "stdout",
+                        error,
+                    })
+                }
             }
         }
     }
@@ -420,7 +433,7 @@ impl BotLines {
     ///
     /// # Errors
     /// `line too long …` or `bad line: not UTF-8 …`.
-    pub fn take_line(&mut self) -> Result<Option<String>, String> {
+    pub fn take_line(&mut self) -> Result<Option<String>, BotError> {
         let newline = self.pending[self.scanned..]
             .iter()
             .position(|&b| b == b'\n')
@@ -431,24 +444,23 @@ impl BotLines {
             None => {
                 self.scanned = self.pending.len();
                 return if self.pending.len() > self.max_line {
-                    Err(format!("line too long: over {} bytes", self.max_line))
+                    Err(BotError::LineTooLong { max: self.max_line })
                 } else {
                     Ok(None)
                 };
             }
         };
         if end > self.max_line {
-            return Err(format!("line too long: over {} bytes", self.max_line));
+            return Err(BotError::LineTooLong { max: self.max_line });
         }
         let line = String::from_utf8(self.pending[..end].to_vec());
         self.pending.drain(..(end + 1).min(self.pending.len()));
         self.scanned = 0;
         match line {
             Ok(line) => Ok(Some(line)),
-            Err(e) => Err(format!(
-                "bad line: not UTF-8 (invalid byte at offset {})",
-                e.utf8_error().valid_up_to()
-            )),
+            Err(e) => Err(BotError::NotUtf8 {
+                offset: e.utf8_error().valid_up_to(),
+            }),
         }
     }
 }

@@ -38,30 +38,79 @@ const ETC: [&str; 5] = [
     "/etc/localtime",
 ];
 
+/// Why a bot cannot run in the sandbox (one line).
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub enum SandboxError {
+    /// No bwrap on the `PATH`.
+    NoBwrap,
+    /// bwrap could not be run (the reason: kept as text, as the answer of
+    /// [`available`] is kept for the whole process and shared).
+    CannotRun {
+        /// The bwrap found.
+        bwrap: PathBuf,
+        /// Why.
+        error: String,
+    },
+    /// bwrap ran but could not build a sandbox.
+    NoNamespaces {
+        /// How it exited.
+        status: std::process::ExitStatus,
+        /// The first line of its stderr.
+        why: String,
+    },
+    /// The bot has no folder and ours cannot be read.
+    NoCurrentFolder(std::sync::Arc<std::io::Error>),
+    /// The bot's program is not found.
+    NotFound(PathBuf),
+}
+
+impl std::fmt::Display for SandboxError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SandboxError::NoBwrap => f.write_str(
+                "bubblewrap (bwrap) is not on the PATH (Debian: apt-get install bubblewrap)",
+            ),
+            SandboxError::CannotRun { bwrap, error } => {
+                write!(f, "cannot run {}: {error}", bwrap.display())
+            }
+            SandboxError::NoNamespaces { status, why } => {
+                write!(f, "bwrap cannot create namespaces here ({status}): {why}")
+            }
+            SandboxError::NoCurrentFolder(e) => write!(f, "no current folder: {e}"),
+            SandboxError::NotFound(program) => {
+                write!(f, "cannot start {}: not found", program.display())
+            }
+        }
+    }
+}
+
+impl std::error::Error for SandboxError {}
+
 /// The bwrap program, once it has shown that it can build a sandbox here
 /// (found and tried once per process), or why not, in one line.
-pub fn available() -> Result<&'static Path, String> {
-    static FOUND: OnceLock<Result<PathBuf, String>> = OnceLock::new();
+pub fn available() -> Result<&'static Path, SandboxError> {
+    static FOUND: OnceLock<Result<PathBuf, SandboxError>> = OnceLock::new();
     FOUND
         .get_or_init(|| {
-            let bwrap = find_on_path(BWRAP).ok_or(
-                "bubblewrap (bwrap) is not on the PATH (Debian: apt-get install bubblewrap)",
-            )?;
+            let bwrap = find_on_path(BWRAP).ok_or(SandboxError::NoBwrap)?;
             let out = Command::new(&bwrap)
                 .args(["--unshare-all", "--die-with-parent", "--ro-bind", "/", "/"])
                 .arg("true")
                 .stdin(Stdio::null())
                 .output()
-                .map_err(|e| format!("cannot run {}: {e}", bwrap.display()))?;
+                .map_err(|e| SandboxError::CannotRun {
+                    bwrap: bwrap.clone(),
+                    error: e.to_string(),
+                })?;
             if out.status.success() {
                 Ok(bwrap)
             } else {
                 let why = String::from_utf8_lossy(&out.stderr);
-                Err(format!(
-                    "bwrap cannot create namespaces here ({}): {}",
-                    out.status,
-                    why.lines().next().unwrap_or("no message")
-                ))
+                Err(SandboxError::NoNamespaces {
+                    status: out.status,
+                    why: why.lines().next().unwrap_or("no message").to_string(),
+                })
             }
         })
         .as_ref()
@@ -73,11 +122,12 @@ pub fn available() -> Result<&'static Path, String> {
 ///
 /// # Errors
 /// bwrap unusable here, or a bot program that cannot be found.
-pub fn wrap(command: &BotCommand) -> Result<(PathBuf, Vec<OsString>), String> {
+pub fn wrap(command: &BotCommand) -> Result<(PathBuf, Vec<OsString>), SandboxError> {
     let bwrap = available()?;
     let outside = match &command.dir {
         Some(dir) => dir.clone(),
-        None => std::env::current_dir().map_err(|e| format!("no current folder: {e}"))?,
+        None => std::env::current_dir()
+            .map_err(|e| SandboxError::NoCurrentFolder(std::sync::Arc::new(e)))?,
     };
     let outside = outside.canonicalize().unwrap_or(outside);
     let mut a: Vec<OsString> = Vec::new();
@@ -168,7 +218,7 @@ const PATH: &str = "/usr/local/bin:/usr/bin:/bin";
 /// The bot's program as an absolute path: from the bot's folder when it
 /// names a path; a bare name from the sandbox's [`PATH`] (the system's
 /// programs, e.g. `python3`, not a user's shims of them), else from ours.
-fn resolve_program(command: &BotCommand, folder: &Path) -> Result<PathBuf, String> {
+fn resolve_program(command: &BotCommand, folder: &Path) -> Result<PathBuf, SandboxError> {
     let program = &command.program;
     let found = if program.components().count() > 1 {
         Some(folder.join(program))
@@ -180,7 +230,7 @@ fn resolve_program(command: &BotCommand, folder: &Path) -> Result<PathBuf, Strin
     };
     found
         .filter(|p| p.is_file())
-        .ok_or_else(|| format!("cannot start {}: not found", program.display()))
+        .ok_or_else(|| SandboxError::NotFound(program.clone()))
 }
 
 /// The first executable `name` on the `PATH`.

@@ -10,6 +10,7 @@
 use super::process::BotCommand;
 use serde::Deserialize;
 use std::collections::BTreeMap;
+use std::fmt;
 use std::path::{Path, PathBuf};
 
 /// The prefix of external agent specs.
@@ -67,6 +68,149 @@ struct BotEntry {
     mem_mb: Option<u64>,
 }
 
+/// Why an `ext:` spec names no runnable bot: one line, `agent "SPEC"`
+/// and what is wrong with it.
+#[derive(Debug)]
+pub struct SpecError {
+    /// The spec (trimmed).
+    pub spec: String,
+    /// What is wrong with it.
+    pub problem: SpecProblem,
+}
+
+/// What is wrong with an `ext:` spec.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum SpecProblem {
+    /// It does not start with `ext:`.
+    NotExternal,
+    /// A parameter without `=`.
+    NotKeyValue(String),
+    /// A parameter given twice.
+    Twice(String),
+    /// A limit that is not a positive number.
+    NotPositive {
+        /// The parameter.
+        key: String,
+        /// Its unit.
+        unit: &'static str,
+    },
+    /// A flag that is not `true` or `false`.
+    NotFlag(String),
+    /// An empty label, or one with `#` or a control character.
+    BadLabel,
+    /// A parameter that does not exist.
+    UnknownParameter(String),
+    /// Both `cmd=` and `name=`.
+    CmdAndName,
+    /// Neither `cmd=` nor `name=`.
+    NoCommand,
+    /// `cmd=` with nothing after it.
+    EmptyCmd,
+    /// `sandbox=true`, but no sandbox here.
+    Sandbox(super::sandbox::SandboxError),
+    /// The bots file could not be read.
+    ReadBotsFile {
+        /// The file.
+        file: PathBuf,
+        /// Why.
+        error: std::io::Error,
+    },
+    /// The bots file is not a bots file.
+    BotsFile {
+        /// The file.
+        file: PathBuf,
+        /// Why.
+        error: serde_json::Error,
+    },
+    /// No such bot in the bots file.
+    UnknownBot {
+        /// The name asked for.
+        name: String,
+        /// The file.
+        file: PathBuf,
+        /// The names it has, joined by `, `.
+        known: String,
+    },
+    /// The bot's entry has an empty command.
+    EmptyCommand {
+        /// The bot.
+        name: String,
+        /// The file.
+        file: PathBuf,
+    },
+    /// No such program.
+    NotFound(String),
+    /// The program is not executable.
+    NotExecutable {
+        /// The program as given.
+        program: String,
+        /// The file found.
+        file: PathBuf,
+    },
+}
+
+impl SpecError {
+    fn new(spec: &str, problem: SpecProblem) -> SpecError {
+        SpecError {
+            spec: spec.to_string(),
+            problem,
+        }
+    }
+}
+
+impl fmt::Display for SpecError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "agent {:?}", self.spec)?;
+        match &self.problem {
+            SpecProblem::NotExternal => f.write_str(" is not an ext: spec"),
+            SpecProblem::NotKeyValue(part) => {
+                write!(f, ": parameter {part:?} is not key=value")
+            }
+            SpecProblem::Twice(k) => write!(f, ": parameter {k:?} is given twice"),
+            SpecProblem::NotPositive { key, unit } => {
+                write!(f, ": {key} must be a positive number of {unit}")
+            }
+            SpecProblem::NotFlag(k) => write!(f, ": {k} must be true or false"),
+            SpecProblem::BadLabel => f.write_str(
+                ": label must be a non-empty name without '#' or control characters",
+            ),
+            SpecProblem::UnknownParameter(k) => write!(
+                f,
+                " has no parameter {k:?} (valid: cmd, name, bots, label, move_ms, game_ms, persist, sandbox, cpu_s, mem_mb)"
+            ),
+            SpecProblem::CmdAndName => f.write_str(": give cmd= or name=, not both"),
+            SpecProblem::NoCommand => f.write_str(": give cmd=COMMAND or name=BOT"),
+            SpecProblem::EmptyCmd => f.write_str(": cmd= is empty"),
+            SpecProblem::Sandbox(why) => write!(f, ": sandbox=true: {why}"),
+            SpecProblem::ReadBotsFile { file, error } => {
+                write!(f, ": cannot read bots file {}: {error}", file.display())
+            }
+            SpecProblem::BotsFile { file, error } => {
+                write!(f, ": bots file {}: {error}", file.display())
+            }
+            SpecProblem::UnknownBot { name, file, known } => write!(
+                f,
+                ": no bot {name:?} in {} (known: {known})",
+                file.display()
+            ),
+            SpecProblem::EmptyCommand { name, file } => write!(
+                f,
+                ": bot {name:?} in {} has an empty command",
+                file.display()
+            ),
+            SpecProblem::NotFound(program) => write!(f, ": command {program:?} not found"),
+            SpecProblem::NotExecutable { program, file } => write!(
+                f,
+                ": command {program:?} is not executable ({})",
+                file.display()
+            ),
+        }
+    }
+}
+
+impl std::error::Error for SpecError {}
+
 /// `spec` is an external agent's.
 pub fn is_external(spec: &str) -> bool {
     spec.trim().starts_with(PREFIX)
@@ -98,11 +242,12 @@ pub fn label(spec: &str) -> Option<&str> {
 
 /// Parse an `ext:` spec, reading the bots file if it names one, and check
 /// that the program exists. Errors are one line.
-pub fn parse(spec: &str) -> Result<BotDef, String> {
+pub fn parse(spec: &str) -> Result<BotDef, SpecError> {
     let spec = spec.trim();
+    let fault = |problem| SpecError::new(spec, problem);
     let body = spec
         .strip_prefix(PREFIX)
-        .ok_or_else(|| format!("agent {spec:?} is not an ext: spec"))?;
+        .ok_or_else(|| fault(SpecProblem::NotExternal))?;
     let (params, cmd) = split_cmd(body);
     let mut label = None;
     let mut name = None;
@@ -117,10 +262,10 @@ pub fn parse(spec: &str) -> Result<BotDef, String> {
     for part in params.split(',').map(str::trim).filter(|p| !p.is_empty()) {
         let (k, v) = part
             .split_once('=')
-            .ok_or_else(|| format!("agent {spec:?}: parameter {part:?} is not key=value"))?;
+            .ok_or_else(|| fault(SpecProblem::NotKeyValue(part.to_string())))?;
         let (k, v) = (k.trim(), v.trim());
         if seen.contains(&k) {
-            return Err(format!("agent {spec:?}: parameter {k:?} is given twice"));
+            return Err(fault(SpecProblem::Twice(k.to_string())));
         }
         seen.push(k);
         let unit = match k {
@@ -129,22 +274,22 @@ pub fn parse(spec: &str) -> Result<BotDef, String> {
             _ => "ms",
         };
         let number = || {
-            v.parse::<u64>()
-                .ok()
-                .filter(|&n| n > 0)
-                .ok_or_else(|| format!("agent {spec:?}: {k} must be a positive number of {unit}"))
+            v.parse::<u64>().ok().filter(|&n| n > 0).ok_or_else(|| {
+                fault(SpecProblem::NotPositive {
+                    key: k.to_string(),
+                    unit,
+                })
+            })
         };
         let flag = || {
             v.parse::<bool>()
-                .map_err(|_| format!("agent {spec:?}: {k} must be true or false"))
+                .map_err(|_| fault(SpecProblem::NotFlag(k.to_string())))
         };
         match k {
             "name" => name = Some(v.to_string()),
             "label" => {
                 if v.is_empty() || v.chars().any(|c| c.is_control() || c == '#') {
-                    return Err(format!(
-                        "agent {spec:?}: label must be a non-empty name without '#' or control characters"
-                    ));
+                    return Err(fault(SpecProblem::BadLabel));
                 }
                 label = Some(v.to_string());
             }
@@ -155,21 +300,15 @@ pub fn parse(spec: &str) -> Result<BotDef, String> {
             "sandbox" => sandbox = Some(flag()?),
             "cpu_s" => cpu_s = Some(number()?),
             "mem_mb" => mem_mb = Some(number()?),
-            _ => {
-                return Err(format!(
-                    "agent {spec:?} has no parameter {k:?} (valid: cmd, name, bots, label, move_ms, game_ms, persist, sandbox, cpu_s, mem_mb)"
-                ))
-            }
+            _ => return Err(fault(SpecProblem::UnknownParameter(k.to_string()))),
         }
     }
     let mut def = match (cmd, name) {
-        (Some(_), Some(_)) => return Err(format!("agent {spec:?}: give cmd= or name=, not both")),
-        (None, None) => return Err(format!("agent {spec:?}: give cmd=COMMAND or name=BOT")),
+        (Some(_), Some(_)) => return Err(fault(SpecProblem::CmdAndName)),
+        (None, None) => return Err(fault(SpecProblem::NoCommand)),
         (Some(cmd), None) => {
             let mut words = cmd.split_whitespace().map(str::to_string);
-            let program = words
-                .next()
-                .ok_or_else(|| format!("agent {spec:?}: cmd= is empty"))?;
+            let program = words.next().ok_or_else(|| fault(SpecProblem::EmptyCmd))?;
             BotDef {
                 spec: spec.to_string(),
                 command: BotCommand::new(PathBuf::from(program), words.collect()),
@@ -192,34 +331,40 @@ pub fn parse(spec: &str) -> Result<BotDef, String> {
     if command.sandbox {
         command.cpu_s = command.cpu_s.or(Some(SANDBOX_CPU_S));
         command.mem_mb = command.mem_mb.or(Some(SANDBOX_MEM_MB));
-        super::sandbox::available().map_err(|e| format!("agent {spec:?}: sandbox=true: {e}"))?;
+        super::sandbox::available().map_err(|e| fault(SpecProblem::Sandbox(e)))?;
     }
     check_program(spec, &def.command)?;
     Ok(def)
 }
 
-fn from_bots_file(spec: &str, name: &str, file: Option<&Path>) -> Result<BotDef, String> {
+fn from_bots_file(spec: &str, name: &str, file: Option<&Path>) -> Result<BotDef, SpecError> {
+    let fault = |problem| SpecError::new(spec, problem);
     let file = file.unwrap_or(Path::new(DEFAULT_BOTS_FILE));
-    let text = std::fs::read_to_string(file).map_err(|e| {
-        format!(
-            "agent {spec:?}: cannot read bots file {}: {e}",
-            file.display()
-        )
+    let text = std::fs::read_to_string(file).map_err(|error| {
+        fault(SpecProblem::ReadBotsFile {
+            file: file.to_path_buf(),
+            error,
+        })
     })?;
-    let mut bots: BTreeMap<String, BotEntry> = serde_json::from_str(&text)
-        .map_err(|e| format!("agent {spec:?}: bots file {}: {e}", file.display()))?;
+    let mut bots: BTreeMap<String, BotEntry> = serde_json::from_str(&text).map_err(|error| {
+        fault(SpecProblem::BotsFile {
+            file: file.to_path_buf(),
+            error,
+        })
+    })?;
     let known = bots.keys().cloned().collect::<Vec<_>>().join(", ");
     let entry = bots.remove(name).ok_or_else(|| {
-        format!(
-            "agent {spec:?}: no bot {name:?} in {} (known: {known})",
-            file.display()
-        )
+        fault(SpecProblem::UnknownBot {
+            name: name.to_string(),
+            file: file.to_path_buf(),
+            known,
+        })
     })?;
     if entry.command.trim().is_empty() {
-        return Err(format!(
-            "agent {spec:?}: bot {name:?} in {} has an empty command",
-            file.display()
-        ));
+        return Err(fault(SpecProblem::EmptyCommand {
+            name: name.to_string(),
+            file: file.to_path_buf(),
+        }));
     }
     Ok(BotDef {
         spec: spec.to_string(),
@@ -241,7 +386,7 @@ fn from_bots_file(spec: &str, name: &str, file: Option<&Path>) -> Result<BotDef,
 
 /// The program is an executable file (a path with a `/`, from the bot's
 /// folder) or one on the `PATH`: checked once, before any game.
-fn check_program(spec: &str, command: &BotCommand) -> Result<(), String> {
+fn check_program(spec: &str, command: &BotCommand) -> Result<(), SpecError> {
     let program = &command.program;
     let shown = program.display().to_string();
     let candidates: Vec<PathBuf> = if program.components().count() > 1 {
@@ -260,14 +405,17 @@ fn check_program(spec: &str, command: &BotCommand) -> Result<(), String> {
     };
     let files: Vec<&PathBuf> = candidates.iter().filter(|p| p.is_file()).collect();
     if files.is_empty() {
-        return Err(format!("agent {spec:?}: command {shown:?} not found"));
+        return Err(SpecError::new(spec, SpecProblem::NotFound(shown)));
     }
     if files.iter().any(|p| is_executable(p)) {
         Ok(())
     } else {
-        Err(format!(
-            "agent {spec:?}: command {shown:?} is not executable ({})",
-            files[0].display()
+        Err(SpecError::new(
+            spec,
+            SpecProblem::NotExecutable {
+                program: shown,
+                file: files[0].clone(),
+            },
         ))
     }
 }
@@ -305,7 +453,8 @@ mod tests {
         assert_eq!(label("ext:cmd=sh label=x"), None);
         assert_eq!(label("random"), None);
         for bad in ["ext:label=,cmd=sh", "ext:label=a#2,cmd=sh"] {
-            assert!(parse(bad).unwrap_err().contains("label must be"), "{bad}");
+            let e = parse(bad).unwrap_err().to_string();
+            assert!(e.contains("label must be"), "{bad}");
         }
     }
 
@@ -326,7 +475,7 @@ mod tests {
                 "cannot read bots file",
             ),
         ] {
-            let e = parse(spec).unwrap_err();
+            let e = parse(spec).unwrap_err().to_string();
             assert!(e.contains(needle), "{spec}: {e}");
             assert!(!e.contains('\n'), "{e}");
         }
@@ -348,15 +497,21 @@ mod tests {
         assert_eq!(d.command.args, vec!["x.sh"]);
         assert_eq!(d.command.env, vec![("K".to_string(), "V".to_string())]);
         assert_eq!((d.move_ms, d.game_ms, d.persist), (7, Some(9), false));
-        let e = parse(&format!("ext:name=b,bots={}", file.display())).unwrap_err();
+        let e = parse(&format!("ext:name=b,bots={}", file.display()))
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("known: a, empty"), "{e}");
-        let e = parse(&format!("ext:name=empty,bots={}", file.display())).unwrap_err();
+        let e = parse(&format!("ext:name=empty,bots={}", file.display()))
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("empty command"), "{e}");
         // The bots file is no program: it has no execute bit.
-        let e = parse(&format!("ext:cmd={}", file.display())).unwrap_err();
+        let e = parse(&format!("ext:cmd={}", file.display()))
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("is not executable"), "{e}");
         std::fs::write(&file, "{\"a\": {\"cmd\": \"sh\"}}").unwrap();
-        let e = parse(&spec).unwrap_err();
+        let e = parse(&spec).unwrap_err().to_string();
         assert!(e.contains("unknown field"), "{e}");
         std::fs::remove_dir_all(&dir).unwrap();
     }
