@@ -45,7 +45,7 @@ class Examples:
     board: np.ndarray
     """uint8 [N, 7200]: the board window × 8 (``board_float()`` is the input)."""
     globals: np.ndarray
-    """float32 [N, 153]."""
+    """float32 [N, 193]."""
     actions: np.ndarray
     """float32 [M, 51]: each legal action's features."""
     action_cell: np.ndarray
@@ -84,7 +84,7 @@ class Examples:
         return self.board.astype(np.float32) / 8
 
     def x(self) -> np.ndarray:
-        """The trunk's input, float32 [N, 7353]: board then globals."""
+        """The input of a trunk that reads the board, float32 [N, 7393]: board then globals."""
         return np.concatenate([self.board_float(), self.globals], axis=1)
 
     def position(self, i: int) -> Dict[str, Any]:
@@ -163,7 +163,9 @@ def forward(tensors: Mapping[str, np.ndarray], encoded: Mapping[str, np.ndarray]
     def linear(name: str, x: np.ndarray) -> np.ndarray:
         return x @ t[name + ".weight"].T + t[name + ".bias"]
 
-    x = np.concatenate([encoded["board"], encoded["globals"]]).astype(np.float32)
+    x = np.asarray(encoded["globals"], dtype=np.float32)
+    if t["trunk1.weight"].shape[1] != len(x):  # a network that reads the board
+        x = np.concatenate([encoded["board"], x]).astype(np.float32)
     h = _relu(linear("trunk2", _relu(linear("trunk1", x))))
     value = np.tanh(linear("value", h))
     lead = np.tanh(linear("lead", h))

@@ -236,7 +236,8 @@ fn net_error(e: NetError) -> PyErr {
 
 /// The sizes of a network from its arrays' shapes (`trunk1` is `hidden`
 /// wide, `context` `context`, `cells` `CELLS × cell`, `policy1`
-/// `policy_hidden`).
+/// `policy_hidden`; a `trunk1` reading the globals only is a network
+/// without the board).
 fn infer_config(shapes: &HashMap<String, Vec<usize>>) -> Result<NetConfig, String> {
     let rows = |name: &str| -> Result<usize, String> {
         shapes
@@ -250,11 +251,16 @@ fn infer_config(shapes: &HashMap<String, Vec<usize>>) -> Result<NetConfig, Strin
             "`cells.weight` has {cells} rows, not a multiple of the {CELLS} window cells"
         ));
     }
+    let board = shapes
+        .get("trunk1.weight")
+        .and_then(|s| s.get(1))
+        .is_none_or(|&inputs| inputs != GLOBAL_FEATURES);
     Ok(NetConfig {
         hidden: rows("trunk1.weight")?,
         context: rows("context.weight")?,
         cell: cells / CELLS,
         policy_hidden: rows("policy1.weight")?,
+        board,
     })
 }
 
@@ -291,6 +297,14 @@ fn network_from(
         config.cell,
         config.policy_hidden,
     ];
+    if let Some(v) = metadata.remove("board") {
+        if v != config.board.to_string() {
+            return Err(format!(
+                "metadata `board` is {v}, the arrays' shapes say {}",
+                config.board
+            ));
+        }
+    }
     for (key, size) in SIZES.iter().zip(sizes) {
         if let Some(v) = metadata.remove(*key) {
             if v != size.to_string() {
@@ -385,18 +399,20 @@ pub fn _save_network<'py>(
 /// The array shapes of a network of these sizes, name → shape (weights
 /// ``[out, in]`` as PyTorch's ``nn.Linear``, biases ``[out]``).
 #[pyfunction]
-#[pyo3(signature = (hidden = 256, context = 32, cell = 8, policy_hidden = 64))]
+#[pyo3(signature = (hidden = 256, context = 32, cell = 8, policy_hidden = 64, board = true))]
 pub fn network_layout(
     hidden: usize,
     context: usize,
     cell: usize,
     policy_hidden: usize,
+    board: bool,
 ) -> Vec<(String, Vec<usize>)> {
     let config = NetConfig {
         hidden,
         context,
         cell,
         policy_hidden,
+        board,
     };
     config
         .layers()

@@ -211,7 +211,7 @@ impl View {
     /// The network's input for this view (docs/neural.md, encoding
     /// ``ENCODING_VERSION``; the encoder of the ``az`` agent and of
     /// self-play's training examples): ``board`` float32 [7200] (15 × 15
-    /// cells × 32 channels, cell-major), ``globals`` float32 [153],
+    /// cells × 32 channels, cell-major), ``globals`` float32 [193],
     /// ``actions`` float32 [M, 51] and ``action_cell`` uint32 [M] for
     /// `actions` (default: the seat's legal actions in the order of
     /// ``legal_actions()``, none when it is not to play; given ones must be

@@ -289,6 +289,10 @@ pub struct TrainNetArgs {
     /// Width of the trunk.
     #[arg(long, default_value_t = 256)]
     pub hidden: usize,
+    /// A network whose trunk reads only the globals (the position
+    /// features among them), not the board window: cheaper to evaluate.
+    #[arg(long)]
+    pub no_board: bool,
 }
 
 /// Options of `carcassonne train`.
@@ -365,6 +369,9 @@ pub struct ImproveArgs {
     /// Trunk width of the network (default: 256).
     #[arg(long, help_heading = "The az network (--net)")]
     pub hidden: Option<usize>,
+    /// Networks whose trunk reads only the globals, not the board window.
+    #[arg(long, help_heading = "The az network (--net)")]
+    pub no_board: bool,
     /// Training passes per generation (default: 2).
     #[arg(long, help_heading = "The az network (--net)")]
     pub epochs: Option<usize>,

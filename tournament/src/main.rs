@@ -113,6 +113,7 @@ fn run(args: Args, out: &mut Stdout) -> Result<ExitCode> {
                 init: t.init,
                 net: agents::neural::NetConfig {
                     hidden: t.hidden,
+                    board: !t.no_board,
                     ..defaults
                 },
                 train: agents::neural::train::TrainConfig {

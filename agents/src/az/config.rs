@@ -48,6 +48,15 @@ pub const PARAMS: &[Param] = &[
         "leaves collected (with virtual loss) per call of the evaluator",
     ),
     Param::new(
+        "expand",
+        Values::Int {
+            min: 1,
+            max: Some(64),
+        },
+        "1",
+        "visit of a leaf on which it is expanded (the priors of its legal actions asked); the visits before value it alone, which is cheaper",
+    ),
+    Param::new(
         "threads",
         THREADS,
         "1",
@@ -110,6 +119,14 @@ pub struct AzConfig {
     /// Leaves collected (with virtual loss) before one call of the
     /// evaluator (`batch=`, default 8).
     pub batch: u32,
+    /// The visit of a decision node on which the evaluator is asked for
+    /// the priors of its legal actions and the node gets its children
+    /// (`expand=`, default 1: the first). On the visits before, the
+    /// evaluator values the position alone (no actions: no action
+    /// encoding, no policy), and the descent ends there. Most leaves of a
+    /// search are visited once, so `expand=2` spares most of the policy's
+    /// cost.
+    pub expand: u32,
     /// Root parallelism (`threads=`, default 1): that many independent
     /// searches, each with the full budget and a generator seeded from
     /// the agent's, whose root visits are summed.
@@ -151,6 +168,7 @@ impl fmt::Debug for AzConfig {
             .field("game_ms", &self.game_ms)
             .field("c_puct", &self.c_puct)
             .field("batch", &self.batch)
+            .field("expand", &self.expand)
             .field("threads", &self.threads)
             .field("net", &self.net)
             .field("eval", &self.eval.is_some())
@@ -205,6 +223,7 @@ impl AzConfig {
             game_ms: params.get("game_ms")?,
             c_puct: params.req("c_puct")?,
             batch: params.req("batch")?,
+            expand: params.req("expand")?,
             threads: params.req("threads")?,
             net,
             network,

@@ -17,7 +17,10 @@
 //! the evaluator is called once for the batch's leaves, each leaf gets a
 //! child per legal action with its prior, and each path is backed up with
 //! its leaf's values: every move node adds the value of the seat that
-//! made the move.
+//! made the move. With `expand=k` a decision node gets its children only
+//! on its `k`-th visit: the visits before ask the evaluator for the
+//! position's values alone (no legal actions, no priors) and back them
+//! up, so the many leaves a search reaches once cost no policy.
 
 use super::config::AzConfig;
 use super::evaluator::{EvalRequest, Evaluation};
@@ -269,6 +272,9 @@ struct Slot {
     flags: Vec<bool>,
     /// Waiting for the evaluation of its leaf.
     waiting: bool,
+    /// The leaf is to be valued alone, not expanded (a visit before
+    /// [`AzConfig::expand`]).
+    value_only: bool,
 }
 
 /// How a descent ended.
@@ -340,6 +346,7 @@ impl<'c, 't> Search<'c, 't> {
                 sorted: Vec::new(),
                 flags: Vec::new(),
                 waiting: false,
+                value_only: false,
             })
             .collect();
         let mut done = 0;
@@ -392,7 +399,8 @@ impl<'c, 't> Search<'c, 't> {
     /// is backed up at once.
     fn descend(&mut self, i: usize, view: &SeatView<'_>, rng: &mut AgentRng) {
         let slot = &mut self.slots[i];
-        match walk(self.tree, self.cfg.c_puct, self.varies, slot, view, rng) {
+        let cfg = self.cfg;
+        match walk(self.tree, cfg, self.varies, slot, view, rng) {
             Descent::Over => {
                 let values = terminal_values(&slot.state);
                 self.tree.backup(&slot.path, &values, false);
@@ -427,8 +435,10 @@ impl<'c, 't> Search<'c, 't> {
         let waiting = self.slots.iter_mut().filter(|s| s.waiting);
         for (slot, e) in waiting.zip(out) {
             let leaf = *slot.path.last().expect("a path");
-            self.tree
-                .expand(leaf, slot.state.to_play(), &slot.actions, &e.priors, rng);
+            if !slot.value_only {
+                self.tree
+                    .expand(leaf, slot.state.to_play(), &slot.actions, &e.priors, rng);
+            }
             let mut values = [0.0; MAX_PLAYERS];
             for (v, &x) in values.iter_mut().zip(&e.values) {
                 *v = f64::from(x);
@@ -445,13 +455,14 @@ impl<'c, 't> Search<'c, 't> {
 /// evaluate) the legal actions go into the slot.
 fn walk(
     tree: &mut Tree,
-    c_puct: f64,
+    cfg: &AzConfig,
     varies: bool,
     slot: &mut Slot,
     view: &SeatView<'_>,
     rng: &mut AgentRng,
 ) -> Descent {
     let state = &mut slot.state;
+    slot.value_only = false;
     view.determinize_into(rng, state);
     slot.path.clear();
     slot.path.push(NodeId::ROOT);
@@ -483,7 +494,13 @@ fn walk(
         // A decision of the seat to play.
         if !tree.node(id).expanded {
             slot.actions.clear();
-            state.for_each_action(|a| slot.actions.push(a));
+            // Visits before the one that expands it value it alone.
+            let node = tree.node(id);
+            if node.visits + node.pending + 1 < cfg.expand {
+                slot.value_only = true;
+            } else {
+                state.for_each_action(|a| slot.actions.push(a));
+            }
             return Descent::Leaf;
         }
         // Where samples differ in what can be played, the legal actions
@@ -508,7 +525,7 @@ fn walk(
         } else {
             None
         };
-        let child = select(tree, c_puct, legal, id);
+        let child = select(tree, cfg.c_puct, legal, id);
         let Key::Act(action) = tree.node(child).key else {
             unreachable!("decision children are actions")
         };

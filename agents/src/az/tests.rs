@@ -347,3 +347,52 @@ fn a_game_budget_is_kept_over_the_whole_game() {
     agent.reset();
     assert_eq!(agent.game_spent, Duration::ZERO);
 }
+
+#[test]
+fn with_expand_2_a_leaf_is_valued_alone_before_it_is_expanded() {
+    /// Counts requests with and without actions; those with actions
+    /// must hold every legal action of the view.
+    #[derive(Default)]
+    struct Count {
+        with_actions: AtomicUsize,
+        alone: AtomicUsize,
+    }
+    impl Evaluator for Count {
+        fn evaluate(&self, batch: &[EvalRequest<'_>]) -> Vec<Evaluation> {
+            for r in batch {
+                if r.actions.is_empty() {
+                    self.alone.fetch_add(1, Ordering::SeqCst);
+                } else {
+                    let mut legal = Vec::new();
+                    r.view.for_each_action(|a| legal.push(a));
+                    assert_eq!(legal, r.actions);
+                    self.with_actions.fetch_add(1, Ordering::SeqCst);
+                }
+            }
+            Uniform.evaluate(batch)
+        }
+    }
+    let gifts = Rules {
+        gifts: true,
+        ..Rules::STANDARD
+    };
+    for (rules, players) in [(Rules::default(), 2), (gifts, 3)] {
+        let state = random_play_until(players, rules, 5, |s| s.turns() >= 10);
+        let mut asked = Vec::new();
+        for expand in [1, 2] {
+            let spec = format!("az:iterations=300,batch=4,expand={expand}");
+            let count = Arc::new(Count::default());
+            let stats = search(&spec, count.clone(), &state, 3);
+            assert_eq!(visits(&stats), 300, "{spec}");
+            assert_eq!(stats, search(&spec, count.clone(), &state, 3), "{spec}");
+            asked.push((
+                count.with_actions.load(Ordering::SeqCst) / 2,
+                count.alone.load(Ordering::SeqCst) / 2,
+            ));
+        }
+        let ((with1, alone1), (with2, alone2)) = (asked[0], asked[1]);
+        assert_eq!(alone1, 0);
+        assert!(alone2 > 100, "{asked:?}");
+        assert!(with2 * 2 < with1, "{asked:?}");
+    }
+}

@@ -10,7 +10,9 @@
 //!   corner (row 0 is the window's northernmost row, y largest).
 //! - The **globals** are [`GLOBAL_FEATURES`] numbers ([`GLOBAL_COLUMNS`]):
 //!   seat count, rules, phase, tiles to place, seat-relative scores,
-//!   supplies, bag counts, gift cards.
+//!   supplies, bag counts, gift cards, and the position features of the
+//!   linear value models ([`crate::learn::features`]), each divided by
+//!   its scale ([`FEATURE_SCALES`]).
 //! - Each **action** is [`ACTION_FEATURES`] numbers ([`ACTION_COLUMNS`])
 //!   and the window cell it acts on (a placement's cell, a gift's target
 //!   tile; the centre for a tile kept), which the network uses to look up
@@ -24,6 +26,9 @@
 //! (other seats' cards count 2 points each whatever they are), so they are
 //! computed on one determinization of the view drawn from a fixed seed.
 
+#[cfg(doc)]
+use crate::learn::features::FEATURES;
+use crate::learn::features::{extract, FEATURE_COUNT};
 use engine::{
     segment_id, Action, FeatureKind, Gift, GiftOpen, Move, Phase, Placement, Pos, SeatView, State,
     Tile, MAX_HAND, MAX_PLAYERS, NO_SEGMENT,
@@ -32,7 +37,7 @@ use rand::SeedableRng;
 
 /// The version of the encoding (the columns and their meaning). A weights
 /// file of another version is refused.
-pub const ENCODING_VERSION: u32 = 1;
+pub const ENCODING_VERSION: u32 = 2;
 
 /// The board window's side, in cells.
 pub const WINDOW: usize = 15;
@@ -90,7 +95,7 @@ const SEAT_BLOCK: usize = 7;
 
 /// The names of the global numbers, in order (seat blocks written out
 /// for block 0; blocks 1–5 repeat them for the seats after the viewer).
-pub const GLOBAL_COLUMNS: [&str; 19] = [
+pub const GLOBAL_COLUMNS: [&str; 20] = [
     "players_2..6 (5, one-hot)",
     "rules (10: farmers, gifts, hand/3, hand_visible, start_in_bag, hole_bonus, final_incomplete, table, table_closes, unplaceable_return)",
     "phase (4, one-hot: place, choose, place_hand, other)",
@@ -110,11 +115,44 @@ pub const GLOBAL_COLUMNS: [&str; 19] = [
     "turns/72",
     "window_cx/72 (the window centre's x)",
     "window_cy/72",
+    "features (40: learn::features::FEATURES of the viewer, each / its FEATURE_SCALES entry)",
+];
+
+/// What each of the position features ([`FEATURES`], in that order) is
+/// divided by in the globals: round figures near each one's spread over
+/// 2-player games (tiles and points of one game), so that the inputs are
+/// of order 1.
+pub const FEATURE_SCALES: [f32; FEATURE_COUNT] = [
+    72.0, // tiles_left
+    100.0, 100.0, 100.0, 100.0, // score_me, score_rival, end_now_me, end_now_rival
+    10.0,  // lead_x_left
+    7.0, 7.0, 7.0, 7.0, // supply_me, supply_rival, their x_left
+    3.0, 10.0, 3.0, 10.0, // roads_me, road_value_me, roads_rival, road_value_rival
+    3.0, 20.0, 3.0, 20.0, // cities
+    3.0, 10.0, 3.0, 10.0, // monasteries
+    3.0, 20.0, 3.0, 20.0, // farms
+    2.0, 2.0, 2.0, 2.0, // road chance and dead, me and rival
+    2.0, 2.0, 2.0, 2.0, // city
+    2.0, 2.0, 2.0, 2.0, // monastery
+    5.0, 5.0, // gifts_me, gifts_rival
 ];
 
 /// Numbers of the globals.
-pub const GLOBAL_FEATURES: usize =
-    5 + 10 + 4 + 24 + 24 + MAX_PLAYERS * SEAT_BLOCK + 2 + 24 + 2 + 5 + 5 + 3 + 1 + 2;
+pub const GLOBAL_FEATURES: usize = 5
+    + 10
+    + 4
+    + 24
+    + 24
+    + MAX_PLAYERS * SEAT_BLOCK
+    + 2
+    + 24
+    + 2
+    + 5
+    + 5
+    + 3
+    + 1
+    + 2
+    + FEATURE_COUNT;
 
 /// The names of an action's numbers, in order.
 pub const ACTION_COLUMNS: [&str; 13] = [
@@ -195,7 +233,12 @@ pub fn encode_position(view: &SeatView<'_>) -> PositionInput {
 /// [`encode_position`] into `out`, its buffers reused (no allocation
 /// once they have their sizes).
 pub fn encode_position_into(view: &SeatView<'_>, out: &mut PositionInput) {
-    let board = &mut out.board;
+    encode_board_into(view, &mut out.board);
+    encode_globals_into(view, &mut out.globals);
+}
+
+/// The board window of [`encode_position`] into `board` (cleared first).
+pub fn encode_board_into(view: &SeatView<'_>, board: &mut Vec<f32>) {
     board.clear();
     board.resize(BOARD_FEATURES, 0.0);
     let c = centre(view);
@@ -281,8 +324,14 @@ pub fn encode_position_into(view: &SeatView<'_>, out: &mut PositionInput) {
             board[cell as usize * CELL_CHANNELS + ch] = 1.0;
         }
     }
+}
 
-    let g = &mut out.globals;
+/// The globals of [`encode_position`] into `g` (cleared first).
+pub fn encode_globals_into(view: &SeatView<'_>, g: &mut Vec<f32>) {
+    let c = centre(view);
+    let players = view.players();
+    let me = view.seat();
+    let rules = view.rules();
     g.clear();
     for p in 2..=6 {
         g.push((players == p) as u8 as f32);
@@ -375,6 +424,8 @@ pub fn encode_position_into(view: &SeatView<'_>, out: &mut PositionInput) {
     g.push(view.turns() as f32 / 72.0);
     g.push(c.0 as f32 / 72.0);
     g.push(c.1 as f32 / 72.0);
+    let x = extract(view);
+    g.extend(x.iter().zip(FEATURE_SCALES).map(|(&x, s)| x as f32 / s));
     debug_assert_eq!(g.len(), GLOBAL_FEATURES);
 }
 
@@ -692,6 +743,21 @@ mod tests {
             assert!(a.features.iter().all(|v| v.is_finite()));
         }
         assert!(p.board.iter().chain(&p.globals).all(|v| v.is_finite()));
+    }
+
+    /// The globals end with the position features of the linear value
+    /// models, in their order, each divided by its scale.
+    #[test]
+    fn the_globals_end_with_the_scaled_position_features() {
+        let state = gifts_midgame(2, 7);
+        let view = state.view(state.to_play());
+        let globals = encode_position(&view).globals;
+        let tail = &globals[GLOBAL_FEATURES - FEATURE_COUNT..];
+        let x = extract(&view);
+        for (i, (&got, &want)) in tail.iter().zip(&x).enumerate() {
+            assert_eq!(got, want as f32 / FEATURE_SCALES[i], "feature {i}");
+        }
+        assert!(tail.iter().filter(|&&v| v != 0.0).count() > 10);
     }
 
     /// Two complete states that differ only in what the seat to play

@@ -8,7 +8,9 @@
 //! refused but says so ([`NetEvaluator::unsuited_to`]), as `eval=` models
 //! do.
 
-use super::encode::{encode_position_into, ActionEncoder, PositionInput, ENCODING_VERSION};
+use super::encode::{
+    encode_globals_into, encode_position_into, ActionEncoder, PositionInput, ENCODING_VERSION,
+};
 #[cfg(doc)]
 use super::net::segment_softmax;
 use super::net::{err, Net, NetConfig};
@@ -124,6 +126,7 @@ impl NetEvaluator {
         meta.insert("context".into(), c.context.to_string());
         meta.insert("cell".into(), c.cell.to_string());
         meta.insert("policy_hidden".into(), c.policy_hidden.to_string());
+        meta.insert("board".into(), c.board.to_string());
         meta.insert("seed".into(), p.seed.to_string());
         meta.insert("revision".into(), p.revision.clone());
         meta.insert(
@@ -178,6 +181,15 @@ impl NetEvaluator {
             context: size("context")?,
             cell: size("cell")?,
             policy_hidden: size("policy_hidden")?,
+            board: match meta.get("board").map(String::as_str) {
+                None | Some("true") => true,
+                Some("false") => false,
+                Some(other) => {
+                    return Err(NetError::Format(format!(
+                        "{name}: `board` in its metadata is `{other}`, not true or false"
+                    )))
+                }
+            },
         };
         let mut vars = Vec::new();
         let names = Net::names(&config);
@@ -222,6 +234,7 @@ impl NetEvaluator {
             "context",
             "cell",
             "policy_hidden",
+            "board",
             "seed",
             "revision",
             "data",
@@ -259,7 +272,12 @@ impl NetEvaluator {
             b.offsets.clear();
             b.offsets.push(0);
             for (r, position) in requests.iter().zip(&mut b.positions) {
-                encode_position_into(&r.view, position);
+                if self.net.config.board {
+                    encode_position_into(&r.view, position);
+                } else {
+                    // The board is not read: not encoded either.
+                    encode_globals_into(&r.view, &mut position.globals);
+                }
                 b.actions
                     .encode_into(&r.view, r.actions, &mut b.features, &mut b.cells);
                 b.offsets.push(b.cells.len());

@@ -32,6 +32,7 @@
 
 use super::encode::{
     ActionInput, PositionInput, ACTION_FEATURES, BOARD_FEATURES, CELLS, CELL_CHANNELS,
+    GLOBAL_FEATURES,
 };
 use super::net::Net;
 use candle_core::{Storage, Tensor};
@@ -85,8 +86,9 @@ pub struct Packed {
     context: usize,
     cell: usize,
     policy_hidden: usize,
-    /// Inputs of the first layer.
-    inputs: usize,
+    /// Whether the first layer reads the board window (else the globals
+    /// only, and a position's board is not looked at).
+    board: bool,
     w1: Vec<f32>,
     b1: Vec<f32>,
     w2: Vec<f32>,
@@ -146,7 +148,7 @@ impl Packed {
             context: c.context,
             cell: c.cell,
             policy_hidden: c.policy_hidden,
-            inputs: layers[0].1,
+            board: c.board,
             w1,
             b1,
             w2,
@@ -309,26 +311,31 @@ pub fn forward_into(
     let (p_context, rest) = pk.wp1.split_at(pk.context * ph);
     let (p_cell, p_action) = rest.split_at(pk.cell * ph);
     for (i, pos) in positions.iter().enumerate() {
-        if pos.board.len() != BOARD_FEATURES || pos.board.len() + pos.globals.len() != pk.inputs {
+        if (pk.board && pos.board.len() != BOARD_FEATURES) || pos.globals.len() != GLOBAL_FEATURES {
             return Err("a position of the wrong size".to_string());
         }
         // First layer, over the non-zero inputs only, in input order:
         // the board cell by cell (an empty cell, all its bits zero, is
         // skipped at once), then the globals.
         s.h1.copy_from_slice(&pk.b1);
-        s.list.resize(pk.inputs, (0, 0.0));
+        s.list.resize(BOARD_FEATURES + GLOBAL_FEATURES, (0, 0.0));
         let mut n = 0;
-        for (c, cell) in pos.board.chunks_exact(CELL_CHANNELS).enumerate() {
-            if cell.iter().fold(0, |bits, x| bits | x.to_bits()) == 0 {
-                continue;
+        let first_global = if pk.board {
+            for (c, cell) in pos.board.chunks_exact(CELL_CHANNELS).enumerate() {
+                if cell.iter().fold(0, |bits, x| bits | x.to_bits()) == 0 {
+                    continue;
+                }
+                for (ch, &x) in cell.iter().enumerate() {
+                    s.list[n] = ((c * CELL_CHANNELS + ch) as u32, x);
+                    n += usize::from(x != 0.0);
+                }
             }
-            for (ch, &x) in cell.iter().enumerate() {
-                s.list[n] = ((c * CELL_CHANNELS + ch) as u32, x);
-                n += usize::from(x != 0.0);
-            }
-        }
+            BOARD_FEATURES
+        } else {
+            0
+        };
         for (j, &x) in pos.globals.iter().enumerate() {
-            s.list[n] = ((BOARD_FEATURES + j) as u32, x);
+            s.list[n] = ((first_global + j) as u32, x);
             n += usize::from(x != 0.0);
         }
         accumulate(&mut s.h1, &s.list[..n], &pk.w1);
@@ -529,7 +536,8 @@ mod tests {
         let mut logits = vec![0.0f32; actions.len()];
         for (i, pos) in positions.iter().enumerate() {
             let mut h1 = b1.to_vec();
-            let x = pos.board.iter().chain(&pos.globals);
+            let board: &[f32] = if c.board { &pos.board } else { &[] };
+            let x = board.iter().chain(&pos.globals);
             for (k, &xk) in x.enumerate() {
                 if xk != 0.0 {
                     for (h, row) in h1.iter_mut().zip(w1[k..].iter().step_by(inputs)) {
@@ -587,11 +595,68 @@ mod tests {
         (positions, actions, offsets)
     }
 
+    /// The sizes the forward passes are compared on, with seeds.
+    fn configs() -> [(NetConfig, u64); 3] {
+        [
+            (NetConfig::TINY, 1),
+            (NetConfig::default(), 2),
+            (
+                NetConfig {
+                    board: false,
+                    ..NetConfig::default()
+                },
+                3,
+            ),
+        ]
+    }
+
+    /// A network without the board gives the same numbers whatever the
+    /// board input holds (and with none), and one with it does not.
+    #[test]
+    fn a_network_without_the_board_never_reads_it() {
+        let (positions, actions, offsets) = encoded(13);
+        let blank: Vec<PositionInput> = positions
+            .iter()
+            .map(|p| PositionInput {
+                board: Vec::new(),
+                globals: p.globals.clone(),
+            })
+            .collect();
+        let zeros: Vec<PositionInput> = positions
+            .iter()
+            .map(|p| PositionInput {
+                board: vec![0.0; p.board.len()],
+                globals: p.globals.clone(),
+            })
+            .collect();
+        for board in [false, true] {
+            let net = Net::new(
+                NetConfig {
+                    board,
+                    ..NetConfig::TINY
+                },
+                6,
+            );
+            let full = forward(&net, &positions, &actions, &offsets).unwrap();
+            let without = forward(&net, &zeros, &actions, &offsets).unwrap();
+            assert_eq!(full == without, !board, "board {board}");
+            if !board {
+                assert_eq!(forward(&net, &blank, &actions, &offsets).unwrap(), full);
+                let candle = forward_candle(&net, &zeros, &actions, &offsets).unwrap();
+                assert!(candle
+                    .1
+                    .iter()
+                    .zip(&full.1)
+                    .all(|(a, b)| (a - b).abs() < 1e-4));
+            }
+        }
+    }
+
     #[test]
     fn the_fast_forward_pass_equals_candles() {
         let (positions, actions, offsets) = encoded(9);
         assert!(positions.len() > 30, "{} positions", positions.len());
-        for (config, seed) in [(NetConfig::TINY, 1u64), (NetConfig::default(), 2)] {
+        for (config, seed) in configs() {
             let net = Net::new(config, seed);
             let (v1, l1) = forward(&net, &positions, &actions, &offsets).unwrap();
             let (v2, l2) = forward_candle(&net, &positions, &actions, &offsets).unwrap();
@@ -611,7 +676,7 @@ mod tests {
     #[test]
     fn the_packed_forward_pass_equals_the_plain_one_exactly() {
         let (positions, actions, offsets) = encoded(5);
-        for (config, seed) in [(NetConfig::TINY, 1u64), (NetConfig::default(), 2)] {
+        for (config, seed) in configs() {
             let net = Net::new(config, seed);
             let (v1, l1) = forward(&net, &positions, &actions, &offsets).unwrap();
             let (v2, l2) = forward_plain(&net, &positions, &actions, &offsets);

@@ -3,7 +3,8 @@
 //! candle (CPU).
 //!
 //! ```text
-//! x    = [board window (WINDOW² × CELL_CHANNELS), globals]
+//! x    = [board window (WINDOW² × CELL_CHANNELS), globals]   (globals only
+//!        when the network does not read the board: `NetConfig::board`)
 //! h    = relu(W2 · relu(W1 · x))                          trunk, `hidden` wide
 //! v    = tanh(Wv · h)            (6)                      value per seat-relative seat
 //! lead = tanh(Wl · h)            (6)                      final score lead, tanh(lead/20)
@@ -36,6 +37,11 @@ pub struct NetConfig {
     pub cell: usize,
     /// Width of the policy's hidden layer.
     pub policy_hidden: usize,
+    /// Whether the trunk reads the board window. Without it the trunk
+    /// sees the globals only (the position features among them): a
+    /// network that is cheaper to evaluate and, trained on few games,
+    /// cannot learn a game's board by heart.
+    pub board: bool,
 }
 
 impl Default for NetConfig {
@@ -46,6 +52,7 @@ impl Default for NetConfig {
             context: 32,
             cell: 8,
             policy_hidden: 64,
+            board: true,
         }
     }
 }
@@ -57,12 +64,23 @@ impl NetConfig {
         context: 8,
         cell: 4,
         policy_hidden: 16,
+        board: true,
     };
+
+    /// Inputs of the trunk's first layer: the board window (unless
+    /// [`NetConfig::board`] is off) and the globals.
+    pub fn inputs(&self) -> usize {
+        if self.board {
+            BOARD_FEATURES + GLOBAL_FEATURES
+        } else {
+            GLOBAL_FEATURES
+        }
+    }
 
     /// The layers: name, inputs, outputs.
     pub fn layers(&self) -> [(&'static str, usize, usize); 8] {
         [
-            ("trunk1", BOARD_FEATURES + GLOBAL_FEATURES, self.hidden),
+            ("trunk1", self.inputs(), self.hidden),
             ("trunk2", self.hidden, self.hidden),
             ("value", self.hidden, MAX_PLAYERS),
             ("lead", self.hidden, MAX_PLAYERS),
@@ -198,7 +216,12 @@ impl Net {
     }
 
     fn forward_inner(&self, batch: &Batch) -> candle_core::Result<Output> {
-        let h = self.linear(0).forward(&batch.x)?.relu()?;
+        let x = if self.config.board {
+            batch.x.clone()
+        } else {
+            batch.x.narrow(1, BOARD_FEATURES, GLOBAL_FEATURES)?
+        };
+        let h = self.linear(0).forward(&x)?.relu()?;
         let h = self.linear(1).forward(&h)?.relu()?;
         let value = self.linear(2).forward(&h)?.tanh()?;
         let lead = self.linear(3).forward(&h)?.tanh()?;

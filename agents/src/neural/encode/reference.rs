@@ -191,6 +191,10 @@ pub fn encode_position(view: &SeatView<'_>) -> PositionInput {
     g.push(view.turns() as f32 / 72.0);
     g.push(c.0 as f32 / 72.0);
     g.push(c.1 as f32 / 72.0);
+    let x = crate::learn::features::extract(view);
+    for (i, v) in x.iter().enumerate() {
+        g.push(*v as f32 / super::FEATURE_SCALES[i]);
+    }
     debug_assert_eq!(g.len(), GLOBAL_FEATURES);
     PositionInput { board, globals: g }
 }

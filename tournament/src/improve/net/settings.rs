@@ -44,6 +44,10 @@ pub struct NetSettings {
     pub temp_moves: u32,
     /// Trunk width of generation 0.
     pub hidden: usize,
+    /// Whether the networks read the board window (`--no-board`: the
+    /// globals only). Runs written before the option read it.
+    #[serde(default = "reads_the_board")]
+    pub board: bool,
     /// Training passes per generation.
     pub epochs: usize,
     /// Positions per training step.
@@ -60,6 +64,11 @@ pub struct NetSettings {
     pub bootstrap: Vec<PathBuf>,
 }
 
+/// Networks read the board unless told otherwise.
+fn reads_the_board() -> bool {
+    true
+}
+
 /// `base` with the parameters `extra` added (`az` → `az:k=v,…`).
 fn with_params(base: &str, extra: &[(&str, String)]) -> String {
     let extra: Vec<String> = extra.iter().map(|(k, v)| format!("{k}={v}")).collect();
@@ -72,8 +81,9 @@ pub(super) fn invalid(text: String) -> Error {
 }
 
 /// The options that only `--net` takes, with whether each was given.
-fn net_only(args: &ImproveArgs) -> [(&'static str, bool); 12] {
+fn net_only(args: &ImproveArgs) -> [(&'static str, bool); 13] {
     [
+        ("--no-board", args.no_board),
         ("--bootstrap", !args.bootstrap.is_empty()),
         ("--resume", args.resume.is_some()),
         ("--hidden", args.hidden.is_some()),
@@ -191,6 +201,7 @@ impl NetSettings {
             noise,
             temp_moves: args.temp_moves.unwrap_or(30),
             hidden: args.hidden.unwrap_or(NetConfig::default().hidden),
+            board: !args.no_board,
             epochs: args.epochs.unwrap_or(2),
             batch: args.batch.unwrap_or(d.batch),
             lr: args.lr.unwrap_or(d.lr),
@@ -272,6 +283,7 @@ impl NetSettings {
             init,
             net: NetConfig {
                 hidden: self.hidden,
+                board: self.board,
                 ..NetConfig::default()
             },
             train: TrainConfig {
