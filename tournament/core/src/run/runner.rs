@@ -9,12 +9,14 @@
 //! game and every seed comes from the schedule, so what the sink sees is
 //! the same whatever the number of threads (except the think times).
 
+use crate::learning::examples::ExampleRecorder;
 use crate::learning::positions;
 use crate::results::schema::GameRow;
 use crate::results::summary::rank_seats;
 use crate::run::roster::Roster;
 use crate::run::schedule::{GameIndices, GameSpec, Schedule};
 use agents::game::play_game;
+use agents::Observed;
 use engine::Rules;
 use files::error::{Error, Result};
 use protocol::secret::Secret;
@@ -104,11 +106,9 @@ impl Runner<'_> {
                     _ => self.roster.build(a),
                 };
                 if self.positions {
-                    let agent = Box::new(crate::learning::examples::ExampleRecorder::new(
-                        agent,
-                        examples.clone(),
-                    ));
-                    Box::new(positions::Recorder::new(agent, log.clone()))
+                    let recorder = ExampleRecorder::new(examples.clone());
+                    let agent = Observed::new(agent, recorder);
+                    Box::new(Observed::new(agent, positions::Recorder::new(log.clone())))
                 } else {
                     agent
                 }
