@@ -366,6 +366,98 @@ mod tests {
         assert_eq!(serde_json::from_str::<ValueModel>(&old).unwrap(), model());
     }
 
+    /// The refusals, word for word: they reach the command line's
+    /// one-line errors (`eval=`, `train`, `improve`).
+    #[test]
+    fn refusals_keep_their_words() {
+        let refusal = |edit: &dyn Fn(&mut ValueModel)| {
+            let mut m = model();
+            edit(&mut m);
+            m.check().unwrap_err().to_string()
+        };
+        assert_eq!(
+            refusal(&|m| m.format = "other/1".to_string()),
+            r#"format "other/1", expected "carcassonne-value-model/1""#
+        );
+        assert_eq!(
+            refusal(&|m| m.target = "lead".to_string()),
+            r#"target "lead", expected "final_lead""#
+        );
+        assert_eq!(
+            refusal(&|m| m.features[5] = "lead_now".to_string()),
+            format!(
+                "fitted on other features than this build computes (column 6: the model has \
+                 \"lead_now\", this build {:?}); retrain it with `carcassonne train`",
+                FEATURES[5]
+            )
+        );
+        assert_eq!(
+            refusal(&|m| {
+                m.features.pop();
+            }),
+            format!(
+                "fitted on other features than this build computes (column {FEATURE_COUNT}: \
+                 the model has nothing, this build {:?}); retrain it with `carcassonne train`",
+                FEATURES[FEATURE_COUNT - 1]
+            )
+        );
+        assert_eq!(
+            refusal(&|m| {
+                m.scale.pop();
+            }),
+            format!(
+                "scale has {} values for {FEATURE_COUNT} features",
+                FEATURE_COUNT - 1
+            )
+        );
+        assert_eq!(
+            refusal(&|m| m.weights[0] = f64::NAN),
+            "weights holds a value that is not a finite number"
+        );
+        assert_eq!(
+            refusal(&|m| m.scale[0] = 0.0),
+            "scale must be positive and the intercept finite"
+        );
+        assert_eq!(
+            refusal(&|m| m.intercept = f64::INFINITY),
+            "scale must be positive and the intercept finite"
+        );
+        assert_eq!(
+            refusal(&|m| m.intercept = 2e9),
+            "its predictions could reach 2.00002e9 points (more than 1e9 for features \
+             of at most 1e4): weights too large or scales too small, the fit failed; retrain \
+             it (a larger --lambda)"
+        );
+
+        let dir = std::env::temp_dir().join(format!("model-words-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("m.json");
+        let load = |text: &str| {
+            std::fs::write(&path, text).unwrap();
+            ValueModel::load(&path).unwrap_err().to_string()
+        };
+        let name = path.display();
+        assert_eq!(
+            load("{}"),
+            format!("model {name}: not a value model (missing field `format` at line 1 column 2)")
+        );
+        let mut m = model();
+        m.target = "lead".to_string();
+        assert_eq!(
+            load(&serde_json::to_string(&m).unwrap()),
+            format!(r#"model {name}: target "lead", expected "final_lead""#)
+        );
+        let missing = dir.join("missing.json");
+        assert_eq!(
+            ValueModel::load(&missing).unwrap_err().to_string(),
+            format!(
+                "model {}: cannot read it: No such file or directory (os error 2)",
+                missing.display()
+            )
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
     #[test]
     fn a_model_file_round_trips_and_bad_files_name_themselves() {
         let dir = std::env::temp_dir().join(format!("model-test-{}", std::process::id()));
