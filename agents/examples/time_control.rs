@@ -13,42 +13,26 @@
 //! with the figures.
 
 use agents::game::play_game;
-use agents::history::{GameEnd, GameStart, History};
-use agents::{from_spec, Agent, AgentError, Context, Decision, Lifecycle};
-use engine::Rules;
+use agents::{from_spec, Agent, Decision, Observed, Observer};
+use engine::{Rules, SeatView};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-/// An agent that records how long each of its decisions takes.
-struct Timed {
-    inner: Box<dyn Agent>,
+/// Records how long each decision of the agent it observes takes.
+struct Timer {
+    start: Option<Instant>,
     times: Arc<Mutex<Vec<Duration>>>,
 }
 
-impl Agent for Timed {
-    fn name(&self) -> &str {
-        self.inner.name()
+impl Observer for Timer {
+    fn before(&mut self, _view: &SeatView<'_>) {
+        self.start = Some(Instant::now());
     }
 
-    fn decide(&mut self, cx: Context<'_>) -> Result<Decision, AgentError> {
-        let start = Instant::now();
-        let decision = self.inner.decide(cx);
-        self.times.lock().unwrap().push(start.elapsed());
-        decision
-    }
-}
-
-impl Lifecycle for Timed {
-    fn reset(&mut self) {
-        self.inner.reset();
-    }
-
-    fn new_game(&mut self, start: &GameStart) {
-        self.inner.new_game(start);
-    }
-
-    fn game_over(&mut self, history: &History<'_>, end: &GameEnd<'_>) {
-        self.inner.game_over(history, end);
+    fn decided(&mut self, _view: &SeatView<'_>, _decision: &Decision) {
+        if let Some(start) = self.start.take() {
+            self.times.lock().unwrap().push(start.elapsed());
+        }
     }
 }
 
@@ -75,10 +59,13 @@ fn main() {
     let times = Arc::new(Mutex::new(Vec::new()));
     let mut totals = Vec::new();
     for g in 0..games {
-        let timed = Timed {
-            inner: from_spec(&spec).unwrap_or_else(|e| panic!("{spec}: {e}")),
-            times: Arc::clone(&times),
-        };
+        let timed = Observed::new(
+            from_spec(&spec).unwrap_or_else(|e| panic!("{spec}: {e}")),
+            Timer {
+                start: None,
+                times: Arc::clone(&times),
+            },
+        );
         let mut seats: Vec<Box<dyn Agent>> = vec![Box::new(timed), from_spec("greedy").unwrap()];
         if g % 2 == 1 {
             seats.swap(0, 1);

@@ -26,6 +26,8 @@
 //!   for the tile draws and for each agent, and returns its record.
 //! - [`history`]: the game's start and turns as a seat may see them, for
 //!   agents that follow the game themselves (external bots).
+//! - [`observed`]: an agent that plays as another and tells an observer
+//!   of each decision (self-play recorders, timers).
 
 pub mod action_features;
 pub mod az;
@@ -39,6 +41,7 @@ pub mod learn;
 pub mod mcts;
 pub mod models;
 pub mod neural;
+pub mod observed;
 pub mod params;
 pub mod random;
 pub mod solver;
@@ -113,6 +116,33 @@ pub trait Agent: Lifecycle + Send {
     /// the game and was given no history. The game runner records that
     /// as a forfeit with the error's text.
     fn decide(&mut self, cx: Context<'_>) -> Result<Decision, AgentError>;
+}
+
+/// A boxed agent is an agent (so a wrapper such as [`Observed`] can hold
+/// one).
+impl<A: Agent + ?Sized> Agent for Box<A> {
+    fn name(&self) -> &str {
+        (**self).name()
+    }
+
+    fn decide(&mut self, cx: Context<'_>) -> Result<Decision, AgentError> {
+        (**self).decide(cx)
+    }
+}
+
+/// Forwards to the boxed value.
+impl<L: Lifecycle + ?Sized> Lifecycle for Box<L> {
+    fn reset(&mut self) {
+        (**self).reset();
+    }
+
+    fn new_game(&mut self, start: &GameStart) {
+        (**self).new_game(start);
+    }
+
+    fn game_over(&mut self, history: &History<'_>, end: &GameEnd<'_>) {
+        (**self).game_over(history, end);
+    }
 }
 
 /// What the game tells an agent besides asking it for decisions. Every
@@ -261,4 +291,5 @@ impl fmt::Display for AgentError {
 
 impl std::error::Error for AgentError {}
 
+pub use observed::{Observed, Observer};
 pub use spec::{from_spec, Factory, SpecError};

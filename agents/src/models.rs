@@ -52,7 +52,11 @@ pub fn network(path: &Path) -> Result<Arc<NetEvaluator>, String> {
 /// A one-line message naming the file: it cannot be read, is not a
 /// model, or was fitted on other features than this build's.
 pub fn value_model(path: &Path) -> Result<Arc<ValueModel>, String> {
-    load_with(path, "model", |path| ValueModel::load(path).map(Arc::new))
+    load_with(path, "model", |path| {
+        ValueModel::load(path)
+            .map(Arc::new)
+            .map_err(|e| e.to_string())
+    })
 }
 
 /// The file at `path`, read by `read` on first use (tests count the

@@ -133,6 +133,49 @@ impl Param {
     }
 }
 
+/// The budget parameters of a searching agent, in this order:
+/// `iterations` (reproducible; `default_iterations` unless given, each
+/// what `iterations_help` says), then the wall-clock budgets `time_ms`
+/// per move and `game_ms` per game (none unless given). `mcts`,
+/// `ismcts` and `az` start their lists with them:
+///
+/// ```
+/// use agents::params::{budget, Param, Values};
+///
+/// const BUDGET: [Param; 3] = budget("100", "iterations per move; reproducible");
+/// const PARAMS: &[Param] = &[
+///     BUDGET[0],
+///     BUDGET[1],
+///     BUDGET[2],
+///     Param::new("c", Values::Number, "1", "exploration"),
+/// ];
+/// assert_eq!(PARAMS[0].default, "100");
+/// assert_eq!(PARAMS[2].name, "game_ms");
+/// ```
+pub const fn budget(default_iterations: &'static str, iterations_help: &'static str) -> [Param; 3] {
+    const AT_LEAST_1: Values = Values::Int { min: 1, max: None };
+    [
+        Param::new(
+            "iterations",
+            AT_LEAST_1,
+            default_iterations,
+            iterations_help,
+        ),
+        Param::new(
+            "time_ms",
+            AT_LEAST_1,
+            "none",
+            "wall-clock budget per move instead (not reproducible)",
+        ),
+        Param::new(
+            "game_ms",
+            AT_LEAST_1,
+            "none",
+            "wall-clock budget per game, shared over the seat's turns left (not reproducible)",
+        ),
+    ]
+}
+
 /// `name (valid)` for each parameter, comma-separated (`none` if empty).
 pub fn describe(params: &[Param]) -> String {
     if params.is_empty() {

@@ -3,35 +3,26 @@
 use super::evaluator::{Evaluator, Uniform};
 use super::model_values::ModelValues;
 use crate::learn::ValueModel;
-use crate::mcts::{AT_LEAST_1, THREADS};
+use crate::mcts::THREADS;
 use crate::models;
 use crate::neural::NetEvaluator;
-use crate::params::{Param, Params, Values};
+use crate::params::{self, Param, Params, Values};
 use crate::spec::SpecError;
 use std::fmt;
 use std::path::PathBuf;
 use std::sync::Arc;
 
+/// `iterations` (400 by default), `time_ms` and `game_ms`.
+const BUDGET: [Param; 3] = params::budget(
+    "400",
+    "descents (leaf evaluations) per move and thread; reproducible",
+);
+
 /// The parameters of the `az` spec, in the order of [`AzConfig`].
 pub const PARAMS: &[Param] = &[
-    Param::new(
-        "iterations",
-        AT_LEAST_1,
-        "400",
-        "descents (leaf evaluations) per move and thread; reproducible",
-    ),
-    Param::new(
-        "time_ms",
-        AT_LEAST_1,
-        "none",
-        "wall-clock budget per move instead (not reproducible)",
-    ),
-    Param::new(
-        "game_ms",
-        AT_LEAST_1,
-        "none",
-        "wall-clock budget per game, shared over the seat's turns left (as `mcts`)",
-    ),
+    BUDGET[0],
+    BUDGET[1],
+    BUDGET[2],
     Param::new(
         "c_puct",
         Values::NumberAtLeast(0.0),

@@ -10,7 +10,7 @@ pub mod model;
 pub mod ridge;
 
 pub use features::{extract, FeatureVector, FEATURES, FEATURE_COUNT};
-pub use model::{FittedOn, ValueModel};
+pub use model::{FittedOn, LoadError, ModelError, ValueModel};
 
 use crate::params::Params;
 use crate::spec::SpecError;

@@ -11,7 +11,8 @@
 use super::features::{extract, FeatureVector, FEATURES, FEATURE_COUNT};
 use engine::{Rules, Seat, SeatView, State, MAX_PLAYERS};
 use serde::{Deserialize, Serialize};
-use std::path::Path;
+use std::fmt;
+use std::path::{Path, PathBuf};
 
 /// The format tag of a model file.
 pub const MODEL_FORMAT: &str = "carcassonne-value-model/1";
@@ -99,6 +100,124 @@ fn describe(rules: &Rules) -> String {
     }
 }
 
+/// What is wrong with a value model ([`ValueModel::check`]), in one
+/// line.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ModelError {
+    /// Another format than [`MODEL_FORMAT`]: the model's.
+    Format(String),
+    /// Another target than [`TARGET`]: the model's.
+    Target(String),
+    /// The feature lists part: at this 1-based column, the model's name
+    /// and this build's (`None`: the list has ended).
+    Features {
+        /// The 1-based column.
+        column: usize,
+        /// The model's feature there.
+        model: Option<String>,
+        /// This build's feature there.
+        build: Option<&'static str>,
+    },
+    /// A vector (`mean`, `scale` or `weights`) of another length than
+    /// [`FEATURE_COUNT`].
+    Length {
+        /// The vector.
+        name: &'static str,
+        /// Its length.
+        len: usize,
+    },
+    /// A vector holding an infinity or a NaN.
+    NotFinite {
+        /// The vector.
+        name: &'static str,
+    },
+    /// A scale that is not positive, or an intercept that is not finite.
+    ScaleOrIntercept,
+    /// The predictions could exceed [`MAX_PREDICTION`] (the fit failed):
+    /// [`ValueModel::prediction_bound`].
+    Overflow {
+        /// The bound (infinite or NaN when it overflows).
+        bound: f64,
+    },
+}
+
+impl fmt::Display for ModelError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ModelError::Format(format) => {
+                write!(f, "format {format:?}, expected {MODEL_FORMAT:?}")
+            }
+            ModelError::Target(target) => write!(f, "target {target:?}, expected {TARGET:?}"),
+            ModelError::Features {
+                column,
+                model,
+                build,
+            } => {
+                let show = |f: Option<&str>| f.map_or("nothing".to_string(), |f| format!("{f:?}"));
+                write!(
+                    f,
+                    "fitted on other features than this build computes \
+                     (column {column}: the model has {}, this build {}); retrain it with \
+                     `carcassonne train`",
+                    show(model.as_deref()),
+                    show(*build)
+                )
+            }
+            ModelError::Length { name, len } => {
+                write!(f, "{name} has {len} values for {FEATURE_COUNT} features")
+            }
+            ModelError::NotFinite { name } => {
+                write!(f, "{name} holds a value that is not a finite number")
+            }
+            ModelError::ScaleOrIntercept => {
+                f.write_str("scale must be positive and the intercept finite")
+            }
+            ModelError::Overflow { bound } => write!(
+                f,
+                "its predictions could reach {bound:e} points (more than {MAX_PREDICTION:e} \
+                 for features of at most {FEATURE_RANGE:e}): weights too large or scales too \
+                 small, the fit failed; retrain it (a larger --lambda)"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for ModelError {}
+
+/// Why a model file was not read ([`ValueModel::load`]): one line naming
+/// the file.
+#[derive(Debug)]
+pub enum LoadError {
+    /// The file could not be read.
+    Read(PathBuf, std::io::Error),
+    /// It is not the JSON of a value model.
+    NotAModel(PathBuf, serde_json::Error),
+    /// It is a value model this build refuses.
+    Refused(PathBuf, ModelError),
+}
+
+impl fmt::Display for LoadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LoadError::Read(path, e) => write!(f, "model {}: cannot read it: {e}", path.display()),
+            LoadError::NotAModel(path, e) => {
+                write!(f, "model {}: not a value model ({e})", path.display())
+            }
+            LoadError::Refused(path, e) => write!(f, "model {}: {e}", path.display()),
+        }
+    }
+}
+
+impl std::error::Error for LoadError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            LoadError::Read(_, e) => Some(e),
+            LoadError::NotAModel(_, e) => Some(e),
+            LoadError::Refused(_, e) => Some(e),
+        }
+    }
+}
+
 impl ValueModel {
     /// A model over this build's features.
     pub fn new(
@@ -151,14 +270,12 @@ impl ValueModel {
     /// # Errors
     /// One line naming the file and what is wrong: unreadable, not a model
     /// of this format, or fitted on other features than this build's.
-    pub fn load(path: &Path) -> Result<ValueModel, String> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| format!("model {}: cannot read it: {e}", path.display()))?;
-        let model: ValueModel = serde_json::from_str(&text)
-            .map_err(|e| format!("model {}: not a value model ({e})", path.display()))?;
-        model
-            .check()
-            .map_err(|e| format!("model {}: {e}", path.display()))?;
+    pub fn load(path: &Path) -> Result<ValueModel, LoadError> {
+        let at = || path.to_path_buf();
+        let text = std::fs::read_to_string(path).map_err(|e| LoadError::Read(at(), e))?;
+        let model: ValueModel =
+            serde_json::from_str(&text).map_err(|e| LoadError::NotAModel(at(), e))?;
+        model.check().map_err(|e| LoadError::Refused(at(), e))?;
         Ok(model)
     }
 
@@ -167,28 +284,22 @@ impl ValueModel {
     ///
     /// # Errors
     /// What does not match.
-    pub fn check(&self) -> Result<(), String> {
+    pub fn check(&self) -> Result<(), ModelError> {
         if self.format != MODEL_FORMAT {
-            return Err(format!(
-                "format {:?}, expected {MODEL_FORMAT:?}",
-                self.format
-            ));
+            return Err(ModelError::Format(self.format.clone()));
         }
         if self.target != TARGET {
-            return Err(format!("target {:?}, expected {TARGET:?}", self.target));
+            return Err(ModelError::Target(self.target.clone()));
         }
         let columns = self.features.len().max(FEATURE_COUNT);
         if let Some(i) = (0..columns)
             .find(|&i| self.features.get(i).map(String::as_str) != FEATURES.get(i).copied())
         {
-            let show = |f: Option<&str>| f.map_or("nothing".to_string(), |f| format!("{f:?}"));
-            return Err(format!(
-                "fitted on other features than this build computes \
-                 (column {}: the model has {}, this build {}); retrain it with `carcassonne train`",
-                i + 1,
-                show(self.features.get(i).map(String::as_str)),
-                show(FEATURES.get(i).copied())
-            ));
+            return Err(ModelError::Features {
+                column: i + 1,
+                model: self.features.get(i).cloned(),
+                build: FEATURES.get(i).copied(),
+            });
         }
         for (name, v) in [
             ("mean", &self.mean),
@@ -196,25 +307,18 @@ impl ValueModel {
             ("weights", &self.weights),
         ] {
             if v.len() != FEATURE_COUNT {
-                return Err(format!(
-                    "{name} has {} values for {FEATURE_COUNT} features",
-                    v.len()
-                ));
+                return Err(ModelError::Length { name, len: v.len() });
             }
             if v.iter().any(|x| !x.is_finite()) {
-                return Err(format!("{name} holds a value that is not a finite number"));
+                return Err(ModelError::NotFinite { name });
             }
         }
         if self.scale.iter().any(|&s| s <= 0.0) || !self.intercept.is_finite() {
-            return Err("scale must be positive and the intercept finite".to_string());
+            return Err(ModelError::ScaleOrIntercept);
         }
         let bound = self.prediction_bound();
         if bound.is_nan() || bound > MAX_PREDICTION {
-            return Err(format!(
-                "its predictions could reach {bound:e} points (more than {MAX_PREDICTION:e} \
-                 for features of at most {FEATURE_RANGE:e}): weights too large or scales too \
-                 small, the fit failed; retrain it (a larger --lambda)"
-            ));
+            return Err(ModelError::Overflow { bound });
         }
         Ok(())
     }
@@ -298,21 +402,21 @@ mod tests {
     fn a_model_with_other_features_is_refused() {
         let mut m = model();
         m.features[5] = "lead_now".to_string();
-        let e = m.check().unwrap_err();
+        let e = m.check().unwrap_err().to_string();
         assert!(e.contains("column 6") && e.contains("lead_now"), "{e}");
         let mut m = model();
         m.features.pop();
-        let e = m.check().unwrap_err();
+        let e = m.check().unwrap_err().to_string();
         assert!(e.contains("column 40") && e.contains("nothing"), "{e}");
         let mut m = model();
         m.features.push("extra".to_string());
-        assert!(m.check().unwrap_err().contains("\"extra\""));
+        assert!(m.check().unwrap_err().to_string().contains("\"extra\""));
         let mut m = model();
         m.weights.pop();
-        assert!(m.check().unwrap_err().contains("weights"));
+        assert!(m.check().unwrap_err().to_string().contains("weights"));
         let mut m = model();
         m.format = "other/1".to_string();
-        assert!(m.check().unwrap_err().contains("format"));
+        assert!(m.check().unwrap_err().to_string().contains("format"));
     }
 
     /// Issue 27: a model of finite but huge weights (or tiny scales)
@@ -321,12 +425,12 @@ mod tests {
     fn a_model_whose_predictions_overflow_is_refused() {
         let mut m = model();
         m.weights[2] = 1e300;
-        let e = m.check().unwrap_err();
+        let e = m.check().unwrap_err().to_string();
         assert!(e.contains("predictions could reach"), "{e}");
         let mut m = model();
         m.scale[5] = 1e-310;
         m.weights[5] = 1.0;
-        assert!(m.check().unwrap_err().contains("retrain"));
+        assert!(m.check().unwrap_err().to_string().contains("retrain"));
         let mut m = model();
         m.mean[1] = 1e300;
         m.weights[1] = 1.0;
@@ -366,6 +470,98 @@ mod tests {
         assert_eq!(serde_json::from_str::<ValueModel>(&old).unwrap(), model());
     }
 
+    /// The refusals, word for word: they reach the command line's
+    /// one-line errors (`eval=`, `train`, `improve`).
+    #[test]
+    fn refusals_keep_their_words() {
+        let refusal = |edit: &dyn Fn(&mut ValueModel)| {
+            let mut m = model();
+            edit(&mut m);
+            m.check().unwrap_err().to_string()
+        };
+        assert_eq!(
+            refusal(&|m| m.format = "other/1".to_string()),
+            r#"format "other/1", expected "carcassonne-value-model/1""#
+        );
+        assert_eq!(
+            refusal(&|m| m.target = "lead".to_string()),
+            r#"target "lead", expected "final_lead""#
+        );
+        assert_eq!(
+            refusal(&|m| m.features[5] = "lead_now".to_string()),
+            format!(
+                "fitted on other features than this build computes (column 6: the model has \
+                 \"lead_now\", this build {:?}); retrain it with `carcassonne train`",
+                FEATURES[5]
+            )
+        );
+        assert_eq!(
+            refusal(&|m| {
+                m.features.pop();
+            }),
+            format!(
+                "fitted on other features than this build computes (column {FEATURE_COUNT}: \
+                 the model has nothing, this build {:?}); retrain it with `carcassonne train`",
+                FEATURES[FEATURE_COUNT - 1]
+            )
+        );
+        assert_eq!(
+            refusal(&|m| {
+                m.scale.pop();
+            }),
+            format!(
+                "scale has {} values for {FEATURE_COUNT} features",
+                FEATURE_COUNT - 1
+            )
+        );
+        assert_eq!(
+            refusal(&|m| m.weights[0] = f64::NAN),
+            "weights holds a value that is not a finite number"
+        );
+        assert_eq!(
+            refusal(&|m| m.scale[0] = 0.0),
+            "scale must be positive and the intercept finite"
+        );
+        assert_eq!(
+            refusal(&|m| m.intercept = f64::INFINITY),
+            "scale must be positive and the intercept finite"
+        );
+        assert_eq!(
+            refusal(&|m| m.intercept = 2e9),
+            "its predictions could reach 2.00002e9 points (more than 1e9 for features \
+             of at most 1e4): weights too large or scales too small, the fit failed; retrain \
+             it (a larger --lambda)"
+        );
+
+        let dir = std::env::temp_dir().join(format!("model-words-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("m.json");
+        let load = |text: &str| {
+            std::fs::write(&path, text).unwrap();
+            ValueModel::load(&path).unwrap_err().to_string()
+        };
+        let name = path.display();
+        assert_eq!(
+            load("{}"),
+            format!("model {name}: not a value model (missing field `format` at line 1 column 2)")
+        );
+        let mut m = model();
+        m.target = "lead".to_string();
+        assert_eq!(
+            load(&serde_json::to_string(&m).unwrap()),
+            format!(r#"model {name}: target "lead", expected "final_lead""#)
+        );
+        let missing = dir.join("missing.json");
+        assert_eq!(
+            ValueModel::load(&missing).unwrap_err().to_string(),
+            format!(
+                "model {}: cannot read it: No such file or directory (os error 2)",
+                missing.display()
+            )
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
     #[test]
     fn a_model_file_round_trips_and_bad_files_name_themselves() {
         let dir = std::env::temp_dir().join(format!("model-test-{}", std::process::id()));
@@ -374,9 +570,11 @@ mod tests {
         std::fs::write(&path, serde_json::to_string(&model()).unwrap()).unwrap();
         assert_eq!(ValueModel::load(&path).unwrap(), model());
         std::fs::write(&path, "{}").unwrap();
-        let e = ValueModel::load(&path).unwrap_err();
+        let e = ValueModel::load(&path).unwrap_err().to_string();
         assert!(e.starts_with(&format!("model {}", path.display())), "{e}");
-        let e = ValueModel::load(&dir.join("missing.json")).unwrap_err();
+        let e = ValueModel::load(&dir.join("missing.json"))
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("cannot read"), "{e}");
         std::fs::remove_dir_all(&dir).unwrap();
     }

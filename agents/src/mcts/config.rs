@@ -1,30 +1,18 @@
 //! The settings of the `mcts` search and how a spec string sets them.
 
 use crate::learn::ValueModel;
-use crate::params::{Param, Params, Values};
+use crate::params::{self, Param, Params, Values};
 use crate::spec::SpecError;
 use std::sync::Arc;
 
+/// `iterations` (3000 by default), `time_ms` and `game_ms`.
+const BUDGET: [Param; 3] = params::budget("3000", "iterations per move; reproducible");
+
 /// The parameters of the `mcts` spec, in the order of [`MctsConfig`].
 pub const PARAMS: &[Param] = &[
-    Param::new(
-        "iterations",
-        AT_LEAST_1,
-        "3000",
-        "iterations per move; reproducible",
-    ),
-    Param::new(
-        "time_ms",
-        AT_LEAST_1,
-        "none",
-        "wall-clock budget per move instead (not reproducible)",
-    ),
-    Param::new(
-        "game_ms",
-        AT_LEAST_1,
-        "none",
-        "wall-clock budget per game, shared over the seat's turns left (not reproducible)",
-    ),
+    BUDGET[0],
+    BUDGET[1],
+    BUDGET[2],
     Param::new(
         "c",
         Values::NumberAtLeast(0.0),

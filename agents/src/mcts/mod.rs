@@ -77,8 +77,8 @@ mod rollout;
 mod search;
 mod tree;
 
+pub(crate) use config::THREADS;
 pub use config::{MctsConfig, Reward, Rollout, PARAMS};
-pub(crate) use config::{AT_LEAST_1, THREADS};
 pub use rollout::sampled_greedy_move;
 pub use search::{RootStats, SearchResult};
 pub use tree::NodeId;

@@ -288,7 +288,8 @@ pub fn improve(args: &ImproveArgs) -> Result<Vec<GenerationRow>> {
                 report.train_positions
             ));
         }
-        let fitted = agents::learn::ValueModel::load(&model).map_err(Error::Folder)?;
+        let fitted =
+            agents::learn::ValueModel::load(&model).map_err(|e| Error::Folder(e.to_string()))?;
         let provenance = &fitted.provenance;
         let all = &provenance["heldout"][3];
         let candidate = settings.with_model(&model);

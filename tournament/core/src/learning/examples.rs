@@ -11,9 +11,8 @@
 //! recorded: those the search did not try (`mcts` widens progressively)
 //! with no visits.
 
-use agents::history::{GameEnd, GameStart, History};
 use agents::neural::data::{Dataset, GameRecorder};
-use agents::{Agent, AgentError, Context, Decision, Lifecycle};
+use agents::{Decision, Observer};
 use engine::{Action, SeatView};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -25,19 +24,21 @@ pub const EXAMPLES_DIR: &str = "examples";
 /// One game's recorder, shared by its seats.
 pub type Shared = Arc<Mutex<GameRecorder>>;
 
-/// An agent that plays as `inner` and records each searched decision.
+/// Records each searched decision of the agent it observes (wrap the
+/// agent in an [`agents::Observed`] with it).
 pub struct ExampleRecorder {
-    inner: Box<dyn Agent>,
     log: Shared,
 }
 
 impl ExampleRecorder {
-    /// Wrap `inner`, recording into `log`.
-    pub fn new(inner: Box<dyn Agent>, log: Shared) -> ExampleRecorder {
-        ExampleRecorder { inner, log }
+    /// Record into `log`.
+    pub fn new(log: Shared) -> ExampleRecorder {
+        ExampleRecorder { log }
     }
+}
 
-    fn record(&self, view: &SeatView<'_>, decision: &Decision) {
+impl Observer for ExampleRecorder {
+    fn decided(&mut self, view: &SeatView<'_>, decision: &Decision) {
         let Some(visits) = decision.root_visits() else {
             return;
         };
@@ -59,33 +60,6 @@ impl ExampleRecorder {
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .record(view, &actions, &counts);
-    }
-}
-
-impl Agent for ExampleRecorder {
-    fn name(&self) -> &str {
-        self.inner.name()
-    }
-
-    fn decide(&mut self, cx: Context<'_>) -> std::result::Result<Decision, AgentError> {
-        let view = cx.view;
-        let decision = self.inner.decide(cx)?;
-        self.record(view, &decision);
-        Ok(decision)
-    }
-}
-
-impl Lifecycle for ExampleRecorder {
-    fn reset(&mut self) {
-        self.inner.reset();
-    }
-
-    fn new_game(&mut self, start: &GameStart) {
-        self.inner.new_game(start);
-    }
-
-    fn game_over(&mut self, history: &History<'_>, end: &GameEnd<'_>) {
-        self.inner.game_over(history, end);
     }
 }
 

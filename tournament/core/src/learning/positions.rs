@@ -2,15 +2,14 @@
 //! deciding seat's features ([`agents::learn::features`]), the action
 //! played, the search's root visits, and the targets known at the end.
 //!
-//! Every seat's agent is wrapped in a [`Recorder`] that extracts the
+//! Every seat's agent is observed by a [`Recorder`] that extracts the
 //! features from the very [`SeatView`] the agent is given, so a row can
 //! hold nothing the seat could not see. The columns are documented in
 //! `results/README.md`.
 
 use crate::results::schema::{GameRow, POSITIONS_CSV};
-use agents::history::{GameEnd, GameStart, History};
 use agents::learn::{extract, FeatureVector, FEATURES};
-use agents::{Agent, AgentError, Context, Decision as Answer, Lifecycle};
+use agents::{Decision as Answer, Observer};
 use engine::{Action, SeatView};
 use files::error::{Error, Result};
 use files::lines::complete_lines;
@@ -63,55 +62,28 @@ pub struct Decision {
 /// The decisions of one game, shared by its seats' recorders.
 pub type Log = Arc<Mutex<Vec<Decision>>>;
 
-/// An agent that plays as `inner` and logs each decision.
+/// Logs each decision of the agent it observes (wrap the agent in an
+/// [`agents::Observed`] with it).
 pub struct Recorder {
-    inner: Box<dyn Agent>,
     log: Log,
 }
 
 impl Recorder {
-    /// Wrap `inner`, logging to `log`.
-    pub fn new(inner: Box<dyn Agent>, log: Log) -> Recorder {
-        Recorder { inner, log }
+    /// Log to `log`.
+    pub fn new(log: Log) -> Recorder {
+        Recorder { log }
     }
 }
 
-impl Agent for Recorder {
-    fn name(&self) -> &str {
-        self.inner.name()
-    }
-
-    fn decide(&mut self, cx: Context<'_>) -> std::result::Result<Answer, AgentError> {
-        let view = cx.view;
-        let features = extract(view);
-        let answer = self.inner.decide(cx)?;
-        self.record(view, features, &answer);
-        Ok(answer)
-    }
-}
-
-impl Lifecycle for Recorder {
-    fn reset(&mut self) {
-        self.inner.reset();
-    }
-
-    fn new_game(&mut self, start: &GameStart) {
-        self.inner.new_game(start);
-    }
-
-    fn game_over(&mut self, history: &History<'_>, end: &GameEnd<'_>) {
-        self.inner.game_over(history, end);
-    }
-}
-
-impl Recorder {
-    /// Log the decision `answer` taken in `view` with its `features`.
-    fn record(&self, view: &SeatView<'_>, features: FeatureVector, answer: &Answer) {
+impl Observer for Recorder {
+    /// Log the decision `answer` taken in `view`, with the seat's
+    /// features in that view.
+    fn decided(&mut self, view: &SeatView<'_>, answer: &Answer) {
         let action = answer.action;
         let decision = Decision {
             turn: view.turns(),
             seat: view.seat().index(),
-            features,
+            features: extract(view),
             action: view.describe(action),
             action_id: action.to_index(),
             visits: answer.root_visits().map(<[_]>::to_vec),

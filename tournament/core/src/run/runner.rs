@@ -9,12 +9,14 @@
 //! game and every seed comes from the schedule, so what the sink sees is
 //! the same whatever the number of threads (except the think times).
 
+use crate::learning::examples::ExampleRecorder;
 use crate::learning::positions;
 use crate::results::schema::GameRow;
 use crate::results::summary::rank_seats;
 use crate::run::roster::Roster;
 use crate::run::schedule::{GameIndices, GameSpec, Schedule};
 use agents::game::play_game;
+use agents::Observed;
 use engine::Rules;
 use files::error::{Error, Result};
 use protocol::secret::Secret;
@@ -104,11 +106,9 @@ impl Runner<'_> {
                     _ => self.roster.build(a),
                 };
                 if self.positions {
-                    let agent = Box::new(crate::learning::examples::ExampleRecorder::new(
-                        agent,
-                        examples.clone(),
-                    ));
-                    Box::new(positions::Recorder::new(agent, log.clone()))
+                    let recorder = ExampleRecorder::new(examples.clone());
+                    let agent = Observed::new(agent, recorder);
+                    Box::new(Observed::new(agent, positions::Recorder::new(log.clone())))
                 } else {
                     agent
                 }
@@ -262,22 +262,31 @@ mod tests {
     use engine::{Record, Score, Seat};
     use std::time::Duration;
 
+    /// Never set: the tests' runs are not cancelled.
+    static NOT_CANCELLED: AtomicBool = AtomicBool::new(false);
+
+    /// A runner of `schedule` with the default rules, no records, no
+    /// positions, no custom agents and no keyed seeds.
+    fn runner<'a>(schedule: &'a Schedule, roster: &'a Roster, labels: &'a [String]) -> Runner<'a> {
+        Runner {
+            schedule,
+            roster,
+            labels,
+            rules: Rules::default(),
+            records: false,
+            positions: false,
+            make_agent: None,
+            cancel: &NOT_CANCELLED,
+            keyed_agent_seeds: None,
+        }
+    }
+
     #[test]
     fn a_forfeiting_seat_loses_with_its_reason() {
         let schedule = Schedule::new(2, 2, 2, 1, None);
         let specs = vec!["random".to_string(), "greedy".to_string()];
         let roster = Roster::new(&specs, None, Secret::bot_key(2)).unwrap();
-        let runner = Runner {
-            schedule: &schedule,
-            roster: &roster,
-            labels: &specs,
-            rules: Rules::default(),
-            records: false,
-            positions: false,
-            make_agent: None,
-            cancel: &AtomicBool::new(false),
-            keyed_agent_seeds: None,
-        };
+        let runner = runner(&schedule, &roster, &specs);
         let outcome = GameOutcome {
             scores: vec![
                 Score {
@@ -327,17 +336,7 @@ mod tests {
         let play = |remove: bool| -> Vec<GameRow> {
             std::fs::copy(shipped, &model).unwrap();
             let roster = Roster::new(&specs, None, Secret::bot_key(2)).unwrap();
-            let runner = Runner {
-                schedule: &schedule,
-                roster: &roster,
-                labels: &specs,
-                rules: Rules::default(),
-                records: false,
-                positions: false,
-                make_agent: None,
-                cancel: &AtomicBool::new(false),
-                keyed_agent_seeds: None,
-            };
+            let runner = runner(&schedule, &roster, &specs);
             let mut rows = Vec::new();
             runner
                 .run(schedule.planned(), 1, |finished| {
