@@ -476,6 +476,12 @@ impl Network {
         ])
     }
 
+    /// Whether its trunk reads the board window (else the globals only).
+    #[getter]
+    fn board(&self) -> bool {
+        self.net.net.config.board
+    }
+
     /// The encoding version of its input (this build's; another is refused).
     #[getter]
     fn encoding_version(&self) -> u32 {

@@ -96,7 +96,7 @@ def test_load_examples_concatenates_the_games_of_a_selfplay_run(selfplay_run):
     assert ex.phase.tolist() == np.minimum(ex.turn // 24, 2).tolist()
     assert set(ex.phase.tolist()) == {0, 1, 2}
     assert (ex.players == 2).all()
-    assert all(meta["encoding_version"] == "1" and meta["players"] == "2" for meta in ex.metadata)
+    assert all(meta["encoding_version"] == str(carcassonne.ENCODING_VERSION) and meta["players"] == "2" for meta in ex.metadata)
     # Outcomes are seat-relative: the two seats see opposite results, and
     # they agree with the final scores of games.csv.
     with open(selfplay_run / "games.csv") as f:
@@ -206,7 +206,8 @@ def test_weights_built_in_numpy_round_trip_and_play(tmp_path):
     assert net.config == TINY
     assert net.encoding_version == carcassonne.ENCODING_VERSION
     meta = net.metadata
-    assert meta["format"] == "carcassonne-net" and meta["encoding_version"] == "1"
+    assert meta["format"] == "carcassonne-net" and meta["encoding_version"] == str(carcassonne.ENCODING_VERSION)
+    assert net.board and meta["board"] == "true"
     assert meta["hidden"] == "16" and meta["note"] == "hand-made" and meta["seed"] == "5"
     back = net.tensors()
     assert set(back) == set(weights)
@@ -245,6 +246,28 @@ def test_weights_built_in_numpy_round_trip_and_play(tmp_path):
     assert action in game.legal_actions()
 
 
+def test_a_network_without_the_board_round_trips_and_plays(tmp_path):
+    weights = numpy_weights(seed=3, scale=3.0, board=False, **TINY)
+    assert weights["trunk1.weight"].shape == (16, carcassonne.ENCODING["globals"])
+    path = tmp_path / "globals-only.safetensors"
+    carcassonne.save_network(path, weights)
+    net = carcassonne.Network(path)
+    assert not net.board and net.metadata["board"] == "false" and net.config == TINY
+    for seed, players in ((7, 2), (8, 4)):
+        game = midgame_view(seed, players=players)
+        view = game.view(game.current_seat())
+        encoded = view.encode()
+        out = net.evaluate(view)
+        ref = neural.forward(weights, encoded)
+        np.testing.assert_allclose(out["logits"], ref["logits"], rtol=1e-4, atol=1e-4)
+        np.testing.assert_allclose(out["value"], ref["value"], rtol=1e-4, atol=1e-5)
+        # The board is not read: blanked, the numpy pass gives the same.
+        blank = dict(encoded, board=np.zeros_like(encoded["board"]))
+        np.testing.assert_array_equal(neural.forward(weights, blank)["value"], ref["value"])
+    record = carcassonne.play_game([f"az:net={path},iterations=8,expand=2", "random"], seed=3)
+    assert carcassonne.Game.from_record(record["record"]).is_over()
+
+
 def test_save_network_refuses_what_az_could_not_play(tmp_path):
     good = numpy_weights(**TINY)
     path = tmp_path / "net.safetensors"
@@ -257,8 +280,10 @@ def test_save_network_refuses_what_az_could_not_play(tmp_path):
         carcassonne.save_network(path, {**good, "policy1.weight": np.zeros((16, 62))})
     with pytest.raises(ValueError, match="not finite"):
         carcassonne.save_network(path, {**good, "lead.bias": np.full(6, np.nan)})
-    with pytest.raises(ValueError, match="is 2, this build encodes version 1"):
-        carcassonne.save_network(path, good, {"encoding_version": 2})
+    with pytest.raises(ValueError, match="is 1, this build encodes version 2"):
+        carcassonne.save_network(path, good, {"encoding_version": 1})
+    with pytest.raises(ValueError, match="metadata `board` is false, the arrays' shapes say true"):
+        carcassonne.save_network(path, good, {"board": "false"})
     with pytest.raises(ValueError, match="hidden"):
         carcassonne.save_network(path, good, {"hidden": 32})
     assert not path.exists()
@@ -273,10 +298,10 @@ def test_a_weights_file_of_another_encoding_version_is_refused(tmp_path):
     old = tmp_path / "old.safetensors"
     write_safetensors(old, weights, meta)
     for load in (carcassonne.Network, lambda p: carcassonne.agent(f"az:net={p}")):
-        with pytest.raises(ValueError, match="encoding version 0, this build encodes version 1"):
+        with pytest.raises(ValueError, match="encoding version 0, this build encodes version 2"):
             load(old)
     # The same file with this build's version plays: only the version differed.
-    meta["encoding_version"] = "1"
+    meta["encoding_version"] = str(carcassonne.ENCODING_VERSION)
     write_safetensors(tmp_path / "new.safetensors", weights, meta)
     carcassonne.agent(f"az:net={tmp_path / 'new.safetensors'}")
     with pytest.raises(OSError, match="no such file"):

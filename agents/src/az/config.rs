@@ -44,8 +44,8 @@ pub const PARAMS: &[Param] = &[
             min: 1,
             max: Some(64),
         },
-        "1",
-        "visit of a leaf on which it is expanded (the priors of its legal actions asked); the visits before value it alone, which is cheaper",
+        "2",
+        "visit of a leaf on which it is expanded (the priors of its legal actions asked); the visits before value it alone, which is cheaper (1: expand every leaf at once)",
     ),
     Param::new(
         "threads",
@@ -112,11 +112,11 @@ pub struct AzConfig {
     pub batch: u32,
     /// The visit of a decision node on which the evaluator is asked for
     /// the priors of its legal actions and the node gets its children
-    /// (`expand=`, default 1: the first). On the visits before, the
-    /// evaluator values the position alone (no actions: no action
-    /// encoding, no policy), and the descent ends there. Most leaves of a
-    /// search are visited once, so `expand=2` spares most of the policy's
-    /// cost.
+    /// (`expand=`, default 2: the second; 1 expands every leaf at once).
+    /// On the visits before, the evaluator values the position alone (no
+    /// actions: no action encoding, no policy), and the descent ends
+    /// there. Most leaves of a search are visited once, so `expand=2`
+    /// spares most of the policy's cost.
     pub expand: u32,
     /// Root parallelism (`threads=`, default 1): that many independent
     /// searches, each with the full budget and a generator seeded from
@@ -251,7 +251,7 @@ pub(crate) mod tests {
     #[test]
     fn specs_set_the_config() {
         let d = config("az");
-        assert_eq!((d.iterations, d.batch, d.threads), (400, 8, 1));
+        assert_eq!((d.iterations, d.batch, d.threads, d.expand), (400, 8, 1, 2));
         assert_eq!((d.noise, d.temp_moves), (0.0, 0));
         assert!(d.net.is_none());
         let c = config("az:iterations=10,c_puct=2,batch=3,threads=2,noise=0.25,alpha=0.5,temp=0.5,temp_moves=12");

@@ -312,7 +312,13 @@ fn the_evaluator_sees_only_legal_actions_and_the_seat_to_play() {
     };
     let state = random_play_until(3, rules, 3, |s| s.turns() >= 12);
     let strict = Arc::new(Strict(Mutex::new(0)));
-    let stats = search("az:iterations=200,batch=4", strict.clone(), &state, 2);
+    // Every leaf expanded at once: every request names its actions.
+    let stats = search(
+        "az:iterations=200,batch=4,expand=1",
+        strict.clone(),
+        &state,
+        2,
+    );
     assert_eq!(visits(&stats), 200);
     assert!(*strict.0.lock().unwrap() > 50);
 }

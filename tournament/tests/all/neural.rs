@@ -134,3 +134,48 @@ fn mcts_selfplay_records_the_actions_it_never_tried_at_zero() {
         "only {untried} untried actions in {positions} positions"
     );
 }
+
+/// `train-net --no-board` writes a network whose trunk reads the globals
+/// only, marked so in its metadata, and `az:…,expand=2` plays it.
+#[test]
+fn a_network_without_the_board_trains_and_plays() {
+    let dir = scratch("neural-no-board");
+    let data = dir.join("data");
+    selfplay(&data, "1");
+    let net = dir.join("globals.safetensors");
+    let text = ok(&[
+        "train-net",
+        data.to_str().unwrap(),
+        "--out",
+        net.to_str().unwrap(),
+        "--epochs",
+        "1",
+        "--hidden",
+        "8",
+        "--no-board",
+        "--seed",
+        "4",
+    ]);
+    assert!(text.contains("epoch 1: train policy"), "{text}");
+    let file = agents::neural::tensors::File::read(&net).unwrap();
+    assert_eq!(
+        file.metadata().get("board").map(String::as_str),
+        Some("false")
+    );
+    let (shape, _) = file.f32("trunk1.weight").unwrap();
+    assert_eq!(shape, vec![8, agents::neural::encode::GLOBAL_FEATURES]);
+    let spec = format!("az:net={},iterations=20,expand=2", net.display());
+    run(&[
+        "tournament",
+        "--agents",
+        &format!("{spec},random"),
+        "--games",
+        "2",
+        "--seed",
+        "1",
+        "--threads",
+        "1",
+        "--out",
+        dir.join("match").to_str().unwrap(),
+    ]);
+}
