@@ -137,22 +137,13 @@ pub const FEATURE_SCALES: [f32; FEATURE_COUNT] = [
     5.0, 5.0, // gifts_me, gifts_rival
 ];
 
+/// Numbers of the globals before the position features (all of
+/// version 1's globals).
+const BASE_GLOBALS: usize =
+    5 + 10 + 4 + 24 + 24 + MAX_PLAYERS * SEAT_BLOCK + 2 + 24 + 2 + 5 + 5 + 3 + 1 + 2;
+
 /// Numbers of the globals.
-pub const GLOBAL_FEATURES: usize = 5
-    + 10
-    + 4
-    + 24
-    + 24
-    + MAX_PLAYERS * SEAT_BLOCK
-    + 2
-    + 24
-    + 2
-    + 5
-    + 5
-    + 3
-    + 1
-    + 2
-    + FEATURE_COUNT;
+pub const GLOBAL_FEATURES: usize = BASE_GLOBALS + FEATURE_COUNT;
 
 /// The names of an action's numbers, in order.
 pub const ACTION_COLUMNS: [&str; 13] = [
