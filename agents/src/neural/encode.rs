@@ -224,15 +224,21 @@ pub fn encode_position(view: &SeatView<'_>) -> PositionInput {
 /// [`encode_position`] into `out`, its buffers reused (no allocation
 /// once they have their sizes).
 pub fn encode_position_into(view: &SeatView<'_>, out: &mut PositionInput) {
-    encode_board_into(view, &mut out.board);
-    encode_globals_into(view, &mut out.globals);
+    let c = centre(view);
+    board_into(view, c, &mut out.board);
+    globals_into(view, c, &mut out.globals);
 }
 
-/// The board window of [`encode_position`] into `board` (cleared first).
-pub fn encode_board_into(view: &SeatView<'_>, board: &mut Vec<f32>) {
+/// The globals of [`encode_position`] into `g` (cleared first): all a
+/// network without the board reads.
+pub fn encode_globals_into(view: &SeatView<'_>, g: &mut Vec<f32>) {
+    globals_into(view, centre(view), g);
+}
+
+/// The board window into `board` (cleared first), centred on `c`.
+fn board_into(view: &SeatView<'_>, c: (i32, i32), board: &mut Vec<f32>) {
     board.clear();
     board.resize(BOARD_FEATURES, 0.0);
-    let c = centre(view);
     let players = view.players();
     let me = view.seat();
     let rules = view.rules();
@@ -317,9 +323,8 @@ pub fn encode_board_into(view: &SeatView<'_>, board: &mut Vec<f32>) {
     }
 }
 
-/// The globals of [`encode_position`] into `g` (cleared first).
-pub fn encode_globals_into(view: &SeatView<'_>, g: &mut Vec<f32>) {
-    let c = centre(view);
+/// The globals into `g` (cleared first), the window centred on `c`.
+fn globals_into(view: &SeatView<'_>, c: (i32, i32), g: &mut Vec<f32>) {
     let players = view.players();
     let me = view.seat();
     let rules = view.rules();
