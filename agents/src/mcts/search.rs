@@ -248,7 +248,7 @@ impl<'c, 't> Search<'c, 't> {
                     break;
                 };
                 let Key::Act(action) = self.tree.node(child).key else {
-                    unreachable!("decision children are actions")
+                    unreachable!("select_child returns an action's child")
                 };
                 state.play_action_unchecked(action);
                 id = child;
@@ -292,6 +292,12 @@ impl<'c, 't> Search<'c, 't> {
     /// hold, and with hidden hands (RULES.md §8) in the tiles they hold, so
     /// a node's actions (stored from the iteration that created it) may
     /// not all be legal now: only the legal ones are considered.
+    ///
+    /// A node may also have chance children, which are skipped: the tiles
+    /// set aside as unplaceable are drawn without a key, so iterations
+    /// that reach a node by the same keys may differ in the tiles left,
+    /// and Take 2 opened with the bag empty in one (the seat places at
+    /// once: a decision) draws a tile in another (a chance child).
     fn select_child(
         &mut self,
         id: NodeId,
@@ -306,11 +312,10 @@ impl<'c, 't> Search<'c, 't> {
         if cfg.info_sets {
             let mut next = self.tree.first_child(id);
             while let Some(c) = next {
-                let Key::Act(action) = self.tree.node(c).key else {
-                    unreachable!("decision children are actions")
-                };
-                if legal(action) {
-                    self.tree.node_mut(c).avail += 1;
+                if let Key::Act(action) = self.tree.node(c).key {
+                    if legal(action) {
+                        self.tree.node_mut(c).avail += 1;
+                    }
                 }
                 next = self.tree.next_sibling(c);
             }
@@ -340,8 +345,9 @@ impl<'c, 't> Search<'c, 't> {
         let mut best = None;
         for c in self.tree.children(id) {
             let ch = self.tree.node(c);
+            // A chance child: see the doc above.
             let Key::Act(action) = ch.key else {
-                unreachable!("decision children are actions")
+                continue;
             };
             if !legal(action) {
                 continue;
