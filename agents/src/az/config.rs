@@ -5,7 +5,7 @@ use super::model_values::ModelValues;
 use crate::learn::ValueModel;
 use crate::mcts::THREADS;
 use crate::models;
-use crate::neural::NetEvaluator;
+use crate::neural::{LeadBlend, NetEvaluator};
 use crate::params::{self, Param, Params, Values};
 use crate::spec::SpecError;
 use std::fmt;
@@ -58,6 +58,12 @@ pub const PARAMS: &[Param] = &[
         Values::Text("a network file (safetensors)"),
         "none",
         "the network to search with (read once per process, shared; none: uniform)",
+    ),
+    Param::new(
+        "lead",
+        Values::NumberIn(0.0, 1.0),
+        "0",
+        "weight of the network's lead head (final score lead) blended into its value head (outcome) at the leaves",
     ),
     crate::learn::EVAL_PARAM,
     Param::new(
@@ -126,6 +132,10 @@ pub struct AzConfig {
     pub net: Option<PathBuf>,
     /// The network of `net=`, read once per process and shared.
     pub network: Option<Arc<NetEvaluator>>,
+    /// The weight of the network's lead head in its values (`lead=`,
+    /// default 0): `(1 − lead)·outcome + lead·tanh(lead/20)`, as
+    /// [`crate::neural::LeadBlend`].
+    pub lead: f64,
     /// A linear value model for the leaves (`eval=FILE`, as
     /// `mcts:depth=0,eval=`): its values replace the network's (see
     /// [`ModelValues`]), the network still gives the priors.
@@ -162,6 +172,7 @@ impl fmt::Debug for AzConfig {
             .field("expand", &self.expand)
             .field("threads", &self.threads)
             .field("net", &self.net)
+            .field("lead", &self.lead)
             .field("eval", &self.eval.is_some())
             .field("eval_mix", &self.eval_mix)
             .field("noise", &self.noise)
@@ -195,7 +206,12 @@ impl AzConfig {
             Some(path) => Some(models::network(path).map_err(SpecError)?),
             None => None,
         };
+        let lead: f64 = params.req("lead")?;
         let mut evaluator = match &network {
+            Some(network) if lead > 0.0 => Arc::new(LeadBlend {
+                net: Arc::clone(network),
+                lead: lead as f32,
+            }),
             Some(network) => Arc::clone(network) as Arc<dyn Evaluator>,
             None => Arc::new(Uniform),
         };
@@ -218,6 +234,7 @@ impl AzConfig {
             threads: params.req("threads")?,
             net,
             network,
+            lead,
             eval,
             eval_mix,
             evaluator,

@@ -37,7 +37,11 @@ use rand::SeedableRng;
 
 /// The version of the encoding (the columns and their meaning). A weights
 /// file of another version is refused.
-pub const ENCODING_VERSION: u32 = 2;
+pub const ENCODING_VERSION: u32 = 3;
+
+/// The points of a gift card held unopened at the end (RULES.md §4): what
+/// a move that earns a card adds to the mover's end-now total.
+const GIFT_POINTS: f32 = 2.0;
 
 /// The board window's side, in cells.
 pub const WINDOW: usize = 15;
@@ -156,9 +160,9 @@ pub const ACTION_COLUMNS: [&str; 13] = [
     "dx/7 (the cell's column from the window centre)",
     "dy/7",
     "outside (1 when the cell lies outside the window)",
-    "gain_self/10 (change of the seat's end-now total)",
+    "gain_self/10 (change of the seat's end-now total, 2 more for a gift card the move earns)",
     "gain_others/10 (largest change of another seat's)",
-    "lead_after/50 (end-now total right after less the best other seat's)",
+    "lead_after/50 (end-now total right after, with an earned gift card, less the best other seat's)",
     "meeple_complete (1 when the meeple's feature is complete at once)",
 ];
 
@@ -460,6 +464,8 @@ pub struct ActionEncoder {
     placed: Option<Placement>,
     /// Whether that placement brings one of the seat's meeples back.
     others_back: bool,
+    /// Whether that placement earns the seat a gift card (The Gifts).
+    earns_gift: bool,
     /// A copy to play an action on exactly.
     exact: Option<State>,
 }
@@ -551,9 +557,18 @@ impl ActionEncoder {
                 }
             }
             let after = end_now.after(action);
+            // A gift card the move earns: the mover's 2 points for it.
+            let gift = match action {
+                Action::Place(mv) if state.rules().gifts => {
+                    self.play_bare(state, mv.placement);
+                    self.earns_gift
+                }
+                _ => false,
+            };
             let gain = |s: usize| {
                 let seat = engine::Seat(s as u8);
-                after[seat].total() as f32 - base[seat].total() as f32
+                let earned = if gift && s == me { GIFT_POINTS } else { 0.0 };
+                after[seat].total() as f32 + earned - base[seat].total() as f32
             };
             let others_gain = (0..players)
                 .filter(|&s| s != me)
@@ -565,7 +580,9 @@ impl ActionEncoder {
                 .fold(f32::MIN, f32::max);
             f[47] = gain(me) / 10.0;
             f[48] = others_gain / 10.0;
-            f[49] = (after[engine::Seat(me as u8)].total() as f32 - others_after) / 50.0;
+            f[49] = (after[engine::Seat(me as u8)].total() as f32 + f32::from(gift) * GIFT_POINTS
+                - others_after)
+                / 50.0;
             if let (Action::Place(mv), Some(kind)) = (action, meeple_kind) {
                 let seat = engine::Seat(me as u8);
                 f[50] = self.meeple_comes_back(state, seat, mv, kind) as u8 as f32;
@@ -573,6 +590,29 @@ impl ActionEncoder {
             cells.push(cell);
         }
         self.state = kept;
+    }
+
+    /// Play `placement` without a meeple on a copy of `state` (`next`),
+    /// unless it is the one played last, and note what does not depend on
+    /// the meeple: which of the seat's meeples come back (the features
+    /// the tile joins and completes are the same), and whether the move
+    /// earns a gift card (a meeple can only go on a feature nobody holds,
+    /// which the card's condition does not look at).
+    fn play_bare(&mut self, state: &State, placement: Placement) {
+        if self.placed == Some(placement) {
+            return;
+        }
+        let bare = Move {
+            placement,
+            meeple: None,
+        };
+        let next = self.next.get_or_insert_with(|| state.clone());
+        next.clone_from(state);
+        next.play_action_unchecked(Action::Place(bare));
+        let seat = state.to_play();
+        self.placed = Some(placement);
+        self.others_back = next.supply(seat) > state.supply(seat);
+        self.earns_gift = next.phase() == Phase::DrawGift;
     }
 
     /// Whether the seat to play's supply of meeples does not fall when it
@@ -602,20 +642,7 @@ impl ActionEncoder {
             FeatureKind::Monastery => return exact(&mut self.exact),
             FeatureKind::Road | FeatureKind::City => {}
         }
-        if self.placed != Some(mv.placement) {
-            // The placement without a meeple: which of the seat's meeples
-            // come back (the features the tile joins and completes do not
-            // depend on the meeple), and the joined features.
-            let bare = Move {
-                placement: mv.placement,
-                meeple: None,
-            };
-            let next = self.next.get_or_insert_with(|| state.clone());
-            next.clone_from(state);
-            next.play_action_unchecked(Action::Place(bare));
-            self.placed = Some(mv.placement);
-            self.others_back = next.supply(seat) > state.supply(seat);
-        }
+        self.play_bare(state, mv.placement);
         if self.others_back {
             // Back: one or more of its meeples; the new one is one less.
             return true;
@@ -723,6 +750,33 @@ mod tests {
         // Every way a meeple comes back was met: its own road or city
         // completed, and (a meeple on a field) another of the seat's.
         assert!(back[1] > 0 && back[2] > 0 && back[4] > 0, "{back:?}");
+    }
+
+    /// A placement that earns a gift card counts the card's 2 points in
+    /// the mover's gain and lead (encoding version 3); met in the
+    /// decisions of a random game of The Gifts.
+    #[test]
+    fn a_move_that_earns_a_gift_card_counts_its_points() {
+        let rules: Rules = "gifts=true".parse().unwrap();
+        let (mut earning, mut not) = (0, 0);
+        for state in random_decisions(2, rules, 11, 1) {
+            let me = state.to_play();
+            let actions = state.legal_actions();
+            let mut end_now = state.end_now();
+            let base = end_now.valued_scores()[me].total() as f32;
+            let inputs = encode_actions(&state.view(me), &actions);
+            for (&action, input) in actions.iter().zip(inputs) {
+                let plain = end_now.after(action)[me].total() as f32 - base;
+                let mut next = state.clone();
+                next.play_action_unchecked(action);
+                let earns = next.phase() == Phase::DrawGift;
+                let extra = input.features[47] * 10.0 - plain;
+                let want = if earns { 2.0 } else { 0.0 };
+                assert!((extra - want).abs() < 1e-4, "{action:?}: {extra} more");
+                *(if earns { &mut earning } else { &mut not }) += 1;
+            }
+        }
+        assert!(earning > 0 && not > 0, "{earning} earning, {not} not");
     }
 
     #[test]

@@ -23,6 +23,7 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::fmt;
 use std::path::Path;
+use std::sync::Arc;
 
 /// Why a weights file cannot be used.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -257,7 +258,26 @@ impl NetEvaluator {
         })
     }
 
-    fn evaluate_inner(&self, requests: &[EvalRequest<'_>]) -> Result<Vec<Evaluation>, String> {
+    /// Evaluate `batch` with the values `(1 − lead)·value + lead·lead`:
+    /// the value head (the outcome) blended with the lead head (the final
+    /// score lead, `tanh(lead/20)`) by the weight `lead` in `[0, 1]`.
+    /// [`Evaluator::evaluate`] is this with `lead` 0.
+    ///
+    /// # Panics
+    /// As [`Evaluator::evaluate`].
+    pub fn evaluate_blended(&self, batch: &[EvalRequest<'_>], lead: f32) -> Vec<Evaluation> {
+        if batch.is_empty() {
+            return Vec::new();
+        }
+        self.evaluate_inner(batch, lead)
+            .unwrap_or_else(|e| panic!("network evaluation failed: {e}"))
+    }
+
+    fn evaluate_inner(
+        &self,
+        requests: &[EvalRequest<'_>],
+        lead: f32,
+    ) -> Result<Vec<Evaluation>, String> {
         BUFFERS.with(|b| {
             let b = &mut *b.borrow_mut();
             let n = requests.len();
@@ -289,6 +309,7 @@ impl NetEvaluator {
                 &b.cells,
                 &b.offsets,
                 &mut b.scratch,
+                lead,
                 &mut b.values,
                 &mut b.logits,
             )?;
@@ -357,11 +378,22 @@ impl Evaluator for NetEvaluator {
     /// When the network's forward pass fails, which a network loaded by
     /// [`NetEvaluator::load`] cannot (its shapes are checked).
     fn evaluate(&self, batch: &[EvalRequest<'_>]) -> Vec<Evaluation> {
-        if batch.is_empty() {
-            return Vec::new();
-        }
-        self.evaluate_inner(batch)
-            .unwrap_or_else(|e| panic!("network evaluation failed: {e}"))
+        self.evaluate_blended(batch, 0.0)
+    }
+}
+
+/// A network whose values blend its value head with its lead head
+/// ([`NetEvaluator::evaluate_blended`]): `az:lead=`.
+pub struct LeadBlend {
+    /// The network.
+    pub net: Arc<NetEvaluator>,
+    /// The lead head's weight, in `[0, 1]`.
+    pub lead: f32,
+}
+
+impl Evaluator for LeadBlend {
+    fn evaluate(&self, batch: &[EvalRequest<'_>]) -> Vec<Evaluation> {
+        self.net.evaluate_blended(batch, self.lead)
     }
 }
 

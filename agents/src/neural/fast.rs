@@ -95,6 +95,8 @@ pub struct Packed {
     b2: Vec<f32>,
     wv: Vec<f32>,
     bv: Vec<f32>,
+    wl: Vec<f32>,
+    bl: Vec<f32>,
     wc: Vec<f32>,
     bc: Vec<f32>,
     /// `[CELLS][hidden][cell]`: each cell's embedding layer, transposed.
@@ -130,6 +132,7 @@ impl Packed {
         let (w1, b1) = p(0)?;
         let (w2, b2) = p(1)?;
         let (wv, bv) = p(2)?;
+        let (wl, bl) = p(3)?;
         let (wc, bc) = p(4)?;
         let (wp1, bp1) = p(6)?;
         let (wp2, bp2) = p(7)?;
@@ -155,6 +158,8 @@ impl Packed {
             b2,
             wv,
             bv,
+            wl,
+            bl,
             wc,
             bc,
             wm,
@@ -266,7 +271,10 @@ pub struct Scratch {
 const LANES: usize = 8;
 
 /// The network's values (`[6]` per position, seat-relative, into
-/// `values`) and one logit per action (into `logits`), for `positions`
+/// `values`: `(1 − lead)·value + lead·lead`, the value head blended with
+/// the lead head by the weight `lead` in `[0, 1]`; the lead head is not
+/// computed when `lead` is 0) and one logit per action (into `logits`),
+/// for `positions`
 /// and their actions: action `k`'s features are
 /// `features[k * ACTION_FEATURES..][..ACTION_FEATURES]` and its window
 /// cell `cells[k]`, and position `i`'s actions are
@@ -284,6 +292,7 @@ pub fn forward_into(
     cells: &[u32],
     offsets: &[usize],
     scratch: &mut Scratch,
+    lead: f32,
     values: &mut Vec<[f32; MAX_PLAYERS]>,
     logits: &mut Vec<f32>,
 ) -> Result<(), String> {
@@ -346,6 +355,13 @@ pub fn forward_into(
         dense(&pk.wv, &pk.bv, &s.h2, &mut v);
         for x in &mut v {
             *x = x.tanh();
+        }
+        if lead != 0.0 {
+            let mut l = [0.0f32; MAX_PLAYERS];
+            dense(&pk.wl, &pk.bl, &s.h2, &mut l);
+            for (x, l) in v.iter_mut().zip(l) {
+                *x = (1.0 - lead) * *x + lead * l.tanh();
+            }
         }
         values.push(v);
         let (lo, hi) = (offsets[i], offsets[i + 1]);
@@ -453,6 +469,7 @@ pub fn forward(
         &cells,
         offsets,
         &mut Scratch::default(),
+        0.0,
         &mut values,
         &mut logits,
     )?;
@@ -470,6 +487,20 @@ pub fn forward_candle(
     actions: &[ActionInput],
     offsets: &[usize],
 ) -> Result<(Vec<[f32; MAX_PLAYERS]>, Vec<f32>), String> {
+    let (values, _, logits) = candle_heads(net, positions, actions, offsets)?;
+    Ok((values, logits))
+}
+
+/// Per position, six numbers: a head's rows.
+type HeadRows = Vec<[f32; MAX_PLAYERS]>;
+
+/// Candle's forward pass: the value and lead heads' rows and the logits.
+fn candle_heads(
+    net: &Net,
+    positions: &[PositionInput],
+    actions: &[ActionInput],
+    offsets: &[usize],
+) -> Result<(HeadRows, HeadRows, Vec<f32>), String> {
     let mut board = Vec::new();
     let mut globals = Vec::new();
     let mut features = Vec::new();
@@ -486,17 +517,18 @@ pub fn forward_candle(
     }
     let input = super::net::batch(board, &globals, features, &cells, &owners)?;
     let out = net.forward(&input)?;
-    let rows = out.value.to_vec2::<f32>().map_err(super::net::err)?;
-    let values = rows
-        .iter()
-        .map(|r| {
-            let mut v = [0.0; MAX_PLAYERS];
-            v.copy_from_slice(&r[..MAX_PLAYERS]);
-            v
-        })
-        .collect();
-    let logits = to_vec(&out.logits)?;
-    Ok((values, logits))
+    let rows = |t: &Tensor| -> Result<HeadRows, String> {
+        let rows = t.to_vec2::<f32>().map_err(super::net::err)?;
+        Ok(rows
+            .iter()
+            .map(|r| {
+                let mut v = [0.0; MAX_PLAYERS];
+                v.copy_from_slice(&r[..MAX_PLAYERS]);
+                v
+            })
+            .collect())
+    };
+    Ok((rows(&out.value)?, rows(&out.lead)?, to_vec(&out.logits)?))
 }
 
 fn to_vec(t: &Tensor) -> Result<Vec<f32>, String> {
@@ -670,6 +702,43 @@ mod tests {
         }
     }
 
+    /// `lead=w` gives `(1 − w)·value + w·lead` of candle's two heads, and
+    /// leaves the logits alone.
+    #[test]
+    fn the_lead_weight_blends_the_value_and_lead_heads() {
+        let (positions, actions, offsets) = encoded(7);
+        let features: Vec<f32> = actions.iter().flat_map(|a| a.features.clone()).collect();
+        let cells: Vec<u32> = actions.iter().map(|a| a.cell).collect();
+        for (config, seed) in configs() {
+            let net = Net::new(config, seed);
+            let (value, lead, logits) = candle_heads(&net, &positions, &actions, &offsets).unwrap();
+            for w in [0.0f32, 0.3, 1.0] {
+                let (mut v, mut l) = (Vec::new(), Vec::new());
+                forward_into(
+                    &net,
+                    &positions,
+                    &features,
+                    &cells,
+                    &offsets,
+                    &mut Scratch::default(),
+                    w,
+                    &mut v,
+                    &mut l,
+                )
+                .unwrap();
+                let expected = value.iter().flatten().zip(lead.iter().flatten());
+                for (got, (a, b)) in v.iter().flatten().zip(expected) {
+                    let want = (1.0 - w) * a + w * b;
+                    assert!((got - want).abs() < 1e-4, "lead={w}: {got} against {want}");
+                }
+                assert!(l.iter().zip(&logits).all(|(a, b)| (a - b).abs() < 1e-4));
+            }
+            // The heads differ, so the test sees which one is used.
+            let apart = value.iter().flatten().zip(lead.iter().flatten());
+            assert!(apart.map(|(a, b)| (a - b).abs()).fold(0.0, f32::max) > 1e-3);
+        }
+    }
+
     /// Bit for bit (as values: a zero's sign aside) the numbers of the
     /// plain pass, so `az:net=` plays the same games as before the
     /// packing.
@@ -705,6 +774,7 @@ mod tests {
             &cells[..cut],
             o1,
             &mut scratch,
+            0.0,
             &mut values,
             &mut logits,
         )
@@ -717,6 +787,7 @@ mod tests {
             &cells[cut..],
             &rebased,
             &mut scratch,
+            0.0,
             &mut values,
             &mut logits,
         )

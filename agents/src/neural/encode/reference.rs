@@ -1,10 +1,11 @@
-//! The encoding as first written (encoding version 1), straightforward
+//! The encoding as first written (encoding version 1, with the changes
+//! of versions 2 and 3 since), straightforward
 //! and allocating: the reference the fast encoder of the parent module
 //! must equal exactly (tests only).
 
 use super::{
     cell_of, centre, ActionInput, PositionInput, ACTION_FEATURES, BOARD_FEATURES, CELL_CHANNELS,
-    GLOBAL_FEATURES, HALF, SEAT_BLOCK, WINDOW,
+    GIFT_POINTS, GLOBAL_FEATURES, HALF, SEAT_BLOCK, WINDOW,
 };
 use engine::{
     segment_id, Action, FeatureKind, Gift, GiftOpen, Phase, Pos, SeatView, Tile, MAX_HAND,
@@ -269,9 +270,16 @@ pub fn encode_actions(view: &SeatView<'_>, actions: &[Action]) -> Vec<ActionInpu
                 }
             }
             let after = end_now.after(action);
+            // A gift card the move earns: the mover's 2 points for it.
+            let gift = matches!(action, Action::Place(_)) && {
+                let mut next = state.clone();
+                next.play_action_unchecked(action);
+                next.phase() == Phase::DrawGift
+            };
             let gain = |s: usize| {
                 let seat = engine::Seat(s as u8);
-                after[seat].total() as f32 - base[seat].total() as f32
+                let earned = if gift && s == me { GIFT_POINTS } else { 0.0 };
+                after[seat].total() as f32 + earned - base[seat].total() as f32
             };
             let others_gain = (0..players)
                 .filter(|&s| s != me)
@@ -283,7 +291,9 @@ pub fn encode_actions(view: &SeatView<'_>, actions: &[Action]) -> Vec<ActionInpu
                 .fold(f32::MIN, f32::max);
             f[47] = gain(me) / 10.0;
             f[48] = others_gain / 10.0;
-            f[49] = (after[engine::Seat(me as u8)].total() as f32 - others_after) / 50.0;
+            f[49] = (after[engine::Seat(me as u8)].total() as f32 + f32::from(gift) * GIFT_POINTS
+                - others_after)
+                / 50.0;
             if let Action::Place(mv) = action {
                 if mv.meeple.is_some() {
                     // The meeple comes back at once when its feature is
