@@ -565,11 +565,12 @@ impl ActionEncoder {
                 }
                 _ => false,
             };
-            let gain = |s: usize| {
-                let seat = engine::Seat(s as u8);
+            // The seat's end-now total after the move, with that card.
+            let total_after = |s: usize| {
                 let earned = if gift && s == me { GIFT_POINTS } else { 0.0 };
-                after[seat].total() as f32 + earned - base[seat].total() as f32
+                after[engine::Seat(s as u8)].total() as f32 + earned
             };
+            let gain = |s: usize| total_after(s) - base[engine::Seat(s as u8)].total() as f32;
             let others_gain = (0..players)
                 .filter(|&s| s != me)
                 .map(gain)
@@ -580,9 +581,7 @@ impl ActionEncoder {
                 .fold(f32::MIN, f32::max);
             f[47] = gain(me) / 10.0;
             f[48] = others_gain / 10.0;
-            f[49] = (after[engine::Seat(me as u8)].total() as f32 + f32::from(gift) * GIFT_POINTS
-                - others_after)
-                / 50.0;
+            f[49] = (total_after(me) - others_after) / 50.0;
             if let (Action::Place(mv), Some(kind)) = (action, meeple_kind) {
                 let seat = engine::Seat(me as u8);
                 f[50] = self.meeple_comes_back(state, seat, mv, kind) as u8 as f32;

@@ -276,11 +276,12 @@ pub fn encode_actions(view: &SeatView<'_>, actions: &[Action]) -> Vec<ActionInpu
                 next.play_action_unchecked(action);
                 next.phase() == Phase::DrawGift
             };
-            let gain = |s: usize| {
-                let seat = engine::Seat(s as u8);
+            // The seat's end-now total after the move, with that card.
+            let total_after = |s: usize| {
                 let earned = if gift && s == me { GIFT_POINTS } else { 0.0 };
-                after[seat].total() as f32 + earned - base[seat].total() as f32
+                after[engine::Seat(s as u8)].total() as f32 + earned
             };
+            let gain = |s: usize| total_after(s) - base[engine::Seat(s as u8)].total() as f32;
             let others_gain = (0..players)
                 .filter(|&s| s != me)
                 .map(gain)
@@ -291,9 +292,7 @@ pub fn encode_actions(view: &SeatView<'_>, actions: &[Action]) -> Vec<ActionInpu
                 .fold(f32::MIN, f32::max);
             f[47] = gain(me) / 10.0;
             f[48] = others_gain / 10.0;
-            f[49] = (after[engine::Seat(me as u8)].total() as f32 + f32::from(gift) * GIFT_POINTS
-                - others_after)
-                / 50.0;
+            f[49] = (total_after(me) - others_after) / 50.0;
             if let Action::Place(mv) = action {
                 if mv.meeple.is_some() {
                     // The meeple comes back at once when its feature is
