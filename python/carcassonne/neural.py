@@ -57,7 +57,7 @@ class Examples:
     visits: np.ndarray
     """float32 [M]: the search's visit share of each action (sums to 1 per position)."""
     outcome: np.ndarray
-    """float32 [N, 6]: value target per seat-relative seat (1 sole winner, −1 others, 2/w − 1 for w tied; 0 past the seats)."""
+    """float32 [N, 6]: value target per seat-relative seat: the mean over the other seats of 1 (ahead), 0 (level), −1 (behind); 0 past the seats."""
     score: np.ndarray
     """float32 [N, 6]: final totals per seat-relative seat."""
     game: np.ndarray

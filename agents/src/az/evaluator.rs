@@ -22,8 +22,9 @@ pub struct EvalRequest<'a> {
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Evaluation {
     /// For every seat of the game, in seat order (`players` long), the
-    /// expected outcome of the game for that seat in `[-1, 1]`: higher is
-    /// better for that seat.
+    /// expected outcome of the game for that seat in `[-1, 1]`, on the
+    /// scale of [`crate::neural::data::outcome_value`] (the value of a
+    /// finished game): higher is better for that seat.
     pub values: Vec<f32>,
     /// One prior probability per requested action, in the same order,
     /// each in `[0, 1]`, summing to 1 (an empty list when there are no

@@ -26,6 +26,7 @@ use super::config::AzConfig;
 use super::evaluator::{EvalRequest, Evaluation};
 use super::noise;
 use crate::clock::Budget;
+use crate::neural::data::outcome_value;
 use crate::AgentRng;
 use engine::{Action, ChanceOutcome, Drawn, Gift, Phase, Seat, SeatView, State, Tile, MAX_PLAYERS};
 use rand::seq::SliceRandom;
@@ -609,14 +610,20 @@ fn check(out: &[Evaluation], requests: &[EvalRequest<'_>]) {
 }
 
 /// The value of a finished game for each seat, on the evaluator's scale
-/// `[-1, 1]`: `2·r − 1` where `r` is the seat's share of the win
-/// ([`State::returns`]): 1 for a sole winner, −1 for a loser, 0 for each
-/// of two tied winners.
+/// `[-1, 1]`: [`crate::neural::data::outcome_value`] of the final totals
+/// (the mean of 1, 0 or −1 against each other seat: 1 for a sole winner
+/// of two, 0 for each of two tied, with three players first 1, second 0,
+/// last −1).
 pub fn terminal_values(state: &State) -> [f64; MAX_PLAYERS] {
-    let returns = state.returns().expect("the game is over");
+    assert!(state.is_over(), "the game is over");
+    let players = state.players();
+    let mut totals = [0u32; MAX_PLAYERS];
+    for (s, total) in totals.iter_mut().enumerate().take(players) {
+        *total = state.score(Seat(s as u8)).total();
+    }
     let mut values = [0.0; MAX_PLAYERS];
-    for (v, r) in values.iter_mut().zip(returns).take(state.players()) {
-        *v = 2.0 * r - 1.0;
+    for (s, v) in values.iter_mut().enumerate().take(players) {
+        *v = f64::from(outcome_value(&totals[..players], s));
     }
     values
 }

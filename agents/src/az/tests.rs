@@ -402,3 +402,33 @@ fn with_expand_2_a_leaf_is_valued_alone_before_it_is_expanded() {
         assert!(with2 * 2 < with1, "{asked:?}");
     }
 }
+
+#[test]
+fn a_finished_game_is_valued_by_place_against_each_other_seat() {
+    let mut places_seen = [false; 3];
+    for seed in 0..40 {
+        let mut rng = AgentRng::seed_from_u64(seed);
+        let mut state = State::new(Rules::default(), 3, Seat(0));
+        while !state.is_over() {
+            if state.is_chance() {
+                state.apply_chance(&mut rng);
+            } else {
+                let a = engine::random_action(&state, &mut rng).expect("a decision");
+                state.play_action_unchecked(a);
+            }
+        }
+        let totals: Vec<u32> = (0..3).map(|s| state.score(Seat(s)).total()).collect();
+        let values = terminal_values(&state);
+        for s in 0..3 {
+            let ahead = (0..3).filter(|&o| totals[s] > totals[o]).count() as f64;
+            let behind = (0..3).filter(|&o| totals[s] < totals[o]).count() as f64;
+            assert_eq!(values[s], (ahead - behind) / 2.0, "totals {totals:?}");
+            if ahead + behind == 2.0 {
+                places_seen[2 - ahead as usize] = true;
+            }
+        }
+        assert_eq!(&values[3..], &[0.0; engine::MAX_PLAYERS - 3]);
+    }
+    // first 1, second 0, last −1 all occurred (the middle place is not a loss)
+    assert_eq!(places_seen, [true; 3]);
+}

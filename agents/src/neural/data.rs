@@ -18,30 +18,44 @@ use std::collections::HashMap;
 use std::path::Path;
 
 /// The value target of every seat from the final totals, in the order
-/// given: a sole winner 1, every other seat −1, and `w` seats tied first
-/// `2/w − 1` each (0 for a two-way tie). The same scale as
-/// [`crate::az::Evaluation::values`].
+/// given ([`outcome_value`] of each).
 ///
 /// # Examples
 /// ```
 /// use agents::neural::data::outcome_values;
 ///
-/// assert_eq!(outcome_values(&[30, 20, 10]), vec![1.0, -1.0, -1.0]);
+/// assert_eq!(outcome_values(&[30, 20]), vec![1.0, -1.0]);
 /// assert_eq!(outcome_values(&[30, 30]), vec![0.0, 0.0]);
+/// assert_eq!(outcome_values(&[30, 20, 10]), vec![1.0, 0.0, -1.0]);
+/// assert_eq!(outcome_values(&[30, 30, 10]), vec![0.5, 0.5, -1.0]);
 /// ```
 pub fn outcome_values(totals: &[u32]) -> Vec<f32> {
-    let best = totals.iter().copied().max().unwrap_or(0);
-    let winners = totals.iter().filter(|&&t| t == best).count().max(1);
-    totals
-        .iter()
-        .map(|&t| {
-            if t == best {
-                2.0 / winners as f32 - 1.0
-            } else {
-                -1.0
-            }
-        })
+    (0..totals.len())
+        .map(|s| outcome_value(totals, s))
         .collect()
+}
+
+/// The value of the finished game to seat `seat`, given every seat's
+/// final total: the mean, over the other seats, of 1 for each it finished
+/// ahead of, 0 for each level with it and −1 for each ahead of it. With two
+/// players the winner gets 1, the loser −1 and a tie 0; with more the
+/// places count (three players: first 1, second 0, last −1), as they do in
+/// a tournament's head-to-head comparisons (`pairwise.csv`). The scale of
+/// [`crate::az::Evaluation::values`], the training target of the value
+/// head and the value of a finished game in `az`'s search
+/// ([`crate::az::terminal_values`]).
+pub fn outcome_value(totals: &[u32], seat: usize) -> f32 {
+    let others = totals.len().saturating_sub(1).max(1) as f32;
+    let mine = totals[seat];
+    let sum: f32 = totals
+        .iter()
+        .map(|&other| match mine.cmp(&other) {
+            std::cmp::Ordering::Greater => 1.0,
+            std::cmp::Ordering::Less => -1.0,
+            std::cmp::Ordering::Equal => 0.0,
+        })
+        .sum();
+    sum / others
 }
 
 /// One game's positions, waiting for its end.
@@ -131,7 +145,7 @@ impl GameRecorder {
 /// What an example is trained towards, and where it comes from.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Targets {
-    /// The value target per seat-relative seat ([`outcome_values`]; 0 past
+    /// The value target per seat-relative seat ([`outcome_value`]; 0 past
     /// the seat count).
     pub outcome: [f32; MAX_PLAYERS],
     /// The final totals per seat-relative seat.
@@ -431,11 +445,18 @@ pub(crate) mod tests {
         let first = values(&data.targets[0]);
         assert!(first[..3]
             .iter()
-            .all(|v| [-1.0, 1.0, 0.0, -1.0 / 3.0].contains(v)));
+            .all(|v| [-1.0, -0.5, 0.0, 0.5, 1.0].contains(v)));
         assert!(first[3..].iter().all(|&v| v == 0.0));
-        let sum = |o: [f32; MAX_PLAYERS]| o.iter().sum::<f32>();
         for t in &data.targets {
-            assert_eq!(sum(values(t)), sum(first));
+            // a rotation of the first: the same values, summing to 0
+            let mut sorted = values(t);
+            sorted.sort_by(f32::total_cmp);
+            let mut first_sorted = first;
+            first_sorted.sort_by(f32::total_cmp);
+            assert_eq!(sorted, first_sorted);
+            assert_eq!(values(t).iter().sum::<f32>(), 0.0);
+            let totals: Vec<u32> = t.scores[..3].iter().map(|&s| s as u32).collect();
+            assert_eq!(&values(t)[..3], &outcome_values(&totals)[..]);
         }
     }
 }

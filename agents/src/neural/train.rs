@@ -7,7 +7,7 @@
 //! thread (candle's matrix products may split work over threads; set
 //! `RAYON_NUM_THREADS=1` for bit-identical weights across machines).
 
-use super::data::Dataset;
+use super::data::{outcome_value, Dataset};
 use super::encode::{ACTION_FEATURES, BOARD_FEATURES, GLOBAL_FEATURES};
 use super::net::{batch, err, segment_softmax, Batch, Net};
 use candle_core::{Device, Tensor};
@@ -61,7 +61,8 @@ pub struct Metrics {
     /// most likely action is the search's most visited.
     pub top1: f64,
     /// Share of positions whose seat to play's value has the sign of its
-    /// outcome (ties left out), by game phase: turns 0–23, 24–47, 48 on.
+    /// target (targets of 0 left out: ties, a middle place), by game
+    /// phase: turns 0–23, 24–47, 48 on.
     pub value_accuracy: [f64; 3],
 }
 
@@ -97,6 +98,22 @@ pub fn is_held_out(game: u32, config: &TrainConfig) -> bool {
     h = (h ^ (h >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
     h ^= h >> 31;
     (h as f64 / u64::MAX as f64) < config.held_out
+}
+
+/// The value target of every seat-relative seat from the final totals
+/// ([`outcome_value`]; 0 past the seats). Computed here rather than read
+/// from the shards' `outcome`, so data written before a change of that
+/// definition trains towards the current one.
+fn value_targets(scores: &[f32; MAX_PLAYERS], players: usize) -> [f32; MAX_PLAYERS] {
+    let mut totals = [0u32; MAX_PLAYERS];
+    for (total, &score) in totals.iter_mut().zip(scores).take(players) {
+        *total = score as u32;
+    }
+    let mut out = [0.0; MAX_PLAYERS];
+    for (k, v) in out.iter_mut().enumerate().take(players) {
+        *v = outcome_value(&totals[..players], k);
+    }
+    out
 }
 
 /// The tanh'd final lead of every seat-relative seat (0 past the seats).
@@ -148,7 +165,7 @@ fn rows(data: &Dataset, idx: &[usize]) -> Result<Rows, String> {
         offsets.push(cells.len());
         let t = &data.targets[i];
         let players = t.players as usize;
-        outcome.extend_from_slice(&t.outcome);
+        outcome.extend(value_targets(&t.scores, players));
         lead.extend(lead_targets(&t.scores, players));
         mask.extend((0..MAX_PLAYERS).map(|k| (k < players) as u8 as f32));
     }
@@ -242,9 +259,10 @@ pub fn measure(net: &Net, data: &Dataset, idx: &[usize]) -> Result<Metrics, Stri
             }
             let t = &data.targets[i];
             let phase = ((t.turn / 24) as usize).min(2);
-            if t.outcome[0] != 0.0 {
+            let target = r.outcome[b * MAX_PLAYERS];
+            if target != 0.0 {
                 counted[phase] += 1;
-                if (values[b * MAX_PLAYERS] > 0.0) == (t.outcome[0] > 0.0) {
+                if (values[b * MAX_PLAYERS] > 0.0) == (target > 0.0) {
                     right[phase] += 1;
                 }
             }
