@@ -133,7 +133,8 @@ pub struct AzConfig {
     /// The network of `net=`, read once per process and shared.
     pub network: Option<Arc<NetEvaluator>>,
     /// The weight of the network's lead head in its values (`lead=`,
-    /// default 0): `(1 − lead)·outcome + lead·tanh(lead/20)`, as
+    /// default 0): `(1 − lead)·outcome + lead·tanh(margin/20)` (the
+    /// margin to each other seat, averaged), as
     /// [`crate::neural::LeadBlend`].
     pub lead: f64,
     /// A linear value model for the leaves (`eval=FILE`, as

@@ -259,8 +259,9 @@ impl NetEvaluator {
     }
 
     /// Evaluate `batch` with the values `(1 − lead)·value + lead·lead`:
-    /// the value head (the outcome) blended with the lead head (the final
-    /// score lead, `tanh(lead/20)`) by the weight `lead` in `[0, 1]`.
+    /// the value head (the outcome) blended with the lead head (the mean
+    /// of `tanh(margin/20)` to each other seat: the final lead with two
+    /// players) by the weight `lead` in `[0, 1]`.
     /// [`Evaluator::evaluate`] is this with `lead` 0.
     ///
     /// # Panics

@@ -7,7 +7,7 @@
 //!        when the network does not read the board: `NetConfig::board`)
 //! h    = relu(W2 · relu(W1 · x))                          trunk, `hidden` wide
 //! v    = tanh(Wv · h)            (6)                      value per seat-relative seat
-//! lead = tanh(Wl · h)            (6)                      final score lead, tanh(lead/20)
+//! lead = tanh(Wl · h)            (6)                      mean of tanh(margin/20) to each other seat
 //! c    = Wc · h                  (`context`)              position context for the policy
 //! m    = Wm · h                  (WINDOW² × `cell`)       an embedding of every window cell
 //! per action a:  logit(a) = w2 · relu(P1 · [c, m[cell(a)], features(a)])

@@ -116,15 +116,21 @@ fn value_targets(scores: &[f32; MAX_PLAYERS], players: usize) -> [f32; MAX_PLAYE
     out
 }
 
-/// The tanh'd final lead of every seat-relative seat (0 past the seats).
+/// The lead target of every seat-relative seat (0 past the seats): the
+/// mean, over the other seats, of `tanh((score − other's score) / 20)` —
+/// the tanh'd final lead with two players; with more, the margin to each
+/// other seat counts, as the place does in [`outcome_value`].
 fn lead_targets(scores: &[f32; MAX_PLAYERS], players: usize) -> [f32; MAX_PLAYERS] {
     let mut out = [0.0; MAX_PLAYERS];
+    if players < 2 {
+        return out;
+    }
     for k in 0..players {
-        let best_other = (0..players)
+        let sum: f32 = (0..players)
             .filter(|&j| j != k)
-            .map(|j| scores[j])
-            .fold(f32::MIN, f32::max);
-        out[k] = ((scores[k] - best_other) / 20.0).tanh();
+            .map(|j| ((scores[k] - scores[j]) / 20.0).tanh())
+            .sum();
+        out[k] = sum / (players - 1) as f32;
     }
     out
 }
@@ -354,6 +360,26 @@ mod tests {
         net.tensors()
             .map(|v| v.flatten_all().unwrap().to_vec1::<f32>().unwrap())
             .collect()
+    }
+
+    #[test]
+    fn three_player_targets_count_the_place_and_the_margin_to_each_seat() {
+        let mut scores = [0.0; MAX_PLAYERS];
+        scores[..3].copy_from_slice(&[50.0, 40.0, 10.0]);
+        assert_eq!(value_targets(&scores, 3)[..4], [1.0, 0.0, -1.0, 0.0]);
+        let t = |d: f32| (d / 20.0).tanh();
+        let lead = lead_targets(&scores, 3);
+        for (got, want) in lead.iter().zip([
+            (t(10.0) + t(40.0)) / 2.0,
+            (t(-10.0) + t(30.0)) / 2.0,
+            (t(-40.0) + t(-30.0)) / 2.0,
+            0.0,
+        ]) {
+            assert!((got - want).abs() < 1e-6, "{lead:?}");
+        }
+        // two players: the tanh'd lead itself, the winner 1
+        assert_eq!(lead_targets(&scores, 2)[..2], [t(10.0), t(-10.0)]);
+        assert_eq!(value_targets(&scores, 2)[..2], [1.0, -1.0]);
     }
 
     #[test]
