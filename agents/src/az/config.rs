@@ -63,7 +63,7 @@ pub const PARAMS: &[Param] = &[
         "lead",
         Values::NumberIn(0.0, 1.0),
         "0",
-        "weight of the network's lead head (final score lead) blended into its value head (outcome) at the leaves",
+        "with net=: weight of the network's lead head (the margin to each other seat) blended into its value head (outcome) at the leaves",
     ),
     crate::learn::EVAL_PARAM,
     Param::new(
@@ -208,6 +208,11 @@ impl AzConfig {
             None => None,
         };
         let lead: f64 = params.req("lead")?;
+        if lead > 0.0 && network.is_none() {
+            return Err(SpecError(
+                "agent \"az\": lead= weights a network's lead head; give net= too".into(),
+            ));
+        }
         let mut evaluator = match &network {
             Some(network) if lead > 0.0 => Arc::new(LeadBlend {
                 net: Arc::clone(network),
@@ -218,6 +223,12 @@ impl AzConfig {
         };
         let eval = crate::learn::eval_param(params)?;
         let eval_mix: f64 = params.req("eval_mix")?;
+        if eval_mix > 0.0 && eval.is_none() {
+            return Err(SpecError(
+                "agent \"az\": eval_mix= mixes a network's values into eval='s; give eval= too"
+                    .into(),
+            ));
+        }
         if let Some(model) = &eval {
             evaluator = Arc::new(ModelValues {
                 priors: evaluator,
@@ -288,6 +299,8 @@ pub(crate) mod tests {
         assert!(error("az:alpha=0").contains("> 0"));
         assert!(error("az:c_puct=-1").contains(">= 0"));
         assert!(error("az:eval_mix=2").contains("0..1"));
+        assert!(error("az:lead=0.5").contains("give net= too"));
+        assert!(error("az:eval_mix=0.5").contains("give eval= too"));
         let e = error("az:eval=/no/such/model.json");
         assert!(e.contains("/no/such/model.json"), "{e}");
         let e = error("az:net=/no/such/net.safetensors");
