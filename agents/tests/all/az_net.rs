@@ -68,17 +68,22 @@ fn a_missing_or_foreign_network_file_is_a_one_line_error() {
 #[test]
 fn the_shipped_networks_load_and_play_their_rules() {
     let gifts: Rules = "gifts=true".parse().unwrap();
-    for (file, rules) in [("net-2p", Rules::default()), ("net-gifts", gifts)] {
+    for (file, rules, players) in [
+        ("net-2p", Rules::default(), 2),
+        ("net-gifts", gifts, 2),
+        ("net-3p", Rules::default(), 3),
+    ] {
         let path = format!(
             "{}/../models/{file}.safetensors",
             env!("CARGO_MANIFEST_DIR")
         );
         let spec = format!("az:net={path},iterations=8,lead=0.5");
         let factory = agents::Factory::new(&spec).unwrap_or_else(|e| panic!("{file}: {e}"));
-        assert_eq!(factory.unsuited_to(&rules, 2), None, "{file}");
-        let mut seats: Vec<Box<dyn Agent>> =
-            vec![from_spec(&spec).unwrap(), from_spec("random").unwrap()];
-        let out = play_game(&mut seats, rules, 5, &[1, 2]);
+        assert_eq!(factory.unsuited_to(&rules, players), None, "{file}");
+        let mut seats: Vec<Box<dyn Agent>> = vec![from_spec(&spec).unwrap()];
+        seats.extend((1..players).map(|_| from_spec("random").unwrap()));
+        let agent_seeds: Vec<u64> = (1..=players as u64).collect();
+        let out = play_game(&mut seats, rules, 5, &agent_seeds);
         assert!(out.forfeit.is_none(), "{file}: {:?}", out.forfeit);
     }
 }
