@@ -26,7 +26,7 @@ use super::config::AzConfig;
 use super::evaluator::{EvalRequest, Evaluation};
 use super::noise;
 use crate::clock::Budget;
-use crate::neural::data::outcome_value;
+use crate::neural::data::outcome_array;
 use crate::AgentRng;
 use engine::{Action, ChanceOutcome, Drawn, Gift, Phase, Seat, SeatView, State, Tile, MAX_PLAYERS};
 use rand::seq::SliceRandom;
@@ -621,9 +621,5 @@ pub fn terminal_values(state: &State) -> [f64; MAX_PLAYERS] {
     for (s, total) in totals.iter_mut().enumerate().take(players) {
         *total = state.score(Seat(s as u8)).total();
     }
-    let mut values = [0.0; MAX_PLAYERS];
-    for (s, v) in values.iter_mut().enumerate().take(players) {
-        *v = f64::from(outcome_value(&totals[..players], s));
-    }
-    values
+    outcome_array(&totals[..players]).map(f64::from)
 }

@@ -30,9 +30,17 @@ use std::path::Path;
 /// assert_eq!(outcome_values(&[30, 30, 10]), vec![0.5, 0.5, -1.0]);
 /// ```
 pub fn outcome_values(totals: &[u32]) -> Vec<f32> {
-    (0..totals.len())
-        .map(|s| outcome_value(totals, s))
-        .collect()
+    outcome_array(totals)[..totals.len()].to_vec()
+}
+
+/// [`outcome_value`] of every seat of `totals` (at most [`MAX_PLAYERS`]),
+/// 0 past them, without allocating.
+pub fn outcome_array(totals: &[u32]) -> [f32; MAX_PLAYERS] {
+    let mut values = [0.0; MAX_PLAYERS];
+    for (s, v) in values.iter_mut().enumerate().take(totals.len()) {
+        *v = outcome_value(totals, s);
+    }
+    values
 }
 
 /// The value of the finished game to seat `seat`, given every seat's

@@ -7,7 +7,7 @@
 //! thread (candle's matrix products may split work over threads; set
 //! `RAYON_NUM_THREADS=1` for bit-identical weights across machines).
 
-use super::data::{outcome_value, Dataset};
+use super::data::{outcome_array, Dataset};
 use super::encode::{ACTION_FEATURES, BOARD_FEATURES, GLOBAL_FEATURES};
 use super::net::{batch, err, segment_softmax, Batch, Net};
 use candle_core::{Device, Tensor};
@@ -101,7 +101,7 @@ pub fn is_held_out(game: u32, config: &TrainConfig) -> bool {
 }
 
 /// The value target of every seat-relative seat from the final totals
-/// ([`outcome_value`]; 0 past the seats). Computed here rather than read
+/// ([`super::data::outcome_value`]; 0 past the seats). Computed here rather than read
 /// from the shards' `outcome`, so data written before a change of that
 /// definition trains towards the current one.
 fn value_targets(scores: &[f32; MAX_PLAYERS], players: usize) -> [f32; MAX_PLAYERS] {
@@ -109,17 +109,13 @@ fn value_targets(scores: &[f32; MAX_PLAYERS], players: usize) -> [f32; MAX_PLAYE
     for (total, &score) in totals.iter_mut().zip(scores).take(players) {
         *total = score as u32;
     }
-    let mut out = [0.0; MAX_PLAYERS];
-    for (k, v) in out.iter_mut().enumerate().take(players) {
-        *v = outcome_value(&totals[..players], k);
-    }
-    out
+    outcome_array(&totals[..players])
 }
 
 /// The lead target of every seat-relative seat (0 past the seats): the
 /// mean, over the other seats, of `tanh((score − other's score) / 20)` —
 /// the tanh'd final lead with two players; with more, the margin to each
-/// other seat counts, as the place does in [`outcome_value`].
+/// other seat counts, as the place does in [`super::data::outcome_value`].
 fn lead_targets(scores: &[f32; MAX_PLAYERS], players: usize) -> [f32; MAX_PLAYERS] {
     let mut out = [0.0; MAX_PLAYERS];
     if players < 2 {
