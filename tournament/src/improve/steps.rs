@@ -8,7 +8,7 @@ use files::error::{Error, Result};
 use std::path::Path;
 use tournament::results::output::read_run_info;
 use tournament::results::schema::{RunInfo, RunStatus, SprtResult};
-use tournament::stats::{elo_from_score, elo_interval, SprtModel, Z95};
+use tournament::stats::{elo_from_score, elo_interval, wilson_interval, SprtModel, Z95};
 
 /// What the messages of a step tell the user to do.
 pub struct Hints {
@@ -124,30 +124,43 @@ pub struct MatchElo {
 impl MatchElo {
     /// The candidate's Elo in the match of `sprt`, with its 95% interval
     /// (pentanomial for 2 players, trinomial otherwise).
+    ///
+    /// A match won or lost in every game (or pair) has no observed
+    /// variance, so the usual interval is empty; its bounds are then the
+    /// Wilson interval of the observations (pairs, or games), which
+    /// stays honest about how few there were: 15 pairs all won put the
+    /// low end at a score of 0.80 (+236 Elo), not at the clamp.
     pub fn of(sprt: &SprtResult) -> MatchElo {
         let clamp = |s: f64| s.clamp(0.001, 0.999);
-        match sprt.model {
+        let (score, low, high) = match sprt.model {
             SprtModel::Pentanomial => {
                 let (score, low, high) = sprt.pentanomial.interval();
-                MatchElo {
+                let pairs = sprt.pentanomial.pairs() as f64;
+                let (low, high) = unanimous_bounds(score, pairs).unwrap_or((low, high));
+                (
                     score,
-                    elo: elo_from_score(clamp(score)),
-                    low: elo_from_score(clamp(low)),
-                    high: elo_from_score(clamp(high)),
-                }
+                    elo_from_score(clamp(low)),
+                    elo_from_score(clamp(high)),
+                )
             }
             SprtModel::Trinomial => {
                 let (w, d, l) = (sprt.wins as f64, sprt.draws as f64, sprt.losses as f64);
-                let score = (w + d / 2.0) / (w + d + l).max(1.0);
+                let games = w + d + l;
+                let score = (w + d / 2.0) / games.max(1.0);
                 let (_, low, high) = elo_interval(w, d, l);
                 let bound = |e: f64| e.clamp(elo_from_score(0.001), elo_from_score(0.999));
-                MatchElo {
-                    score,
-                    elo: elo_from_score(clamp(score)),
-                    low: bound(low),
-                    high: bound(high),
-                }
+                let (low, high) = match unanimous_bounds(score, games) {
+                    Some((lo, hi)) => (elo_from_score(clamp(lo)), elo_from_score(clamp(hi))),
+                    None => (bound(low), bound(high)),
+                };
+                (score, low, high)
             }
+        };
+        MatchElo {
+            score,
+            elo: elo_from_score(clamp(score)),
+            low,
+            high,
         }
     }
 
@@ -155,6 +168,12 @@ impl MatchElo {
     pub fn se(&self) -> f64 {
         (self.high - self.low) / (2.0 * Z95)
     }
+}
+
+/// The Wilson score bounds of `n` observations that all scored `score`
+/// when it is 0 or 1 (a match without observed variance); `None` otherwise.
+fn unanimous_bounds(score: f64, n: f64) -> Option<(f64, f64)> {
+    (n > 0.0 && (score == 0.0 || score == 1.0)).then(|| wilson_interval(score * n, n, Z95))
 }
 
 /// An Elo against generation 0, chained through the promotion matches:
@@ -185,5 +204,70 @@ impl Chain {
     /// The high end of its 95% interval.
     pub fn high(&self) -> f64 {
         self.elo + Z95 * self.se
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tournament::stats::{Pentanomial, SprtDecision};
+
+    fn result(
+        model: SprtModel,
+        pairs: [u64; 5],
+        (wins, draws, losses): (u64, u64, u64),
+    ) -> SprtResult {
+        SprtResult {
+            decision: SprtDecision::AcceptH1,
+            model,
+            llr: 3.0,
+            lower: -2.94,
+            upper: 2.94,
+            games: wins + draws + losses,
+            wins,
+            draws,
+            losses,
+            pentanomial: Pentanomial(pairs),
+            trace: Vec::new(),
+            trace_every: 1,
+        }
+    }
+
+    #[test]
+    fn a_match_won_in_every_pair_keeps_an_interval_as_wide_as_its_few_pairs() {
+        let m = MatchElo::of(&result(
+            SprtModel::Pentanomial,
+            [0, 0, 0, 0, 15],
+            (30, 0, 0),
+        ));
+        assert_eq!(m.score, 1.0);
+        // Wilson's low end for 15 of 15: 0.7961 → +236.6 Elo.
+        assert!((m.low - 236.6).abs() < 0.5, "{m:?}");
+        assert_eq!(m.high, elo_from_score(0.999));
+        assert!(m.se() > 100.0);
+        let lost = MatchElo::of(&result(
+            SprtModel::Pentanomial,
+            [15, 0, 0, 0, 0],
+            (0, 0, 30),
+        ));
+        assert!((lost.high + 236.6).abs() < 0.5, "{lost:?}");
+        let games = MatchElo::of(&result(SprtModel::Trinomial, [0; 5], (30, 0, 0)));
+        // Wilson's low end for 30 of 30: 0.8865 → +357.1 Elo.
+        assert!((games.low - 357.1).abs() < 0.5, "{games:?}");
+    }
+
+    #[test]
+    fn a_mixed_match_keeps_its_observed_interval() {
+        let counts = [10, 20, 30, 20, 10];
+        let m = MatchElo::of(&result(SprtModel::Pentanomial, counts, (90, 0, 90)));
+        let (_, low, high) = Pentanomial(counts).interval();
+        assert_eq!((m.low, m.high), (elo_from_score(low), elo_from_score(high)));
+        // Every pair split: no doubt about ½, as the pairs show.
+        let split = MatchElo::of(&result(
+            SprtModel::Pentanomial,
+            [0, 0, 40, 0, 0],
+            (40, 0, 40),
+        ));
+        assert_eq!((split.low, split.elo, split.high), (0.0, 0.0, 0.0));
     }
 }
