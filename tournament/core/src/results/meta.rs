@@ -2,7 +2,7 @@
 //! (formatted here, without a date library), the code revision and the
 //! crate versions; and how a printed hint names this program.
 
-use std::path::{Path, PathBuf};
+use super::git_head;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 /// Split seconds since the Unix epoch into (year, month, day, hour,
@@ -45,63 +45,19 @@ pub fn compact(t: SystemTime) -> String {
     format!("{y:04}{mo:02}{d:02}T{h:02}{mi:02}{s:02}Z")
 }
 
-/// The commit checked out in the source tree this binary was built from
-/// (or, failing that, around the current directory), read from `.git`
-/// without running git; `"unknown"` when there is none.
+/// The commit this binary was built from: the source tree's `HEAD` when
+/// the build script ran (a new commit rebuilds it), so a binary keeps
+/// naming its own code however the tree moves on afterwards. A build
+/// outside a git checkout (a source archive) falls back to the checkout
+/// around the current directory at run time, and `"unknown"` without one.
 pub fn code_revision() -> String {
-    let mut starts: Vec<PathBuf> = vec![PathBuf::from(env!("CARGO_MANIFEST_DIR"))];
-    if let Ok(cwd) = std::env::current_dir() {
-        starts.push(cwd);
+    if let Some(built) = option_env!("CARCASSONNE_BUILD_REVISION") {
+        return built.to_string();
     }
-    starts
-        .iter()
-        .flat_map(|s| s.ancestors().map(Path::to_path_buf).collect::<Vec<_>>())
-        .find_map(|dir| revision_in(&dir.join(".git")))
-        .unwrap_or_else(|| "unknown".to_string())
-}
-
-/// The HEAD commit of the git directory (or `gitdir:` file) `dot_git`.
-fn revision_in(dot_git: &Path) -> Option<String> {
-    let git_dir = if dot_git.is_file() {
-        let text = std::fs::read_to_string(dot_git).ok()?;
-        let target = text.trim().strip_prefix("gitdir:")?.trim();
-        dot_git.parent()?.join(target)
-    } else if dot_git.is_dir() {
-        dot_git.to_path_buf()
-    } else {
-        return None;
-    };
-    let head = std::fs::read_to_string(git_dir.join("HEAD")).ok()?;
-    let head = head.trim();
-    let Some(reference) = head.strip_prefix("ref:") else {
-        return is_hash(head).then(|| head.to_string());
-    };
-    let reference = reference.trim();
-    let common = std::fs::read_to_string(git_dir.join("commondir"))
-        .map(|c| git_dir.join(c.trim()))
-        .unwrap_or_else(|_| git_dir.clone());
-    for dir in [&git_dir, &common] {
-        if let Ok(hash) = std::fs::read_to_string(dir.join(reference)) {
-            let hash = hash.trim();
-            if is_hash(hash) {
-                return Some(hash.to_string());
-            }
-        }
-        if let Ok(packed) = std::fs::read_to_string(dir.join("packed-refs")) {
-            for line in packed.lines() {
-                if let Some((hash, name)) = line.split_once(' ') {
-                    if name.trim() == reference && is_hash(hash) {
-                        return Some(hash.to_string());
-                    }
-                }
-            }
-        }
-    }
-    None
-}
-
-fn is_hash(s: &str) -> bool {
-    s.len() >= 40 && s.bytes().all(|b| b.is_ascii_hexdigit())
+    std::env::current_dir()
+        .ok()
+        .and_then(|cwd| git_head::commit_above(&cwd))
+        .map_or_else(|| "unknown".to_string(), |(hash, _)| hash)
 }
 
 /// Versions of the workspace crates (they share the workspace version).

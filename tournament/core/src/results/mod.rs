@@ -4,6 +4,7 @@
 //! itself ([`meta`]), combining shard folders ([`merge`]), and checking
 //! game records ([`replay`]). Column by column in `results/README.md`.
 
+mod git_head;
 pub mod merge;
 pub mod meta;
 pub mod output;
