@@ -70,6 +70,7 @@ fn the_shipped_networks_load_and_play_their_rules() {
     let gifts: Rules = "gifts=true".parse().unwrap();
     for (file, rules, players) in [
         ("net-2p", Rules::default(), 2),
+        ("net-2p-zero", Rules::default(), 2),
         ("net-gifts", gifts, 2),
         ("net-3p", Rules::default(), 3),
     ] {
