@@ -3,7 +3,6 @@
 //! checkout's `HEAD` or its branch moves.
 
 #[path = "src/results/git_head.rs"]
-#[allow(dead_code)]
 mod git_head;
 
 fn main() {
