@@ -372,7 +372,7 @@ impl Game {
         crate::observation::mask_numpy(py, &self.state, radius)
     }
 
-    /// The game's record as JSON (GAME-RECORD.md format), with final
+    /// The game's record as JSON (the format of docs/RECORD-FORMAT.md), with final
     /// scores once the game is over.
     fn to_record(&self) -> PyResult<String> {
         serde_json::to_string(&self.record()).map_err(|e| PyValueError::new_err(e.to_string()))

@@ -30,6 +30,17 @@ pub fn tournament_config(args: &TournamentArgs) -> Result<TournamentConfig> {
         Some(n) => n,
         None => std::thread::available_parallelism().map_or(1, |n| n.get()),
     };
+    // No sandboxed bot is ever given the results folder (checked when
+    // its spec is, below, and again when it starts).
+    let results = [args.game.resume.as_deref(), args.game.out.as_deref()];
+    for dir in results.into_iter().flatten() {
+        protocol::external::sandbox::protect(dir);
+    }
+    if args.game.out.is_none() && args.game.resume.is_none() {
+        protocol::external::sandbox::protect(
+            tournament::run::config::DEFAULT_RESULTS_ROOT.as_ref(),
+        );
+    }
     if let Some(dir) = &args.game.resume {
         return resume_config(args, dir, threads);
     }

@@ -5,7 +5,8 @@
 //! option, the value and why; anything else clap's full message with its
 //! usage and hints), `replay`, which reports every bad record, and a
 //! run or merge in which an agent forfeited every game it played (its
-//! results written, one line on stderr, exit code 3).
+//! results written, one line on stderr, exit code 3) and a command
+//! stopped by Ctrl-C or SIGTERM (exit code 130).
 //! Output to a closed pipe (`carcassonne replay big.jsonl | head -1`)
 //! ends the output quietly ([`files::stdio`]): the command finishes
 //! its files and exits 0.
@@ -56,7 +57,13 @@ fn main() -> ExitCode {
         Ok(code) => code,
         Err(message) => {
             warn(&format!("carcassonne: {message}"));
-            ExitCode::FAILURE
+            // A command stopped by Ctrl-C or SIGTERM (improve, a resume
+            // inside it) exits as an interrupted tournament does.
+            if tournament::run::interrupt::requested() {
+                ExitCode::from(tournament::run::interrupt::EXIT_CODE)
+            } else {
+                ExitCode::FAILURE
+            }
         }
     }
 }

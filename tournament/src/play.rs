@@ -80,9 +80,16 @@ impl PlayConfig {
 /// `--out` must not exist (a record is never overwritten) and its folder
 /// must be a folder or creatable.
 fn check_new_file(path: &Path) -> Result<()> {
-    if path.exists() {
+    // A link counts, dangling or not: the record is never written
+    // through one.
+    if let Ok(meta) = std::fs::symlink_metadata(path) {
+        let what = if meta.file_type().is_symlink() {
+            "already exists as a link"
+        } else {
+            "already exists"
+        };
         return Err(Error::Invalid(format!(
-            "--out {}: already exists (give another --out or remove it)",
+            "--out {}: {what} (give another --out or remove it)",
             path.display()
         )));
     }
@@ -92,6 +99,15 @@ fn check_new_file(path: &Path) -> Result<()> {
                 "--out {}: cannot create, {} is not a folder",
                 path.display(),
                 existing.display()
+            )));
+        }
+        let writable = nix::unistd::access(existing, nix::unistd::AccessFlags::W_OK);
+        if let Err(e) = writable {
+            return Err(Error::Invalid(format!(
+                "--out {}: cannot write in {}: {}",
+                path.display(),
+                existing.display(),
+                e.desc()
             )));
         }
     }

@@ -80,13 +80,10 @@ pub struct ReplayError {
     pub reason: ReplayReason,
 }
 
-impl fmt::Display for ReplayError {
+impl fmt::Display for ReplayReason {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         use ReplayReason::*;
-        if self.turn > 0 {
-            write!(f, "turn {}: ", self.turn)?;
-        }
-        match &self.reason {
+        match self {
             BadHeader(s) | BadTurn(s) => f.write_str(s),
             WrongPlayer { found, expected } => {
                 write!(
@@ -102,6 +99,15 @@ impl fmt::Display for ReplayError {
                 "final scores {recorded:?} in the record, {replayed:?} on replay"
             ),
         }
+    }
+}
+
+impl fmt::Display for ReplayError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.turn > 0 {
+            write!(f, "turn {}: ", self.turn)?;
+        }
+        self.reason.fmt(f)
     }
 }
 

@@ -174,7 +174,7 @@ pub enum DecideProblem {
     NoDecision {
         /// The seat.
         seat: u8,
-        /// The phase, as `Debug` text.
+        /// Why (the game is over, or a draw is due).
         phase: String,
     },
     /// The agent failed.
@@ -205,10 +205,9 @@ impl std::fmt::Display for DecideProblem {
             DecideProblem::TurnRefused { turn, why } => write!(f, "turn {turn}: {why}"),
             DecideProblem::CurrentRefused(why) => write!(f, "the current turn: {why}"),
             DecideProblem::NotToPlay(seat) => write!(f, "seat {seat} is not to play"),
-            DecideProblem::NoDecision { seat, phase } => write!(
-                f,
-                "seat {seat} has no decision to make here (phase {phase})"
-            ),
+            DecideProblem::NoDecision { seat, phase } => {
+                write!(f, "seat {seat} has no decision to make here ({phase})")
+            }
             DecideProblem::GaveUp(e) => write!(f, "the agent gave up: {e}"),
             DecideProblem::NotInLegal(text) => {
                 write!(
@@ -377,7 +376,7 @@ fn decide(
                 })?;
         g.state
             .apply_chance_outcome(engine::Chance::Tile(tile))
-            .map_err(|e| DecideProblem::StartRefused(format!("{e:?}")))?;
+            .map_err(|e| DecideProblem::StartRefused(e.to_string()))?;
     } else if g.state.rules().start_in_bag && g.state.board().is_empty() {
         return Err(DecideProblem::StartMissing);
     }
@@ -387,7 +386,7 @@ fn decide(
             viewer,
             &parse_deal(deal).map_err(DecideProblem::Deal)?,
         )
-        .map_err(|e| DecideProblem::DealRefused(format!("{e:?}")))?;
+        .map_err(|e| DecideProblem::DealRefused(e.to_string()))?;
     } else if g.state.phase() == Phase::DrawHand && g.state.turns() == 0 {
         return Err(DecideProblem::DealMissing);
     }
@@ -420,7 +419,7 @@ fn decide(
         follow_turn(&mut g.state, viewer, &seen.turn, seen.hidden).map_err(|e| {
             DecideProblem::TurnRefused {
                 turn,
-                why: format!("{e:?}"),
+                why: e.to_string(),
             }
         })?;
     }
@@ -428,7 +427,7 @@ fn decide(
     if let Some(value) = d.current {
         let seen = parse_turn(value).map_err(DecideProblem::Turn)?;
         follow_turn_start(&mut position, viewer, &seen.turn)
-            .map_err(|e| DecideProblem::CurrentRefused(format!("{e:?}")))?;
+            .map_err(|e| DecideProblem::CurrentRefused(e.to_string()))?;
     }
     let view = position.view(Seat(d.seat));
     if position.to_play() != Seat(d.seat) {
@@ -439,7 +438,12 @@ fn decide(
     if position.is_chance() || position.is_over() {
         return Err(DecideProblem::NoDecision {
             seat: d.seat,
-            phase: format!("{:?}", position.phase()),
+            phase: if position.is_over() {
+                "the game is over"
+            } else {
+                "a tile must be drawn first"
+            }
+            .to_string(),
         });
     }
     let action = agent
@@ -560,6 +564,22 @@ mod tests {
         let (result, _) = serve_lines(&decide("\"hidden\",\"hidden\",\"hidden\""));
         let e = result.unwrap_err();
         assert!(e.contains("line 2: turn 1:"), "{e}");
+    }
+
+    #[test]
+    fn a_turn_by_the_wrong_seat_is_refused_in_words_not_debug_text() {
+        let (result, _) = serve_lines(concat!(
+            "{\"type\":\"new_game\",\"rules\":{},",
+            "\"players\":2,\"seat\":0,\"first\":0,\"seed\":1}\n",
+            "{\"type\":\"decide\",\"seat\":0,",
+            "\"turns\":[{\"player\":1,\"tile\":\"U\",\"x\":1,\"y\":0,\"rot\":1}]}\n"
+        ));
+        let e = result.unwrap_err();
+        assert!(
+            e.contains("line 2: turn 1: player 1 played but it is player 0's turn"),
+            "{e}"
+        );
+        assert!(!e.contains('{') && !e.contains("WrongPlayer"), "{e}");
     }
 
     #[test]

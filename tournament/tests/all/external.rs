@@ -767,6 +767,27 @@ fn probes(dir: &Path) -> std::collections::BTreeMap<String, Vec<String>> {
     found
 }
 
+/// The test bots copied into a fresh folder that every user may read
+/// (run as root, a sandboxed bot runs as an unprivileged user, and the
+/// checkout may lie in a folder only root can enter, such as `/root`).
+fn readable_bots(name: &str) -> PathBuf {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = std::env::temp_dir().join(format!("carcassonne-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o755)).unwrap();
+    for bot in ["escape.py", "misbehave.py"] {
+        let to = dir.join(bot);
+        std::fs::copy(repo(&format!("tournament/tests/bots/{bot}")), &to).unwrap();
+        std::fs::set_permissions(&to, std::fs::Permissions::from_mode(0o644)).unwrap();
+    }
+    dir
+}
+
+fn running_as_root() -> bool {
+    nix::unistd::Uid::effective().is_root()
+}
+
 #[test]
 fn a_sandboxed_bot_reaches_nothing_it_must_not_and_still_plays() {
     if let Err(why) = bwrap_works() {
@@ -776,15 +797,19 @@ fn a_sandboxed_bot_reaches_nothing_it_must_not_and_still_plays() {
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let port = listener.local_addr().unwrap().port();
     let canary = "canary-5e1f0c";
-    // The same bot outside the sandbox reaches everything: the probes work.
-    for (limits, expected) in [("", "open"), ("sandbox=true,mem_mb=512,", "blocked")] {
-        let dir = scratch(&format!("external-sandbox-{expected}"));
+    let bots = readable_bots("sandbox-bots");
+    // The same bot outside the sandbox reaches everything: the probes work
+    // (being root, capabilities and a writable /proc/sys only when the
+    // test runs as root).
+    let as_root = running_as_root();
+    for (limits, sandboxed) in [("", false), ("sandbox=true,mem_mb=512,nproc=16,", true)] {
+        let dir = scratch(&format!("external-sandbox-{sandboxed}"));
         let out = dir.join("run");
         let bot = format!(
-            "ext:{limits}cmd=python3 {} results={} other={} canary={canary} port={port} mem=1024",
-            repo("tournament/tests/bots/escape.py"),
+            "ext:{limits}cmd=python3 {} results={} other={} canary={canary} port={port} mem=1024 procs=40",
+            bots.join("escape.py").display(),
             out.display(),
-            repo("tournament/tests/bots/misbehave.py"),
+            bots.join("misbehave.py").display(),
         );
         let status = Command::new(bin())
             .args(["tournament", "--out", out.to_str().unwrap()])
@@ -799,16 +824,27 @@ fn a_sandboxed_bot_reaches_nothing_it_must_not_and_still_plays() {
         );
         let found = probes(&out);
         let names = [
+            "capabilities",
             "command_line",
             "cpu",
             "environment",
             "memory",
             "network",
             "other_bot",
+            "proc_sys",
+            "processes",
             "results",
+            "root",
         ];
         assert_eq!(found.keys().collect::<Vec<_>>(), names, "{found:?}");
         for (name, states) in &found {
+            let root_only = ["capabilities", "proc_sys", "root"].contains(&name.as_str());
+            let expected = match (sandboxed, root_only && !as_root) {
+                (true, _) => "blocked",
+                (false, false) => "open",
+                // Not root: nothing to show outside either.
+                (false, true) => continue,
+            };
             assert!(
                 states.iter().all(|s| s == expected),
                 "{limits}{name}: {states:?}"
@@ -818,4 +854,45 @@ fn a_sandboxed_bot_reaches_nothing_it_must_not_and_still_plays() {
         assert_eq!(rows.len(), 4, "two games, a row per seat");
         assert!(rows.iter().all(|r| r["forfeit"].is_empty()), "{rows:?}");
     }
+    let _ = std::fs::remove_dir_all(&bots);
+}
+
+#[test]
+fn a_sandboxed_bot_is_never_given_the_root_a_system_folder_or_the_results_folder() {
+    if let Err(why) = bwrap_works() {
+        eprintln!("\n*** SKIPPED a_sandboxed_bot_is_never_given_…: {why} ***\n");
+        return;
+    }
+    let bots = readable_bots("sandbox-binds");
+    let dir = scratch("external-sandbox-binds");
+    let out = dir.join("run");
+    std::fs::create_dir_all(&out).unwrap();
+    let escape = bots.join("escape.py");
+    let parent = dir.to_str().unwrap();
+    for (arg, named) in [
+        ("/", "/"),
+        ("/etc", "/etc"),
+        ("/etc/passwd", "/etc/passwd"),
+        ("/proc/1", "/proc/1"),
+        (out.to_str().unwrap(), out.to_str().unwrap()),
+        (parent, parent),
+    ] {
+        let agents = format!(
+            "ext:sandbox=true,cmd=python3 {} {arg},random",
+            escape.display()
+        );
+        let result = bin()
+            .args(["tournament", "--out", out.join("games").to_str().unwrap()])
+            .args(["--agents", &agents, "--games", "1"])
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&result.stderr);
+        assert!(!result.status.success(), "{arg}: accepted");
+        assert_eq!(err.trim().lines().count(), 1, "{arg}: {err}");
+        assert!(
+            err.contains(&format!("would be given {named} (")),
+            "{arg}: {err}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&bots);
 }

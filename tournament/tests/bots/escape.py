@@ -7,7 +7,7 @@ Arguments, KEY=VALUE (not paths, so that the sandbox does not bind them):
 results=DIR (the results folder), other=FILE (another bot's file),
 canary=TEXT (a value in the toolkit's environment), port=N (a TCP port
 listening on 127.0.0.1 outside), mem=MIB (an allocation over the memory
-limit)."""
+limit), procs=N (more processes than the process limit)."""
 
 import json
 import mmap
@@ -79,7 +79,48 @@ def cpu_unlimited():
     return soft == resource.RLIM_INFINITY
 
 
+def root():
+    return os.getuid() == 0 or os.geteuid() == 0
+
+
+def capabilities():
+    with open("/proc/self/status") as f:
+        line = next(l for l in f if l.startswith("CapEff:"))
+    return int(line.split()[1], 16) != 0
+
+
+def proc_sys():
+    # Opening for writing is the escape (core_pattern runs a program as
+    # root outside); nothing is written.
+    with open("/proc/sys/kernel/core_pattern", "r+"):
+        return True
+
+
+def processes_unlimited():
+    # Children that wait on a pipe: all exit when it closes.
+    r, w = os.pipe()
+    children = []
+    try:
+        for _ in range(int(args["procs"])):
+            pid = os.fork()
+            if pid == 0:
+                os.close(w)
+                os.read(r, 1)
+                os._exit(0)
+            children.append(pid)
+        return True
+    finally:
+        os.close(w)
+        os.close(r)
+        for pid in children:
+            os.waitpid(pid, 0)
+
+
 probe("results", results)
+probe("root", root)
+probe("capabilities", capabilities)
+probe("proc_sys", proc_sys)
+probe("processes", processes_unlimited)
 probe("other_bot", other_bot)
 probe("command_line", toolkit_command_line)
 probe("environment", toolkit_environment)

@@ -203,6 +203,9 @@ pub fn check_new_folder(dir: &Path, what: &str) -> Result<()> {
     Ok(())
 }
 
+/// The folder that default results folders are made in.
+pub const DEFAULT_RESULTS_ROOT: &str = "results";
+
 /// `results/<UTC time>-<name>[-shard-K-of-N]`, numbered if it exists.
 pub fn default_folder(settings: &Settings) -> PathBuf {
     let mut base = format!(
@@ -213,7 +216,7 @@ pub fn default_folder(settings: &Settings) -> PathBuf {
     if let Some(s) = settings.shard {
         base.push_str(&format!("-shard-{}-of-{}", s.index, s.count));
     }
-    let first = Path::new("results").join(&base);
+    let first = Path::new(DEFAULT_RESULTS_ROOT).join(&base);
     let mut dir = first.clone();
     let mut n = 2;
     while dir.exists() {

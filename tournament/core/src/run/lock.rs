@@ -8,17 +8,18 @@
 //! lock left by a dead process never blocks; the file itself stays (it
 //! is never removed: removing it would let a third process lock a new
 //! file while a second still holds the old one). The holder writes its
-//! pid into the file, only for the message a second writer gets:
+//! pid into the file (in one write, and a refused writer waits a moment
+//! for it), only for the message a second writer gets:
 //! `DIR is in use by another carcassonne process (pid N)`. On Linux NFS
 //! clients `flock` is carried out as a POSIX lock on the server, so
-//! shards on a shared volume are covered too.
+//! shards on a shared volume are covered too. A locked folder is also one
+//! that no sandboxed bot is ever given ([`protocol::external::sandbox::protect`]).
 
 use files::error::{Error, Result};
 use nix::errno::Errno;
 use nix::fcntl::{Flock, FlockArg, OFlag};
 use std::fs::File;
-use std::io::{Read, Seek, Write};
-use std::os::unix::fs::OpenOptionsExt;
+use std::os::unix::fs::{FileExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 
 /// The lock file's name inside a results folder.
@@ -55,15 +56,11 @@ impl FolderLock {
                 path.display()
             )));
         }
-        let mut file = match Flock::lock(file, FlockArg::LockExclusiveNonblock) {
+        let file = match Flock::lock(file, FlockArg::LockExclusiveNonblock) {
             Ok(file) => file,
-            Err((mut file, Errno::EWOULDBLOCK)) => {
-                let mut text = String::new();
-                let _ = file.read_to_string(&mut text);
-                let pid = text
-                    .trim()
-                    .parse::<u32>()
-                    .map_or("pid unknown".to_string(), |p| format!("pid {p}"));
+            Err((file, Errno::EWOULDBLOCK)) => {
+                let pid =
+                    holder_pid(&file).map_or("pid unknown".to_string(), |p| format!("pid {p}"));
                 return Err(Error::Folder(format!(
                     "{} is in use by another carcassonne process ({pid}); \
                      wait for it to end or stop it",
@@ -74,12 +71,14 @@ impl FolderLock {
                 return Err(Error::io("lock", &path, std::io::Error::from(errno)));
             }
         };
-        let pid = format!("{}\n", std::process::id());
-        file.set_len(0)
-            .and_then(|()| file.rewind())
-            .and_then(|()| file.write_all(pid.as_bytes()))
-            .and_then(|()| file.flush())
+        // One write of a fixed width at the start, then the length: a
+        // reader never sees the file empty or half-written once this is
+        // done (and waits for it, until then: [`holder_pid`]).
+        let pid = format!("{:>10}\n", std::process::id());
+        file.write_all_at(pid.as_bytes(), 0)
+            .and_then(|()| file.set_len(pid.len() as u64))
             .map_err(|e| Error::io("write", &path, e))?;
+        protocol::external::sandbox::protect(dir);
         Ok(FolderLock {
             _file: file,
             dir: dir.to_path_buf(),
@@ -89,6 +88,30 @@ impl FolderLock {
     /// The folder locked.
     pub fn dir(&self) -> &Path {
         &self.dir
+    }
+}
+
+/// How long a refused writer waits for the holder to write its pid (it
+/// may have taken the lock a moment ago).
+const PID_WAIT: std::time::Duration = std::time::Duration::from_millis(500);
+
+/// The pid the holder of `file`'s lock wrote, waiting up to [`PID_WAIT`]
+/// for a holder that has only just taken it.
+fn holder_pid(file: &File) -> Option<u32> {
+    let end = std::time::Instant::now() + PID_WAIT;
+    loop {
+        let mut buf = [0u8; 32];
+        let n = file.read_at(&mut buf, 0).unwrap_or(0);
+        let text = std::str::from_utf8(&buf[..n]).unwrap_or("");
+        if text.ends_with('\n') {
+            if let Ok(pid) = text.trim().parse::<u32>() {
+                return Some(pid);
+            }
+        }
+        if std::time::Instant::now() >= end {
+            return None;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
     }
 }
 

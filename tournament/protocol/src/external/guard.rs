@@ -9,8 +9,12 @@
 //! - makes itself a child subreaper (`prctl(PR_SET_CHILD_SUBREAPER)`), so
 //!   every descendant of the bot that loses its parent, one that called
 //!   `setsid` included, becomes the guard's child instead of init's;
+//! - when it runs as root and is given a user id (sandboxed bots), drops
+//!   to that unprivileged user and group, with no supplementary groups,
+//!   before anything else: the bot's processes are then nobody's but
+//!   their own;
 //! - sets the bot's resource limits (`setrlimit`: CPU seconds, address
-//!   space), inherited by the bot and its descendants;
+//!   space, processes), inherited by the bot and its descendants;
 //! - starts the bot (its stdin, stdout and stderr are the guard's: the
 //!   toolkit's pipes), and then watches, every [`WATCH`]:
 //!   - the bot exited: it kills every descendant left and exits with the
@@ -32,7 +36,7 @@ use nix::sys::resource::{setrlimit, Resource};
 use nix::sys::signal::{kill, SigSet, Signal};
 use nix::sys::signalfd::{SfdFlags, SignalFd};
 use nix::sys::wait::{waitpid, WaitPidFlag, WaitStatus};
-use nix::unistd::{getpid, getppid, Pid};
+use nix::unistd::{getpid, getppid, setgroups, setresgid, setresuid, Gid, Pid, Uid};
 use std::ffi::OsString;
 use std::io::Write;
 use std::os::fd::AsFd;
@@ -79,14 +83,35 @@ pub fn program() -> Option<&'static Path> {
     PROGRAM.get().map(PathBuf::as_path)
 }
 
+/// What the guard sets up before it starts the bot (`None`: nothing).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Limits {
+    /// CPU seconds of the bot's life (`RLIMIT_CPU`).
+    pub cpu_s: Option<u64>,
+    /// Address space in MiB (`RLIMIT_AS`).
+    pub mem_mb: Option<u64>,
+    /// Processes (threads count) the bot may run at once, beyond those its
+    /// user already runs (`RLIMIT_NPROC`, which counts every process of
+    /// the user: the guard counts them when it starts the bot and adds
+    /// this many).
+    pub nproc: Option<u64>,
+    /// The user and group id the bot runs as: the guard drops to it when
+    /// it runs as root (it must: a root guard is refused without it when
+    /// the bot is sandboxed, see [`super::sandbox`]).
+    pub user: Option<u32>,
+}
+
 /// The guard's arguments after [`ARG`]: the toolkit's pid, the limits (0:
-/// none) and the bot's command line.
-pub fn args(cpu_s: Option<u64>, mem_mb: Option<u64>) -> Vec<String> {
+/// none; user `-`: unchanged) and then the bot's command line.
+pub fn args(limits: &Limits) -> Vec<String> {
+    let number = |n: Option<u64>| n.unwrap_or(0).to_string();
     vec![
         ARG.to_string(),
         std::process::id().to_string(),
-        cpu_s.unwrap_or(0).to_string(),
-        mem_mb.unwrap_or(0).to_string(),
+        number(limits.cpu_s),
+        number(limits.mem_mb),
+        number(limits.nproc),
+        limits.user.map_or("-".to_string(), |u| u.to_string()),
     ]
 }
 
@@ -120,8 +145,16 @@ fn guard(args: &[OsString]) -> Result<u8, GuardError> {
             .ok_or(GuardError::NotANumber(i + 1))
     };
     let parent = Pid::from_raw(number(0)? as i32);
-    let (cpu_s, mem_mb) = (number(1)?, number(2)?);
-    let program = args.get(3).ok_or(GuardError::NoProgram)?;
+    let (cpu_s, mem_mb, nproc) = (number(1)?, number(2)?, number(3)?);
+    let user = match args.get(4).and_then(|a| a.to_str()) {
+        Some("-") => None,
+        Some(u) => Some(u.parse::<u32>().map_err(|_| GuardError::NotANumber(5))?),
+        None => return Err(GuardError::NotANumber(5)),
+    };
+    let program = args.get(5).ok_or(GuardError::NoProgram)?;
+    if let Some(user) = user {
+        drop_to(user)?;
+    }
     prctl::set_child_subreaper(true).map_err(errno("cannot become a subreaper"))?;
     // SIGTERM (and a stray SIGINT or SIGHUP) arrive on a descriptor the
     // loop polls. The standard library clears the mask in the bot.
@@ -143,7 +176,14 @@ fn guard(args: &[OsString]) -> Result<u8, GuardError> {
         let bytes = mem_mb.saturating_mul(1 << 20);
         setrlimit(Resource::RLIMIT_AS, bytes, bytes).map_err(errno("cannot limit memory"))?;
     }
-    let bot = match Command::new(program).args(&args[4..]).spawn() {
+    if nproc > 0 {
+        // RLIMIT_NPROC counts all of the user's processes: allow the bot
+        // `nproc` more than there are now (for a user of its own, the
+        // guard itself and nothing else).
+        let limit = processes_of(Uid::current()).saturating_add(nproc);
+        setrlimit(Resource::RLIMIT_NPROC, limit, limit).map_err(errno("cannot limit processes"))?;
+    }
+    let bot = match Command::new(program).args(&args[6..]).spawn() {
         Ok(child) => Pid::from_raw(child.id() as i32),
         Err(e) => {
             let shown = Path::new(program).display();
@@ -168,6 +208,48 @@ fn guard(args: &[OsString]) -> Result<u8, GuardError> {
         let wait = PollTimeout::try_from(WATCH.as_millis() as i32).unwrap_or(PollTimeout::MAX);
         let _ = poll(&mut fds, wait);
     }
+}
+
+/// Become `user` (user and group id alike), with no supplementary
+/// groups and no way back; only root can, and only root needs to.
+fn drop_to(user: u32) -> Result<(), GuardError> {
+    if !Uid::effective().is_root() {
+        return Ok(());
+    }
+    let (uid, gid) = (Uid::from_raw(user), Gid::from_raw(user));
+    setgroups(&[]).map_err(errno("cannot drop supplementary groups"))?;
+    setresgid(gid, gid, gid).map_err(errno("cannot change group"))?;
+    setresuid(uid, uid, uid).map_err(errno("cannot change user"))?;
+    if Uid::effective().is_root() || Uid::current().is_root() {
+        return Err(GuardError::System("still root", Errno::EPERM));
+    }
+    Ok(())
+}
+
+/// How many processes (threads included, as `RLIMIT_NPROC` counts) the
+/// real user `uid` runs now, from `/proc`.
+fn processes_of(uid: Uid) -> u64 {
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return 0;
+    };
+    entries
+        .filter_map(|e| e.ok()?.file_name().to_str()?.parse::<u32>().ok())
+        .filter_map(|pid| std::fs::read_to_string(format!("/proc/{pid}/status")).ok())
+        .filter(|status| status_uid(status) == Some(uid.as_raw()))
+        .map(|status| status_threads(&status).unwrap_or(1))
+        .sum()
+}
+
+/// The real user id in a `/proc/PID/status` text (`Uid:\tREAL\tEFFECTIVE…`).
+fn status_uid(status: &str) -> Option<u32> {
+    let line = status.lines().find_map(|l| l.strip_prefix("Uid:"))?;
+    line.split_whitespace().next()?.parse().ok()
+}
+
+/// The threads of a process in its `/proc/PID/status` text.
+fn status_threads(status: &str) -> Option<u64> {
+    let line = status.lines().find_map(|l| l.strip_prefix("Threads:"))?;
+    line.trim().parse().ok()
 }
 
 /// An error of `what` as one line.
@@ -244,5 +326,31 @@ mod tests {
         assert_eq!(stat_ppid("12 (a) b) S 34 12 12 0"), Some(34));
         assert_eq!(stat_ppid("12 (sleep) Z 1 0"), Some(1));
         assert_eq!(stat_ppid("garbage"), None);
+    }
+
+    #[test]
+    fn the_real_user_and_threads_are_read_from_a_status_text() {
+        let status = "Name:\tpython3\nUid:\t1000\t0\t0\t0\nThreads:\t7\n";
+        assert_eq!(status_uid(status), Some(1000));
+        assert_eq!(status_threads(status), Some(7));
+        assert_eq!(status_uid("Name:\tx\n"), None);
+    }
+
+    #[test]
+    fn the_processes_of_our_own_user_include_this_one() {
+        assert!(processes_of(Uid::current()) >= 1);
+        assert_eq!(processes_of(Uid::from_raw(4_000_000_123)), 0);
+    }
+
+    #[test]
+    fn the_arguments_carry_every_limit_and_the_user() {
+        let limits = Limits {
+            cpu_s: Some(5),
+            mem_mb: None,
+            nproc: Some(64),
+            user: Some(1_600_000_001),
+        };
+        assert_eq!(&args(&limits)[2..], ["5", "0", "64", "1600000001"]);
+        assert_eq!(args(&Limits::default())[5], "-");
     }
 }

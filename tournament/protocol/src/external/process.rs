@@ -56,6 +56,9 @@ pub struct BotCommand {
     pub cpu_s: Option<u64>,
     /// Its address-space limit in MiB (`RLIMIT_AS`).
     pub mem_mb: Option<u64>,
+    /// How many processes (threads count) it may run at once
+    /// (`RLIMIT_NPROC`, beyond those of its user: [`super::guard::Limits`]).
+    pub nproc: Option<u64>,
 }
 
 impl BotCommand {
@@ -69,6 +72,7 @@ impl BotCommand {
             sandbox: false,
             cpu_s: None,
             mem_mb: None,
+            nproc: None,
         }
     }
 }
@@ -95,21 +99,28 @@ pub struct BotProcess {
 impl BotProcess {
     /// Start `command`, its stderr going to `log` (created) or nowhere.
     pub fn spawn(command: &BotCommand, log: Option<&Path>) -> Result<BotProcess, BotError> {
-        let (program, args) = if command.sandbox {
-            super::sandbox::wrap(command).map_err(BotError::Prepare)?
+        let (program, args, user) = if command.sandbox {
+            let wrapped = super::sandbox::wrap(command).map_err(BotError::Prepare)?;
+            (wrapped.program, wrapped.args, wrapped.user)
         } else {
             (
                 command.program.clone(),
                 command.args.iter().map(Into::into).collect(),
+                None,
             )
         };
         let guard = super::guard::program();
-        let limited = command.cpu_s.is_some() || command.mem_mb.is_some() || command.sandbox;
+        let limits = super::guard::Limits {
+            cpu_s: command.cpu_s,
+            mem_mb: command.mem_mb,
+            nproc: command.nproc,
+            user,
+        };
+        let limited = limits != super::guard::Limits::default() || command.sandbox;
         let mut cmd = match guard {
             Some(guard) => {
                 let mut cmd = Command::new(guard);
-                cmd.args(super::guard::args(command.cpu_s, command.mem_mb))
-                    .arg(&program);
+                cmd.args(super::guard::args(&limits)).arg(&program);
                 cmd
             }
             None if limited => {

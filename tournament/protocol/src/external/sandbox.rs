@@ -9,6 +9,17 @@
 //! `--unshare-pid` also puts every process of the bot in a namespace that
 //! dies with it. The guard ([`super::guard`]) adds the rlimits.
 //!
+//! Who the bot is: never root, and without capabilities (`--cap-drop
+//! ALL`). Run by an ordinary user, bubblewrap maps that user into the
+//! sandbox. Run as root (as CI runs), root outside would still own the
+//! bot's processes — its files, its process count (the kernel does not
+//! limit root's) — so the guard first drops to an unprivileged user id
+//! of the bot's own ([`bot_user`], no account uses it), and bubblewrap
+//! runs as that user: every path the bot is given must then be one that
+//! every user may read, or the bot is refused with the path named.
+//! `/proc/sys` is read-only, and the bot may run [`DEFAULT_NPROC`]
+//! processes (threads count) unless the spec says `nproc=`.
+//!
 //! What the bot sees: `/usr` (and the `/bin`, `/lib…` links to it) and a
 //! few files of `/etc` the dynamic loader and Python read, read-only; a
 //! private `/tmp`, `/dev` and `/proc` (its own processes only); its own
@@ -17,16 +28,43 @@
 //! `HOME=/tmp`, `LANG` and the bots file's `env`, nothing else. No
 //! network (a loopback of its own), not the results folder, not the
 //! toolkit's command line or environment, not other bots' files (unless
-//! they lie in a folder it is given).
+//! they lie in a folder it is given). A path the bot is given is never
+//! `/`, a system folder (`/etc`, `/proc`, `/home`, …, or anything in
+//! `/etc`, `/proc`, `/sys`, `/dev`, `/boot`, `/run`, `/root`), a results
+//! folder of this process ([`protect`]: the folders it writes), a parent
+//! of one, or anything in one: such a bot is refused with the path named.
 
 use super::process::BotCommand;
 use std::ffi::OsString;
+use std::os::unix::process::CommandExt as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::sync::OnceLock;
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::{Mutex, OnceLock};
 
 /// The bubblewrap program looked for on the `PATH`.
 pub const BWRAP: &str = "bwrap";
+
+/// Processes (threads included) a sandboxed bot may run at once when the
+/// spec gives no `nproc=`.
+pub const DEFAULT_NPROC: u64 = 256;
+
+/// The first of the user ids a root toolkit runs sandboxed bots as: a
+/// range of [`BOT_USERS`] ids far above the ones accounts use (Debian
+/// gives accounts ids below 60,000 and subordinate ids from 100,000 in
+/// steps of 65,536; this is beyond 25,000 of those steps).
+pub const FIRST_BOT_USER: u32 = 1_700_000_000;
+/// How many user ids [`FIRST_BOT_USER`] starts.
+pub const BOT_USERS: u32 = 100_000_000;
+
+/// Folders a bot is never given, nor their parents: the whole tree of the
+/// first six, and the folder itself for the others.
+const SYSTEM: [&str; 17] = [
+    "/etc", "/proc", "/sys", "/dev", "/boot", "/run", "/root", "/", "/bin", "/home", "/lib",
+    "/lib64", "/opt", "/sbin", "/srv", "/tmp", "/var",
+];
+/// How many of [`SYSTEM`] are refused with everything in them.
+const SYSTEM_TREES: usize = 7;
 
 /// Files of `/etc` a bot may need (the dynamic loader's cache, time zone,
 /// Debian's alternatives links), bound when they exist.
@@ -63,6 +101,16 @@ pub enum SandboxError {
     NoCurrentFolder(std::sync::Arc<std::io::Error>),
     /// The bot's program is not found.
     NotFound(PathBuf),
+    /// A path the bot would be given that it must never see.
+    Forbidden {
+        /// The path.
+        path: PathBuf,
+        /// What it is (`a system folder`, `the results folder …`).
+        what: String,
+    },
+    /// Run as root, the bot runs as an unprivileged user who cannot read
+    /// this path.
+    Unreadable(PathBuf),
 }
 
 impl std::fmt::Display for SandboxError {
@@ -81,6 +129,17 @@ impl std::fmt::Display for SandboxError {
             SandboxError::NotFound(program) => {
                 write!(f, "cannot start {}: not found", program.display())
             }
+            SandboxError::Forbidden { path, what } => write!(
+                f,
+                "the bot would be given {} ({what}); give it only its own files",
+                path.display()
+            ),
+            SandboxError::Unreadable(path) => write!(
+                f,
+                "run as root, the bot runs as an unprivileged user, who cannot read {}: \
+                 put the bot's files where every user may read them",
+                path.display()
+            ),
         }
     }
 }
@@ -94,15 +153,20 @@ pub fn available() -> Result<&'static Path, SandboxError> {
     FOUND
         .get_or_init(|| {
             let bwrap = find_on_path(BWRAP).ok_or(SandboxError::NoBwrap)?;
-            let out = Command::new(&bwrap)
-                .args(["--unshare-all", "--die-with-parent", "--ro-bind", "/", "/"])
+            let mut probe = Command::new(&bwrap);
+            probe
+                .args(["--unshare-all", "--die-with-parent", "--cap-drop", "ALL"])
+                .args(["--ro-bind", "/", "/"])
                 .arg("true")
-                .stdin(Stdio::null())
-                .output()
-                .map_err(|e| SandboxError::CannotRun {
-                    bwrap: bwrap.clone(),
-                    error: e.to_string(),
-                })?;
+                .stdin(Stdio::null());
+            // As the bots will run: as root, under a user of their own.
+            if let Some(user) = bot_user() {
+                probe.uid(user).gid(user);
+            }
+            let out = probe.output().map_err(|e| SandboxError::CannotRun {
+                bwrap: bwrap.clone(),
+                error: e.to_string(),
+            })?;
             if out.status.success() {
                 Ok(bwrap)
             } else {
@@ -118,12 +182,97 @@ pub fn available() -> Result<&'static Path, SandboxError> {
         .map_err(Clone::clone)
 }
 
+/// A sandboxed bot's command line: bwrap and its arguments, and the user
+/// the guard must drop to first (as root).
+#[derive(Clone, Debug)]
+pub struct Wrapped {
+    /// The bwrap program.
+    pub program: PathBuf,
+    /// Its arguments, the bot's command line last.
+    pub args: Vec<OsString>,
+    /// The unprivileged user (and group) id to run bwrap as, when the
+    /// toolkit runs as root.
+    pub user: Option<u32>,
+}
+
+/// Never give a bot `dir` (canonical where it exists), its parents or
+/// anything in it: called for every results folder this process writes
+/// (the run's folder lock does).
+pub fn protect(dir: &Path) {
+    let dir = dir
+        .canonicalize()
+        .or_else(|_| std::path::absolute(dir))
+        .unwrap_or_else(|_| dir.to_path_buf());
+    let mut protected = PROTECTED.lock().unwrap_or_else(|e| e.into_inner());
+    if !protected.contains(&dir) {
+        protected.push(dir);
+    }
+}
+
+static PROTECTED: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+/// The user id a sandboxed bot runs as when the toolkit runs as root (a
+/// new one for each bot, from [`FIRST_BOT_USER`]); `None` otherwise.
+pub fn bot_user() -> Option<u32> {
+    static NEXT: AtomicU32 = AtomicU32::new(0);
+    if !nix::unistd::Uid::effective().is_root() {
+        return None;
+    }
+    // Different toolkit processes start at different places.
+    let start = std::process::id().wrapping_mul(7919);
+    let n = start.wrapping_add(NEXT.fetch_add(1, Ordering::Relaxed));
+    Some(FIRST_BOT_USER + n % BOT_USERS)
+}
+
+/// Refuse to give a bot `path` (canonical): `/`, system folders, results
+/// folders of this process, their parents and what is in them.
+pub fn check_bind(path: &Path) -> Result<(), SandboxError> {
+    let forbidden = |what: String| {
+        Err(SandboxError::Forbidden {
+            path: path.to_path_buf(),
+            what,
+        })
+    };
+    for (i, system) in SYSTEM.iter().enumerate() {
+        let system = Path::new(system);
+        if path == system || (i < SYSTEM_TREES && path.starts_with(system)) {
+            return forbidden(format!("the system folder {}", system.display()));
+        }
+    }
+    let protected = PROTECTED.lock().unwrap_or_else(|e| e.into_inner());
+    for dir in protected.iter() {
+        if dir.starts_with(path) || path.starts_with(dir) {
+            return forbidden(format!("results folder {}", dir.display()));
+        }
+    }
+    Ok(())
+}
+
+/// Every user may reach `path` (search each folder above it) and read it
+/// (and list it, a folder).
+fn everyone_can_read(path: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    let mode = |p: &Path| std::fs::metadata(p).map(|m| m.permissions().mode());
+    let above_ok = path
+        .ancestors()
+        .skip(1)
+        .all(|p| mode(p).is_ok_and(|m| m & 0o001 != 0));
+    let own = match std::fs::metadata(path) {
+        Ok(m) if m.is_dir() => 0o005,
+        Ok(_) => 0o004,
+        Err(_) => return false,
+    };
+    above_ok && mode(path).is_ok_and(|m| m & own == own)
+}
+
 /// The program and arguments that run `command` in the sandbox.
 ///
 /// # Errors
-/// bwrap unusable here, or a bot program that cannot be found.
-pub fn wrap(command: &BotCommand) -> Result<(PathBuf, Vec<OsString>), SandboxError> {
+/// bwrap unusable here, a bot program that cannot be found, a path the bot
+/// must not be given, or (as root) one its user cannot read.
+pub fn wrap(command: &BotCommand) -> Result<Wrapped, SandboxError> {
     let bwrap = available()?;
+    let user = bot_user();
     let outside = match &command.dir {
         Some(dir) => dir.clone(),
         None => std::env::current_dir()
@@ -136,6 +285,8 @@ pub fn wrap(command: &BotCommand) -> Result<(PathBuf, Vec<OsString>), SandboxErr
         "--unshare-all".as_ref(),
         "--die-with-parent".as_ref(),
         "--new-session".as_ref(),
+        "--cap-drop".as_ref(),
+        "ALL".as_ref(),
         "--clearenv".as_ref(),
         "--setenv".as_ref(),
         "PATH".as_ref(),
@@ -174,6 +325,9 @@ pub fn wrap(command: &BotCommand) -> Result<(PathBuf, Vec<OsString>), SandboxErr
     push(&[
         "--proc".as_ref(),
         "/proc".as_ref(),
+        "--ro-bind".as_ref(),
+        "/proc/sys".as_ref(),
+        "/proc/sys".as_ref(),
         "--dev".as_ref(),
         "/dev".as_ref(),
         "--tmpfs".as_ref(),
@@ -197,6 +351,12 @@ pub fn wrap(command: &BotCommand) -> Result<(PathBuf, Vec<OsString>), SandboxErr
             own.push(path.canonicalize().unwrap_or(path));
         }
     }
+    for path in &own {
+        check_bind(path)?;
+        if user.is_some() && !everyone_can_read(path) {
+            return Err(SandboxError::Unreadable(path.clone()));
+        }
+    }
     // The folder the bot starts in exists (empty unless bound).
     push(&["--dir".as_ref(), outside.as_os_str()]);
     for path in &own {
@@ -209,7 +369,11 @@ pub fn wrap(command: &BotCommand) -> Result<(PathBuf, Vec<OsString>), SandboxErr
         program.as_os_str(),
     ]);
     a.extend(command.args.iter().map(OsString::from));
-    Ok((bwrap.to_path_buf(), a))
+    Ok(Wrapped {
+        program: bwrap.to_path_buf(),
+        args: a,
+        user,
+    })
 }
 
 /// The sandbox's `PATH`.

@@ -3,7 +3,7 @@
 //! `ext:cmd=PROGRAM ARG…` (split at spaces; `cmd=` takes the rest of the
 //! spec, commas included), `ext:name=BOT` from `bots.json` in the current
 //! folder, or `ext:name=BOT,bots=FILE`; with `move_ms=`, `game_ms=`,
-//! `persist=`, `sandbox=`, `cpu_s=`, `mem_mb=` before `cmd=` or overriding
+//! `persist=`, `sandbox=`, `cpu_s=`, `mem_mb=`, `nproc=` before `cmd=` or overriding
 //! the bots file. The program must exist and be executable: a spec that
 //! names no runnable program is refused before the run starts.
 
@@ -66,6 +66,8 @@ struct BotEntry {
     cpu_s: Option<u64>,
     #[serde(default)]
     mem_mb: Option<u64>,
+    #[serde(default)]
+    nproc: Option<u64>,
 }
 
 /// Why an `ext:` spec names no runnable bot: one line, `agent "SPEC"`
@@ -141,6 +143,24 @@ pub enum SpecProblem {
     },
     /// No such program.
     NotFound(String),
+    /// A bots-file limit of 0.
+    ZeroLimit {
+        /// The bot.
+        name: String,
+        /// The file.
+        file: PathBuf,
+        /// The field.
+        key: &'static str,
+    },
+    /// The bot's `dir` is not a folder.
+    NoDir {
+        /// The bot.
+        name: String,
+        /// The file.
+        file: PathBuf,
+        /// The folder given.
+        dir: PathBuf,
+    },
     /// The program is not executable.
     NotExecutable {
         /// The program as given.
@@ -177,7 +197,7 @@ impl fmt::Display for SpecError {
             ),
             SpecProblem::UnknownParameter(k) => write!(
                 f,
-                " has no parameter {k:?} (valid: cmd, name, bots, label, move_ms, game_ms, persist, sandbox, cpu_s, mem_mb)"
+                " has no parameter {k:?} (valid: cmd, name, bots, label, move_ms, game_ms, persist, sandbox, cpu_s, mem_mb, nproc)"
             ),
             SpecProblem::CmdAndName => f.write_str(": give cmd= or name=, not both"),
             SpecProblem::NoCommand => f.write_str(": give cmd=COMMAND or name=BOT"),
@@ -198,6 +218,17 @@ impl fmt::Display for SpecError {
                 f,
                 ": bot {name:?} in {} has an empty command",
                 file.display()
+            ),
+            SpecProblem::ZeroLimit { name, file, key } => write!(
+                f,
+                ": bot {name:?} in {}: {key} must be a positive number (or left out)",
+                file.display()
+            ),
+            SpecProblem::NoDir { name, file, dir } => write!(
+                f,
+                ": bot {name:?} in {}: dir {} is not a folder",
+                file.display(),
+                dir.display()
             ),
             SpecProblem::NotFound(program) => write!(f, ": command {program:?} not found"),
             SpecProblem::NotExecutable { program, file } => write!(
@@ -258,6 +289,7 @@ pub fn parse(spec: &str) -> Result<BotDef, SpecError> {
     let mut sandbox = None;
     let mut cpu_s = None;
     let mut mem_mb = None;
+    let mut nproc = None;
     let mut seen = Vec::new();
     for part in params.split(',').map(str::trim).filter(|p| !p.is_empty()) {
         let (k, v) = part
@@ -271,6 +303,7 @@ pub fn parse(spec: &str) -> Result<BotDef, SpecError> {
         let unit = match k {
             "cpu_s" => "s",
             "mem_mb" => "MiB",
+            "nproc" => "processes",
             _ => "ms",
         };
         let number = || {
@@ -300,6 +333,7 @@ pub fn parse(spec: &str) -> Result<BotDef, SpecError> {
             "sandbox" => sandbox = Some(flag()?),
             "cpu_s" => cpu_s = Some(number()?),
             "mem_mb" => mem_mb = Some(number()?),
+            "nproc" => nproc = Some(number()?),
             _ => return Err(fault(SpecProblem::UnknownParameter(k.to_string()))),
         }
     }
@@ -328,12 +362,19 @@ pub fn parse(spec: &str) -> Result<BotDef, SpecError> {
     command.sandbox = sandbox.unwrap_or(command.sandbox);
     command.cpu_s = cpu_s.or(command.cpu_s);
     command.mem_mb = mem_mb.or(command.mem_mb);
+    command.nproc = nproc.or(command.nproc);
     if command.sandbox {
         command.cpu_s = command.cpu_s.or(Some(SANDBOX_CPU_S));
         command.mem_mb = command.mem_mb.or(Some(SANDBOX_MEM_MB));
+        command.nproc = command.nproc.or(Some(super::sandbox::DEFAULT_NPROC));
         super::sandbox::available().map_err(|e| fault(SpecProblem::Sandbox(e)))?;
     }
     check_program(spec, &def.command)?;
+    if def.command.sandbox {
+        // The paths it would be given, checked now rather than at its
+        // first game (a results folder is checked again then).
+        super::sandbox::wrap(&def.command).map_err(|e| fault(SpecProblem::Sandbox(e)))?;
+    }
     Ok(def)
 }
 
@@ -366,6 +407,27 @@ fn from_bots_file(spec: &str, name: &str, file: Option<&Path>) -> Result<BotDef,
             file: file.to_path_buf(),
         }));
     }
+    let limits = [
+        ("move_ms", entry.move_ms),
+        ("game_ms", entry.game_ms),
+        ("cpu_s", entry.cpu_s),
+        ("mem_mb", entry.mem_mb),
+        ("nproc", entry.nproc),
+    ];
+    if let Some((key, _)) = limits.iter().find(|(_, v)| *v == Some(0)) {
+        return Err(fault(SpecProblem::ZeroLimit {
+            name: name.to_string(),
+            file: file.to_path_buf(),
+            key,
+        }));
+    }
+    if let Some(dir) = entry.dir.as_ref().filter(|d| !d.is_dir()) {
+        return Err(fault(SpecProblem::NoDir {
+            name: name.to_string(),
+            file: file.to_path_buf(),
+            dir: dir.clone(),
+        }));
+    }
     Ok(BotDef {
         spec: spec.to_string(),
         command: BotCommand {
@@ -374,8 +436,9 @@ fn from_bots_file(spec: &str, name: &str, file: Option<&Path>) -> Result<BotDef,
             dir: entry.dir,
             env: entry.env.into_iter().collect(),
             sandbox: entry.sandbox.unwrap_or(false),
-            cpu_s: entry.cpu_s.filter(|&n| n > 0),
-            mem_mb: entry.mem_mb.filter(|&n| n > 0),
+            cpu_s: entry.cpu_s,
+            mem_mb: entry.mem_mb,
+            nproc: entry.nproc,
         },
         move_ms: entry.move_ms.unwrap_or(DEFAULT_MOVE_MS),
         game_ms: entry.game_ms,
