@@ -22,13 +22,13 @@ readable_bots() {
     echo "$d"
 }
 
-# A sandboxed escape.py run into $1 with extra spec limits $2; the probe
-# lines of its logs on stdout.
+# A sandboxed escape.py run into $1 with extra spec limits $2, trying to
+# start $3 processes; the probe lines of its logs on stdout.
 escape_probes() {
-    local out=$1 limits=$2 bots
+    local out=$1 limits=$2 procs=$3 bots
     bots=$(readable_bots)
     timeout 120 "$BIN" tournament --games 2 --threads 1 --out "$out" --agents \
-        "ext:sandbox=true,${limits}cmd=python3 $bots/escape.py results=$out other=$bots/misbehave.py canary=x port=1 mem=8192 procs=200",random \
+        "ext:sandbox=true,${limits}cmd=python3 $bots/escape.py results=$out other=$bots/misbehave.py canary=x port=1 mem=8192 procs=$procs",random \
         >/dev/null 2>&1 || { WHY="the run failed"; return 1; }
     cat "$out"/bots/*.log | grep '^probe '
 }
@@ -36,7 +36,8 @@ escape_probes() {
 case_sandbox_holds_as_root() {
     sandbox_or_skip sandbox_holds_as_root || return 0
     local probes p
-    probes=$(escape_probes "$(fresh sbx)" "") || return 1
+    # The default limit is 256 processes: 300 must fail.
+    probes=$(escape_probes "$(fresh sbx)" "" 300) || return 1
     for p in root capabilities proc_sys processes results other_bot; do
         if echo "$probes" | grep -q "^probe $p open"; then WHY="$p: open"; return 1; fi
         echo "$probes" | grep -q "^probe $p blocked" || { WHY="$p: not probed"; return 1; }
@@ -46,8 +47,8 @@ case_sandbox_holds_as_root() {
 case_sandbox_process_limit_is_a_parameter() {
     sandbox_or_skip sandbox_process_limit_is_a_parameter || return 0
     local probes
-    probes=$(escape_probes "$(fresh sbx)" "nproc=400,") || return 1
-    echo "$probes" | grep -q "^probe processes open" || { WHY="nproc=400 did not allow 200"; return 1; }
+    probes=$(escape_probes "$(fresh sbx)" "nproc=400," 300) || return 1
+    echo "$probes" | grep -q "^probe processes open" || { WHY="nproc=400 did not allow 300"; return 1; }
 }
 
 case_sandbox_refuses_root_and_system_binds() {

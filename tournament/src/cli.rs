@@ -399,6 +399,21 @@ pub struct ImproveArgs {
         help_heading = "The az network (--net)"
     )]
     pub sprt: Option<String>,
+    /// The fixed anchors every generation plays (paired decks, the same
+    /// for every generation): the run's progress is its score against
+    /// them (default: greedy, and with 2 players and the standard rules
+    /// mcts:depth=0,eval=models/value-2p.json and
+    /// az:…,net=models/net-2p-zero.safetensors where those files are
+    /// found; `none` for no gauntlet).
+    #[arg(long, value_name = "SPECS", help_heading = "The az network (--net)")]
+    pub anchors: Option<String>,
+    /// Games of each generation against each anchor (default: 100).
+    #[arg(long, value_name = "N", help_heading = "The az network (--net)")]
+    pub gauntlet_games: Option<u64>,
+    /// Keep every generation's example shards (default: remove those no
+    /// later training window needs, about 1.3 MB a game).
+    #[arg(long, help_heading = "The az network (--net)")]
+    pub keep_shards: bool,
     /// Print the `carcassonne selfplay` command of the next generation
     /// (to play as `--shard K/N` runs and `merge` into its folder) and
     /// run nothing.

@@ -22,13 +22,44 @@ pub struct Hints {
 /// the same agents, seats, games, seed, rules and kind, unsharded.
 fn same_run(info: &RunInfo, args: &TournamentArgs) -> bool {
     let s = &info.settings;
-    s.agents == args.agents
+    s.agents.len() == args.agents.len()
+        && s.agents
+            .iter()
+            .zip(&args.agents)
+            .all(|(a, b)| same_spec(a, b))
         && Some(s.players as u64) == args.game.players
         && Some(s.games_per_pairing) == args.game.games
         && Some(s.seed) == args.game.seed
         && args.game.rules.rules().ok() == Some(s.rules)
         && s.selfplay == args.selfplay
         && s.shard.is_none()
+}
+
+/// Whether two agent specs are the same agent: equal, or equal once the
+/// files they name (`net=`, `eval=`) are resolved — a run made before
+/// networks were named by absolute paths, continued from the folder it
+/// was started in.
+pub fn same_spec(a: &str, b: &str) -> bool {
+    a == b || resolved(a) == resolved(b)
+}
+
+/// `spec` with the files of its `net=` and `eval=` parameters
+/// canonicalized (those that exist).
+fn resolved(spec: &str) -> String {
+    let Some((name, params)) = spec.split_once(':') else {
+        return spec.to_string();
+    };
+    let params: Vec<String> = params
+        .split(',')
+        .map(|p| match p.split_once('=') {
+            Some((k @ ("net" | "eval"), v)) => match std::fs::canonicalize(v) {
+                Ok(path) => format!("{k}={}", path.display()),
+                Err(_) => p.to_string(),
+            },
+            _ => p.to_string(),
+        })
+        .collect();
+    format!("{name}:{}", params.join(","))
 }
 
 /// The run.json of the finished run `args` in `dir`, if it is there.
@@ -210,6 +241,24 @@ impl Chain {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn specs_naming_the_same_files_are_the_same_agent() {
+        let here = std::env::current_dir().unwrap();
+        let file = here.join("Cargo.toml");
+        let (abs, rel) = (file.display().to_string(), "Cargo.toml");
+        assert!(same_spec(
+            &format!("az:iterations=8,net={abs}"),
+            &format!("az:iterations=8,net={rel}")
+        ));
+        assert!(same_spec("greedy", "greedy"));
+        assert!(!same_spec(
+            &format!("az:iterations=8,net={abs}"),
+            &format!("az:iterations=9,net={rel}")
+        ));
+        assert!(!same_spec("az:net=no/such/a", "az:net=no/such/b"));
+    }
+
     use tournament::stats::{Pentanomial, SprtDecision};
 
     fn result(

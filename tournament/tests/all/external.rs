@@ -881,7 +881,7 @@ fn a_sandboxed_bot_is_never_given_the_root_a_system_folder_or_the_results_folder
             "ext:sandbox=true,cmd=python3 {} {arg},random",
             escape.display()
         );
-        let result = bin()
+        let result = Command::new(bin())
             .args(["tournament", "--out", out.join("games").to_str().unwrap()])
             .args(["--agents", &agents, "--games", "1"])
             .output()

@@ -34,6 +34,8 @@ const TINY: &[&str] = &[
     "5",
     "--threads",
     "1",
+    "--gauntlet-games",
+    "2",
 ];
 
 /// The binary with one thread for candle (bit-identical training).
@@ -131,6 +133,30 @@ fn improve_net_runs_generations_resumes_after_a_kill_and_takes_merged_selfplay()
     let train = |k: usize| rows[k][col("train_examples")].parse::<u64>().unwrap();
     let made = |k: usize| rows[k][col("examples")].parse::<u64>().unwrap();
     assert_eq!(train(2), made(1) + made(2), "{csv}");
+    // Every generation, generation 0 included, played the gauntlet (only
+    // greedy here: the tests run where models/ is not).
+    let gauntlet = read(&a.join("gauntlet.csv"));
+    let mut lines = gauntlet.lines();
+    assert_eq!(
+        lines.next(),
+        Some("generation,anchor,games,score,score_low,score_high")
+    );
+    let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
+    assert_eq!(rows.len(), 3, "{gauntlet}");
+    for (k, row) in rows.iter().enumerate() {
+        assert_eq!(
+            row[..3],
+            [k.to_string().as_str(), "greedy", "2"],
+            "{gauntlet}"
+        );
+        let [score, low, high] = [3, 4, 5].map(|i| row[i].parse::<f64>().unwrap());
+        assert!((0.0..=1.0).contains(&score) && low <= score && score <= high);
+    }
+    // Generation 1's shards are read by no later window (2): pruned; the
+    // last generation's are kept.
+    assert!(!a.join("gen-1/selfplay/examples").exists());
+    assert!(a.join("gen-1/selfplay/examples-pruned.txt").is_file());
+    assert!(a.join("gen-2/selfplay/examples").is_dir());
     assert!(a.join("report.html").is_file());
     assert!(read(&a.join("report.html")).contains("<svg"));
     let page = dir.join("a-report.html");
@@ -151,7 +177,17 @@ fn improve_net_runs_generations_resumes_after_a_kill_and_takes_merged_selfplay()
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("--resume"), "{err}");
     assert!(!b.join("gen-1/net.safetensors").exists());
-    resume(&b);
+    // Continued from another folder, the run's folder spelled otherwise.
+    let spelled = format!("{}/../b", b.display());
+    let out = command(&["improve", "--net", "--resume", &spelled, "--threads", "1"])
+        .current_dir("/")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     assert_eq!(generations(&b), generations(&a));
     assert!(
         weights(&b, 2) == weights(&a, 2),

@@ -23,6 +23,13 @@
 //!      seat rotation, stopped by the SPRT (`--sprt`, default 0,30) or
 //!      after `--match-games`. The candidate is promoted only if the test
 //!      accepts H1.
+//!   4. `gen-k/gauntlet/anchor-I/`: the candidate, promoted or not,
+//!      against each fixed anchor (`--anchors`), `--gauntlet-games` on
+//!      the same decks for every generation ([`gauntlet`]; generation 0
+//!      plays it too): `gauntlet.csv` holds the direct scores.
+//!   5. With shard pruning (the default; `--keep-shards` keeps them),
+//!      the example shards of generations no later window reads are
+//!      removed (`gen-j/selfplay/examples/`; the games stay).
 //!
 //! Every step writes its output atomically (a network file is renamed
 //! into place; a tournament folder resumes game by game), and a run is
@@ -31,6 +38,7 @@
 //! the time columns). The folder is locked ([`tournament::run::lock`]) while the
 //! run lasts.
 
+pub mod gauntlet;
 mod report;
 mod settings;
 mod times;
@@ -56,6 +64,8 @@ use training::{count_examples, fact, initial, save, training_facts};
 
 /// Domain tag of the generation seeds ("IMPN").
 const TAG: u64 = 0x494D_504E;
+/// Domain tag of the gauntlet's decks ("GAUN"), under [`TAG`].
+const GAUNTLET: u64 = 0x4741_554E;
 /// The settings file of a run.
 pub const SETTINGS_FILE: &str = "improve-net.json";
 /// The format tag in it.
@@ -153,12 +163,6 @@ pub fn improve_net(
         wall_s: wall,
     }];
     drop(net0);
-    if mode == Mode::Run {
-        write_generations(&dir, &rows)?;
-    }
-    let mut best = 0u64;
-    // The best network's Elo against generation 0 and its standard error.
-    let mut best_chain = Chain::default();
     let hints = Hints {
         interrupted: format!(
             "continue with `carcassonne improve --net --resume {}`",
@@ -169,6 +173,17 @@ pub fn improve_net(
             dir.display()
         ),
     };
+    let mut gauntlet_rows = Vec::new();
+    if mode == Mode::Run {
+        gauntlet_rows.extend(timed(&gen_dir(&dir, 0), "gauntlet", || {
+            gauntlet::play(&settings, &dir, 0, threads, stop_after, &hints)
+        })?);
+        write_generations(&dir, &rows)?;
+        gauntlet::write(&dir, &gauntlet_rows)?;
+    }
+    let mut best = 0u64;
+    // The best network's Elo against generation 0 and its standard error.
+    let mut best_chain = Chain::default();
     for k in 1..=settings.generations {
         if tournament::run::interrupt::requested() {
             return Err(invalid(format!(
@@ -218,6 +233,11 @@ pub fn improve_net(
                 save(&mut fitted.net, &candidate, &facts)
             })?;
         }
+        if mode == Mode::Run && settings.prune_shards {
+            for j in settings.shards_done_with(k) {
+                prune_shards(&gen_dir(&dir, j).join("selfplay"))?;
+            }
+        }
         let trained = NetEvaluator::load(&candidate).map_err(|e| Error::Folder(e.to_string()))?;
         let match_dir = gen_folder.join("match");
         let match_args = settings.match_args(&candidate, &best_net, k, threads)?;
@@ -239,6 +259,11 @@ pub fn improve_net(
         if promoted {
             best = k;
             best_chain = chain;
+        }
+        if mode == Mode::Run {
+            gauntlet_rows.extend(timed(&gen_folder, "gauntlet", || {
+                gauntlet::play(&settings, &dir, k, threads, stop_after, &hints)
+            })?);
         }
         let [cpu, wall] = step_time(k);
         rows.push(NetGenerationRow {
@@ -268,6 +293,7 @@ pub fn improve_net(
         });
         if mode == Mode::Run {
             write_generations(&dir, &rows)?;
+            gauntlet::write(&dir, &gauntlet_rows)?;
         }
     }
     if mode == Mode::Plan {
@@ -278,6 +304,25 @@ pub fn improve_net(
     }
     Ok(rows)
 }
+
+/// Remove the example shards of a self-play folder (its games, records
+/// and run.json stay, so the step still reads as finished), leaving a
+/// note saying why.
+fn prune_shards(selfplay: &Path) -> Result<()> {
+    let examples = selfplay.join(tournament::learning::examples::EXAMPLES_DIR);
+    if !examples.is_dir() {
+        return Ok(());
+    }
+    std::fs::remove_dir_all(&examples).map_err(|e| Error::io("remove", &examples, e))?;
+    let note = selfplay.join(PRUNED_NOTE);
+    tournament::results::output::write_atomic(
+        &note,
+        b"The example shards of this generation were removed: no later training window reads them (improve --net without --keep-shards).\n",
+    )
+}
+
+/// The note left where example shards were pruned.
+pub const PRUNED_NOTE: &str = "examples-pruned.txt";
 
 /// Print the `carcassonne selfplay` command of generation `k` (to be
 /// sharded with `--shard K/N`, merged into `into`).

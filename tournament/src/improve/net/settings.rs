@@ -2,7 +2,7 @@
 //! from the options of a new run, or from the folder of a run to
 //! continue, and the tournaments and trainings they make.
 
-use super::{gen_dir, FORMAT, SETTINGS_FILE, TAG};
+use super::{gen_dir, FORMAT, GAUNTLET, SETTINGS_FILE, TAG};
 use crate::cli::{GameOptions, ImproveArgs, TournamentArgs};
 use agents::neural::train::TrainConfig;
 use agents::neural::NetConfig;
@@ -62,6 +62,34 @@ pub struct NetSettings {
     pub sprt: String,
     /// Generation 0's training data (empty: random weights).
     pub bootstrap: Vec<PathBuf>,
+    /// The fixed anchors of the gauntlet (empty: none; runs made before
+    /// the gauntlet have none).
+    #[serde(default)]
+    pub anchors: Vec<String>,
+    /// Games of each generation against each anchor.
+    #[serde(default)]
+    pub gauntlet_games: u64,
+    /// Remove example shards that no later training window needs.
+    #[serde(default)]
+    pub prune_shards: bool,
+}
+
+/// The gauntlet's anchors when `--anchors` is not given: `greedy`, and
+/// for 2 players under the standard rules the value-model search and the
+/// shipped from-scratch network where they are found (from the current
+/// folder; named by absolute paths, as the run's own networks are), at
+/// the run's own search budget.
+fn default_anchors(agent: &str, players: u64, rules: &Rules) -> Vec<String> {
+    let mut anchors = vec!["greedy".to_string()];
+    if players == 2 && *rules == Rules::default() {
+        if let Ok(value) = Path::new("models/value-2p.json").canonicalize() {
+            anchors.push(format!("mcts:depth=0,eval={}", value.display()));
+        }
+        if let Ok(zero) = Path::new("models/net-2p-zero.safetensors").canonicalize() {
+            anchors.push(with_params(agent, &[("net", zero.display().to_string())]));
+        }
+    }
+    anchors
 }
 
 /// Networks read the board unless told otherwise.
@@ -81,8 +109,11 @@ pub(super) fn invalid(text: String) -> Error {
 }
 
 /// The options that only `--net` takes, with whether each was given.
-fn net_only(args: &ImproveArgs) -> [(&'static str, bool); 13] {
+fn net_only(args: &ImproveArgs) -> [(&'static str, bool); 16] {
     [
+        ("--anchors", args.anchors.is_some()),
+        ("--gauntlet-games", args.gauntlet_games.is_some()),
+        ("--keep-shards", args.keep_shards),
         ("--no-board", args.no_board),
         ("--bootstrap", !args.bootstrap.is_empty()),
         ("--resume", args.resume.is_some()),
@@ -133,6 +164,9 @@ impl NetSettings {
                 out.display()
             )));
         }
+        // Networks are named by absolute paths: the run continues from
+        // any folder, however `--resume` spells it.
+        let out = std::path::absolute(&out).map_err(|e| Error::io("resolve", &out, e))?;
         let text = out.display().to_string();
         if text.contains([',', '=', ':']) {
             return Err(invalid(format!(
@@ -142,6 +176,9 @@ impl NetSettings {
         let settings = NetSettings::new(args)?;
         tournament::run::config::check_new_folder(&out, "--out")?;
         let (out, lock) = tournament::run::tournament::claim_folder(&out, false)?;
+        let out = out
+            .canonicalize()
+            .map_err(|e| Error::io("resolve", &out, e))?;
         let mut json =
             serde_json::to_string_pretty(&settings).map_err(|e| Error::Internal(e.to_string()))?;
         json.push('\n');
@@ -188,7 +225,7 @@ impl NetSettings {
         crate::config_args::parse_sprt(&sprt)?;
         let rules = args.rules.rules()?;
         let d = TrainConfig::default();
-        let settings = NetSettings {
+        let mut settings = NetSettings {
             format: FORMAT.to_string(),
             agent,
             generations: positive(args.generations, 3, "generations")?,
@@ -209,7 +246,22 @@ impl NetSettings {
             holdout: args.holdout.unwrap_or(d.held_out),
             sprt,
             bootstrap: args.bootstrap.clone(),
+            anchors: Vec::new(),
+            gauntlet_games: args.gauntlet_games.unwrap_or(100),
+            prune_shards: !args.keep_shards,
         };
+        settings.anchors = match args.anchors.as_deref() {
+            None => default_anchors(&settings.agent, players, &rules),
+            Some("none") => Vec::new(),
+            Some(text) => tournament::run::agent_list::split_agents(&[text.to_string()]),
+        };
+        for anchor in &settings.anchors {
+            tournament::run::roster::check_spec(anchor)
+                .map_err(|e| invalid(format!("--anchors: {e}")))?;
+        }
+        if settings.gauntlet_games == 0 {
+            settings.anchors.clear();
+        }
         tournament::learning::train_net::check(&settings.train_config(&[], None, 0))?;
         if !settings.bootstrap.is_empty() {
             tournament::learning::train_net::shard_files(&settings.bootstrap)
@@ -267,7 +319,10 @@ impl NetSettings {
             }
             settings.generations = g;
         }
-        Ok((settings, dir.to_path_buf(), lock))
+        let dir = dir
+            .canonicalize()
+            .map_err(|e| Error::io("resolve", dir, e))?;
+        Ok((settings, dir, lock))
     }
 
     /// What `fit` needs to train on `data` from `init` with seed `seed`.
@@ -368,6 +423,38 @@ impl NetSettings {
             name: Some("match".to_string()),
             ..TournamentArgs::default()
         })
+    }
+
+    /// The gauntlet match of the network `net` against anchor `i`: the
+    /// same decks for every generation (the seed does not depend on it).
+    pub(super) fn gauntlet_args(
+        &self,
+        net: &Path,
+        i: usize,
+        threads: Option<usize>,
+    ) -> TournamentArgs {
+        TournamentArgs {
+            agents: vec![self.match_agent(net), self.anchors[i].clone()],
+            game: GameOptions {
+                games: Some(self.gauntlet_games),
+                players: Some(self.players),
+                seed: Some(mix(self.seed, TAG, &[GAUNTLET, i as u64])),
+                threads,
+                rules: crate::cli::RulesArgs {
+                    variants: Some(self.rules),
+                    ..Default::default()
+                },
+                ..GameOptions::default()
+            },
+            name: Some("gauntlet".to_string()),
+            ..TournamentArgs::default()
+        }
+    }
+
+    /// The generations whose example shards no training after
+    /// generation `k` reads (the next window starts at `k + 2 − window`).
+    pub(super) fn shards_done_with(&self, k: u64) -> std::ops::Range<u64> {
+        1..(k + 2).saturating_sub(self.window).max(1)
     }
 
     /// The data generation `k` trains on: the self-play of the last

@@ -1,0 +1,92 @@
+//! The gauntlet of an `improve --net` run: every generation's network —
+//! promoted or not, generation 0 included — plays each fixed anchor
+//! (`--anchors`) on the same paired decks at the run's fixed search
+//! budget. Its direct scores (`gauntlet.csv`) measure progress without
+//! chaining one promotion match onto the next.
+
+use super::settings::NetSettings;
+use super::{gen_dir, net_path};
+use crate::improve::steps::{r4, tournament_step, Hints};
+use files::error::{Error, Result};
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+use tournament::results::output::{csv_bytes, write_atomic};
+use tournament::results::schema::PairwiseRow;
+
+/// One row per generation and anchor.
+pub const GAUNTLET_CSV: &str = "gauntlet.csv";
+
+/// One row of `gauntlet.csv`: a generation's direct result against one
+/// anchor.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GauntletRow {
+    /// The generation whose network played.
+    pub generation: u64,
+    /// The anchor's spec.
+    pub anchor: String,
+    /// Games played.
+    pub games: u64,
+    /// The network's score (wins + draws / 2, per game).
+    pub score: f64,
+    /// Its 95% interval over the game pairs (paired decks), low end.
+    pub score_low: f64,
+    /// High end.
+    pub score_high: f64,
+}
+
+/// `DIR/gen-K/gauntlet/anchor-I`.
+pub fn gauntlet_dir(dir: &Path, k: u64, i: usize) -> PathBuf {
+    gen_dir(dir, k).join("gauntlet").join(format!("anchor-{i}"))
+}
+
+/// Play (or continue, or reuse) generation `k`'s gauntlet and return its
+/// rows, one per anchor.
+///
+/// # Errors
+/// A match fails or is interrupted, or its results cannot be read.
+pub fn play(
+    settings: &NetSettings,
+    dir: &Path,
+    k: u64,
+    threads: Option<usize>,
+    stop_after: Option<u64>,
+    hints: &Hints,
+) -> Result<Vec<GauntletRow>> {
+    let net = net_path(dir, k);
+    let mut rows = Vec::new();
+    for (i, anchor) in settings.anchors.iter().enumerate() {
+        let args = settings.gauntlet_args(&net, i, threads);
+        let player = args.agents[0].clone();
+        let folder = gauntlet_dir(dir, k, i);
+        tournament_step(&folder, args, stop_after, hints)?;
+        let row = pairwise_row(&folder, &player)?;
+        rows.push(GauntletRow {
+            generation: k,
+            anchor: anchor.clone(),
+            games: row.games,
+            score: r4(row.win_rate),
+            score_low: r4(row.paired_ci_low),
+            score_high: r4(row.paired_ci_high),
+        });
+    }
+    Ok(rows)
+}
+
+/// The pairwise row of `agent` against its opponent in `folder`.
+fn pairwise_row(folder: &Path, agent: &str) -> Result<PairwiseRow> {
+    let path = folder.join(tournament::results::schema::PAIRWISE_CSV);
+    let mut reader = csv::Reader::from_path(&path)
+        .map_err(|e| Error::content(&path, None, format!("cannot read: {e}")))?;
+    for row in reader.deserialize::<PairwiseRow>() {
+        let row = row.map_err(|e| Error::content(&path, None, e))?;
+        if row.agent == agent {
+            return Ok(row);
+        }
+    }
+    Err(Error::content(&path, None, format!("no row of {agent}")))
+}
+
+/// Write `gauntlet.csv`.
+pub fn write(dir: &Path, rows: &[GauntletRow]) -> Result<()> {
+    write_atomic(&dir.join(GAUNTLET_CSV), &csv_bytes(rows)?)
+}
