@@ -320,21 +320,21 @@ pub struct TrainArgs {
 pub struct ImproveArgs {
     /// The generation-0 agent, `greedy` or `mcts…` (its `eval=` is set
     /// to each promoted model); with --net, the `az` spec of self-play
-    /// and matches without `net=` (default: az:iterations=200).
+    /// and matches without `net=` (default: az:iterations=400).
     #[arg(long, value_name = "SPEC")]
     pub agent: Option<String>,
     /// Generations to run after generation 0 (default: 3).
     #[arg(long)]
     pub generations: Option<u64>,
-    /// Self-play games per generation (default: 100).
+    /// Self-play games per generation (default: 100; with --net 800).
     #[arg(long)]
     pub games_per_gen: Option<u64>,
     /// Most games of each promotion match (SPRT 0,30 stops it earlier;
-    /// default: 200).
+    /// default: 200; with --net 600).
     #[arg(long)]
     pub match_games: Option<u64>,
     /// Generations of data the model is trained on (the latest ones;
-    /// default: 2).
+    /// default: 2; with --net 4).
     #[arg(long)]
     pub window: Option<u64>,
     /// Seats per self-play game, 2–6 (matches are 2-player; default: 2).
@@ -366,12 +366,21 @@ pub struct ImproveArgs {
     /// from random weights.
     #[arg(long, value_name = "DIR", num_args = 1.., help_heading = "The az network (--net)")]
     pub bootstrap: Vec<PathBuf>,
-    /// Trunk width of the network (default: 256).
+    /// Trunk width of the network (default: 64).
     #[arg(long, help_heading = "The az network (--net)")]
     pub hidden: Option<usize>,
-    /// Networks whose trunk reads only the globals, not the board window.
-    #[arg(long, help_heading = "The az network (--net)")]
+    /// Networks whose trunk reads only the globals, not the board window
+    /// (the default).
+    #[arg(
+        long,
+        help_heading = "The az network (--net)",
+        conflicts_with = "board"
+    )]
     pub no_board: bool,
+    /// Networks that read the board window too (slower to evaluate; not
+    /// measured to learn faster yet).
+    #[arg(long, help_heading = "The az network (--net)")]
+    pub board: bool,
     /// Training passes per generation (default: 2).
     #[arg(long, help_heading = "The az network (--net)")]
     pub epochs: Option<usize>,
@@ -387,7 +396,7 @@ pub struct ImproveArgs {
     /// Weight of the root Dirichlet noise in self-play (default: 0.25).
     #[arg(long, help_heading = "The az network (--net)")]
     pub noise: Option<f64>,
-    /// Turns of each self-play game played at temperature 1 (default: 30).
+    /// Turns of each self-play game played at temperature 1 (default: 10).
     #[arg(long, help_heading = "The az network (--net)")]
     pub temp_moves: Option<u32>,
     /// The promotion test: H0 elo <= ELO0 against H1 elo >= ELO1

@@ -36,6 +36,8 @@ const TINY: &[&str] = &[
     "1",
     "--gauntlet-games",
     "2",
+    "--window",
+    "2",
 ];
 
 /// The binary with one thread for candle (bit-identical training).

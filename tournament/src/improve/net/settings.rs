@@ -92,7 +92,13 @@ fn default_anchors(agent: &str, players: u64, rules: &Rules) -> Vec<String> {
     anchors
 }
 
-/// Networks read the board unless told otherwise.
+/// The trunk width of a new run's networks: run B's recipe (64 wide,
+/// no board, 400 iterations, 800 games a generation, window 4, 10
+/// temperature turns), the one measured to learn from random weights
+/// to beat the hand-made agents (experiments/az-from-scratch).
+pub const DEFAULT_HIDDEN: usize = 64;
+
+/// Networks of runs made before `board` was kept read the board.
 fn reads_the_board() -> bool {
     true
 }
@@ -109,12 +115,13 @@ pub(super) fn invalid(text: String) -> Error {
 }
 
 /// The options that only `--net` takes, with whether each was given.
-fn net_only(args: &ImproveArgs) -> [(&'static str, bool); 16] {
+fn net_only(args: &ImproveArgs) -> [(&'static str, bool); 17] {
     [
         ("--anchors", args.anchors.is_some()),
         ("--gauntlet-games", args.gauntlet_games.is_some()),
         ("--keep-shards", args.keep_shards),
         ("--no-board", args.no_board),
+        ("--board", args.board),
         ("--bootstrap", !args.bootstrap.is_empty()),
         ("--resume", args.resume.is_some()),
         ("--hidden", args.hidden.is_some()),
@@ -191,7 +198,7 @@ impl NetSettings {
         let agent = args
             .agent
             .clone()
-            .unwrap_or_else(|| "az:iterations=200".to_string());
+            .unwrap_or_else(|| "az:iterations=400".to_string());
         let spec = agents::spec::Spec::parse(&agent)
             .map_err(|e| invalid(format!("--agent {agent}: {e}")))?;
         if spec.name != "az" {
@@ -229,16 +236,16 @@ impl NetSettings {
             format: FORMAT.to_string(),
             agent,
             generations: positive(args.generations, 3, "generations")?,
-            games_per_gen: positive(args.games_per_gen, 100, "games-per-gen")?,
-            match_games: positive(args.match_games, 200, "match-games")?,
-            window: positive(args.window, 2, "window")?,
+            games_per_gen: positive(args.games_per_gen, 800, "games-per-gen")?,
+            match_games: positive(args.match_games, 600, "match-games")?,
+            window: positive(args.window, 4, "window")?,
             players,
             seed: args.seed.unwrap_or(1),
             rules,
             noise,
-            temp_moves: args.temp_moves.unwrap_or(30),
-            hidden: args.hidden.unwrap_or(NetConfig::default().hidden),
-            board: !args.no_board,
+            temp_moves: args.temp_moves.unwrap_or(10),
+            hidden: args.hidden.unwrap_or(DEFAULT_HIDDEN),
+            board: args.board,
             epochs: args.epochs.unwrap_or(2),
             batch: args.batch.unwrap_or(d.batch),
             lr: args.lr.unwrap_or(d.lr),
