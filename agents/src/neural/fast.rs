@@ -40,7 +40,7 @@ use engine::MAX_PLAYERS;
 
 /// A tensor's numbers, borrowed from candle's storage.
 struct Weights<'a> {
-    guards: Vec<candle_core::StorageRef<'a>>,
+    guards: Vec<std::sync::RwLockReadGuard<'a, Storage>>,
 }
 
 impl<'a> Weights<'a> {
