@@ -333,9 +333,6 @@ fn network_from(
             if *shape != want {
                 return Err(format!("`{name}` is {shape:?}, the layout says {want:?}"));
             }
-            if data.iter().any(|v| !v.is_finite()) {
-                return Err(format!("`{name}` holds a value that is not finite"));
-            }
             vars.push(Var::from_vec(data.clone(), want, &Device::Cpu).map_err(|e| e.to_string())?);
         }
     }
@@ -445,7 +442,7 @@ impl Network {
         let (net, metadata) = py
             .detach(|| {
                 let net = NetEvaluator::load(&path)?;
-                let meta = agents::neural::tensors::File::read(&path)
+                let meta = agents::neural::tensors::File::read(&path, agents::capped::Cap::NET)
                     .map_err(NetError::Format)?
                     .metadata();
                 Ok((net, meta))

@@ -95,7 +95,12 @@ pub const CELL_CHANNELS: usize = CELL_COLUMNS.len();
 pub const BOARD_FEATURES: usize = CELLS * CELL_CHANNELS;
 
 /// Numbers per seat-relative seat block of the globals.
-const SEAT_BLOCK: usize = 7;
+pub(crate) const SEAT_BLOCK: usize = 7;
+
+/// Where in the globals the seat blocks start (after the players' one-hot,
+/// the rules, the phase, the tiles to place and the tiles held); a block's
+/// first number is 1 when its seat is in the game.
+pub(crate) const FIRST_SEAT_BLOCK: usize = 5 + 10 + 4 + 24 + 24;
 
 /// The names of the global numbers, in order (seat blocks written out
 /// for block 0; blocks 1–5 repeat them for the seats after the viewer).
@@ -144,7 +149,7 @@ pub const FEATURE_SCALES: [f32; FEATURE_COUNT] = [
 /// Numbers of the globals before the position features (all of
 /// version 1's globals).
 const BASE_GLOBALS: usize =
-    5 + 10 + 4 + 24 + 24 + MAX_PLAYERS * SEAT_BLOCK + 2 + 24 + 2 + 5 + 5 + 3 + 1 + 2;
+    FIRST_SEAT_BLOCK + MAX_PLAYERS * SEAT_BLOCK + 2 + 24 + 2 + 5 + 5 + 3 + 1 + 2;
 
 /// Numbers of the globals.
 pub const GLOBAL_FEATURES: usize = BASE_GLOBALS + FEATURE_COUNT;

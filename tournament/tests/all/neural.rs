@@ -149,7 +149,7 @@ fn a_network_without_the_board_trains_and_plays() {
     let net = dir.join("globals.safetensors");
     let text = train_net(&data, &net, &["--no-board"]);
     assert!(text.contains("epoch 1: train policy"), "{text}");
-    let file = agents::neural::tensors::File::read(&net).unwrap();
+    let file = agents::neural::tensors::File::read(&net, agents::capped::Cap::NET).unwrap();
     assert_eq!(
         file.metadata().get("board").map(String::as_str),
         Some("false")

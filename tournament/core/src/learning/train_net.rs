@@ -38,15 +38,17 @@ pub struct TrainNetConfig {
 pub fn shard_files(data: &[PathBuf]) -> Result<Vec<PathBuf>> {
     let mut files = Vec::new();
     for path in data {
-        if path.is_file() {
+        if !path.is_dir() {
+            if std::fs::metadata(path).is_err() {
+                return Err(Error::Invalid(format!(
+                    "{}: no such file or folder",
+                    path.display()
+                )));
+            }
+            // A file, or anything else the shard reader then refuses (a
+            // FIFO, a device) without reading it.
             files.push(path.clone());
             continue;
-        }
-        if !path.is_dir() {
-            return Err(Error::Invalid(format!(
-                "{}: no such file or folder",
-                path.display()
-            )));
         }
         let dir = if path.join("examples").is_dir() {
             path.join("examples")
@@ -67,6 +69,21 @@ pub fn shard_files(data: &[PathBuf]) -> Result<Vec<PathBuf>> {
         found.sort();
         files.extend(found);
     }
+    // The same shard twice (named twice, or through two folders, links or
+    // spellings) would count its games twice: refused.
+    let mut seen: Vec<(PathBuf, &PathBuf)> = Vec::with_capacity(files.len());
+    for file in &files {
+        let canonical = std::fs::canonicalize(file)
+            .map_err(|e| Error::Invalid(format!("{}: {e}", file.display())))?;
+        if let Some((_, first)) = seen.iter().find(|(c, _)| *c == canonical) {
+            return Err(Error::Invalid(format!(
+                "{}: the same shard as {} (given twice): its games would count twice",
+                file.display(),
+                first.display()
+            )));
+        }
+        seen.push((canonical, file));
+    }
     Ok(files)
 }
 
@@ -82,8 +99,17 @@ pub fn load(data: &[PathBuf]) -> Result<(Dataset, FittedOn)> {
         rules: Vec::new(),
     };
     let mut next_game = 0u32;
+    let mut digests: Vec<(u64, PathBuf)> = Vec::new();
     for file in shard_files(data)? {
-        let (mut shard, meta) = Dataset::read(&file).map_err(Error::Invalid)?;
+        let (mut shard, meta, digest) = Dataset::read_with_digest(&file).map_err(Error::Invalid)?;
+        if let Some((_, first)) = digests.iter().find(|(d, _)| *d == digest) {
+            return Err(Error::Invalid(format!(
+                "{}: the same bytes as {} (a copy of that shard): its games would count twice",
+                file.display(),
+                first.display()
+            )));
+        }
+        digests.push((digest, file.clone()));
         let mut ids: Vec<(u32, u32)> = Vec::new();
         for t in &mut shard.targets {
             let id = match ids.iter().find(|(old, _)| *old == t.game) {
@@ -211,6 +237,12 @@ pub fn fit(config: &TrainNetConfig, out: &mut dyn std::io::Write) -> Result<Fitt
         say(out, format!("epoch {epoch}: train {}{held}", line(t)));
     })
     .map_err(Error::Invalid)?;
+    // A network that diverged is refused here, before anything is written.
+    agents::neural::check_network(&net.net).map_err(|e| {
+        Error::Invalid(format!(
+            "training gave a network that cannot be trusted: it {e}; nothing written (a lower --lr, or check the data)"
+        ))
+    })?;
     say(
         out,
         format!(
