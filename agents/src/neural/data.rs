@@ -469,7 +469,7 @@ impl Dataset {
             }
             let globals = &self.globals[i * GLOBAL_FEATURES..][..GLOBAL_FEATURES];
             if let Some(k) = globals.iter().position(|v| !plausible(*v)) {
-                return bad("globals", format!("holds {} at column {k}", globals[k]));
+                return bad("globals", format!("holds {:?} at column {k}", globals[k]));
             }
             for p in 2..=MAX_PLAYERS {
                 let want = if p == players { 1.0 } else { 0.0 };
@@ -477,7 +477,7 @@ impl Dataset {
                     return bad(
                         "globals",
                         format!(
-                            "column {} (players {p}) is {}, but `players` is {players}",
+                            "column {} (players {p}) is {:?}, but `players` is {players}",
                             p - 2,
                             globals[p - 2]
                         ),
@@ -490,7 +490,7 @@ impl Dataset {
                     return bad(
                         "globals",
                         format!(
-                            "seat block {k} says present {present}, but `players` is {players}"
+                            "seat block {k} says present {present:?}, but `players` is {players}"
                         ),
                     );
                 }
@@ -498,19 +498,19 @@ impl Dataset {
             for k in 0..MAX_PLAYERS {
                 let (o, s) = (t.outcome[k], t.scores[k]);
                 if !(-1.0..=1.0).contains(&o) {
-                    return bad("outcome", format!("is {o} for seat {k}, not in -1..1"));
+                    return bad("outcome", format!("is {o:?} for seat {k}, not in -1..1"));
                 }
                 if !(s.is_finite() && (0.0..=MAX_SCORE).contains(&s) && s == s.trunc()) {
                     return bad(
                         "score",
-                        format!("is {s} for seat {k}, not a whole number of 0 to {MAX_SCORE}"),
+                        format!("is {s:?} for seat {k}, not a whole number of 0 to {MAX_SCORE}"),
                     );
                 }
                 if k >= players && (o != 0.0 || s != 0.0) {
                     return bad(
                         "score",
                         format!(
-                            "is {s} (outcome {o}) for seat {k}, a seat not in a game of {players}"
+                            "is {s:?} (outcome {o:?}) for seat {k}, a seat not in a game of {players}"
                         ),
                     );
                 }
@@ -521,7 +521,7 @@ impl Dataset {
                 return bad(
                     "actions",
                     format!(
-                        "holds {} (action {}, column {})",
+                        "holds {:?} (action {}, column {})",
                         actions[k],
                         k / ACTION_FEATURES,
                         k % ACTION_FEATURES
@@ -530,11 +530,11 @@ impl Dataset {
             }
             let visits = &self.visits[lo..hi];
             if let Some(k) = visits.iter().position(|v| !(v.is_finite() && *v >= 0.0)) {
-                return bad("visits", format!("holds {} (action {k})", visits[k]));
+                return bad("visits", format!("holds {:?} (action {k})", visits[k]));
             }
             let sum: f32 = visits.iter().sum();
             if hi > lo && (sum - 1.0).abs() > 1e-3 {
-                return bad("visits", format!("sum to {sum}, not 1"));
+                return bad("visits", format!("sum to {sum:?}, not 1"));
             }
         }
         Ok(())
@@ -618,6 +618,129 @@ pub(crate) mod tests {
         twice.extend(&data);
         assert_eq!(twice.len(), 20);
         assert_eq!(twice.action_range(10).0, data.cells.len());
+    }
+
+    /// Every example array is checked on reading: a value training cannot
+    /// trust is refused in one line naming the file, the example and the
+    /// field (a shard of 7 players made `train-net` panic; NaN visits,
+    /// features or scores trained a network of NaN weights).
+    #[test]
+    fn a_shard_of_untrustworthy_examples_is_refused_naming_the_field() {
+        let dir = std::env::temp_dir().join(format!("neural-bad-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let good = random_examples(2, 2, 4, 9);
+        let path = dir.join("shard.safetensors");
+        let refused = |edit: &dyn Fn(&mut Dataset), meta: &[(&str, &str)]| -> String {
+            let mut data = good.clone();
+            edit(&mut data);
+            let meta = meta
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect();
+            data.write(&path, meta).unwrap();
+            let e = Dataset::read(&path).err().expect("a bad shard was read");
+            assert!(e.starts_with(&path.display().to_string()), "{e}");
+            assert_eq!(e.lines().count(), 1, "{e}");
+            e
+        };
+        let last = good.len() - 1;
+        let cases: Vec<(&str, Box<dyn Fn(&mut Dataset)>)> = vec![
+            (
+                "example 0: `visits` holds NaN",
+                Box::new(|d| d.visits[0] = f32::NAN),
+            ),
+            (
+                "`visits` holds inf",
+                Box::new(|d| d.visits[1] = f32::INFINITY),
+            ),
+            (
+                "example 0: `visits` holds -1",
+                Box::new(|d| d.visits[0] = -1.0),
+            ),
+            ("`visits` sum to", Box::new(|d| d.visits[0] += 0.5)),
+            (
+                "`globals` holds NaN",
+                Box::new(|d| d.globals[170] = f32::NAN),
+            ),
+            (
+                "`globals` holds 10000000",
+                Box::new(|d| d.globals[170] = 1e7),
+            ),
+            (
+                "`actions` holds -inf",
+                Box::new(|d| d.actions[3] = f32::NEG_INFINITY),
+            ),
+            (
+                "`score` is NaN",
+                Box::new(|d| d.targets[0].scores[0] = f32::NAN),
+            ),
+            (
+                "`score` is 1e30",
+                Box::new(|d| d.targets[0].scores[1] = 1e30),
+            ),
+            ("`score` is -5", Box::new(|d| d.targets[0].scores[1] = -5.0)),
+            (
+                "a seat not in a game of 2",
+                Box::new(|d| d.targets[0].scores[2] = 5.0),
+            ),
+            (
+                "`outcome` is NaN",
+                Box::new(|d| d.targets[0].outcome[0] = f32::NAN),
+            ),
+            (
+                "example 0: `players` is 7, not 2 to 6",
+                Box::new(|d| d.targets[0].players = 7),
+            ),
+            (
+                "`players` is 0, not 2 to 6",
+                Box::new(|d| d.targets[0].players = 0),
+            ),
+            ("`turn` is", Box::new(|d| d.targets[0].turn = u32::MAX)),
+            ("`board` holds 200", Box::new(|d| d.board[5] = 200)),
+            (
+                "example 7: `globals` column 1 (players 3) is 1.0, but `players` is 2",
+                Box::new(move |d| d.globals[last * GLOBAL_FEATURES + 1] = 1.0),
+            ),
+            (
+                "seat block 3 says present 1.0",
+                Box::new(|d| d.globals[FIRST_SEAT_BLOCK + 3 * SEAT_BLOCK] = 1.0),
+            ),
+        ];
+        for (want, edit) in &cases {
+            let e = refused(edit.as_ref(), &[]);
+            assert!(e.contains(want), "wanted {want:?}: {e}");
+        }
+        let e = refused(&|_| {}, &[("players", "3")]);
+        assert!(e.contains("its metadata says players 3"), "{e}");
+        // An array whose shape contradicts the counts (the same bytes).
+        good.write(&path, HashMap::new()).unwrap();
+        let file = File::read(&path, Cap::SHARD).unwrap();
+        let arrays: Vec<Array> = file
+            .names()
+            .iter()
+            .map(|name| match name.as_str() {
+                "board" => {
+                    let (shape, data) = file.u8(name).unwrap();
+                    Array::u8(name, vec![shape[1], shape[0]], data)
+                }
+                "action_cell" | "action_offset" | "game" | "turn" | "players" => {
+                    let (shape, data) = file.u32(name).unwrap();
+                    Array::u32(name, shape, &data)
+                }
+                _ => {
+                    let (shape, data) = file.f32(name).unwrap();
+                    Array::f32(name, shape, &data)
+                }
+            })
+            .collect();
+        super::super::tensors::write(&path, &arrays, file.metadata()).unwrap();
+        let e = Dataset::read(&path).err().unwrap();
+        assert!(e.contains("`board` is [7200, 8]"), "{e}");
+        // The untouched data reads.
+        good.write(&path, HashMap::from([("players".into(), "2".into())]))
+            .unwrap();
+        assert_eq!(Dataset::read(&path).unwrap().0, good);
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

@@ -591,6 +591,66 @@ mod tests {
         assert!(matches!(junk, NetError::Format(_)), "{junk}");
     }
 
+    /// A network with a weight that is not finite, or whose finite
+    /// weights overflow in the forward pass, is neither written nor read
+    /// (a network of NaN weights was written, and an overflowing one
+    /// played).
+    #[test]
+    fn a_network_that_is_not_finite_or_overflows_is_neither_written_nor_read() {
+        let cases: [(&str, usize, f32); 4] = [
+            ("holds NaN in `trunk2.weight`", 2, f32::NAN),
+            ("holds inf in `value.bias`", 5, f32::INFINITY),
+            ("overflows in its forward pass: layer `trunk1`", 0, 1e30),
+            ("overflows in its forward pass: layer `policy1`", 12, 1e20),
+        ];
+        for (k, (want, var, value)) in cases.into_iter().enumerate() {
+            let mut e = NetEvaluator::new(NetConfig::TINY, 3);
+            let v = &e.net.vars_mut()[var];
+            let filled = v.ones_like().unwrap().affine(value as f64, 0.0).unwrap();
+            v.set(&filled).unwrap();
+            let path = temp(&format!("unsound-{k}.safetensors"));
+            let _ = std::fs::remove_file(&path);
+            let err = e.save(&path).err().expect("an unsound network was written");
+            assert!(matches!(err, NetError::Unsound(_)), "{err}");
+            assert!(err.to_string().contains(want), "wanted {want:?}: {err}");
+            assert!(err.to_string().contains("not written"), "{err}");
+            assert!(!path.exists(), "something was written");
+            // Written by hand (as another tool could), it is refused on load.
+            let names = Net::names(&e.net.config);
+            let arrays: Vec<Array> = names
+                .iter()
+                .zip(e.net.tensors())
+                .map(|(n, t)| {
+                    let data = t.flatten_all().unwrap().to_vec1::<f32>().unwrap();
+                    Array::f32(n, t.dims().to_vec(), &data)
+                })
+                .collect();
+            let meta = HashMap::from(
+                [
+                    ("format", FORMAT),
+                    ("encoding_version", &ENCODING_VERSION.to_string()),
+                    ("hidden", "16"),
+                    ("context", "8"),
+                    ("cell", "4"),
+                    ("policy_hidden", "16"),
+                ]
+                .map(|(k, v)| (k.to_string(), v.to_string())),
+            );
+            super::super::tensors::write(&path, &arrays, meta).unwrap();
+            let err = NetEvaluator::load(&path)
+                .err()
+                .expect("an unsound network was read");
+            assert!(err.to_string().contains(want), "wanted {want:?}: {err}");
+            assert!(
+                err.to_string().contains(&path.display().to_string()),
+                "{err}"
+            );
+        }
+        // A sound network passes, and is written.
+        let e = NetEvaluator::new(NetConfig::TINY, 3);
+        check_network(&e.net).unwrap();
+    }
+
     /// Only the actions asked about are scored: their priors sum to 1, so
     /// an action left out (illegal ones never are asked about) gets
     /// nothing; and a batch gives each position what it gets alone.
