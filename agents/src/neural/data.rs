@@ -620,6 +620,9 @@ pub(crate) mod tests {
         assert_eq!(twice.action_range(10).0, data.cells.len());
     }
 
+    /// A change made to examples.
+    type Edit = Box<dyn Fn(&mut Dataset)>;
+
     /// Every example array is checked on reading: a value training cannot
     /// trust is refused in one line naming the file, the example and the
     /// field (a shard of 7 players made `train-net` panic; NaN visits,
@@ -638,13 +641,13 @@ pub(crate) mod tests {
                 .map(|(k, v)| (k.to_string(), v.to_string()))
                 .collect();
             data.write(&path, meta).unwrap();
-            let e = Dataset::read(&path).err().expect("a bad shard was read");
+            let e = Dataset::read(&path).expect_err("a bad shard was read");
             assert!(e.starts_with(&path.display().to_string()), "{e}");
             assert_eq!(e.lines().count(), 1, "{e}");
             e
         };
         let last = good.len() - 1;
-        let cases: Vec<(&str, Box<dyn Fn(&mut Dataset)>)> = vec![
+        let cases: Vec<(&str, Edit)> = vec![
             (
                 "example 0: `visits` holds NaN",
                 Box::new(|d| d.visits[0] = f32::NAN),

@@ -610,7 +610,7 @@ mod tests {
             v.set(&filled).unwrap();
             let path = temp(&format!("unsound-{k}.safetensors"));
             let _ = std::fs::remove_file(&path);
-            let err = e.save(&path).err().expect("an unsound network was written");
+            let err = e.save(&path).expect_err("an unsound network was written");
             assert!(matches!(err, NetError::Unsound(_)), "{err}");
             assert!(err.to_string().contains(want), "wanted {want:?}: {err}");
             assert!(err.to_string().contains("not written"), "{err}");

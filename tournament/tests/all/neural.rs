@@ -209,6 +209,9 @@ fn train_net_refuses(data: &[&Path], out: &Path, wants: &[&str]) {
     assert!(!out.exists(), "{} was written", out.display());
 }
 
+/// A change made to examples.
+type Edit = Box<dyn Fn(&mut agents::neural::data::Dataset)>;
+
 /// Issue 41: a shard of NaN or implausible examples trained a network
 /// of NaN weights (exit 0) or, with 7 players, panicked (exit 101); now
 /// each is refused in one line naming the file, the example and the
@@ -223,7 +226,7 @@ fn train_net_refuses_untrustworthy_examples_naming_file_and_field() {
     let (good, meta) = Dataset::read(&shard).unwrap();
     let out = dir.join("net.safetensors");
     let bad = dir.join("bad.safetensors");
-    let cases: Vec<(&str, Box<dyn Fn(&mut Dataset)>)> = vec![
+    let cases: Vec<(&str, Edit)> = vec![
         ("`visits` holds NaN", Box::new(|d| d.visits[0] = f32::NAN)),
         ("`visits` holds -1.0", Box::new(|d| d.visits[0] = -1.0)),
         (
