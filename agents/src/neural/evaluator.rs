@@ -2,9 +2,12 @@
 //! and its weights file (safetensors, with what it was trained on in the
 //! metadata).
 //!
-//! A file is refused when it is not a network of this build's encoding
-//! ([`ENCODING_VERSION`]) or its arrays do not have the shapes its sizes
-//! say; a network trained on other games (seat counts, rules) is not
+//! A file is refused when it is larger than [`Cap::NET`] or not a
+//! regular file, when it is not a network of this build's encoding
+//! ([`ENCODING_VERSION`]), when its arrays do not have the shapes its
+//! sizes say, or when [`check_network`] does not trust it (a weight that
+//! is not finite, a forward pass that overflows; such a network is not
+//! written either); a network trained on other games (seat counts, rules) is not
 //! refused but says so ([`NetEvaluator::unsuited_to`]), as `eval=` models
 //! do.
 
