@@ -14,7 +14,8 @@ use agents::neural::train::{train, Metrics, TrainConfig, TrainReport};
 use agents::neural::{NetConfig, NetEvaluator};
 use engine::Rules;
 use files::error::{Error, Result};
-use std::path::PathBuf;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
 
 /// What `train-net` needs.
 #[derive(Clone, Debug)]
@@ -99,17 +100,7 @@ pub fn load(data: &[PathBuf]) -> Result<(Dataset, FittedOn)> {
         rules: Vec::new(),
     };
     let mut next_game = 0u32;
-    let mut digests: Vec<(u64, PathBuf)> = Vec::new();
-    for file in shard_files(data)? {
-        let (mut shard, meta, digest) = Dataset::read_with_digest(&file).map_err(Error::Invalid)?;
-        if let Some((_, first)) = digests.iter().find(|(d, _)| *d == digest) {
-            return Err(Error::Invalid(format!(
-                "{}: the same bytes as {} (a copy of that shard): its games would count twice",
-                file.display(),
-                first.display()
-            )));
-        }
-        digests.push((digest, file.clone()));
+    for_each_shard(data, |file, mut shard, meta| {
         let mut ids: Vec<(u32, u32)> = Vec::new();
         for t in &mut shard.targets {
             let id = match ids.iter().find(|(old, _)| *old == t.game) {
@@ -137,9 +128,40 @@ pub fn load(data: &[PathBuf]) -> Result<(Dataset, FittedOn)> {
             }
         }
         all.extend(&shard);
-    }
+        Ok(())
+    })?;
     fitted.players.sort_unstable();
     Ok((all, fitted))
+}
+
+/// Read every shard of `data` ([`shard_files`]), in order, and give each
+/// to `visit` with its path and metadata: the one reader of `train-net`,
+/// `improve --net` and the Python `load_examples`. Each shard is checked
+/// by [`Dataset::read`] (examples training cannot trust are refused); a
+/// shard given twice, or a copy of one (the same bytes), is refused.
+///
+/// # Errors
+/// A path that does not exist, a folder without shards, a shard given
+/// twice or copied, a shard that cannot be read or trusted, or what
+/// `visit` returns.
+pub fn for_each_shard(
+    data: &[PathBuf],
+    mut visit: impl FnMut(&Path, Dataset, HashMap<String, String>) -> Result<()>,
+) -> Result<()> {
+    let mut digests: Vec<(u64, PathBuf)> = Vec::new();
+    for file in shard_files(data)? {
+        let (shard, meta, digest) = Dataset::read_with_digest(&file).map_err(Error::Invalid)?;
+        if let Some((_, first)) = digests.iter().find(|(d, _)| *d == digest) {
+            return Err(Error::Invalid(format!(
+                "{}: the same bytes as {} (a copy of that shard): its games would count twice",
+                file.display(),
+                first.display()
+            )));
+        }
+        visit(&file, shard, meta)?;
+        digests.push((digest, file));
+    }
+    Ok(())
 }
 
 /// One epoch's metrics on one line.
