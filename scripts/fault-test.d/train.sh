@@ -52,6 +52,7 @@ case_train_implausible_shards() {
     bad_shard "score" "score[0]=1e30" || return 1
     bad_shard "players" "players[0]=0" || return 1
     bad_shard "metadata says players" "meta:players=3" || return 1
+    bad_shard "metadata's rules" "meta:rules=gifts=true" || return 1
 }
 
 case_train_seven_players() {

@@ -425,6 +425,24 @@ impl Dataset {
                 ));
             }
         }
+        if let Some(text) = meta.get("rules") {
+            let rules: engine::Rules = text
+                .parse()
+                .map_err(|e| format!("{name}: rules `{text}` in its metadata: {e}"))?;
+            let want = super::encode::rules_globals(&rules);
+            let at = super::encode::FIRST_RULES_GLOBAL;
+            for i in 0..data.len() {
+                let got = &data.globals[i * GLOBAL_FEATURES + at..][..want.len()];
+                if let Some(k) = (0..want.len()).find(|&k| got[k] != want[k]) {
+                    return Err(format!(
+                        "{name}: example {i}: `globals` column {} is {:?}, its metadata's rules `{text}` make it {:?}",
+                        at + k,
+                        got[k],
+                        want[k]
+                    ));
+                }
+            }
+        }
         let digest = file.digest();
         Ok((data, meta, digest))
     }
@@ -715,6 +733,11 @@ pub(crate) mod tests {
         }
         let e = refused(&|_| {}, &[("players", "3")]);
         assert!(e.contains("its metadata says players 3"), "{e}");
+        // The examples are of gifts=true games.
+        let e = refused(&|_| {}, &[("rules", "farmers=false")]);
+        assert!(e.contains("its metadata's rules `farmers=false`"), "{e}");
+        let e = refused(&|_| {}, &[("rules", "no-such-rule=1")]);
+        assert!(e.contains("rules `no-such-rule=1` in its metadata"), "{e}");
         // An array whose shape contradicts the counts (the same bytes).
         good.write(&path, HashMap::new()).unwrap();
         let file = File::read(&path, Cap::SHARD).unwrap();
@@ -740,8 +763,12 @@ pub(crate) mod tests {
         let e = Dataset::read(&path).err().unwrap();
         assert!(e.contains("`board` is [7200, 8]"), "{e}");
         // The untouched data reads.
-        good.write(&path, HashMap::from([("players".into(), "2".into())]))
-            .unwrap();
+        let meta = [("players", "2"), ("rules", "gifts=true")];
+        good.write(
+            &path,
+            meta.map(|(k, v)| (k.to_string(), v.to_string())).into(),
+        )
+        .unwrap();
         assert_eq!(Dataset::read(&path).unwrap().0, good);
         std::fs::remove_dir_all(&dir).unwrap();
     }

@@ -332,17 +332,13 @@ fn board_into(view: &SeatView<'_>, c: (i32, i32), board: &mut Vec<f32>) {
     }
 }
 
-/// The globals into `g` (cleared first), the window centred on `c`.
-fn globals_into(view: &SeatView<'_>, c: (i32, i32), g: &mut Vec<f32>) {
-    let players = view.players();
-    let me = view.seat();
-    let rules = view.rules();
-    g.clear();
-    for p in 2..=6 {
-        g.push((players == p) as u8 as f32);
-    }
+/// Where the rules' numbers ([`rules_globals`]) start in the globals.
+pub(crate) const FIRST_RULES_GLOBAL: usize = 5;
+
+/// The ten numbers of the globals that encode `rules`.
+pub(crate) fn rules_globals(rules: &engine::Rules) -> [f32; 10] {
     let b = |v: bool| v as u8 as f32;
-    g.extend([
+    [
         b(rules.farmers),
         b(rules.gifts),
         rules.hand as f32 / 3.0,
@@ -353,7 +349,20 @@ fn globals_into(view: &SeatView<'_>, c: (i32, i32), g: &mut Vec<f32>) {
         b(rules.table.is_some()),
         b(rules.table_closes),
         b(rules.unplaceable == engine::Unplaceable::Return),
-    ]);
+    ]
+}
+
+/// The globals into `g` (cleared first), the window centred on `c`.
+fn globals_into(view: &SeatView<'_>, c: (i32, i32), g: &mut Vec<f32>) {
+    let players = view.players();
+    let me = view.seat();
+    let rules = view.rules();
+    g.clear();
+    for p in 2..=6 {
+        g.push((players == p) as u8 as f32);
+    }
+    let b = |v: bool| v as u8 as f32;
+    g.extend(rules_globals(&rules));
     let phase = view.phase();
     g.extend([
         b(matches!(phase, Phase::Place(_))),
