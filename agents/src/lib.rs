@@ -15,6 +15,8 @@
 //! - [`solver`]: exact expectimax over the last tiles.
 //! - [`star25`]: expectimax with Star2.5 pruning over the tile draws.
 //! - [`eval`]: the end-now evaluation the greedy and MCTS agents share.
+//! - [`capped`]: reading the files of models and training within a size
+//!   cap, from regular files only (never a FIFO or a device).
 //! - [`models`]: the files of `eval=` and `net=`, read once per process.
 //! - [`learn`]: position features and value models fitted on self-play
 //!   (`eval=` of `greedy`, `mcts` and `ismcts`).
@@ -31,6 +33,7 @@
 
 pub mod action_features;
 pub mod az;
+pub mod capped;
 pub mod clock;
 pub mod eval;
 pub mod game;

@@ -21,7 +21,7 @@ use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use std::collections::{BTreeMap, HashMap};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// The game phase of a position from the turns played before it: 0 for
 /// turns 0–23, 1 for 24–47, 2 from 48 on (the phases `train-net` reports
@@ -81,39 +81,6 @@ pub fn encode_view<'py>(
     Ok(d)
 }
 
-/// The shard files `path` names: a shard, a folder of shards, or a run
-/// folder (its `examples/`), sorted by name.
-fn shards_of(path: &Path) -> Result<Vec<PathBuf>, String> {
-    let name = path.display();
-    if path.is_file() {
-        return Ok(vec![path.to_path_buf()]);
-    }
-    if !path.is_dir() {
-        return Err(format!("{name}: no such file or folder"));
-    }
-    let dir = if path.join("examples").is_dir() {
-        path.join("examples")
-    } else {
-        path.to_path_buf()
-    };
-    let entries = std::fs::read_dir(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    let mut files = Vec::new();
-    for entry in entries {
-        let p = entry.map_err(|e| format!("{}: {e}", dir.display()))?.path();
-        if p.extension().is_some_and(|e| e == "safetensors") && p.is_file() {
-            files.push(p);
-        }
-    }
-    if files.is_empty() {
-        return Err(format!(
-            "{}: no example shards (*.safetensors) in it",
-            dir.display()
-        ));
-    }
-    files.sort();
-    Ok(files)
-}
-
 /// Every shard of `paths`, concatenated: the data, each position's shard
 /// (an index into the files), the files and their metadata.
 type Loaded = (
@@ -123,20 +90,23 @@ type Loaded = (
     Vec<HashMap<String, String>>,
 );
 
+/// The shards are read by `train-net`'s own reader
+/// (`tournament::learning::train_net::for_each_shard`: a shard, a folder
+/// of shards or a run folder's `examples/`, sorted by name; examples
+/// training cannot trust, a shard given twice and a copy of one refused).
 fn read_all(paths: &[PathBuf]) -> Result<Loaded, String> {
-    let mut files = Vec::new();
-    for p in paths {
-        files.extend(shards_of(p)?);
-    }
     let mut data = Dataset::default();
     let mut shard = Vec::new();
+    let mut files = Vec::new();
     let mut metadata = Vec::new();
-    for (k, f) in files.iter().enumerate() {
-        let (d, meta) = Dataset::read(f)?;
-        shard.extend(std::iter::repeat_n(k as u32, d.len()));
+    tournament::learning::train_net::for_each_shard(paths, |file, d, meta| {
+        shard.extend(std::iter::repeat_n(files.len() as u32, d.len()));
         data.extend(&d);
+        files.push(file.to_path_buf());
         metadata.push(meta);
-    }
+        Ok(())
+    })
+    .map_err(|e| e.to_string())?;
     Ok((data, shard, files, metadata))
 }
 
@@ -333,9 +303,6 @@ fn network_from(
             if *shape != want {
                 return Err(format!("`{name}` is {shape:?}, the layout says {want:?}"));
             }
-            if data.iter().any(|v| !v.is_finite()) {
-                return Err(format!("`{name}` holds a value that is not finite"));
-            }
             vars.push(Var::from_vec(data.clone(), want, &Device::Cpu).map_err(|e| e.to_string())?);
         }
     }
@@ -445,7 +412,7 @@ impl Network {
         let (net, metadata) = py
             .detach(|| {
                 let net = NetEvaluator::load(&path)?;
-                let meta = agents::neural::tensors::File::read(&path)
+                let meta = agents::neural::tensors::File::read(&path, agents::capped::Cap::NET)
                     .map_err(NetError::Format)?
                     .metadata();
                 Ok((net, meta))

@@ -280,6 +280,9 @@ def test_save_network_refuses_what_az_could_not_play(tmp_path):
         carcassonne.save_network(path, {**good, "policy1.weight": np.zeros((16, 62))})
     with pytest.raises(ValueError, match="not finite"):
         carcassonne.save_network(path, {**good, "lead.bias": np.full(6, np.nan)})
+    # Finite weights whose forward pass overflows f32 (agents::neural::check_network).
+    with pytest.raises(ValueError, match="overflows in its forward pass"):
+        carcassonne.save_network(path, {**good, "trunk1.weight": np.full_like(good["trunk1.weight"], 1e30)})
     with pytest.raises(ValueError, match=f"is 1, this build encodes version {carcassonne.ENCODING_VERSION}"):
         carcassonne.save_network(path, good, {"encoding_version": 1})
     with pytest.raises(ValueError, match="metadata `board` is false, the arrays' shapes say true"):

@@ -272,7 +272,8 @@ impl ValueModel {
     /// of this format, or fitted on other features than this build's.
     pub fn load(path: &Path) -> Result<ValueModel, LoadError> {
         let at = || path.to_path_buf();
-        let text = std::fs::read_to_string(path).map_err(|e| LoadError::Read(at(), e))?;
+        let text = crate::capped::read_to_string(path, crate::capped::Cap::MODEL)
+            .map_err(|e| LoadError::Read(at(), e))?;
         let model: ValueModel =
             serde_json::from_str(&text).map_err(|e| LoadError::NotAModel(at(), e))?;
         model.check().map_err(|e| LoadError::Refused(at(), e))?;

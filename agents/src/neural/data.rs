@@ -12,7 +12,9 @@ use super::encode::{
     encode_actions, encode_position, ActionInput, PositionInput, ACTION_FEATURES, BOARD_FEATURES,
     ENCODING_VERSION, GLOBAL_FEATURES,
 };
+use super::encode::{FIRST_SEAT_BLOCK, SEAT_BLOCK};
 use super::tensors::{Array, File};
+use crate::capped::Cap;
 use engine::{Action, SeatView, MAX_PLAYERS};
 use std::collections::HashMap;
 use std::path::Path;
@@ -300,10 +302,25 @@ impl Dataset {
     /// Read a shard written by [`Dataset::write`], and its metadata.
     ///
     /// # Errors
-    /// One line naming the file: unreadable, not a shard, of another
-    /// encoding version, or with arrays of inconsistent sizes.
+    /// One line naming the file: unreadable, larger than
+    /// [`Cap::SHARD`] or not a regular file, not a shard, of another
+    /// encoding version, with arrays of inconsistent sizes, or with an
+    /// example [`Dataset::check`] refuses (the line names the field and
+    /// the example).
     pub fn read(path: &Path) -> Result<(Dataset, HashMap<String, String>), String> {
-        let file = File::read(path)?;
+        Dataset::read_with_digest(path).map(|(data, meta, _)| (data, meta))
+    }
+
+    /// [`Dataset::read`], and a digest of the file's bytes (equal files,
+    /// equal digests: how `train-net` refuses a shard given twice under
+    /// two names).
+    ///
+    /// # Errors
+    /// As [`Dataset::read`].
+    pub fn read_with_digest(
+        path: &Path,
+    ) -> Result<(Dataset, HashMap<String, String>, u64), String> {
+        let file = File::read(path, Cap::SHARD)?;
         let meta = file.metadata();
         let name = path.display();
         if meta.get("format").map(String::as_str) != Some("carcassonne-examples") {
@@ -315,63 +332,246 @@ impl Dataset {
                 "{name}: examples of encoding version {version}, this build reads version {ENCODING_VERSION}"
             ));
         }
-        let (_, board) = file.u8("board")?;
-        let (_, globals) = file.f32("globals")?;
-        let (_, actions) = file.f32("actions")?;
-        let (_, cells) = file.u32("action_cell")?;
-        let (_, offsets) = file.u32("action_offset")?;
-        let (_, visits) = file.f32("visits")?;
-        let (_, outcome) = file.f32("outcome")?;
-        let (_, scores) = file.f32("score")?;
-        let (_, game) = file.u32("game")?;
-        let (_, turn) = file.u32("turn")?;
-        let (_, players) = file.u32("players")?;
+        let (board_shape, board) = file.u8("board")?;
+        let (globals_shape, globals) = file.f32("globals")?;
+        let (actions_shape, actions) = file.f32("actions")?;
+        let (cells_shape, cells) = file.u32("action_cell")?;
+        let (offsets_shape, offsets) = file.u32("action_offset")?;
+        let (visits_shape, visits) = file.f32("visits")?;
+        let (outcome_shape, outcome) = file.f32("outcome")?;
+        let (scores_shape, scores) = file.f32("score")?;
+        let (game_shape, game) = file.u32("game")?;
+        let (turn_shape, turn) = file.u32("turn")?;
+        let (players_shape, players) = file.u32("players")?;
         let n = game.len();
         let m = cells.len();
-        let consistent = board.len() == n * BOARD_FEATURES
-            && globals.len() == n * GLOBAL_FEATURES
-            && actions.len() == m * ACTION_FEATURES
-            && visits.len() == m
-            && offsets.len() == n + 1
-            && offsets.first() == Some(&0)
-            && offsets.last() == Some(&(m as u32))
-            && offsets.windows(2).all(|w| w[0] <= w[1])
-            && outcome.len() == n * MAX_PLAYERS
-            && scores.len() == n * MAX_PLAYERS
-            && turn.len() == n
-            && players.len() == n
-            && cells.iter().all(|&c| (c as usize) < super::encode::CELLS);
-        if !consistent {
-            return Err(format!("{name}: arrays of inconsistent sizes"));
+        // Every array's shape, as the examples and actions counts say.
+        for (field, shape, want) in [
+            ("board", &board_shape, vec![n, BOARD_FEATURES]),
+            ("globals", &globals_shape, vec![n, GLOBAL_FEATURES]),
+            ("actions", &actions_shape, vec![m, ACTION_FEATURES]),
+            ("action_cell", &cells_shape, vec![m]),
+            ("action_offset", &offsets_shape, vec![n + 1]),
+            ("visits", &visits_shape, vec![m]),
+            ("outcome", &outcome_shape, vec![n, MAX_PLAYERS]),
+            ("score", &scores_shape, vec![n, MAX_PLAYERS]),
+            ("game", &game_shape, vec![n]),
+            ("turn", &turn_shape, vec![n]),
+            ("players", &players_shape, vec![n]),
+        ] {
+            if *shape != want {
+                return Err(format!(
+                    "{name}: `{field}` is {shape:?}; {n} examples of {m} actions make it {want:?}"
+                ));
+            }
         }
-        let targets = (0..n)
-            .map(|i| {
-                let mut o = [0.0; MAX_PLAYERS];
-                let mut s = [0.0; MAX_PLAYERS];
-                o.copy_from_slice(&outcome[i * MAX_PLAYERS..][..MAX_PLAYERS]);
-                s.copy_from_slice(&scores[i * MAX_PLAYERS..][..MAX_PLAYERS]);
-                Targets {
-                    outcome: o,
-                    scores: s,
-                    game: game[i],
-                    turn: turn[i],
-                    players: players[i],
+        if offsets.first() != Some(&0) || offsets.last() != Some(&(m as u32)) {
+            return Err(format!(
+                "{name}: `action_offset` runs from {:?} to {:?}, not from 0 to the {m} actions",
+                offsets.first(),
+                offsets.last()
+            ));
+        }
+        if let Some(i) = offsets.windows(2).position(|w| w[0] > w[1]) {
+            return Err(format!(
+                "{name}: example {i}: `action_offset` goes back from {} to {}",
+                offsets[i],
+                offsets[i + 1]
+            ));
+        }
+        if let Some(k) = cells
+            .iter()
+            .position(|&c| c as usize >= super::encode::CELLS)
+        {
+            return Err(format!(
+                "{name}: action {k}: `action_cell` is {}, outside the {} cells of the window",
+                cells[k],
+                super::encode::CELLS
+            ));
+        }
+        let mut targets = Vec::with_capacity(n);
+        targets.extend((0..n).map(|i| {
+            let mut o = [0.0; MAX_PLAYERS];
+            let mut s = [0.0; MAX_PLAYERS];
+            o.copy_from_slice(&outcome[i * MAX_PLAYERS..][..MAX_PLAYERS]);
+            s.copy_from_slice(&scores[i * MAX_PLAYERS..][..MAX_PLAYERS]);
+            Targets {
+                outcome: o,
+                scores: s,
+                game: game[i],
+                turn: turn[i],
+                players: players[i],
+            }
+        }));
+        let data = Dataset {
+            board,
+            globals,
+            actions,
+            cells,
+            offsets,
+            visits,
+            targets,
+        };
+        data.check().map_err(|e| format!("{name}: {e}"))?;
+        if let Some(p) = meta.get("players") {
+            if let Some(i) = data
+                .targets
+                .iter()
+                .position(|t| t.players.to_string() != *p)
+            {
+                return Err(format!(
+                    "{name}: example {i}: `players` is {}, its metadata says players {p}",
+                    data.targets[i].players
+                ));
+            }
+        }
+        if let Some(text) = meta.get("rules") {
+            let rules: engine::Rules = text
+                .parse()
+                .map_err(|e| format!("{name}: rules `{text}` in its metadata: {e}"))?;
+            let want = super::encode::rules_globals(&rules);
+            let at = super::encode::FIRST_RULES_GLOBAL;
+            for i in 0..data.len() {
+                let got = &data.globals[i * GLOBAL_FEATURES + at..][..want.len()];
+                if let Some(k) = (0..want.len()).find(|&k| got[k] != want[k]) {
+                    return Err(format!(
+                        "{name}: example {i}: `globals` column {} is {:?}, its metadata's rules `{text}` make it {:?}",
+                        at + k,
+                        got[k],
+                        want[k]
+                    ));
                 }
-            })
-            .collect();
-        Ok((
-            Dataset {
-                board,
-                globals,
-                actions,
-                cells,
-                offsets,
-                visits,
-                targets,
-            },
-            meta,
-        ))
+            }
+        }
+        let digest = file.digest();
+        Ok((data, meta, digest))
     }
+
+    /// Check every example for values training cannot trust: numbers that
+    /// are not finite or out of the encoding's range, negative visits or
+    /// visits that do not sum to 1, seat counts outside 2 to
+    /// [`MAX_PLAYERS`], targets or scores for seats not in the game,
+    /// scores beyond [`MAX_SCORE`], and globals that contradict the seat
+    /// count.
+    ///
+    /// # Errors
+    /// The first problem, as one line naming the example and the field
+    /// (the caller adds the file).
+    pub fn check(&self) -> Result<(), String> {
+        let n = self.len();
+        if self.offsets.len() != n + 1 && !(n == 0 && self.offsets.len() <= 1) {
+            return Err(format!(
+                "`action_offset` has {} entries for {n} examples",
+                self.offsets.len()
+            ));
+        }
+        for i in 0..n {
+            let bad = |field: &str, what: String| Err(format!("example {i}: `{field}` {what}"));
+            let t = &self.targets[i];
+            let players = t.players as usize;
+            if !(2..=MAX_PLAYERS).contains(&players) {
+                return bad("players", format!("is {players}, not 2 to {MAX_PLAYERS}"));
+            }
+            if t.turn > MAX_TURN {
+                return bad("turn", format!("is {}, more than {MAX_TURN}", t.turn));
+            }
+            let board = &self.board[i * BOARD_FEATURES..][..BOARD_FEATURES];
+            if let Some(k) = board.iter().position(|&b| b > 8) {
+                return bad(
+                    "board",
+                    format!(
+                        "holds {} at {k}; the encoding's numbers are 0 or 1 (0 or 8 here)",
+                        board[k]
+                    ),
+                );
+            }
+            let globals = &self.globals[i * GLOBAL_FEATURES..][..GLOBAL_FEATURES];
+            if let Some(k) = globals.iter().position(|v| !plausible(*v)) {
+                return bad("globals", format!("holds {:?} at column {k}", globals[k]));
+            }
+            for p in 2..=MAX_PLAYERS {
+                let want = if p == players { 1.0 } else { 0.0 };
+                if globals[p - 2] != want {
+                    return bad(
+                        "globals",
+                        format!(
+                            "column {} (players {p}) is {:?}, but `players` is {players}",
+                            p - 2,
+                            globals[p - 2]
+                        ),
+                    );
+                }
+            }
+            for k in 0..MAX_PLAYERS {
+                let present = globals[FIRST_SEAT_BLOCK + k * SEAT_BLOCK];
+                if present != if k < players { 1.0 } else { 0.0 } {
+                    return bad(
+                        "globals",
+                        format!(
+                            "seat block {k} says present {present:?}, but `players` is {players}"
+                        ),
+                    );
+                }
+            }
+            for k in 0..MAX_PLAYERS {
+                let (o, s) = (t.outcome[k], t.scores[k]);
+                if !(-1.0..=1.0).contains(&o) {
+                    return bad("outcome", format!("is {o:?} for seat {k}, not in -1..1"));
+                }
+                if !(s.is_finite() && (0.0..=MAX_SCORE).contains(&s) && s == s.trunc()) {
+                    return bad(
+                        "score",
+                        format!("is {s:?} for seat {k}, not a whole number of 0 to {MAX_SCORE}"),
+                    );
+                }
+                if k >= players && (o != 0.0 || s != 0.0) {
+                    return bad(
+                        "score",
+                        format!(
+                            "is {s:?} (outcome {o:?}) for seat {k}, a seat not in a game of {players}"
+                        ),
+                    );
+                }
+            }
+            let (lo, hi) = self.action_range(i);
+            let actions = &self.actions[lo * ACTION_FEATURES..hi * ACTION_FEATURES];
+            if let Some(k) = actions.iter().position(|v| !plausible(*v)) {
+                return bad(
+                    "actions",
+                    format!(
+                        "holds {:?} (action {}, column {})",
+                        actions[k],
+                        k / ACTION_FEATURES,
+                        k % ACTION_FEATURES
+                    ),
+                );
+            }
+            let visits = &self.visits[lo..hi];
+            if let Some(k) = visits.iter().position(|v| !(v.is_finite() && *v >= 0.0)) {
+                return bad("visits", format!("holds {:?} (action {k})", visits[k]));
+            }
+            let sum: f32 = visits.iter().sum();
+            if hi > lo && (sum - 1.0).abs() > 1e-3 {
+                return bad("visits", format!("sum to {sum:?}, not 1"));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The largest final score an example may hold: no game reaches it.
+pub const MAX_SCORE: f32 = 10_000.0;
+
+/// The largest turn an example may hold: no game lasts so long.
+pub const MAX_TURN: u32 = 10_000;
+
+/// The largest magnitude of an encoded number: the encoding's are of
+/// order 1 (scores / 100, counts / their range).
+pub const MAX_FEATURE: f32 = 1e6;
+
+/// A finite number of at most [`MAX_FEATURE`] in magnitude.
+fn plausible(v: f32) -> bool {
+    v.is_finite() && v.abs() <= MAX_FEATURE
 }
 
 /// Tiny data sets for the tests.
@@ -436,6 +636,141 @@ pub(crate) mod tests {
         twice.extend(&data);
         assert_eq!(twice.len(), 20);
         assert_eq!(twice.action_range(10).0, data.cells.len());
+    }
+
+    /// A change made to examples.
+    type Edit = Box<dyn Fn(&mut Dataset)>;
+
+    /// Every example array is checked on reading: a value training cannot
+    /// trust is refused in one line naming the file, the example and the
+    /// field (a shard of 7 players made `train-net` panic; NaN visits,
+    /// features or scores trained a network of NaN weights).
+    #[test]
+    fn a_shard_of_untrustworthy_examples_is_refused_naming_the_field() {
+        let dir = std::env::temp_dir().join(format!("neural-bad-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let good = random_examples(2, 2, 4, 9);
+        let path = dir.join("shard.safetensors");
+        let refused = |edit: &dyn Fn(&mut Dataset), meta: &[(&str, &str)]| -> String {
+            let mut data = good.clone();
+            edit(&mut data);
+            let meta = meta
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect();
+            data.write(&path, meta).unwrap();
+            let e = Dataset::read(&path).expect_err("a bad shard was read");
+            assert!(e.starts_with(&path.display().to_string()), "{e}");
+            assert_eq!(e.lines().count(), 1, "{e}");
+            e
+        };
+        let last = good.len() - 1;
+        let cases: Vec<(&str, Edit)> = vec![
+            (
+                "example 0: `visits` holds NaN",
+                Box::new(|d| d.visits[0] = f32::NAN),
+            ),
+            (
+                "`visits` holds inf",
+                Box::new(|d| d.visits[1] = f32::INFINITY),
+            ),
+            (
+                "example 0: `visits` holds -1",
+                Box::new(|d| d.visits[0] = -1.0),
+            ),
+            ("`visits` sum to", Box::new(|d| d.visits[0] += 0.5)),
+            (
+                "`globals` holds NaN",
+                Box::new(|d| d.globals[170] = f32::NAN),
+            ),
+            (
+                "`globals` holds 10000000",
+                Box::new(|d| d.globals[170] = 1e7),
+            ),
+            (
+                "`actions` holds -inf",
+                Box::new(|d| d.actions[3] = f32::NEG_INFINITY),
+            ),
+            (
+                "`score` is NaN",
+                Box::new(|d| d.targets[0].scores[0] = f32::NAN),
+            ),
+            (
+                "`score` is 1e30",
+                Box::new(|d| d.targets[0].scores[1] = 1e30),
+            ),
+            ("`score` is -5", Box::new(|d| d.targets[0].scores[1] = -5.0)),
+            (
+                "a seat not in a game of 2",
+                Box::new(|d| d.targets[0].scores[2] = 5.0),
+            ),
+            (
+                "`outcome` is NaN",
+                Box::new(|d| d.targets[0].outcome[0] = f32::NAN),
+            ),
+            (
+                "example 0: `players` is 7, not 2 to 6",
+                Box::new(|d| d.targets[0].players = 7),
+            ),
+            (
+                "`players` is 0, not 2 to 6",
+                Box::new(|d| d.targets[0].players = 0),
+            ),
+            ("`turn` is", Box::new(|d| d.targets[0].turn = u32::MAX)),
+            ("`board` holds 200", Box::new(|d| d.board[5] = 200)),
+            (
+                "example 7: `globals` column 1 (players 3) is 1.0, but `players` is 2",
+                Box::new(move |d| d.globals[last * GLOBAL_FEATURES + 1] = 1.0),
+            ),
+            (
+                "seat block 3 says present 1.0",
+                Box::new(|d| d.globals[FIRST_SEAT_BLOCK + 3 * SEAT_BLOCK] = 1.0),
+            ),
+        ];
+        for (want, edit) in &cases {
+            let e = refused(edit.as_ref(), &[]);
+            assert!(e.contains(want), "wanted {want:?}: {e}");
+        }
+        let e = refused(&|_| {}, &[("players", "3")]);
+        assert!(e.contains("its metadata says players 3"), "{e}");
+        // The examples are of gifts=true games.
+        let e = refused(&|_| {}, &[("rules", "farmers=false")]);
+        assert!(e.contains("its metadata's rules `farmers=false`"), "{e}");
+        let e = refused(&|_| {}, &[("rules", "no-such-rule=1")]);
+        assert!(e.contains("rules `no-such-rule=1` in its metadata"), "{e}");
+        // An array whose shape contradicts the counts (the same bytes).
+        good.write(&path, HashMap::new()).unwrap();
+        let file = File::read(&path, Cap::SHARD).unwrap();
+        let arrays: Vec<Array> = file
+            .names()
+            .iter()
+            .map(|name| match name.as_str() {
+                "board" => {
+                    let (shape, data) = file.u8(name).unwrap();
+                    Array::u8(name, vec![shape[1], shape[0]], data)
+                }
+                "action_cell" | "action_offset" | "game" | "turn" | "players" => {
+                    let (shape, data) = file.u32(name).unwrap();
+                    Array::u32(name, shape, &data)
+                }
+                _ => {
+                    let (shape, data) = file.f32(name).unwrap();
+                    Array::f32(name, shape, &data)
+                }
+            })
+            .collect();
+        super::super::tensors::write(&path, &arrays, file.metadata()).unwrap();
+        let e = Dataset::read(&path).err().unwrap();
+        assert!(e.contains("`board` is [7200, 8]"), "{e}");
+        // The untouched data reads.
+        let meta = [("players", "2"), ("rules", "gifts=true")];
+        good.write(
+            &path,
+            meta.map(|(k, v)| (k.to_string(), v.to_string())).into(),
+        )
+        .unwrap();
+        assert_eq!(Dataset::read(&path).unwrap().0, good);
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

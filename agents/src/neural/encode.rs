@@ -95,7 +95,12 @@ pub const CELL_CHANNELS: usize = CELL_COLUMNS.len();
 pub const BOARD_FEATURES: usize = CELLS * CELL_CHANNELS;
 
 /// Numbers per seat-relative seat block of the globals.
-const SEAT_BLOCK: usize = 7;
+pub(crate) const SEAT_BLOCK: usize = 7;
+
+/// Where in the globals the seat blocks start (after the players' one-hot,
+/// the rules, the phase, the tiles to place and the tiles held); a block's
+/// first number is 1 when its seat is in the game.
+pub(crate) const FIRST_SEAT_BLOCK: usize = 5 + 10 + 4 + 24 + 24;
 
 /// The names of the global numbers, in order (seat blocks written out
 /// for block 0; blocks 1–5 repeat them for the seats after the viewer).
@@ -144,7 +149,7 @@ pub const FEATURE_SCALES: [f32; FEATURE_COUNT] = [
 /// Numbers of the globals before the position features (all of
 /// version 1's globals).
 const BASE_GLOBALS: usize =
-    5 + 10 + 4 + 24 + 24 + MAX_PLAYERS * SEAT_BLOCK + 2 + 24 + 2 + 5 + 5 + 3 + 1 + 2;
+    FIRST_SEAT_BLOCK + MAX_PLAYERS * SEAT_BLOCK + 2 + 24 + 2 + 5 + 5 + 3 + 1 + 2;
 
 /// Numbers of the globals.
 pub const GLOBAL_FEATURES: usize = BASE_GLOBALS + FEATURE_COUNT;
@@ -327,17 +332,13 @@ fn board_into(view: &SeatView<'_>, c: (i32, i32), board: &mut Vec<f32>) {
     }
 }
 
-/// The globals into `g` (cleared first), the window centred on `c`.
-fn globals_into(view: &SeatView<'_>, c: (i32, i32), g: &mut Vec<f32>) {
-    let players = view.players();
-    let me = view.seat();
-    let rules = view.rules();
-    g.clear();
-    for p in 2..=6 {
-        g.push((players == p) as u8 as f32);
-    }
+/// Where the rules' numbers ([`rules_globals`]) start in the globals.
+pub(crate) const FIRST_RULES_GLOBAL: usize = 5;
+
+/// The ten numbers of the globals that encode `rules`.
+pub(crate) fn rules_globals(rules: &engine::Rules) -> [f32; 10] {
     let b = |v: bool| v as u8 as f32;
-    g.extend([
+    [
         b(rules.farmers),
         b(rules.gifts),
         rules.hand as f32 / 3.0,
@@ -348,7 +349,20 @@ fn globals_into(view: &SeatView<'_>, c: (i32, i32), g: &mut Vec<f32>) {
         b(rules.table.is_some()),
         b(rules.table_closes),
         b(rules.unplaceable == engine::Unplaceable::Return),
-    ]);
+    ]
+}
+
+/// The globals into `g` (cleared first), the window centred on `c`.
+fn globals_into(view: &SeatView<'_>, c: (i32, i32), g: &mut Vec<f32>) {
+    let players = view.players();
+    let me = view.seat();
+    let rules = view.rules();
+    g.clear();
+    for p in 2..=6 {
+        g.push((players == p) as u8 as f32);
+    }
+    let b = |v: bool| v as u8 as f32;
+    g.extend(rules_globals(&rules));
     let phase = view.phase();
     g.extend([
         b(matches!(phase, Phase::Place(_))),

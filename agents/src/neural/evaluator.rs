@@ -2,28 +2,35 @@
 //! and its weights file (safetensors, with what it was trained on in the
 //! metadata).
 //!
-//! A file is refused when it is not a network of this build's encoding
-//! ([`ENCODING_VERSION`]) or its arrays do not have the shapes its sizes
-//! say; a network trained on other games (seat counts, rules) is not
+//! A file is refused when it is larger than [`Cap::NET`] or not a
+//! regular file, when it is not a network of this build's encoding
+//! ([`ENCODING_VERSION`]), when its arrays do not have the shapes its
+//! sizes say, or when [`check_network`] does not trust it (a weight that
+//! is not finite, a forward pass that overflows; such a network is not
+//! written either); a network trained on other games (seat counts, rules) is not
 //! refused but says so ([`NetEvaluator::unsuited_to`]), as `eval=` models
 //! do.
 
 use super::encode::{
-    encode_globals_into, encode_position_into, ActionEncoder, PositionInput, ENCODING_VERSION,
+    encode_actions, encode_globals_into, encode_position, encode_position_into, ActionEncoder,
+    ActionInput, PositionInput, ACTION_FEATURES, BOARD_FEATURES, CELLS, ENCODING_VERSION,
+    GLOBAL_FEATURES,
 };
 #[cfg(doc)]
 use super::net::segment_softmax;
 use super::net::{err, Net, NetConfig};
 use super::tensors::{Array, File};
 use crate::az::{EvalRequest, Evaluation, Evaluator};
+use crate::capped::Cap;
 use crate::learn::FittedOn;
 use candle_core::{Device, Var};
-use engine::{Rules, MAX_PLAYERS};
+use engine::{Rules, Seat, State, MAX_PLAYERS};
+use rand::SeedableRng;
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::fmt;
 use std::path::Path;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 /// Why a weights file cannot be used.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -33,6 +40,10 @@ pub enum NetError {
     Io(String),
     /// The file is not a network's weights (or is damaged).
     Format(String),
+    /// The network is not to be trusted: a weight that is not finite, or
+    /// a forward pass that overflows on plausible inputs
+    /// ([`check_network`]). Such a network is neither read nor written.
+    Unsound(String),
     /// The file is a network of another encoding version.
     EncodingVersion {
         /// The file.
@@ -45,7 +56,7 @@ pub enum NetError {
 impl fmt::Display for NetError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            NetError::Io(e) | NetError::Format(e) => f.write_str(e),
+            NetError::Io(e) | NetError::Format(e) | NetError::Unsound(e) => f.write_str(e),
             NetError::EncodingVersion { path, found } => write!(
                 f,
                 "{path}: a network of encoding version {found}, this build encodes version {ENCODING_VERSION} (retrain it with `carcassonne train-net`)"
@@ -103,11 +114,17 @@ impl NetEvaluator {
             .unsuited_to(rules, players)
     }
 
-    /// Write the weights and provenance to `path` (atomically).
+    /// Write the weights and provenance to `path` (atomically), when
+    /// [`check_network`] trusts the network.
     ///
     /// # Errors
-    /// [`NetError::Io`] when the file cannot be written.
+    /// [`NetError::Unsound`] (nothing written) when a weight is not
+    /// finite or the forward pass overflows; [`NetError::Io`] when the
+    /// file cannot be written.
     pub fn save(&self, path: &Path) -> Result<(), NetError> {
+        check_network(&self.net).map_err(|e| {
+            NetError::Unsound(format!("{}: not written: the network {e}", path.display()))
+        })?;
         let names = Net::names(&self.net.config);
         let mut arrays = Vec::new();
         for (name, var) in names.iter().zip(self.net.tensors()) {
@@ -155,7 +172,7 @@ impl NetEvaluator {
         if !path.exists() {
             return Err(NetError::Io(format!("{name}: no such file")));
         }
-        let file = File::read(path).map_err(NetError::Format)?;
+        let file = File::read(path, Cap::NET).map_err(NetError::Format)?;
         let meta = file.metadata();
         if meta.get("format").map(String::as_str) != Some(FORMAT) {
             return Err(NetError::Format(format!(
@@ -207,11 +224,6 @@ impl NetEvaluator {
                         "{name}: `{array}` is {shape:?}, its sizes say {want:?}"
                     )));
                 }
-                if data.iter().any(|v| !v.is_finite()) {
-                    return Err(NetError::Format(format!(
-                        "{name}: `{array}` holds a value that is not finite"
-                    )));
-                }
                 vars.push(
                     Var::from_vec(data, want, &Device::Cpu)
                         .map_err(|e| NetError::Format(err(e)))?,
@@ -246,8 +258,11 @@ impl NetEvaluator {
             .filter(|(k, _)| !known.contains(&k.as_str()))
             .map(|(k, v)| (k.clone(), v.clone()))
             .collect();
+        let net = Net::from_vars(config, vars);
+        check_network(&net)
+            .map_err(|e| NetError::Unsound(format!("{name}: refused: the network {e}")))?;
         Ok(NetEvaluator {
-            net: Net::from_vars(config, vars),
+            net,
             provenance: Provenance {
                 fitted_on,
                 data,
@@ -336,6 +351,88 @@ impl NetEvaluator {
                 .collect())
         })
     }
+}
+
+/// Check that `net` can be trusted, as every network read or written
+/// is ([`NetEvaluator::load`], [`NetEvaluator::save`], `train-net`, the
+/// Python package): every weight finite, and every activation of its
+/// forward pass finite and at most [`super::fast::ACTIVATION_BOUND`] on
+/// the probe inputs — the all-zero position with all-zero actions, and
+/// positions of seeded random games of 2, 3, 4 and 6 players (with and
+/// without The Gifts) with their legal actions.
+///
+/// # Errors
+/// One line completing "the network …": the array and element that is
+/// not finite, or the layer that overflows and on which probe.
+pub fn check_network(net: &Net) -> Result<(), String> {
+    for (name, t) in Net::names(&net.config).iter().zip(net.tensors()) {
+        let data = t
+            .flatten_all()
+            .and_then(|t| t.to_vec1::<f32>())
+            .map_err(err)?;
+        if let Some(k) = data.iter().position(|v| !v.is_finite()) {
+            return Err(format!(
+                "holds {} in `{name}` (element {k}), which is not finite",
+                data[k]
+            ));
+        }
+    }
+    let (positions, actions, offsets) = probes();
+    super::fast::check_activations(net, positions, actions, offsets)
+}
+
+/// Probe positions, their actions and offsets (made once).
+type Probes = (Vec<PositionInput>, Vec<ActionInput>, Vec<usize>);
+
+/// The inputs [`check_network`] runs the network on.
+fn probes() -> (
+    &'static [PositionInput],
+    &'static [ActionInput],
+    &'static [usize],
+) {
+    static PROBES: OnceLock<Probes> = OnceLock::new();
+    let (p, a, o) = PROBES.get_or_init(|| {
+        let mut positions = vec![PositionInput {
+            board: vec![0.0; BOARD_FEATURES],
+            globals: vec![0.0; GLOBAL_FEATURES],
+        }];
+        let mut actions: Vec<ActionInput> = [0, CELLS / 2, CELLS - 1]
+            .into_iter()
+            .map(|cell| ActionInput {
+                features: vec![0.0; ACTION_FEATURES],
+                cell: cell as u32,
+            })
+            .collect();
+        let mut offsets = vec![0, actions.len()];
+        for (players, rules, seed, turns) in [
+            (2, "", 1, 0),
+            (2, "", 2, 30),
+            (2, "", 3, 60),
+            (3, "gifts=true", 4, 20),
+            (4, "", 5, 40),
+            (6, "gifts=true", 6, 10),
+        ] {
+            let rules: Rules = rules.parse().expect("rules of the probes");
+            let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(seed);
+            let mut state = State::new(rules, players, Seat(0));
+            while !state.is_over() && (state.is_chance() || state.turns() < turns) {
+                if state.is_chance() {
+                    state.apply_chance(&mut rng);
+                } else if let Some(a) = engine::random_action(&state, &mut rng) {
+                    state.play_action_unchecked(a);
+                }
+            }
+            if state.is_over() {
+                continue;
+            }
+            let view = state.view(state.to_play());
+            positions.push(encode_position(&view));
+            actions.extend(encode_actions(&view, &state.legal_actions()));
+            offsets.push(actions.len());
+        }
+        (positions, actions, offsets)
+    });
+    (p, a, o)
 }
 
 /// The softmax of `logits` (the arithmetic of [`segment_softmax`] on one
@@ -471,7 +568,7 @@ mod tests {
         let path = temp("old-version.safetensors");
         e.save(&path).unwrap();
         // Rewrite the metadata with another version.
-        let file = File::read(&path).unwrap();
+        let file = File::read(&path, Cap::NET).unwrap();
         let mut meta = file.metadata();
         meta.insert("encoding_version".into(), "0".into());
         let arrays: Vec<Array> = file
@@ -495,6 +592,66 @@ mod tests {
         std::fs::write(temp("junk.safetensors"), b"not a file").unwrap();
         let junk = NetEvaluator::load(&temp("junk.safetensors")).err().unwrap();
         assert!(matches!(junk, NetError::Format(_)), "{junk}");
+    }
+
+    /// A network with a weight that is not finite, or whose finite
+    /// weights overflow in the forward pass, is neither written nor read
+    /// (a network of NaN weights was written, and an overflowing one
+    /// played).
+    #[test]
+    fn a_network_that_is_not_finite_or_overflows_is_neither_written_nor_read() {
+        let cases: [(&str, usize, f32); 4] = [
+            ("holds NaN in `trunk2.weight`", 2, f32::NAN),
+            ("holds inf in `value.bias`", 5, f32::INFINITY),
+            ("overflows in its forward pass: layer `trunk1`", 0, 1e30),
+            ("overflows in its forward pass: layer `policy1`", 12, 1e20),
+        ];
+        for (k, (want, var, value)) in cases.into_iter().enumerate() {
+            let mut e = NetEvaluator::new(NetConfig::TINY, 3);
+            let v = &e.net.vars_mut()[var];
+            let filled = v.ones_like().unwrap().affine(value as f64, 0.0).unwrap();
+            v.set(&filled).unwrap();
+            let path = temp(&format!("unsound-{k}.safetensors"));
+            let _ = std::fs::remove_file(&path);
+            let err = e.save(&path).expect_err("an unsound network was written");
+            assert!(matches!(err, NetError::Unsound(_)), "{err}");
+            assert!(err.to_string().contains(want), "wanted {want:?}: {err}");
+            assert!(err.to_string().contains("not written"), "{err}");
+            assert!(!path.exists(), "something was written");
+            // Written by hand (as another tool could), it is refused on load.
+            let names = Net::names(&e.net.config);
+            let arrays: Vec<Array> = names
+                .iter()
+                .zip(e.net.tensors())
+                .map(|(n, t)| {
+                    let data = t.flatten_all().unwrap().to_vec1::<f32>().unwrap();
+                    Array::f32(n, t.dims().to_vec(), &data)
+                })
+                .collect();
+            let meta = HashMap::from(
+                [
+                    ("format", FORMAT),
+                    ("encoding_version", &ENCODING_VERSION.to_string()),
+                    ("hidden", "16"),
+                    ("context", "8"),
+                    ("cell", "4"),
+                    ("policy_hidden", "16"),
+                ]
+                .map(|(k, v)| (k.to_string(), v.to_string())),
+            );
+            super::super::tensors::write(&path, &arrays, meta).unwrap();
+            let err = NetEvaluator::load(&path)
+                .err()
+                .expect("an unsound network was read");
+            assert!(err.to_string().contains(want), "wanted {want:?}: {err}");
+            assert!(
+                err.to_string().contains(&path.display().to_string()),
+                "{err}"
+            );
+        }
+        // A sound network passes, and is written.
+        let e = NetEvaluator::new(NetConfig::TINY, 3);
+        check_network(&e.net).unwrap();
     }
 
     /// Only the actions asked about are scored: their priors sum to 1, so

@@ -441,6 +441,96 @@ pub fn forward_into(
     Ok(())
 }
 
+/// The largest magnitude an activation may reach on the inputs of
+/// [`check_activations`]: a trained network's are of order 1 to 100; one
+/// beyond 10¹⁵ on a plausible input is a step from overflowing `f32`
+/// (3.4 × 10³⁸) on another.
+pub const ACTIVATION_BOUND: f32 = 1e15;
+
+/// Check every activation of the forward pass of `net` on `positions`
+/// and their `actions` (position `i`'s are `offsets[i]..offsets[i + 1]`):
+/// each layer's outputs before its ReLU or tanh, and each logit, finite
+/// and at most [`ACTIVATION_BOUND`] in magnitude. The plain dense
+/// computation, layer by layer (a zero input adds nothing, as in
+/// [`forward_into`]).
+///
+/// # Errors
+/// The first layer that overflows, naming it and the position, as one
+/// line; or the errors of [`forward_into`].
+pub fn check_activations(
+    net: &Net,
+    positions: &[PositionInput],
+    actions: &[ActionInput],
+    offsets: &[usize],
+) -> Result<(), String> {
+    let pk = Packed::get(net)?;
+    if offsets.len() != positions.len() + 1 || offsets.last() != Some(&actions.len()) {
+        return Err("actions and offsets of the wrong sizes".to_string());
+    }
+    let check = |layer: &str, v: &[f32], i: usize| -> Result<(), String> {
+        match v.iter().find(|x| !(x.is_finite() && x.abs() <= ACTIVATION_BOUND)) {
+            Some(x) => Err(format!(
+                "overflows in its forward pass: layer `{layer}` reaches {x:e} on probe position {i} (the bound is {ACTIVATION_BOUND:e})"
+            )),
+            None => Ok(()),
+        }
+    };
+    let (hd, ph) = (pk.hidden, pk.policy_hidden);
+    for (i, pos) in positions.iter().enumerate() {
+        if (pk.board && pos.board.len() != BOARD_FEATURES) || pos.globals.len() != GLOBAL_FEATURES {
+            return Err("a position of the wrong size".to_string());
+        }
+        let mut x = Vec::with_capacity(BOARD_FEATURES + GLOBAL_FEATURES);
+        if pk.board {
+            x.extend_from_slice(&pos.board);
+        }
+        x.extend_from_slice(&pos.globals);
+        let mut h1 = vec![0.0; hd];
+        dense(&pk.w1, &pk.b1, &x, &mut h1);
+        check("trunk1", &h1, i)?;
+        relu(&mut h1);
+        let mut h2 = vec![0.0; hd];
+        dense(&pk.w2, &pk.b2, &h1, &mut h2);
+        check("trunk2", &h2, i)?;
+        relu(&mut h2);
+        let mut head = [0.0f32; MAX_PLAYERS];
+        dense(&pk.wv, &pk.bv, &h2, &mut head);
+        check("value", &head, i)?;
+        dense(&pk.wl, &pk.bl, &h2, &mut head);
+        check("lead", &head, i)?;
+        let mut context = vec![0.0; pk.context];
+        dense(&pk.wc, &pk.bc, &h2, &mut context);
+        check("context", &context, i)?;
+        for a in &actions[offsets[i]..offsets[i + 1]] {
+            let cell = a.cell as usize;
+            if cell >= CELLS || a.features.len() != ACTION_FEATURES {
+                return Err("an action of the wrong size or cell".to_string());
+            }
+            let mut m = vec![0.0; pk.cell];
+            dense(
+                &pk.wm[cell * hd * pk.cell..][..hd * pk.cell],
+                &pk.bm[cell * pk.cell..][..pk.cell],
+                &h2,
+                &mut m,
+            );
+            check("cells", &m, i)?;
+            let input: Vec<f32> = context
+                .iter()
+                .chain(&m)
+                .chain(&a.features)
+                .copied()
+                .collect();
+            let mut r = vec![0.0; ph];
+            dense(&pk.wp1, &pk.bp1, &input, &mut r);
+            check("policy1", &r, i)?;
+            relu(&mut r);
+            let logit = pk.bp2 + pk.wp2.iter().zip(&r).map(|(w, r)| w * r).sum::<f32>();
+            check("policy2", &[logit], i)?;
+        }
+    }
+    Ok(())
+}
+
 /// The network's values (`[B][6]`, seat-relative) and one logit per
 /// action, for positions and their actions (`actions[offsets[i]..offsets[i + 1]]`
 /// are position `i`'s): [`forward_into`] with fresh buffers.

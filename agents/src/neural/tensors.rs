@@ -8,6 +8,7 @@
 //! Files are written whole to a temporary name beside the target and
 //! renamed, so a killed writer leaves no half-written file.
 
+use crate::capped::Cap;
 use safetensors::{Dtype, SafeTensors};
 use std::collections::HashMap;
 use std::path::Path;
@@ -169,13 +170,16 @@ pub struct File {
 }
 
 impl File {
-    /// Read `path`.
+    /// Read `path`, a regular file of at most `cap` bytes
+    /// ([`crate::capped::read`]: a larger file, a FIFO or a device is
+    /// refused before it is read).
     ///
     /// # Errors
-    /// One line naming the file when it cannot be read or is not
-    /// safetensors.
-    pub fn read(path: &Path) -> Result<File, String> {
-        let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    /// One line naming the file when it cannot be read, is not a regular
+    /// file of at most `cap` bytes, or is not safetensors.
+    pub fn read(path: &Path, cap: Cap) -> Result<File, String> {
+        let bytes =
+            crate::capped::read(path, cap).map_err(|e| format!("{}: {e}", path.display()))?;
         let file = File {
             path: path.display().to_string(),
             bytes,
@@ -187,6 +191,15 @@ impl File {
     fn parsed(&self) -> Result<SafeTensors<'_>, String> {
         SafeTensors::deserialize(&self.bytes)
             .map_err(|e| format!("{}: not a safetensors file ({e})", self.path))
+    }
+
+    /// A digest of the file's bytes (SipHash with fixed keys): equal
+    /// files have equal digests.
+    pub fn digest(&self) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::hash::DefaultHasher::new();
+        self.bytes.hash(&mut h);
+        h.finish()
     }
 
     /// The metadata header (empty when the file has none).
@@ -305,7 +318,7 @@ mod tests {
             assert_eq!(t.shape(), a.shape.as_slice());
             assert_eq!(t.data(), a.bytes.as_slice());
         }
-        let file = File::read(&path).unwrap();
+        let file = File::read(&path, Cap::NET).unwrap();
         assert_eq!(file.metadata(), meta);
         let (shape, data) = file.f32("a").unwrap();
         assert_eq!(shape, vec![2, 2]);

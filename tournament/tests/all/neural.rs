@@ -149,7 +149,7 @@ fn a_network_without_the_board_trains_and_plays() {
     let net = dir.join("globals.safetensors");
     let text = train_net(&data, &net, &["--no-board"]);
     assert!(text.contains("epoch 1: train policy"), "{text}");
-    let file = agents::neural::tensors::File::read(&net).unwrap();
+    let file = agents::neural::tensors::File::read(&net, agents::capped::Cap::NET).unwrap();
     assert_eq!(
         file.metadata().get("board").map(String::as_str),
         Some("false")
@@ -170,4 +170,184 @@ fn a_network_without_the_board_trains_and_plays() {
         "--out",
         dir.join("match").to_str().unwrap(),
     ]);
+}
+
+/// Two searched self-play games into `out` (one shard each).
+fn mcts_selfplay(out: &Path) {
+    run(&[
+        "selfplay",
+        "--agent",
+        "mcts:iterations=12",
+        "--games",
+        "2",
+        "--seed",
+        "7",
+        "--threads",
+        "1",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+}
+
+/// `train-net` on `data` into `out` must fail in one line containing
+/// each of `wants`, and write nothing.
+fn train_net_refuses(data: &[&Path], out: &Path, wants: &[&str]) {
+    let mut args = vec!["train-net"];
+    args.extend(data.iter().map(|d| d.to_str().unwrap()));
+    args.extend([
+        "--out",
+        out.to_str().unwrap(),
+        "--epochs",
+        "1",
+        "--hidden",
+        "8",
+    ]);
+    let err = fails(&args);
+    for want in wants {
+        assert!(err.contains(want), "wanted {want:?}: {err}");
+    }
+    assert!(!out.exists(), "{} was written", out.display());
+}
+
+/// A change made to examples.
+type Edit = Box<dyn Fn(&mut agents::neural::data::Dataset)>;
+
+/// Issue 41: a shard of NaN or implausible examples trained a network
+/// of NaN weights (exit 0) or, with 7 players, panicked (exit 101); now
+/// each is refused in one line naming the file, the example and the
+/// field.
+#[test]
+fn train_net_refuses_untrustworthy_examples_naming_file_and_field() {
+    use agents::neural::data::Dataset;
+    let dir = scratch("neural-untrusted");
+    let data = dir.join("data");
+    mcts_selfplay(&data);
+    let shard = data.join("examples/game-0000000.safetensors");
+    let (good, meta) = Dataset::read(&shard).unwrap();
+    let out = dir.join("net.safetensors");
+    let bad = dir.join("bad.safetensors");
+    let cases: Vec<(&str, Edit)> = vec![
+        ("`visits` holds NaN", Box::new(|d| d.visits[0] = f32::NAN)),
+        ("`visits` holds -1.0", Box::new(|d| d.visits[0] = -1.0)),
+        (
+            "`globals` holds inf",
+            Box::new(|d| d.globals[180] = f32::INFINITY),
+        ),
+        ("`actions` holds NaN", Box::new(|d| d.actions[0] = f32::NAN)),
+        (
+            "`score` is NaN",
+            Box::new(|d| d.targets[2].scores[0] = f32::NAN),
+        ),
+        (
+            "`players` is 7, not 2 to 6",
+            Box::new(|d| d.targets[0].players = 7),
+        ),
+        (
+            "`players` is 0, not 2 to 6",
+            Box::new(|d| d.targets[0].players = 0),
+        ),
+    ];
+    for (want, edit) in &cases {
+        let mut d = good.clone();
+        edit(&mut d);
+        d.write(&bad, meta.clone()).unwrap();
+        train_net_refuses(
+            &[&bad],
+            &out,
+            &[&bad.display().to_string(), "example", want],
+        );
+    }
+    // Metadata that contradicts the arrays.
+    let mut other = meta.clone();
+    other.insert("players".into(), "4".into());
+    good.write(&bad, other).unwrap();
+    train_net_refuses(&[&bad], &out, &["its metadata says players 4"]);
+}
+
+/// Issue 41: the same shard given twice (or a copy of it) was trained on
+/// twice; a FIFO blocked the reader for ever; a 2 GB sparse file was
+/// read whole; a training that diverged wrote a network of NaN weights.
+#[test]
+fn train_net_refuses_duplicates_fifos_huge_files_and_diverged_networks() {
+    let dir = scratch("neural-duplicates");
+    let data = dir.join("data");
+    mcts_selfplay(&data);
+    let shard = data.join("examples/game-0000000.safetensors");
+    let out = dir.join("net.safetensors");
+    train_net_refuses(&[&shard, &shard], &out, &["given twice"]);
+    train_net_refuses(&[&data, &shard], &out, &["given twice"]);
+    let copy = dir.join("copy.safetensors");
+    std::fs::copy(&shard, &copy).unwrap();
+    train_net_refuses(&[&shard, &copy], &out, &["a copy of that shard"]);
+    let fifo = dir.join("fifo.safetensors");
+    nix::unistd::mkfifo(&fifo, nix::sys::stat::Mode::S_IRWXU).unwrap();
+    let started = std::time::Instant::now();
+    train_net_refuses(&[&fifo], &out, &["a FIFO, not a regular file"]);
+    let err = fails(&[
+        "train-net",
+        data.to_str().unwrap(),
+        "--init",
+        fifo.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(err.contains("a FIFO"), "{err}");
+    assert!(started.elapsed().as_secs() < 30, "a FIFO blocked");
+    let sparse = dir.join("sparse.safetensors");
+    std::fs::File::create(&sparse)
+        .unwrap()
+        .set_len(2 << 30)
+        .unwrap();
+    train_net_refuses(&[&sparse], &out, &["2.0 GiB", "cap"]);
+    let err = fails(&[
+        "train-net",
+        data.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--epochs",
+        "2",
+        "--hidden",
+        "8",
+        "--lr",
+        "1e30",
+    ]);
+    assert!(err.contains("cannot be trusted"), "{err}");
+    assert!(!out.exists(), "a diverged network was written");
+}
+
+/// Issue 41 item 5: `train F F` fitted on every game twice.
+#[test]
+fn train_refuses_a_folder_given_twice_or_a_copy() {
+    let dir = scratch("train-twice");
+    let data = dir.join("data");
+    run(&[
+        "selfplay",
+        "--agent",
+        "greedy",
+        "--games",
+        "4",
+        "--seed",
+        "2",
+        "--out",
+        data.to_str().unwrap(),
+    ]);
+    let d = data.to_str().unwrap();
+    let model = dir.join("m.json");
+    let m = model.to_str().unwrap();
+    let err = fails(&["train", d, d, "--out", m]);
+    assert!(err.contains("given twice"), "{err}");
+    let dotted = format!("{d}/.");
+    let err = fails(&["train", d, &dotted, "--out", m]);
+    assert!(err.contains("given twice"), "{err}");
+    let copy = dir.join("copy");
+    std::fs::create_dir_all(&copy).unwrap();
+    for f in std::fs::read_dir(&data).unwrap() {
+        let p = f.unwrap().path();
+        if p.is_file() {
+            std::fs::copy(&p, copy.join(p.file_name().unwrap())).unwrap();
+        }
+    }
+    let err = fails(&["train", d, copy.to_str().unwrap(), "--out", m]);
+    assert!(err.contains("a copy of that folder"), "{err}");
+    assert!(!model.exists());
 }

@@ -8,6 +8,7 @@
 //! `results/README.md`.
 
 use crate::results::schema::{GameRow, POSITIONS_CSV};
+use agents::capped::Cap;
 use agents::learn::{extract, FeatureVector, FEATURES};
 use agents::{Decision as Answer, Observer};
 use engine::{Action, SeatView};
@@ -160,6 +161,16 @@ fn format_number(x: f64) -> String {
     }
 }
 
+/// The text of the positions.csv `path`: a regular file within
+/// [`Cap::POSITIONS`], lines within [`agents::capped::LINE_CAP`].
+fn read_capped(path: &Path) -> std::io::Result<String> {
+    use std::io::Read;
+    let (file, _) = agents::capped::open(path, Cap::POSITIONS)?;
+    let mut text = String::new();
+    agents::capped::LineCapped::new(file).read_to_string(&mut text)?;
+    Ok(text)
+}
+
 /// The game index of a positions.csv line (its first field).
 pub fn game_of(line: &str) -> Option<u64> {
     line.split(',').next()?.parse().ok()
@@ -173,7 +184,7 @@ pub fn game_of(line: &str) -> Option<u64> {
 /// (it was written with other feature columns).
 pub fn load(dir: &Path, rows: &[GameRow]) -> Result<Vec<String>> {
     let path = dir.join(POSITIONS_CSV);
-    let text = std::fs::read_to_string(&path).map_err(|e| Error::io("read", &path, e))?;
+    let text = read_capped(&path).map_err(|e| Error::io("read", &path, e))?;
     let lines = complete_lines(&text);
     let header = columns().join(",");
     if lines.first() != Some(&header) {

@@ -61,6 +61,20 @@ impl TrainConfig {
                 self.out.display()
             )));
         }
+        // A folder given twice (or under two spellings or links) would
+        // count its games twice.
+        let mut seen: Vec<(PathBuf, &PathBuf)> = Vec::new();
+        for dir in &self.dirs {
+            let canonical = std::fs::canonicalize(dir).map_err(|e| Error::io("open", dir, e))?;
+            if let Some((_, first)) = seen.iter().find(|(c, _)| *c == canonical) {
+                return Err(Error::Invalid(format!(
+                    "{}: the same folder as {} (given twice): its games would count twice",
+                    dir.display(),
+                    first.display()
+                )));
+            }
+            seen.push((canonical, dir));
+        }
         Ok(())
     }
 }
@@ -85,8 +99,11 @@ pub struct Sample {
 /// (with its line).
 pub fn read_positions(dir: &Path) -> Result<Vec<Sample>> {
     let path = dir.join(POSITIONS_CSV);
-    let file = std::fs::File::open(&path).map_err(|e| Error::io("open", &path, e))?;
-    let mut reader = csv::Reader::from_reader(std::io::BufReader::new(file));
+    let (file, _) = agents::capped::open(&path, agents::capped::Cap::POSITIONS)
+        .map_err(|e| Error::io("open", &path, e))?;
+    let mut reader = csv::Reader::from_reader(std::io::BufReader::new(
+        agents::capped::LineCapped::new(file),
+    ));
     let header = reader
         .headers()
         .map_err(|e| Error::Folder(format!("{}: {e}", path.display())))?;
@@ -130,6 +147,22 @@ pub fn read_positions(dir: &Path) -> Result<Vec<Sample>> {
         });
     }
     Ok(out)
+}
+
+/// A digest of the samples of a folder (deck seeds, features and
+/// targets): two folders of the same digest hold the same positions.
+fn digest(samples: &[Sample]) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::hash::DefaultHasher::new();
+    for s in samples {
+        s.deck_seed.hash(&mut h);
+        for f in s.features {
+            f.to_bits().hash(&mut h);
+        }
+        s.lead.to_bits().hash(&mut h);
+        s.result.to_bits().hash(&mut h);
+    }
+    h.finish()
 }
 
 /// Whether the game with `deck_seed` is held out.
@@ -292,8 +325,21 @@ fn fitted_on(dirs: &[PathBuf]) -> Result<Option<FittedOn>> {
 pub fn train(config: &TrainConfig) -> Result<TrainReport> {
     config.check()?;
     let mut samples = Vec::new();
+    let mut digests: Vec<(u64, &PathBuf)> = Vec::new();
     for dir in &config.dirs {
-        samples.extend(read_positions(dir)?);
+        let read = read_positions(dir)?;
+        let digest = digest(&read);
+        if let Some((_, first)) = digests.iter().find(|(d, _)| *d == digest) {
+            if !read.is_empty() {
+                return Err(Error::Invalid(format!(
+                    "{}: the same positions as {} (a copy of that folder): its games would count twice",
+                    dir.display(),
+                    first.display()
+                )));
+            }
+        }
+        digests.push((digest, dir));
+        samples.extend(read);
     }
     let (heldout, fit): (Vec<&Sample>, Vec<&Sample>) = samples
         .iter()

@@ -14,7 +14,8 @@ use agents::neural::train::{train, Metrics, TrainConfig, TrainReport};
 use agents::neural::{NetConfig, NetEvaluator};
 use engine::Rules;
 use files::error::{Error, Result};
-use std::path::PathBuf;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
 
 /// What `train-net` needs.
 #[derive(Clone, Debug)]
@@ -38,15 +39,17 @@ pub struct TrainNetConfig {
 pub fn shard_files(data: &[PathBuf]) -> Result<Vec<PathBuf>> {
     let mut files = Vec::new();
     for path in data {
-        if path.is_file() {
+        if !path.is_dir() {
+            if std::fs::metadata(path).is_err() {
+                return Err(Error::Invalid(format!(
+                    "{}: no such file or folder",
+                    path.display()
+                )));
+            }
+            // A file, or anything else the shard reader then refuses (a
+            // FIFO, a device) without reading it.
             files.push(path.clone());
             continue;
-        }
-        if !path.is_dir() {
-            return Err(Error::Invalid(format!(
-                "{}: no such file or folder",
-                path.display()
-            )));
         }
         let dir = if path.join("examples").is_dir() {
             path.join("examples")
@@ -67,6 +70,21 @@ pub fn shard_files(data: &[PathBuf]) -> Result<Vec<PathBuf>> {
         found.sort();
         files.extend(found);
     }
+    // The same shard twice (named twice, or through two folders, links or
+    // spellings) would count its games twice: refused.
+    let mut seen: Vec<(PathBuf, &PathBuf)> = Vec::with_capacity(files.len());
+    for file in &files {
+        let canonical = std::fs::canonicalize(file)
+            .map_err(|e| Error::Invalid(format!("{}: {e}", file.display())))?;
+        if let Some((_, first)) = seen.iter().find(|(c, _)| *c == canonical) {
+            return Err(Error::Invalid(format!(
+                "{}: the same shard as {} (given twice): its games would count twice",
+                file.display(),
+                first.display()
+            )));
+        }
+        seen.push((canonical, file));
+    }
     Ok(files)
 }
 
@@ -82,8 +100,7 @@ pub fn load(data: &[PathBuf]) -> Result<(Dataset, FittedOn)> {
         rules: Vec::new(),
     };
     let mut next_game = 0u32;
-    for file in shard_files(data)? {
-        let (mut shard, meta) = Dataset::read(&file).map_err(Error::Invalid)?;
+    for_each_shard(data, |file, mut shard, meta| {
         let mut ids: Vec<(u32, u32)> = Vec::new();
         for t in &mut shard.targets {
             let id = match ids.iter().find(|(old, _)| *old == t.game) {
@@ -111,9 +128,40 @@ pub fn load(data: &[PathBuf]) -> Result<(Dataset, FittedOn)> {
             }
         }
         all.extend(&shard);
-    }
+        Ok(())
+    })?;
     fitted.players.sort_unstable();
     Ok((all, fitted))
+}
+
+/// Read every shard of `data` ([`shard_files`]), in order, and give each
+/// to `visit` with its path and metadata: the one reader of `train-net`,
+/// `improve --net` and the Python `load_examples`. Each shard is checked
+/// by [`Dataset::read`] (examples training cannot trust are refused); a
+/// shard given twice, or a copy of one (the same bytes), is refused.
+///
+/// # Errors
+/// A path that does not exist, a folder without shards, a shard given
+/// twice or copied, a shard that cannot be read or trusted, or what
+/// `visit` returns.
+pub fn for_each_shard(
+    data: &[PathBuf],
+    mut visit: impl FnMut(&Path, Dataset, HashMap<String, String>) -> Result<()>,
+) -> Result<()> {
+    let mut digests: Vec<(u64, PathBuf)> = Vec::new();
+    for file in shard_files(data)? {
+        let (shard, meta, digest) = Dataset::read_with_digest(&file).map_err(Error::Invalid)?;
+        if let Some((_, first)) = digests.iter().find(|(d, _)| *d == digest) {
+            return Err(Error::Invalid(format!(
+                "{}: the same bytes as {} (a copy of that shard): its games would count twice",
+                file.display(),
+                first.display()
+            )));
+        }
+        visit(&file, shard, meta)?;
+        digests.push((digest, file));
+    }
+    Ok(())
 }
 
 /// One epoch's metrics on one line.
@@ -211,6 +259,12 @@ pub fn fit(config: &TrainNetConfig, out: &mut dyn std::io::Write) -> Result<Fitt
         say(out, format!("epoch {epoch}: train {}{held}", line(t)));
     })
     .map_err(Error::Invalid)?;
+    // A network that diverged is refused here, before anything is written.
+    agents::neural::check_network(&net.net).map_err(|e| {
+        Error::Invalid(format!(
+            "training gave a network that cannot be trusted: it {e}; nothing written (a lower --lr, or check the data)"
+        ))
+    })?;
     say(
         out,
         format!(
