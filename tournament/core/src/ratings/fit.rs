@@ -1,7 +1,7 @@
 //! One Bradley–Terry fit over a [`Pool`], anchored, with intervals from
 //! a bootstrap over deck groups.
 //!
-//! The ratings are [`stats::fit_elo_totals`]' maximum-likelihood fit of
+//! The ratings are [`crate::stats::fit_elo_totals`]' maximum-likelihood fit of
 //! every comparison (draws as half points, its one-virtual-draw prior
 //! included), shifted so that the anchor has its given rating.
 //!
@@ -168,9 +168,9 @@ fn connected(pool: &Pool, totals: &PairTotals, from: usize) -> Vec<bool> {
     let mut stack = vec![from];
     seen[from] = true;
     while let Some(i) = stack.pop() {
-        for j in 0..k {
-            if !seen[j] && totals.games(i, j) > 0.0 {
-                seen[j] = true;
+        for (j, seen_j) in seen.iter_mut().enumerate() {
+            if !*seen_j && totals.games(i, j) > 0.0 {
+                *seen_j = true;
                 stack.push(j);
             }
         }
@@ -188,9 +188,12 @@ fn quantile(sorted: &[f64], q: f64) -> f64 {
     sorted[below] + t * (sorted[above] - sorted[below])
 }
 
-/// Each deck group's comparisons summed per pair: (a, b, games, a's
-/// points), and where each group starts.
-fn deck_totals(pool: &Pool) -> (Vec<(usize, usize, f64, f64)>, Vec<usize>) {
+/// One pair's results in one deck group: (a, b, games, a's points).
+type DeckPair = (usize, usize, f64, f64);
+
+/// Each deck group's comparisons summed per pair, and where each group
+/// starts.
+fn deck_totals(pool: &Pool) -> (Vec<DeckPair>, Vec<usize>) {
     let mut sums = Vec::new();
     let mut starts = vec![0];
     for d in 0..pool.decks() {
@@ -203,7 +206,7 @@ fn deck_totals(pool: &Pool) -> (Vec<(usize, usize, f64, f64)>, Vec<usize>) {
             };
             match sums[start..]
                 .iter_mut()
-                .find(|(x, y, _, _): &&mut (usize, usize, f64, f64)| *x == a && *y == b)
+                .find(|(x, y, _, _): &&mut DeckPair| *x == a && *y == b)
             {
                 Some(entry) => {
                     entry.2 += 1.0;

@@ -1,5 +1,5 @@
 //! The games of many results folders as one pool of pairwise
-//! comparisons, each tagged with its deck group, for [`super::fit`].
+//! comparisons, each tagged with its deck group, for [`super::fit()`].
 //!
 //! Every folder is read through its run.json and games.csv (the readers
 //! of [`crate::results::output`]) and checked against the first one:
@@ -8,7 +8,7 @@
 //! silently. A game of 3 to 6 players becomes one comparison per pair of
 //! its seats held by different agents ([`summary::comparisons`]: the
 //! better-ranked seat wins it, equal ranks draw), so its comparisons are
-//! not independent observations; [`super::fit`]'s bootstrap resamples
+//! not independent observations; [`super::fit()`]'s bootstrap resamples
 //! whole deck groups for that reason.
 
 use crate::results::output::{parse_games, read_run_info};

@@ -394,7 +394,9 @@ fn self_play_adds_nothing_and_a_non_results_folder_is_refused() {
         "{e}"
     );
     std::fs::remove_file(base.join("games.csv")).unwrap();
-    let e = load_games(&[base.clone()], false).unwrap_err().to_string();
+    let e = load_games(std::slice::from_ref(&base), false)
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("no games.csv"), "{e}");
     std::fs::remove_dir_all(root).unwrap();
 }
