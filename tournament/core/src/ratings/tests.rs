@@ -400,3 +400,39 @@ fn self_play_adds_nothing_and_a_non_results_folder_is_refused() {
     assert!(e.contains("no games.csv"), "{e}");
     std::fs::remove_dir_all(root).unwrap();
 }
+
+#[test]
+fn games_simulated_with_known_elo_differences_are_recovered_within_the_intervals() {
+    use crate::stats::score_from_elo;
+    use rand::{Rng, SeedableRng};
+    // Four agents 0, 50, 100, 150 Elo; every deck a game pair of one
+    // pairing, pairings in turn; a draw band of 4% around the expectation.
+    let truth = [0.0, 50.0, 100.0, 150.0];
+    let pairs = [(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)];
+    let mut rng = rand_pcg::Pcg64::seed_from_u64(11);
+    let decks: Vec<Vec<(u32, u32, f64)>> = (0..3000)
+        .map(|d| {
+            let (a, b) = pairs[d % pairs.len()];
+            let p = score_from_elo(truth[a] - truth[b]);
+            (0..2)
+                .map(|_| {
+                    let u: f64 = rng.r#gen();
+                    let s = if u < p - 0.02 {
+                        1.0
+                    } else if u < p + 0.02 {
+                        0.5
+                    } else {
+                        0.0
+                    };
+                    (a as u32, b as u32, s)
+                })
+                .collect()
+        })
+        .collect();
+    let ladder = fit(&pool_of(&["a", "b", "c", "d"], &decks), None, 200, 2).unwrap();
+    for (r, t) in ladder.ratings.iter().zip(truth) {
+        let (lo, hi) = (r.low.unwrap(), r.high.unwrap());
+        assert!(lo <= t && t <= hi, "{}: {t} not in [{lo}, {hi}]", r.agent);
+        assert!(hi - lo < 60.0, "{}: [{lo}, {hi}]", r.agent);
+    }
+}
