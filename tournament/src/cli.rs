@@ -38,6 +38,10 @@ pub enum Command {
     #[command(name = "train-net")]
     TrainNet(TrainNetArgs),
 
+    /// Rate every agent of any number of results folders on one Elo
+    /// ladder (see results/README.md, "Ratings").
+    Ratings(crate::ratings::RatingsArgs),
+
     /// Combine the folders of `--shard` runs into the results of one run.
     Merge {
         /// The shard folders (all shards of one tournament, any order).

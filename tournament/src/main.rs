@@ -16,6 +16,7 @@ mod config_args;
 mod improve;
 mod play;
 mod progress;
+mod ratings;
 mod run_report;
 mod web;
 
@@ -154,6 +155,7 @@ fn run(args: Args, out: &mut Stdout) -> Result<ExitCode> {
             let config = play::PlayConfig::from_args(&p)?;
             play::play(&config, out)?;
         }
+        Command::Ratings(r) => ratings::ratings(&r, out)?,
         Command::Merge { dirs, out: to } => {
             let report = run_report::with_report(tournament::results::merge::merge(&dirs, &to)?)?;
             out.print(&report.text())?;

@@ -13,6 +13,8 @@
 //!   what the folder records about the run, merging shards, replaying
 //!   records.
 //! - [`stats`]: Wilson intervals, Elo, Bradley–Terry, SPRT.
+//! - [`ratings`](mod@ratings): one rating ladder over the games of many
+//!   results folders (`carcassonne ratings`).
 //! - [`learning`]: self-play decisions as positions and training
 //!   examples, fitting a value model, training the network.
 //! - [`bench`](mod@bench): the `carcassonne bench` timings and signatures.
@@ -28,6 +30,7 @@
 
 pub mod bench;
 pub mod learning;
+pub mod ratings;
 pub mod results;
 pub mod run;
 pub mod stats;

@@ -4,12 +4,14 @@
 //! - [`render`]: a game's board after any turn as SVG or PNG;
 //! - [`viewer`]: a game as one HTML page to step through;
 //! - [`report`](mod@report): a results folder as an HTML report with
-//!   charts.
+//!   charts;
+//! - [`ladder`]: a rating ladder (`carcassonne ratings`) as an HTML page.
 //!
 //! Pictures read records and results files; nothing in the run core
 //! ([`tournament`]) draws one, so the Python package and the fuzz targets
 //! build without resvg or plotters.
 
+pub mod ladder;
 pub mod render;
 pub mod report;
 pub mod viewer;

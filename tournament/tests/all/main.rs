@@ -10,6 +10,7 @@ mod improve_net;
 mod misuse;
 mod neural;
 mod pictures;
+mod ratings;
 mod recipes;
 mod safety;
 mod seeds;

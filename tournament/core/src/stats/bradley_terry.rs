@@ -72,19 +72,11 @@ const NEWTON_MAX_ITERATIONS: usize = 200;
 ///
 /// If a game names an agent index that is not below `n_agents`.
 pub fn fit_elo(n_agents: usize, games: &[Game]) -> Vec<EloEstimate> {
-    let k = n_agents;
-    if k == 0 {
-        return Vec::new();
-    }
-    let mut model = BradleyTerry {
-        k,
-        games: vec![0.0; k * k],
-        score: vec![0.0; k * k],
-    };
+    let mut totals = PairTotals::new(n_agents);
     for game in games {
         assert!(
-            game.a < k && game.b < k,
-            "fit_elo: game between agents {} and {}, but only {k} agents",
+            game.a < n_agents && game.b < n_agents,
+            "fit_elo: game between agents {} and {}, but only {n_agents} agents",
             game.a,
             game.b
         );
@@ -93,15 +85,89 @@ pub fn fit_elo(n_agents: usize, games: &[Game]) -> Vec<EloEstimate> {
             "fit_elo: score {} outside [0, 1]",
             game.score_a
         );
-        if game.a == game.b {
-            continue;
+        totals.add(game.a, game.b, 1.0, game.score_a);
+    }
+    fit_elo_totals(&totals)
+}
+
+/// Pairwise results summed per pair of agents: what [`fit_elo`] fits.
+/// Build it directly when the same games are fitted many times with
+/// different weights (a bootstrap adds a resampled group's totals once
+/// per draw) instead of listing every game again.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PairTotals {
+    /// Number of agents.
+    k: usize,
+    /// `games[i * k + j]`: games between `i` and `j` (symmetric).
+    games: Vec<f64>,
+    /// `score[i * k + j]`: points `i` scored against `j`.
+    score: Vec<f64>,
+}
+
+impl PairTotals {
+    /// No games between `n_agents` agents.
+    pub fn new(n_agents: usize) -> PairTotals {
+        PairTotals {
+            k: n_agents,
+            games: vec![0.0; n_agents * n_agents],
+            score: vec![0.0; n_agents * n_agents],
         }
-        model.games[game.a * k + game.b] += 1.0;
-        model.games[game.b * k + game.a] += 1.0;
-        model.score[game.a * k + game.b] += game.score_a;
-        model.score[game.b * k + game.a] += 1.0 - game.score_a;
     }
 
+    /// The number of agents.
+    pub fn agents(&self) -> usize {
+        self.k
+    }
+
+    /// Add `games` games between `a` and `b` in which `a` scored
+    /// `score_a` points in all (at most `games`); games of an agent
+    /// against itself are ignored.
+    ///
+    /// # Panics
+    /// If `a` or `b` is not below the number of agents.
+    pub fn add(&mut self, a: usize, b: usize, games: f64, score_a: f64) {
+        let k = self.k;
+        assert!(
+            a < k && b < k,
+            "PairTotals: games between agents {a} and {b}, but only {k} agents"
+        );
+        if a == b {
+            return;
+        }
+        self.games[a * k + b] += games;
+        self.games[b * k + a] += games;
+        self.score[a * k + b] += score_a;
+        self.score[b * k + a] += games - score_a;
+    }
+
+    /// Games between `a` and `b`.
+    pub fn games(&self, a: usize, b: usize) -> f64 {
+        self.games[a * self.k + b]
+    }
+
+    /// Points `a` scored against `b`.
+    pub fn score(&self, a: usize, b: usize) -> f64 {
+        self.score[a * self.k + b]
+    }
+
+    /// Forget every game (keeps the allocation).
+    pub fn clear(&mut self) {
+        self.games.fill(0.0);
+        self.score.fill(0.0);
+    }
+}
+
+/// [`fit_elo`] of results already summed per pair.
+pub fn fit_elo_totals(totals: &PairTotals) -> Vec<EloEstimate> {
+    let k = totals.k;
+    if k == 0 {
+        return Vec::new();
+    }
+    let model = BradleyTerry {
+        k,
+        games: &totals.games,
+        score: &totals.score,
+    };
     let theta = model.maximise();
     let covariance = model.information(&theta).inverse();
 
@@ -126,6 +192,26 @@ pub fn fit_elo(n_agents: usize, games: &[Game]) -> Vec<EloEstimate> {
         .collect()
 }
 
+/// The ratings alone of [`fit_elo_totals`] (mean 0, in Elo), without
+/// their intervals: what a bootstrap refits many times.
+pub fn fit_elo_points(totals: &PairTotals) -> Vec<f64> {
+    let k = totals.k;
+    if k == 0 {
+        return Vec::new();
+    }
+    let model = BradleyTerry {
+        k,
+        games: &totals.games,
+        score: &totals.score,
+    };
+    let theta = model.maximise();
+    let mean_theta = theta.iter().sum::<f64>() / k as f64;
+    theta
+        .iter()
+        .map(|t| ELO_PER_NAT * (t - mean_theta))
+        .collect()
+}
+
 /// ln σ(x) = −ln(1 + e^(−x)), without overflow for large |x|.
 fn ln_sigmoid(x: f64) -> f64 {
     if x >= 0.0 {
@@ -142,16 +228,16 @@ fn sigmoid(x: f64) -> f64 {
 
 /// The penalised Bradley–Terry log-likelihood, with results summed per
 /// ordered pair. Ratings `θ` are in natural-log odds units.
-struct BradleyTerry {
+struct BradleyTerry<'a> {
     /// Number of agents.
     k: usize,
     /// `games[i * k + j]`: games between `i` and `j` (symmetric).
-    games: Vec<f64>,
+    games: &'a [f64],
     /// `score[i * k + j]`: points `i` scored against `j`.
-    score: Vec<f64>,
+    score: &'a [f64],
 }
 
-impl BradleyTerry {
+impl BradleyTerry<'_> {
     /// The log-likelihood of ratings `theta`, prior included.
     fn log_likelihood(&self, theta: &[f64]) -> f64 {
         let k = self.k;

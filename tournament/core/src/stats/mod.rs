@@ -15,7 +15,7 @@ pub mod bradley_terry;
 pub mod interval;
 pub mod sprt;
 
-pub use bradley_terry::{fit_elo, EloEstimate, Game};
+pub use bradley_terry::{fit_elo, fit_elo_points, fit_elo_totals, EloEstimate, Game, PairTotals};
 pub use interval::{
     elo_from_score, elo_interval, mean_interval, mean_se, pentanomial_interval, score_from_elo,
     wilson_interval, MeanSe, Z95,

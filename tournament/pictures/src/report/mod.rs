@@ -21,7 +21,7 @@ use std::path::{Path, PathBuf};
 /// The report's file name inside a results folder.
 pub const REPORT_HTML: &str = "report.html";
 
-const STYLE: &str = "
+pub(crate) const STYLE: &str = "
 body { font-family: 'DejaVu Sans', Arial, sans-serif; margin: 1.5em auto; max-width: 1000px; color: #222; }
 h1 { font-size: 1.4em; } h2 { font-size: 1.15em; margin-top: 1.6em; border-bottom: 1px solid #ccc; }
 table { border-collapse: collapse; font-size: 0.85em; margin: 0.5em 0; }
@@ -72,7 +72,7 @@ pub(crate) fn display_cell(header: &str, cell: &str) -> String {
     cell.to_string()
 }
 
-fn html_table(table: &Table) -> String {
+pub(crate) fn html_table(table: &Table) -> String {
     let mut out = String::from("<table><tr>");
     for h in &table.header {
         let _ = write!(out, "<th>{}</th>", xml_escape(&human_header(h)));
@@ -93,7 +93,7 @@ fn html_table(table: &Table) -> String {
     out
 }
 
-fn figure(svg: &str, caption: &str) -> String {
+pub(crate) fn figure(svg: &str, caption: &str) -> String {
     format!("<figure>{svg}<figcaption>{caption}</figcaption></figure>")
 }
 
