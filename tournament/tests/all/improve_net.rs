@@ -12,7 +12,8 @@ use std::time::{Duration, Instant};
 /// The columns of generations.csv.
 const COLUMNS: &str = "generation,games,examples,train_examples,policy_loss,value_loss,\
 heldout_policy_loss,heldout_value_loss,heldout_top1,match_games,score,sprt,llr,elo,elo_low,\
-elo_high,elo_vs_gen0,elo_vs_gen0_low,elo_vs_gen0_high,promoted,best,cpu_s,wall_s";
+elo_high,elo_vs_gen0,elo_vs_gen0_low,elo_vs_gen0_high,rating,rating_low,rating_high,promoted,best,\
+cpu_s,wall_s";
 
 /// The tiny run's settings.
 const TINY: &[&str] = &[
@@ -130,6 +131,12 @@ fn improve_net_runs_generations_resumes_after_a_kill_and_takes_merged_selfplay()
             row[col("elo_vs_gen0_high")].parse::<f64>().unwrap(),
         );
         assert!(low <= high, "{csv}");
+    }
+    // Every generation on the joint ladder, greedy (the one anchor) at 0.
+    for row in &rows {
+        let [rating, low, high] =
+            ["rating", "rating_low", "rating_high"].map(|c| row[col(c)].parse::<f64>().unwrap());
+        assert!(low <= rating && rating <= high, "{csv}");
     }
     // Generation 2 trains on generations 1 and 2 (window 2).
     let train = |k: usize| rows[k][col("train_examples")].parse::<u64>().unwrap();

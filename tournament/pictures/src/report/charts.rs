@@ -507,6 +507,82 @@ pub fn sprt(trace: &[(u64, f64)], bounds: (f64, f64)) -> Result<String> {
     Ok(inline(svg))
 }
 
+/// One generation of an `improve --net` run on the joint ladder: its
+/// network's rating against the fixed anchors and the CPU spent so far.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RatingPoint {
+    /// CPU-hours of the run up to and including this generation.
+    pub cpu_hours: f64,
+    /// The rating (Elo, the first anchor at its given value).
+    pub rating: f64,
+    /// 95% interval, low end.
+    pub low: f64,
+    /// High end.
+    pub high: f64,
+    /// Promoted to best network.
+    pub promoted: bool,
+}
+
+/// Each generation's rating on the joint ladder against the CPU-hours
+/// spent to reach it, with 95% error bars (promoted filled), joined in
+/// order: the curve of compute turned into strength.
+///
+/// # Errors
+/// The chart cannot be drawn.
+pub fn ratings_by_cpu(points: &[RatingPoint]) -> Result<String> {
+    let last = points.iter().map(|p| p.cpu_hours).fold(0.0, f64::max);
+    let right = if last > 0.0 { last * 1.05 } else { 1.0 };
+    let y = padded(points.iter().flat_map(|p| [p.low, p.high]).chain([0.0]));
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (WIDTH, 260)).into_drawing_area();
+        root.fill(&WHITE).map_err(err)?;
+        let mut chart = ChartBuilder::on(&root)
+            .margin(10)
+            .x_label_area_size(36)
+            .y_label_area_size(50)
+            .build_cartesian_2d(-0.02 * right..right, y)
+            .map_err(err)?;
+        chart
+            .configure_mesh()
+            .x_label_formatter(&tick)
+            .y_label_formatter(&tick)
+            .x_desc("CPU-hours")
+            .y_desc("rating (Elo)")
+            .label_style((FONT, 13))
+            .draw()
+            .map_err(err)?;
+        let colour = agent_colour(0);
+        chart
+            .draw_series(LineSeries::new(
+                points.iter().map(|p| (p.cpu_hours, p.rating)),
+                agent_colour(7).stroke_width(1),
+            ))
+            .map_err(err)?;
+        for p in points {
+            chart
+                .draw_series([PathElement::new(
+                    vec![(p.cpu_hours, p.low), (p.cpu_hours, p.high)],
+                    colour.stroke_width(2),
+                )])
+                .map_err(err)?;
+            let style = if p.promoted {
+                colour.filled()
+            } else {
+                WHITE.filled()
+            };
+            chart
+                .draw_series([
+                    Circle::new((p.cpu_hours, p.rating), 5, style),
+                    Circle::new((p.cpu_hours, p.rating), 5, colour.stroke_width(2)),
+                ])
+                .map_err(err)?;
+        }
+        root.present().map_err(err)?;
+    }
+    Ok(inline(svg))
+}
+
 /// One generation of `improve --net` for [`generations`]: its number,
 /// its Elo against generation 0 with the 95% interval, and whether it
 /// was promoted.

@@ -2,7 +2,10 @@
 //! promoted or not, generation 0 included — plays each fixed anchor
 //! (`--anchors`) on the same paired decks at the run's fixed search
 //! budget. Its direct scores (`gauntlet.csv`) measure progress without
-//! chaining one promotion match onto the next.
+//! chaining one promotion match onto the next, and one joint rating fit
+//! over every gauntlet and promotion game ([`joint_ladder`],
+//! [`tournament::ratings`]) puts every generation on one scale anchored
+//! on the first anchor.
 
 use super::settings::NetSettings;
 use super::{gen_dir, net_path};
@@ -84,6 +87,49 @@ fn pairwise_row(folder: &Path, agent: &str) -> Result<PairwiseRow> {
         }
     }
     Err(Error::content(&path, None, format!("no row of {agent}")))
+}
+
+/// Resamples of the joint ladder's bootstrap over deck groups.
+pub const BOOTSTRAP: usize = 200;
+
+/// The joint ladder of generations `0..=k`: a Bradley–Terry fit over
+/// every gauntlet and promotion game played so far, the first anchor at
+/// rating 0, intervals from a bootstrap over deck groups (seeded by the
+/// run's seed). `None` without a gauntlet. Folders of one run may have
+/// been played by builds of different revisions (a run resumed after an
+/// update): they are pooled.
+///
+/// # Errors
+/// A folder cannot be read, or the fit fails.
+pub fn joint_ladder(
+    settings: &NetSettings,
+    dir: &Path,
+    k: u64,
+) -> Result<Option<tournament::ratings::Ladder>> {
+    let Some(anchor) = settings.anchors.first() else {
+        return Ok(None);
+    };
+    let mut folders = Vec::new();
+    for g in 0..=k {
+        let played = |f: &Path| f.join(tournament::results::schema::RUN_JSON).is_file();
+        let promotion = gen_dir(dir, g).join("match");
+        if played(&promotion) {
+            folders.push(promotion);
+        }
+        folders.extend(
+            (0..settings.anchors.len())
+                .map(|i| gauntlet_dir(dir, g, i))
+                .filter(|f| played(f)),
+        );
+    }
+    let pool = tournament::ratings::load_games(&folders, true)?;
+    let ladder = tournament::ratings::fit(
+        &pool,
+        Some((anchor.as_str(), 0.0)),
+        BOOTSTRAP,
+        settings.seed,
+    )?;
+    Ok(Some(ladder))
 }
 
 /// Write `gauntlet.csv`.

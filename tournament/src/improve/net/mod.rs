@@ -157,6 +157,9 @@ pub fn improve_net(
         elo_vs_gen0: 0.0,
         elo_vs_gen0_low: 0.0,
         elo_vs_gen0_high: 0.0,
+        rating: None,
+        rating_low: None,
+        rating_high: None,
         promoted: true,
         best: 0,
         cpu_s: cpu,
@@ -178,6 +181,7 @@ pub fn improve_net(
         gauntlet_rows.extend(timed(&gen_dir(&dir, 0), "gauntlet", || {
             gauntlet::play(&settings, &dir, 0, threads, stop_after, &hints)
         })?);
+        rate(&settings, &dir, 0, &mut rows)?;
         write_generations(&dir, &rows)?;
         gauntlet::write(&dir, &gauntlet_rows)?;
     }
@@ -286,12 +290,16 @@ pub fn improve_net(
             elo_vs_gen0: r1(chain.elo),
             elo_vs_gen0_low: r1(chain.low()),
             elo_vs_gen0_high: r1(chain.high()),
+            rating: None,
+            rating_low: None,
+            rating_high: None,
             promoted,
             best,
             cpu_s: cpu,
             wall_s: wall,
         });
         if mode == Mode::Run {
+            rate(&settings, &dir, k, &mut rows)?;
             write_generations(&dir, &rows)?;
             gauntlet::write(&dir, &gauntlet_rows)?;
         }
@@ -303,6 +311,21 @@ pub fn improve_net(
         )));
     }
     Ok(rows)
+}
+
+/// Put every generation of `rows` (up to `k`) on the joint ladder of the
+/// games played so far ([`gauntlet::joint_ladder`]).
+fn rate(settings: &NetSettings, dir: &Path, k: u64, rows: &mut [NetGenerationRow]) -> Result<()> {
+    let Some(ladder) = gauntlet::joint_ladder(settings, dir, k)? else {
+        return Ok(());
+    };
+    for row in rows {
+        let rated = ladder.get(&settings.match_agent(&net_path(dir, row.generation)));
+        row.rating = rated.and_then(|r| r.rating).map(r1);
+        row.rating_low = rated.and_then(|r| r.low).map(r1);
+        row.rating_high = rated.and_then(|r| r.high).map(r1);
+    }
+    Ok(())
 }
 
 /// Remove the example shards of a self-play folder (its games, records

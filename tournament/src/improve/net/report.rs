@@ -53,6 +53,15 @@ pub struct NetGenerationRow {
     pub elo_vs_gen0_low: f64,
     /// High end.
     pub elo_vs_gen0_high: f64,
+    /// The network's rating on the joint ladder of every gauntlet and
+    /// promotion game so far (Elo, the first anchor at 0; refitted after
+    /// every generation, so earlier rows move a little as data come in;
+    /// empty without a gauntlet or when not connected to the anchor).
+    pub rating: Option<f64>,
+    /// Its 95% interval (bootstrap over deck groups), low end.
+    pub rating_low: Option<f64>,
+    /// High end.
+    pub rating_high: Option<f64>,
     /// The candidate became the best network.
     pub promoted: bool,
     /// The best network's generation after this one.
@@ -110,7 +119,7 @@ pub const REPORT_HTML: &str = "report.html";
 /// The chart cannot be drawn.
 pub fn report_page(dir: &Path, rows: &[NetGenerationRow]) -> Result<String> {
     use pictures::render::xml_escape;
-    use pictures::report::charts::{generations, GenerationPoint};
+    use pictures::report::charts::{generations, ratings_by_cpu, GenerationPoint, RatingPoint};
     let points: Vec<GenerationPoint> = rows
         .iter()
         .map(|r| GenerationPoint {
@@ -121,6 +130,31 @@ pub fn report_page(dir: &Path, rows: &[NetGenerationRow]) -> Result<String> {
             promoted: r.promoted,
         })
         .collect();
+    let mut cpu_hours = 0.0;
+    let rated: Vec<RatingPoint> = rows
+        .iter()
+        .filter_map(|r| {
+            cpu_hours += r.cpu_s / 3600.0;
+            Some(RatingPoint {
+                cpu_hours,
+                rating: r.rating?,
+                low: r.rating_low.or(r.rating)?,
+                high: r.rating_high.or(r.rating)?,
+                promoted: r.promoted,
+            })
+        })
+        .collect();
+    let rating_section = if rated.is_empty() {
+        String::new()
+    } else {
+        format!(
+            "<h2>Rating against the fixed anchors</h2><figure>{}<figcaption>Each generation's network on one \
+             Bradley–Terry ladder fitted over every gauntlet and promotion game (the first anchor at 0; \
+             95% intervals from a bootstrap over deck groups), against the CPU-hours spent to reach it \
+             (filled: promoted). Direct scores against each anchor: gauntlet.csv.</figcaption></figure>",
+            ratings_by_cpu(&rated)?
+        )
+    };
     let csv = String::from_utf8(csv_bytes(rows)?).map_err(|e| Error::Internal(e.to_string()))?;
     let mut table = String::from("<table>");
     for (i, line) in csv.lines().enumerate() {
@@ -138,10 +172,11 @@ pub fn report_page(dir: &Path, rows: &[NetGenerationRow]) -> Result<String> {
          <style>body {{ font-family: sans-serif; margin: 1.5em auto; max-width: 1000px; }} \
          table {{ border-collapse: collapse; font-size: 0.8em; }} th, td {{ padding: 0.2em 0.4em; border-bottom: 1px solid #ddd; }} \
          svg {{ max-width: 100%; height: auto; }} pre {{ font-size: 0.8em; background: #f7f7f7; padding: 0.5em; }}</style></head>\n\
-         <body><h1>improve --net: {}</h1>\
+         <body><h1>improve --net: {}</h1>{rating_section}\
          <h2>Elo against generation 0</h2><figure>{}<figcaption>Each candidate's Elo against generation 0 with its 95% interval, \
          chained through the promotion matches (filled: promoted; the grey line is the best network). \
-         Matches are against the best network of their time, so the chain adds their uncertainties.</figcaption></figure>\
+         Matches are against the best network of their time, so the chain adds their uncertainties \
+         and overstates the climb: the rating above is the measure of progress.</figcaption></figure>\
          <h2>Generations</h2>{table}<p>Columns: docs/neural.md.</p><h2>Settings</h2><pre>{}</pre></body></html>\n",
         xml_escape(&dir.display().to_string()),
         generations(&points)?,

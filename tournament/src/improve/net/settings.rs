@@ -372,7 +372,7 @@ impl NetSettings {
     }
 
     /// The match spec with the network `net`.
-    fn match_agent(&self, net: &Path) -> String {
+    pub(super) fn match_agent(&self, net: &Path) -> String {
         with_params(&self.agent, &[("net", net.display().to_string())])
     }
 
