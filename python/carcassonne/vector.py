@@ -14,7 +14,8 @@ is 1, so every legal action is reachable. Observations are dicts of numpy
 arrays with a leading ``num_envs`` axis: the window observation of the
 single environments (``board``, ``tile``, ``scores``, … for the seat to
 play, when ``observe=True``), ``action_features`` (float32
-``[N, max_actions, len(ACTION_FEATURES)]``, zero past ``num_actions``),
+``[N, max_actions, len(ACTION_FEATURES)]``, zero past ``num_actions``;
+absent with ``features=False``),
 ``action_mask`` (int8 ``[N, max_actions]``), ``action_ids`` (engine ids,
 -1 past the list) and ``action_window`` (the window index of radius
 ``radius`` of each legal action, -1 outside the window or past the list).
@@ -31,6 +32,8 @@ whatever the thread count.
 
 The arrays are allocated once; with ``copy=False`` the returned arrays
 are shared and overwritten by the next step (faster; copy what you keep).
+``copy=True`` copies only the arrays a step returns, and
+``features=False`` and ``observe=False`` leave theirs out altogether.
 """
 
 from __future__ import annotations
@@ -50,11 +53,13 @@ _INFO_KEYS = ("num_actions", "to_play", "final_scores", "episode", "game_seed",
               "action_ids", "action_window")
 
 
-def single_observation_space(radius: int, max_actions: int, observe: bool = True) -> spaces.Dict:
+def single_observation_space(radius: int, max_actions: int, observe: bool = True,
+                             features: bool = True) -> spaces.Dict:
     """The observation space of one game of a vector environment."""
     inner = dict(observation_space(radius)["observation"].spaces) if observe else {}
-    inner["action_features"] = spaces.Box(
-        -np.inf, np.inf, (max_actions, len(ACTION_FEATURES)), np.float32)
+    if features:
+        inner["action_features"] = spaces.Box(
+            -np.inf, np.inf, (max_actions, len(ACTION_FEATURES)), np.float32)
     inner["action_mask"] = spaces.Box(0, 1, (max_actions,), np.int8)
     return spaces.Dict(inner)
 
@@ -73,7 +78,9 @@ class _Base:
                                    max_actions=max_actions, observe=observe, seed=seed,
                                    threads=threads, features=features)
         self._arrays = self._env.arrays()
-        self._obs_keys = list(single_observation_space(radius, max_actions, observe).spaces)
+        self.features = features
+        self._obs_keys = list(
+            single_observation_space(radius, max_actions, observe, features).spaces)
 
     def _obs(self):
         a = self._arrays
@@ -130,7 +137,8 @@ class VectorEnv(_Base, gymnasium.vector.VectorEnv):
         self.seat = seat
         self._make(num_envs, players, specs, farmers, gifts, rules, radius, max_actions,
                    observe, seed, threads, copy, variants, features)
-        self.single_observation_space = single_observation_space(radius, max_actions, observe)
+        self.single_observation_space = single_observation_space(
+            radius, max_actions, observe, features)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.single_action_space = spaces.Discrete(max_actions)
         self.action_space = spaces.MultiDiscrete(np.full(num_envs, max_actions))
@@ -169,7 +177,8 @@ class SelfPlayVectorEnv(_Base):
                  **variants):
         self._make(num_envs, players, [None] * players, farmers, gifts, rules, radius,
                    max_actions, observe, seed, threads, copy, variants, features)
-        self.single_observation_space = single_observation_space(radius, max_actions, observe)
+        self.single_observation_space = single_observation_space(
+            radius, max_actions, observe, features)
         self.single_action_space = spaces.Discrete(max_actions)
 
     def reset(self, *, seed: int | None = None, options=None):
@@ -199,7 +208,7 @@ def vector_env(num_envs: int, opponent="random", **kwargs):
     ``rules``, variant keywords), ``radius`` (of the window observation),
     ``max_actions`` (legal actions per decision at most: more raises
     ValueError), ``observe`` (False: no window observation, faster),
-    ``features`` (False: per-action features left 0, much faster),
+    ``features`` (False: no ``action_features`` array, much faster),
     ``seed``, ``threads`` (None: every core), ``copy``."""
     if opponent is None:
         return SelfPlayVectorEnv(num_envs, **kwargs)

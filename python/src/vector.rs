@@ -109,7 +109,11 @@ impl Slot {
             episode: 0,
             game_seed: 0,
             legal: Vec::new(),
-            features: vec![0.0; cfg.max_actions * COLUMN_COUNT],
+            features: if cfg.features {
+                vec![0.0; cfg.max_actions * COLUMN_COUNT]
+            } else {
+                Vec::new()
+            },
             observation: None,
             rewards: [0.0; MAX_PLAYERS],
             final_scores: [0.0; MAX_PLAYERS],
@@ -202,7 +206,7 @@ impl Slot {
             ));
         }
         let n = self.legal.len();
-        if before > n {
+        if before > n && cfg.features {
             self.features[n * COLUMN_COUNT..before * COLUMN_COUNT].fill(0.0);
         }
         if cfg.observe {
@@ -314,7 +318,12 @@ impl VectorEnv {
             borrow::<i64>(d, "action_ids")?,
         );
         let mut window = borrow::<i64>(d, "action_window")?;
-        let mut features = borrow::<f32>(d, "action_features")?;
+        // Without features there is no such array (nothing to fill or copy).
+        let mut features = if self.cfg.features {
+            Some(borrow::<f32>(d, "action_features")?)
+        } else {
+            None
+        };
         let (mut num, mut to_play) = (
             borrow::<i64>(d, "num_actions")?,
             borrow::<i64>(d, "to_play")?,
@@ -333,7 +342,7 @@ impl VectorEnv {
             }
         }
         let (mask, ids, window) = (slice(&mut mask)?, slice(&mut ids)?, slice(&mut window)?);
-        let features = slice(&mut features)?;
+        let mut features = features.as_mut().map(slice).transpose()?;
         let (num, to_play) = (slice(&mut num)?, slice(&mut to_play)?);
         let (rewards, finals) = (slice(&mut rewards)?, slice(&mut finals)?);
         let terminated = slice(&mut terminated)?;
@@ -344,7 +353,10 @@ impl VectorEnv {
             let n = slot.legal.len();
             let rows = n.max(slot.published);
             slot.published = n;
-            features[i * m * c..(i * m + rows) * c].copy_from_slice(&slot.features[..rows * c]);
+            if let Some(features) = features.as_mut() {
+                features[i * m * c..(i * m + rows) * c]
+                    .copy_from_slice(&slot.features[..rows * c]);
+            }
             for j in 0..rows {
                 let a = slot.legal.get(j);
                 mask[i * m + j] = i8::from(a.is_some());
@@ -388,8 +400,8 @@ impl VectorEnv {
     /// them: a rules text or dict, None for the standard rules). `specs` gives each seat's agent
     /// spec, None for a learner seat. `max_actions` bounds the legal
     /// actions of a decision (more raises ValueError); `observe` fills
-    /// the window observation of radius `radius`; `features=False` leaves
-    /// the per-action features 0 (faster); `threads` sizes the pool (None:
+    /// the window observation of radius `radius`; `features=False` makes
+    /// no per-action features (no `action_features` array; faster); `threads` sizes the pool (None:
     /// every core).
     #[new]
     #[pyo3(signature = (num_envs, players, specs, rules = None, radius = 10, max_actions = 2048, observe = true, seed = 0, threads = None, features = true))]
@@ -463,7 +475,9 @@ impl VectorEnv {
             array.call_method1("fill", (-1,))?;
             d.set_item(key, array)?;
         }
-        d.set_item("action_features", zeros::<f32>(py, &[n, m, COLUMN_COUNT]))?;
+        if features {
+            d.set_item("action_features", zeros::<f32>(py, &[n, m, COLUMN_COUNT]))?;
+        }
         d.set_item("num_actions", zeros::<i64>(py, &[n]))?;
         d.set_item("to_play", zeros::<i64>(py, &[n]))?;
         d.set_item("rewards", zeros::<f32>(py, &[n, players]))?;

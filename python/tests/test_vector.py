@@ -226,4 +226,6 @@ def test_without_features_the_actions_are_the_same():
         assert np.array_equal(ia["action_ids"], ib["action_ids"])
         _, _, _, _, ia = a.step(ia["num_actions"] - 1)
         ob, _, _, _, ib = b.step(ib["num_actions"] - 1)
-        assert not ob["action_features"].any()
+        assert "action_features" not in ob
+    assert "action_features" not in b.single_observation_space.spaces
+    assert "action_features" not in b.arrays
