@@ -104,7 +104,10 @@ fn rules_text(rules: &Rules) -> String {
 fn not_results(dir: &Path) -> Option<Error> {
     let what = if !dir.is_dir() {
         "no such folder"
-    } else if dir.join("improve.json").exists() || dir.join("improve-net.json").exists() {
+    } else if dir.join("improve-net.json").exists() {
+        "an improve --net run: give its gen-*/match and gen-*/gauntlet/anchor-* folders; \
+         its generations.csv already holds this ladder's rating of every generation"
+    } else if dir.join("improve.json").exists() {
         "an improve run: give its gen-*/match folders"
     } else if !dir.join(RUN_JSON).is_file() {
         "no run.json"
