@@ -76,16 +76,27 @@ pub struct App {
     pub config: WebConfig,
     games: Mutex<HashMap<String, Game>>,
     started: AtomicU64,
+    token: String,
 }
 
 impl App {
-    /// A server with no games yet.
-    pub fn new(config: WebConfig) -> App {
-        App {
+    /// A server with no games yet, and a fresh secret token for its pages
+    /// ([`super::guard`]).
+    ///
+    /// # Errors
+    /// The operating system gives no random bytes.
+    pub fn new(config: WebConfig) -> files::error::Result<App> {
+        Ok(App {
             config,
             games: Mutex::new(HashMap::new()),
             started: AtomicU64::new(0),
-        }
+            token: super::guard::new_token()?,
+        })
+    }
+
+    /// The secret the page's requests carry.
+    pub fn token(&self) -> &str {
+        &self.token
     }
 
     fn games(&self) -> std::sync::MutexGuard<'_, HashMap<String, Game>> {
@@ -113,8 +124,8 @@ impl App {
         let parts: Vec<&str> = path.split('/').filter(|p| !p.is_empty()).collect();
         match (method, parts.as_slice()) {
             ("GET", []) => match &self.config.watch {
-                Some(dir) => super::watch::page(dir),
-                None => Reply::text("text/html; charset=utf-8", assets::page()),
+                Some(_) => super::watch::page(&self.token),
+                None => Reply::text("text/html; charset=utf-8", assets::page(&self.token)),
             },
             ("GET", ["favicon.ico"]) => Reply::error(404, "no icon"),
             ("GET", ["watch", rest @ ..]) => match &self.config.watch {
@@ -200,7 +211,10 @@ impl App {
         let n = self.started.fetch_add(1, Ordering::Relaxed);
         let fresh_seed = match self.config.seed {
             Some(seed) => seed.wrapping_add(n),
-            None => rand::random::<u32>() as u64,
+            None => match super::guard::random_seed() {
+                Ok(seed) => seed,
+                Err(e) => return Reply::error(500, e),
+            },
         };
         let players = self.config.players;
         let (seed, person) = match (mode, previous) {

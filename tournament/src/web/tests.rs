@@ -26,6 +26,7 @@ fn app(name: &str, agents: &[&str], players: usize, rules: Rules) -> App {
         watch: None,
         idle: Duration::from_secs(600),
     })
+    .unwrap()
 }
 
 fn call(app: &App, method: &str, url: &str, body: &str) -> (u16, Value) {
@@ -377,7 +378,8 @@ fn the_page_is_served_over_a_loopback_socket_and_names_no_address() {
         stream.read_to_string(&mut text).unwrap();
         text
     };
-    let page = get("GET / HTTP/1.0\r\n\r\n");
+    let host = format!("Host: 127.0.0.1:{}\r\n", addr.port());
+    let page = get(&format!("GET / HTTP/1.0\r\n{host}\r\n"));
     assert!(
         page.starts_with("HTTP/1.1 200") || page.starts_with("HTTP/1.0 200"),
         "{page}"
@@ -388,7 +390,14 @@ fn the_page_is_served_over_a_loopback_socket_and_names_no_address() {
         !body.contains("//cdn") && !body.contains("https:"),
         "the page names an address"
     );
-    let bad = get("POST /api/new HTTP/1.0\r\nContent-Length: 5\r\n\r\n{oops");
+    assert!(
+        body.contains(&format!("content=\"{}\"", server.token())),
+        "the page does not carry the token"
+    );
+    let bad = get(&format!(
+        "POST /api/new HTTP/1.0\r\n{host}X-Carcassonne-Token: {}\r\nContent-Length: 5\r\n\r\n{{oops",
+        server.token()
+    ));
     assert!(
         bad.contains(" 400 ") && bad.contains("malformed JSON"),
         "{bad}"
@@ -420,12 +429,12 @@ fn watch_shows_a_tournament_folder_as_it_grows() {
         .config
         .clone();
     config.watch = Some(dir.clone());
-    let app = App::new(config);
+    let app = App::new(config).unwrap();
     let page = app.handle("GET", "/", b"");
     assert_eq!(page.status, 200);
-    assert!(String::from_utf8(page.body)
-        .unwrap()
-        .contains("/watch/status"));
+    let page = String::from_utf8(page.body).unwrap();
+    assert!(page.contains("/watch/status"));
+    assert!(page.contains(&format!("content=\"{}\"", app.token())));
     let status = ok(&app, "GET", "/watch/status", "");
     assert_eq!(
         (status["games"].as_u64(), status["planned"].as_u64()),
@@ -528,11 +537,16 @@ fn bad_options_are_one_line_errors() {
     }
     let config = WebConfig::from_args(&base).unwrap();
     assert_eq!((config.players, config.agents.len()), (2, 1));
-    let taken = super::server::Server::bind(App::new(config.clone()), "127.0.0.1", 0).unwrap();
+    let taken =
+        super::server::Server::bind(App::new(config.clone()).unwrap(), "127.0.0.1", 0).unwrap();
     let port = taken.addr().port();
-    let e = super::server::Server::bind(App::new(config), "127.0.0.1", port)
+    let e = super::server::Server::bind(App::new(config).unwrap(), "127.0.0.1", port)
         .err()
         .unwrap()
         .to_string();
     assert!(e.contains("cannot listen"), "{e}");
 }
+
+/// Tests against a live server on 127.0.0.1: hostile requests, many
+/// connections, Host, Origin and the token.
+mod live;

@@ -17,15 +17,15 @@ use std::path::Path;
 const WATCH_PAGE: &str = include_str!("watch.html");
 const WATCH_SCRIPT: &str = include_str!("watch.js");
 
-/// The watch page.
-pub fn page(_dir: &Path) -> Reply {
+/// The watch page (carrying the server's `token`).
+pub fn page(token: &str) -> Reply {
     let html = WATCH_PAGE
         .replace(
             "/*STYLE*/",
             &format!("{}\n{}", assets::STYLE, assets::WEB_STYLE),
         )
         .replace("/*SCRIPT*/", WATCH_SCRIPT);
-    Reply::text("text/html; charset=utf-8", html)
+    Reply::text("text/html; charset=utf-8", assets::with_token(&html, token))
 }
 
 /// `/watch/…` requests.
