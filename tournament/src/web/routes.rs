@@ -77,6 +77,7 @@ pub struct App {
     games: Mutex<HashMap<String, Game>>,
     started: AtomicU64,
     token: String,
+    watcher: Option<super::watch::Watcher>,
 }
 
 impl App {
@@ -87,10 +88,11 @@ impl App {
     /// The operating system gives no random bytes.
     pub fn new(config: WebConfig) -> files::error::Result<App> {
         Ok(App {
-            config,
             games: Mutex::new(HashMap::new()),
             started: AtomicU64::new(0),
             token: super::guard::new_token()?,
+            watcher: config.watch.as_deref().map(super::watch::Watcher::new),
+            config,
         })
     }
 
@@ -123,13 +125,13 @@ impl App {
         let path = url.split(['?', '#']).next().unwrap_or("");
         let parts: Vec<&str> = path.split('/').filter(|p| !p.is_empty()).collect();
         match (method, parts.as_slice()) {
-            ("GET", []) => match &self.config.watch {
+            ("GET", []) => match &self.watcher {
                 Some(_) => super::watch::page(&self.token),
                 None => Reply::text("text/html; charset=utf-8", assets::page(&self.token)),
             },
             ("GET", ["favicon.ico"]) => Reply::error(404, "no icon"),
-            ("GET", ["watch", rest @ ..]) => match &self.config.watch {
-                Some(dir) => super::watch::handle(dir, rest),
+            ("GET", ["watch", rest @ ..]) => match &self.watcher {
+                Some(watcher) => watcher.handle(rest),
                 None => Reply::error(404, "not watching a tournament (start with --watch DIR)"),
             },
             ("POST", ["api", "new"]) => self.new_game(body),

@@ -452,6 +452,61 @@ fn watch_shows_a_tournament_folder_as_it_grows() {
     let half: Vec<&str> = games.lines().take(1 + 2 * 2).collect();
     std::fs::write(dir.join("games.csv"), half.join("\n") + "\n").unwrap();
     assert_eq!(ok(&app, "GET", "/watch/status", "")["games"], 2);
+    // The rest appended in pieces, one ending mid-row: whole rows count.
+    let rest: Vec<&str> = games.lines().skip(1 + 2 * 2).collect();
+    let cut = rest[0].len() + rest[1].len() + 2 + 5;
+    let rest = rest.join("\n") + "\n";
+    let append = |text: &str| {
+        use std::io::Write as _;
+        let mut file = std::fs::OpenOptions::new()
+            .append(true)
+            .open(dir.join("games.csv"))
+            .unwrap();
+        file.write_all(text.as_bytes()).unwrap();
+    };
+    append(&rest[..cut]);
+    assert_eq!(ok(&app, "GET", "/watch/status", "")["games"], 3);
+    append(&rest[cut..]);
+    let status = ok(&app, "GET", "/watch/status", "");
+    assert_eq!(status["games"], 4);
+    assert_eq!(status["summary"], serde_json::to_value(&written).unwrap());
+    // A bad row is named, and the table comes back when it is mended.
+    append("not,a,row\n");
+    let (code, e) = call(&app, "GET", "/watch/status", "");
+    assert_eq!(code, 500);
+    assert!(e["error"].as_str().unwrap().contains("games.csv"), "{e}");
+    std::fs::write(dir.join("games.csv"), &games).unwrap();
+    assert_eq!(ok(&app, "GET", "/watch/status", "")["games"], 4);
+    // Many records (blank lines among them), a replaced file: each game
+    // opens as the viewer shows that record of the file.
+    let records = std::fs::read_to_string(dir.join("records.jsonl")).unwrap();
+    let lines: Vec<&str> = records.lines().collect();
+    let mut many = String::new();
+    for i in 0..600 {
+        many += lines[i % lines.len()];
+        many += if i % 97 == 0 { "\n\n" } else { "\n" };
+    }
+    std::fs::write(dir.join("records.new"), &many).unwrap();
+    std::fs::rename(dir.join("records.new"), dir.join("records.jsonl")).unwrap();
+    assert_eq!(ok(&app, "GET", "/watch/status", "")["records"], 600);
+    let first = super::watch::FIRST_GAME;
+    for index in [0, 255, 256, 257, 514, 599] {
+        let page = app.handle("GET", &format!("/watch/game/{}", index + first), b"");
+        assert_eq!(page.status, 200, "{index}");
+        let history =
+            pictures::render::load_history(&dir.join("records.jsonl"), Some(index + 1)).unwrap();
+        let expected = pictures::viewer::page(&history).unwrap();
+        assert!(
+            page.body == expected.as_bytes(),
+            "game {index} is another record"
+        );
+    }
+    let past = app.handle("GET", &format!("/watch/game/{}", 600 + first), b"");
+    assert_eq!(past.status, 404);
+    std::fs::write(dir.join("records.jsonl"), &records).unwrap();
+    assert_eq!(ok(&app, "GET", "/watch/status", "")["records"], 4);
+    std::fs::write(dir.join("games.csv"), half.join("\n") + "\n").unwrap();
+    assert_eq!(ok(&app, "GET", "/watch/status", "")["games"], 2);
     // Finished games open in the viewer, by number only.
     let viewer = app.handle("GET", "/watch/game/2", b"");
     assert_eq!(viewer.status, 200);
