@@ -8,8 +8,9 @@
 //! same [`tournament::results::summary::summarize`] that writes
 //! `summary.csv` at the end). A file that shrank or was replaced is read
 //! again from its start. One poll reads at most [`READ_PER_POLL`] bytes
-//! of each file, so a huge file is caught up over several polls, and
-//! memory holds the parsed rows (at most [`MAX_ROWS`]), never a file.
+//! of each file, a megabyte at a time, so a huge file is caught up over
+//! several polls, and memory holds the parsed rows (at most
+//! [`MAX_ROWS`]), never a file.
 //!
 //! `/watch/game/N` shows record N of `records.jsonl` in the replay viewer:
 //! read by streaming from the nearest of the offsets kept every
@@ -33,8 +34,11 @@ const WATCH_SCRIPT: &str = include_str!("watch.js");
 /// The number of the first game in links and requests (as in the `game`
 /// column of `games.csv`).
 pub const FIRST_GAME: usize = 1;
-/// Bytes of each file read by one poll at most.
-pub const READ_PER_POLL: usize = 8 << 20;
+/// Bytes of each file read by one poll at most (a file larger than that
+/// is caught up over several polls).
+pub const READ_PER_POLL: usize = 256 << 20;
+/// Bytes held at once while reading.
+const CHUNK: usize = 1 << 20;
 /// Longest line of `games.csv` taken.
 pub const MAX_ROW: usize = 64 * 1024;
 /// Rows of `games.csv` kept (two to six per game); past them the table
@@ -235,34 +239,40 @@ impl Tail {
         if restart {
             self.forget_games();
         }
-        let mut chunk = Vec::new();
-        let read = file
-            .take(READ_PER_POLL as u64)
-            .read_to_end(&mut chunk)
-            .map_err(|e| Error::io("read", path, e))?;
-        self.games.offset += read as u64;
-        let mut lines = std::mem::take(&mut self.games.partial);
-        lines.extend_from_slice(&chunk);
-        drop(chunk);
-        let end = lines.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-        self.games.partial = lines.split_off(end);
-        let parsed = self.parse_rows(path, &lines);
-        let long = self.games.partial.len() > MAX_ROW;
-        if parsed.is_err() || long {
-            // Read again from the start at the next poll (and say so
-            // again), rather than go on past a bad row or hold a line
-            // that never ends.
-            let line = self.lines + 1;
-            self.games = Follow::default();
-            self.forget_games();
-            parsed?;
-            return Err(Error::content(
-                path,
-                Some(line),
-                format!("a line longer than {MAX_ROW} bytes"),
-            ));
+        let mut reader = file.take(READ_PER_POLL as u64);
+        loop {
+            let mut lines = std::mem::take(&mut self.games.partial);
+            let before = lines.len();
+            let read = (&mut reader)
+                .take(CHUNK as u64)
+                .read_to_end(&mut lines)
+                .map_err(|e| Error::io("read", path, e))?;
+            if read == 0 {
+                self.games.partial = lines;
+                return Ok(());
+            }
+            self.games.offset += read as u64;
+            let end = lines[before..]
+                .iter()
+                .rposition(|&b| b == b'\n')
+                .map_or(0, |i| before + i + 1);
+            self.games.partial = lines.split_off(end);
+            let parsed = self.parse_rows(path, &lines);
+            if parsed.is_err() || self.games.partial.len() > MAX_ROW {
+                // Read again from the start at the next poll (and say so
+                // again), rather than go on past a bad row or hold a line
+                // that never ends.
+                let line = self.lines + 1;
+                self.games = Follow::default();
+                self.forget_games();
+                parsed?;
+                return Err(Error::content(
+                    path,
+                    Some(line),
+                    format!("a line longer than {MAX_ROW} bytes"),
+                ));
+            }
         }
-        Ok(())
     }
 
     /// Parse complete lines of games.csv (the first one read is the
@@ -309,7 +319,7 @@ impl Tail {
             self.forget_records();
         }
         let mut reader = file.take(READ_PER_POLL as u64);
-        let mut buffer = vec![0u8; 64 * 1024];
+        let mut buffer = vec![0u8; CHUNK];
         loop {
             let n = reader
                 .read(&mut buffer)
