@@ -605,3 +605,47 @@ fn bad_options_are_one_line_errors() {
 /// Tests against a live server on 127.0.0.1: hostile requests, many
 /// connections, Host, Origin and the token.
 mod live;
+
+#[test]
+fn the_printed_url_is_usable_and_other_interfaces_are_warned_about() {
+    use super::{exposure_warning, page_url};
+    let at = |text: &str| text.parse::<std::net::SocketAddr>().unwrap();
+    for (addr, url) in [
+        ("127.0.0.1:8000", "http://127.0.0.1:8000/"),
+        ("[::1]:8000", "http://[::1]:8000/"),
+        ("0.0.0.0:8000", "http://127.0.0.1:8000/"),
+        ("[::]:8000", "http://[::1]:8000/"),
+        ("192.168.1.5:80", "http://192.168.1.5:80/"),
+        ("[fe80::1]:8000", "http://[fe80::1]:8000/"),
+    ] {
+        assert_eq!(page_url(at(addr)), url, "{addr}");
+    }
+    for quiet in ["127.0.0.1:8000", "127.0.0.2:8000", "[::1]:8000"] {
+        assert_eq!(exposure_warning(at(quiet)), None, "{quiet}");
+    }
+    for (loud, says) in [
+        ("0.0.0.0:8000", "every network interface"),
+        ("[::]:8000", "every network interface"),
+        ("192.168.1.5:8000", "192.168.1.5"),
+    ] {
+        let w = exposure_warning(at(loud)).unwrap();
+        assert!(w.contains("warning") && w.contains(says) && !w.contains('\n'), "{w}");
+    }
+}
+
+#[test]
+fn decks_without_a_seed_take_64_random_bits() {
+    let mut app = app("seeds", &["random"], 2, Rules::default());
+    app.config.seed = None;
+    // A seed of 32 bits or fewer comes once in 2^32 draws; twenty games
+    // all under 2^32 would mean 32-bit seeds.
+    let mut wide = false;
+    for _ in 0..20 {
+        let view = ok(&app, "POST", "/api/new", "");
+        let id = view["id"].as_str().unwrap().to_string();
+        let game = app.session_for_tests(&id).unwrap();
+        wide |= game.lock().unwrap().seed > u64::from(u32::MAX);
+        ok(&app, "POST", &format!("/api/game/{id}/close"), "");
+    }
+    assert!(wide, "every seed fits in 32 bits");
+}
