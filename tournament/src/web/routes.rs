@@ -12,7 +12,9 @@
 //! | `GET /api/game/ID/record` | the record, once the game is over |
 //!
 //! Game ids are 32 hexadecimal digits made by the server; no part of a
-//! request ever names a file.
+//! request ever names a file. Who may ask (Host, Origin, the token) is
+//! checked before, by [`super::guard`]; the pages carry the token
+//! ([`App::token`]).
 
 use super::session::Session;
 use super::{assets, seat_json::seat_json, WebConfig};
