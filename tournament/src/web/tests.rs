@@ -494,7 +494,7 @@ fn watch_shows_a_tournament_folder_as_it_grows() {
         let page = app.handle("GET", &format!("/watch/game/{}", index + first), b"");
         assert_eq!(page.status, 200, "{index}");
         let history =
-            pictures::render::load_history(&dir.join("records.jsonl"), Some(index + 1)).unwrap();
+            pictures::render::load_history(&dir.join("records.jsonl"), Some(index)).unwrap();
         let expected = pictures::viewer::page(&history).unwrap();
         assert!(
             page.body == expected.as_bytes(),
@@ -507,15 +507,17 @@ fn watch_shows_a_tournament_folder_as_it_grows() {
     assert_eq!(ok(&app, "GET", "/watch/status", "")["records"], 4);
     std::fs::write(dir.join("games.csv"), half.join("\n") + "\n").unwrap();
     assert_eq!(ok(&app, "GET", "/watch/status", "")["games"], 2);
-    // Finished games open in the viewer, by number only.
-    let viewer = app.handle("GET", "/watch/game/2", b"");
+    // Finished games open in the viewer, by number only (from 0, as in
+    // games.csv).
+    let viewer = app.handle("GET", "/watch/game/1", b"");
     assert_eq!(viewer.status, 200);
     assert!(String::from_utf8(viewer.body)
         .unwrap()
         .contains("const GAME = "));
     for path in [
-        "/watch/game/0",
+        "/watch/game/-1",
         "/watch/game/9",
+        "/watch/game/4",
         "/watch/game/..%2Frun.json",
         "/watch/run.json",
     ] {
@@ -629,7 +631,10 @@ fn the_printed_url_is_usable_and_other_interfaces_are_warned_about() {
         ("192.168.1.5:8000", "192.168.1.5"),
     ] {
         let w = exposure_warning(at(loud)).unwrap();
-        assert!(w.contains("warning") && w.contains(says) && !w.contains('\n'), "{w}");
+        assert!(
+            w.contains("warning") && w.contains(says) && !w.contains('\n'),
+            "{w}"
+        );
     }
 }
 

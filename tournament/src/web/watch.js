@@ -47,7 +47,8 @@
       const games = document.getElementById("games");
       games.innerHTML = "";
       if (s.records === 0) games.textContent = "No records (run the tournament with --records to open games here).";
-      for (let n = 1; n <= s.records; n++) {
+      // Numbered from 0, as the game column of games.csv.
+      for (let n = s.first; n < s.first + s.records; n++) {
         const a = document.createElement("a");
         a.href = "/watch/game/" + n + "?token=" + TOKEN;
         a.textContent = "game " + n;

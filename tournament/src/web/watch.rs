@@ -31,9 +31,9 @@ use tournament::results::schema::GameRow;
 const WATCH_PAGE: &str = include_str!("watch.html");
 const WATCH_SCRIPT: &str = include_str!("watch.js");
 
-/// The number of the first game in links and requests (as in the `game`
-/// column of `games.csv`).
-pub const FIRST_GAME: usize = 1;
+/// The number of the first game in links and requests: 0, as in the
+/// `game` column of `games.csv` and `render --game`.
+pub const FIRST_GAME: usize = 0;
 /// Bytes of each file read by one poll at most (a file larger than that
 /// is caught up over several polls).
 pub const READ_PER_POLL: usize = 256 << 20;
