@@ -148,9 +148,13 @@ impl Watcher {
                 Ok(v) => Reply::text("application/json", v.to_string()),
                 Err(e) => Reply::error(500, e),
             },
-            ["game", n] => match n.parse::<usize>() {
-                Ok(n) if n >= FIRST_GAME => self.game(n - FIRST_GAME),
-                _ => Reply::error(
+            ["game", n] => match n
+                .parse::<usize>()
+                .ok()
+                .and_then(|n| n.checked_sub(FIRST_GAME))
+            {
+                Some(index) => self.game(index),
+                None => Reply::error(
                     400,
                     format!("game {n:?}: give a game number from {FIRST_GAME}"),
                 ),
