@@ -80,7 +80,8 @@ pub enum Command {
         /// The board after this many turns (default: the end).
         #[arg(long)]
         turn: Option<usize>,
-        /// Which record of a JSON Lines file, 1-based (default: 1).
+        /// Which game of a JSON Lines file, numbered from 0 as the `game`
+        /// column of games.csv (default: 0).
         #[arg(long)]
         game: Option<usize>,
         /// The picture: FILE.svg or FILE.png (default: RECORD with .svg).
@@ -95,7 +96,8 @@ pub enum Command {
     View {
         /// A record file (`play`'s output, or records.jsonl with --game).
         record: PathBuf,
-        /// Which record of a JSON Lines file, 1-based (default: 1).
+        /// Which game of a JSON Lines file, numbered from 0 as the `game`
+        /// column of games.csv (default: 0).
         #[arg(long)]
         game: Option<usize>,
         /// The page, FILE.html (default: RECORD with .html).

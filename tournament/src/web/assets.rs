@@ -9,8 +9,19 @@ pub const WEB_STYLE: &str = include_str!("web.css");
 pub const SCRIPT: &str = include_str!("web.js");
 const PAGE: &str = include_str!("page.html");
 
-/// The page, with its style and script inlined.
-pub fn page() -> String {
-    PAGE.replace("/*STYLE*/", &format!("{STYLE}\n{WEB_STYLE}"))
-        .replace("/*SCRIPT*/", SCRIPT)
+/// The page, with its style and script inlined and the server's token
+/// (32 hexadecimal digits) in its `carcassonne-token` meta element.
+pub fn page(token: &str) -> String {
+    with_token(
+        &PAGE
+            .replace("/*STYLE*/", &format!("{STYLE}\n{WEB_STYLE}"))
+            .replace("/*SCRIPT*/", SCRIPT),
+        token,
+    )
+}
+
+/// `html` with its `TOKEN` placeholder (in the head, before any script)
+/// replaced by `token`.
+pub fn with_token(html: &str, token: &str) -> String {
+    html.replacen("content=\"TOKEN\"", &format!("content=\"{token}\""), 1)
 }

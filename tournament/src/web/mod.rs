@@ -1,7 +1,10 @@
 //! `carcassonne web`: play against the agents in a browser, or watch a
 //! tournament folder live (`--watch`).
 //!
-//! - [`server`]: the HTTP server (tiny_http, a thread per request).
+//! - [`server`]: the HTTP server (hyper on a single-threaded tokio
+//!   runtime) and its limits: head, body, time, connections, work.
+//! - [`pool`]: the fixed pool of worker threads that answer requests.
+//! - [`guard`]: who may ask (Host, Origin, the server's secret token).
 //! - [`routes`]: the requests it answers, as a function tests call
 //!   in-process.
 //! - [`session`]: one game of a person against agents, step by step.
@@ -10,6 +13,8 @@
 //! - [`watch`]: a tournament folder's progress, table and Elo, live.
 
 pub mod assets;
+pub mod guard;
+pub mod pool;
 pub mod routes;
 pub mod seat_json;
 pub mod server;
@@ -18,6 +23,7 @@ pub mod watch;
 
 use engine::Rules;
 use files::error::{Error, Result};
+use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
 use std::path::PathBuf;
 use std::time::Duration;
 use tournament::run::agent_list::split_agents;
@@ -37,13 +43,14 @@ pub struct WebArgs {
     #[command(flatten)]
     pub rules: crate::cli::RulesArgs,
     /// Deck seed of the first game (the next games count up from it;
-    /// default: a random one).
+    /// default: a random 64-bit seed from the system for each game).
     #[arg(long)]
     pub seed: Option<u64>,
     /// Port (0: any free port).
     #[arg(long, default_value_t = 8000)]
     pub port: u16,
-    /// Address to listen on (only this machine by default).
+    /// Address to listen on (only this machine by default; any other
+    /// address lets other machines play, and is warned about).
     #[arg(long, default_value = "127.0.0.1")]
     pub host: String,
     /// Open the page in the system's browser.
@@ -135,14 +142,12 @@ impl WebConfig {
 /// Bad options, or an address that cannot be bound.
 pub fn web(args: &WebArgs) -> Result<()> {
     let config = WebConfig::from_args(args)?;
-    let server = server::Server::bind(routes::App::new(config), &args.host, args.port)?;
+    let server = server::Server::bind(routes::App::new(config)?, &args.host, args.port)?;
     let addr = server.addr();
-    let host = if addr.ip().is_unspecified() {
-        "127.0.0.1".to_string()
-    } else {
-        addr.ip().to_string()
-    };
-    let url = format!("http://{host}:{}/", addr.port());
+    let url = page_url(addr);
+    if let Some(warning) = exposure_warning(addr) {
+        eprintln!("{warning}");
+    }
     // Never a panic on a closed stdout (`carcassonne web | head -1`): the
     // server goes on.
     let _ = files::stdio::Stdout::new().print(&format!(
@@ -158,6 +163,36 @@ pub fn web(args: &WebArgs) -> Result<()> {
     }
     server.run();
     Ok(())
+}
+
+/// The address to open for a server bound to `addr`: its own, or over
+/// loopback when it listens on every interface (IPv6 in brackets).
+pub fn page_url(addr: SocketAddr) -> String {
+    let ip = match addr.ip() {
+        IpAddr::V4(v4) if v4.is_unspecified() => IpAddr::V4(Ipv4Addr::LOCALHOST),
+        IpAddr::V6(v6) if v6.is_unspecified() => IpAddr::V6(Ipv6Addr::LOCALHOST),
+        ip => ip,
+    };
+    format!("http://{}:{}/", guard::url_host(ip), addr.port())
+}
+
+/// The warning for a server that other machines can reach (`None` on
+/// loopback).
+pub fn exposure_warning(addr: SocketAddr) -> Option<String> {
+    let ip = addr.ip();
+    if ip.is_loopback() || ip.to_canonical().is_loopback() {
+        return None;
+    }
+    let reach = if ip.is_unspecified() {
+        "every network interface of this machine: anyone on a network it is on".to_string()
+    } else {
+        format!("{ip}: anyone who can reach that address")
+    };
+    Some(format!(
+        "carcassonne web: warning: listening on {reach} can open the page, start games and the \
+         --agents' bot processes (other machines use this machine's address and port {})",
+        addr.port()
+    ))
 }
 
 #[cfg(test)]

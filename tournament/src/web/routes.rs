@@ -12,7 +12,9 @@
 //! | `GET /api/game/ID/record` | the record, once the game is over |
 //!
 //! Game ids are 32 hexadecimal digits made by the server; no part of a
-//! request ever names a file.
+//! request ever names a file. Who may ask (Host, Origin, the token) is
+//! checked before, by [`super::guard`]; the pages carry the token
+//! ([`App::token`]).
 
 use super::session::Session;
 use super::{assets, seat_json::seat_json, WebConfig};
@@ -76,16 +78,29 @@ pub struct App {
     pub config: WebConfig,
     games: Mutex<HashMap<String, Game>>,
     started: AtomicU64,
+    token: String,
+    watcher: Option<super::watch::Watcher>,
 }
 
 impl App {
-    /// A server with no games yet.
-    pub fn new(config: WebConfig) -> App {
-        App {
-            config,
+    /// A server with no games yet, and a fresh secret token for its pages
+    /// ([`super::guard`]).
+    ///
+    /// # Errors
+    /// The operating system gives no random bytes.
+    pub fn new(config: WebConfig) -> files::error::Result<App> {
+        Ok(App {
             games: Mutex::new(HashMap::new()),
             started: AtomicU64::new(0),
-        }
+            token: super::guard::new_token()?,
+            watcher: config.watch.as_deref().map(super::watch::Watcher::new),
+            config,
+        })
+    }
+
+    /// The secret the page's requests carry.
+    pub fn token(&self) -> &str {
+        &self.token
     }
 
     fn games(&self) -> std::sync::MutexGuard<'_, HashMap<String, Game>> {
@@ -112,13 +127,13 @@ impl App {
         let path = url.split(['?', '#']).next().unwrap_or("");
         let parts: Vec<&str> = path.split('/').filter(|p| !p.is_empty()).collect();
         match (method, parts.as_slice()) {
-            ("GET", []) => match &self.config.watch {
-                Some(dir) => super::watch::page(dir),
-                None => Reply::text("text/html; charset=utf-8", assets::page()),
+            ("GET", []) => match &self.watcher {
+                Some(_) => super::watch::page(&self.token),
+                None => Reply::text("text/html; charset=utf-8", assets::page(&self.token)),
             },
             ("GET", ["favicon.ico"]) => Reply::error(404, "no icon"),
-            ("GET", ["watch", rest @ ..]) => match &self.config.watch {
-                Some(dir) => super::watch::handle(dir, rest),
+            ("GET", ["watch", rest @ ..]) => match &self.watcher {
+                Some(watcher) => watcher.handle(rest),
                 None => Reply::error(404, "not watching a tournament (start with --watch DIR)"),
             },
             ("POST", ["api", "new"]) => self.new_game(body),
@@ -200,7 +215,10 @@ impl App {
         let n = self.started.fetch_add(1, Ordering::Relaxed);
         let fresh_seed = match self.config.seed {
             Some(seed) => seed.wrapping_add(n),
-            None => rand::random::<u32>() as u64,
+            None => match super::guard::random_seed() {
+                Ok(seed) => seed,
+                Err(e) => return Reply::error(500, e),
+            },
         };
         let players = self.config.players;
         let (seed, person) = match (mode, previous) {

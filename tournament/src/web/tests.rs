@@ -26,6 +26,7 @@ fn app(name: &str, agents: &[&str], players: usize, rules: Rules) -> App {
         watch: None,
         idle: Duration::from_secs(600),
     })
+    .unwrap()
 }
 
 fn call(app: &App, method: &str, url: &str, body: &str) -> (u16, Value) {
@@ -377,7 +378,8 @@ fn the_page_is_served_over_a_loopback_socket_and_names_no_address() {
         stream.read_to_string(&mut text).unwrap();
         text
     };
-    let page = get("GET / HTTP/1.0\r\n\r\n");
+    let host = format!("Host: 127.0.0.1:{}\r\n", addr.port());
+    let page = get(&format!("GET / HTTP/1.0\r\n{host}\r\n"));
     assert!(
         page.starts_with("HTTP/1.1 200") || page.starts_with("HTTP/1.0 200"),
         "{page}"
@@ -388,7 +390,14 @@ fn the_page_is_served_over_a_loopback_socket_and_names_no_address() {
         !body.contains("//cdn") && !body.contains("https:"),
         "the page names an address"
     );
-    let bad = get("POST /api/new HTTP/1.0\r\nContent-Length: 5\r\n\r\n{oops");
+    assert!(
+        body.contains(&format!("content=\"{}\"", server.token())),
+        "the page does not carry the token"
+    );
+    let bad = get(&format!(
+        "POST /api/new HTTP/1.0\r\n{host}X-Carcassonne-Token: {}\r\nContent-Length: 5\r\n\r\n{{oops",
+        server.token()
+    ));
     assert!(
         bad.contains(" 400 ") && bad.contains("malformed JSON"),
         "{bad}"
@@ -420,12 +429,12 @@ fn watch_shows_a_tournament_folder_as_it_grows() {
         .config
         .clone();
     config.watch = Some(dir.clone());
-    let app = App::new(config);
+    let app = App::new(config).unwrap();
     let page = app.handle("GET", "/", b"");
     assert_eq!(page.status, 200);
-    assert!(String::from_utf8(page.body)
-        .unwrap()
-        .contains("/watch/status"));
+    let page = String::from_utf8(page.body).unwrap();
+    assert!(page.contains("/watch/status"));
+    assert!(page.contains(&format!("content=\"{}\"", app.token())));
     let status = ok(&app, "GET", "/watch/status", "");
     assert_eq!(
         (status["games"].as_u64(), status["planned"].as_u64()),
@@ -443,15 +452,72 @@ fn watch_shows_a_tournament_folder_as_it_grows() {
     let half: Vec<&str> = games.lines().take(1 + 2 * 2).collect();
     std::fs::write(dir.join("games.csv"), half.join("\n") + "\n").unwrap();
     assert_eq!(ok(&app, "GET", "/watch/status", "")["games"], 2);
-    // Finished games open in the viewer, by number only.
-    let viewer = app.handle("GET", "/watch/game/2", b"");
+    // The rest appended in pieces, one ending mid-row: whole rows count.
+    let rest: Vec<&str> = games.lines().skip(1 + 2 * 2).collect();
+    let cut = rest[0].len() + rest[1].len() + 2 + 5;
+    let rest = rest.join("\n") + "\n";
+    let append = |text: &str| {
+        use std::io::Write as _;
+        let mut file = std::fs::OpenOptions::new()
+            .append(true)
+            .open(dir.join("games.csv"))
+            .unwrap();
+        file.write_all(text.as_bytes()).unwrap();
+    };
+    append(&rest[..cut]);
+    assert_eq!(ok(&app, "GET", "/watch/status", "")["games"], 3);
+    append(&rest[cut..]);
+    let status = ok(&app, "GET", "/watch/status", "");
+    assert_eq!(status["games"], 4);
+    assert_eq!(status["summary"], serde_json::to_value(&written).unwrap());
+    // A bad row is named, and the table comes back when it is mended.
+    append("not,a,row\n");
+    let (code, e) = call(&app, "GET", "/watch/status", "");
+    assert_eq!(code, 500);
+    assert!(e["error"].as_str().unwrap().contains("games.csv"), "{e}");
+    std::fs::write(dir.join("games.csv"), &games).unwrap();
+    assert_eq!(ok(&app, "GET", "/watch/status", "")["games"], 4);
+    // Many records (blank lines among them), a replaced file: each game
+    // opens as the viewer shows that record of the file.
+    let records = std::fs::read_to_string(dir.join("records.jsonl")).unwrap();
+    let lines: Vec<&str> = records.lines().collect();
+    let mut many = String::new();
+    for i in 0..600 {
+        many += lines[i % lines.len()];
+        many += if i % 97 == 0 { "\n\n" } else { "\n" };
+    }
+    std::fs::write(dir.join("records.new"), &many).unwrap();
+    std::fs::rename(dir.join("records.new"), dir.join("records.jsonl")).unwrap();
+    assert_eq!(ok(&app, "GET", "/watch/status", "")["records"], 600);
+    let first = super::watch::FIRST_GAME;
+    for index in [0, 255, 256, 257, 514, 599] {
+        let page = app.handle("GET", &format!("/watch/game/{}", index + first), b"");
+        assert_eq!(page.status, 200, "{index}");
+        let history =
+            pictures::render::load_history(&dir.join("records.jsonl"), Some(index)).unwrap();
+        let expected = pictures::viewer::page(&history).unwrap();
+        assert!(
+            page.body == expected.as_bytes(),
+            "game {index} is another record"
+        );
+    }
+    let past = app.handle("GET", &format!("/watch/game/{}", 600 + first), b"");
+    assert_eq!(past.status, 404);
+    std::fs::write(dir.join("records.jsonl"), &records).unwrap();
+    assert_eq!(ok(&app, "GET", "/watch/status", "")["records"], 4);
+    std::fs::write(dir.join("games.csv"), half.join("\n") + "\n").unwrap();
+    assert_eq!(ok(&app, "GET", "/watch/status", "")["games"], 2);
+    // Finished games open in the viewer, by number only (from 0, as in
+    // games.csv).
+    let viewer = app.handle("GET", "/watch/game/1", b"");
     assert_eq!(viewer.status, 200);
     assert!(String::from_utf8(viewer.body)
         .unwrap()
         .contains("const GAME = "));
     for path in [
-        "/watch/game/0",
+        "/watch/game/-1",
         "/watch/game/9",
+        "/watch/game/4",
         "/watch/game/..%2Frun.json",
         "/watch/run.json",
     ] {
@@ -528,11 +594,63 @@ fn bad_options_are_one_line_errors() {
     }
     let config = WebConfig::from_args(&base).unwrap();
     assert_eq!((config.players, config.agents.len()), (2, 1));
-    let taken = super::server::Server::bind(App::new(config.clone()), "127.0.0.1", 0).unwrap();
+    let taken =
+        super::server::Server::bind(App::new(config.clone()).unwrap(), "127.0.0.1", 0).unwrap();
     let port = taken.addr().port();
-    let e = super::server::Server::bind(App::new(config), "127.0.0.1", port)
+    let e = super::server::Server::bind(App::new(config).unwrap(), "127.0.0.1", port)
         .err()
         .unwrap()
         .to_string();
     assert!(e.contains("cannot listen"), "{e}");
+}
+
+/// Tests against a live server on 127.0.0.1: hostile requests, many
+/// connections, Host, Origin and the token.
+mod live;
+
+#[test]
+fn the_printed_url_is_usable_and_other_interfaces_are_warned_about() {
+    use super::{exposure_warning, page_url};
+    let at = |text: &str| text.parse::<std::net::SocketAddr>().unwrap();
+    for (addr, url) in [
+        ("127.0.0.1:8000", "http://127.0.0.1:8000/"),
+        ("[::1]:8000", "http://[::1]:8000/"),
+        ("0.0.0.0:8000", "http://127.0.0.1:8000/"),
+        ("[::]:8000", "http://[::1]:8000/"),
+        ("192.168.1.5:80", "http://192.168.1.5:80/"),
+        ("[fe80::1]:8000", "http://[fe80::1]:8000/"),
+    ] {
+        assert_eq!(page_url(at(addr)), url, "{addr}");
+    }
+    for quiet in ["127.0.0.1:8000", "127.0.0.2:8000", "[::1]:8000"] {
+        assert_eq!(exposure_warning(at(quiet)), None, "{quiet}");
+    }
+    for (loud, says) in [
+        ("0.0.0.0:8000", "every network interface"),
+        ("[::]:8000", "every network interface"),
+        ("192.168.1.5:8000", "192.168.1.5"),
+    ] {
+        let w = exposure_warning(at(loud)).unwrap();
+        assert!(
+            w.contains("warning") && w.contains(says) && !w.contains('\n'),
+            "{w}"
+        );
+    }
+}
+
+#[test]
+fn decks_without_a_seed_take_64_random_bits() {
+    let mut app = app("seeds", &["random"], 2, Rules::default());
+    app.config.seed = None;
+    // A seed of 32 bits or fewer comes once in 2^32 draws; twenty games
+    // all under 2^32 would mean 32-bit seeds.
+    let mut wide = false;
+    for _ in 0..20 {
+        let view = ok(&app, "POST", "/api/new", "");
+        let id = view["id"].as_str().unwrap().to_string();
+        let game = app.session_for_tests(&id).unwrap();
+        wide |= game.lock().unwrap().seed > u64::from(u32::MAX);
+        ok(&app, "POST", &format!("/api/game/{id}/close"), "");
+    }
+    assert!(wide, "every seed fits in 32 bits");
 }

@@ -1,6 +1,8 @@
 // The watch page: poll the folder's status and redraw the tables.
 (function () {
   "use strict";
+  // The server's secret: every request carries it (a link, in its query).
+  const TOKEN = document.querySelector('meta[name="carcassonne-token"]').content;
   const pct = (x) => (100 * x).toFixed(1) + "%";
   const num = (x, d) => (Number.isInteger(x) ? String(x) : x.toFixed(d));
   function table(el, rows, columns) {
@@ -22,7 +24,7 @@
   }
   async function poll() {
     try {
-      const res = await fetch("/watch/status");
+      const res = await fetch("/watch/status", { headers: { "X-Carcassonne-Token": TOKEN } });
       const s = await res.json();
       if (!res.ok) throw new Error(s.error);
       document.getElementById("title").textContent = "Tournament " + s.name + " (" + s.status + ")";
@@ -45,9 +47,10 @@
       const games = document.getElementById("games");
       games.innerHTML = "";
       if (s.records === 0) games.textContent = "No records (run the tournament with --records to open games here).";
-      for (let n = 1; n <= s.records; n++) {
+      // Numbered from 0, as the game column of games.csv.
+      for (let n = s.first; n < s.first + s.records; n++) {
         const a = document.createElement("a");
-        a.href = "/watch/game/" + n;
+        a.href = "/watch/game/" + n + "?token=" + TOKEN;
         a.textContent = "game " + n;
         games.appendChild(a);
         games.appendChild(document.createTextNode(" "));

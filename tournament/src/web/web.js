@@ -5,6 +5,8 @@
   const $ = (id) => document.getElementById(id);
   const NS = "http://www.w3.org/2000/svg";
   const params = new URLSearchParams(window.location.search);
+  // The server's secret: every request carries it (a link, in its query).
+  const TOKEN = document.querySelector('meta[name="carcassonne-token"]').content;
   if (params.has("speed")) $("speed").value = params.get("speed");
   let game = null; // the last seat view
   let slot = 0; // the hand slot of the tile being placed
@@ -36,7 +38,9 @@
   async function call(method, path, body) {
     const res = await fetch(path, {
       method,
-      headers: body ? { "Content-Type": "application/json" } : {},
+      headers: body
+        ? { "Content-Type": "application/json", "X-Carcassonne-Token": TOKEN }
+        : { "X-Carcassonne-Token": TOKEN },
       body: body ? JSON.stringify(body) : undefined,
     });
     const data = await res.json();
@@ -359,7 +363,7 @@
     const p = html("p", "Deck seed " + o.seed + ". Record saved as " + o.saved + " — ", f);
     const a = html("a", "download it", p);
     a.id = "download";
-    a.href = "/api/game/" + game.id + "/record";
+    a.href = "/api/game/" + game.id + "/record?token=" + TOKEN;
     a.setAttribute("download", "");
     html("p", "Step through it with: carcassonne view " + o.saved, f);
   }
@@ -422,7 +426,13 @@
   $("speed").addEventListener("change", pump);
   // A closed tab ends its game on the server.
   window.addEventListener("pagehide", () => {
-    if (game) navigator.sendBeacon("/api/game/" + game.id + "/close");
+    if (game) {
+      fetch("/api/game/" + game.id + "/close", {
+        method: "POST",
+        keepalive: true,
+        headers: { "X-Carcassonne-Token": TOKEN },
+      }).catch(() => {});
+    }
   });
   newGame("new");
 })();

@@ -36,9 +36,9 @@ fn play_writes_a_picture_per_turn_and_render_and_view_read_its_record() {
     assert!(turns.join(format!("turn-{n:03}.svg")).exists());
     assert!(!turns.join(format!("turn-{:03}.svg", n + 1)).exists());
 
-    // A single-record file is record 1.
+    // A single-record file is game 0.
     let one = dir.join("one.svg");
-    ok(&["render", s(&record), "--game", "1", "--out", s(&one)]);
+    ok(&["render", s(&record), "--game", "0", "--out", s(&one)]);
     assert!(one.exists());
 
     let png = dir.join("end.png");
@@ -110,10 +110,13 @@ fn render_picks_a_record_of_a_records_file() {
     );
     let records = results.join("records.jsonl");
     let out = dir.join("second.svg");
-    ok(&["render", s(&records), "--game", "2", "--out", s(&out)]);
+    ok(&["render", s(&records), "--game", "1", "--out", s(&out)]);
     assert!(std::fs::read_to_string(&out).unwrap().contains("<svg"));
-    let err = fails(&["render", s(&records), "--game", "3", "--out", s(&out)]);
-    assert!(err.contains("no record 3 (the file holds 2)"), "{err}");
+    let err = fails(&["render", s(&records), "--game", "2", "--out", s(&out)]);
+    assert!(
+        err.contains("no game 2 (the file holds games 0 to 1, numbered from 0)"),
+        "{err}"
+    );
 }
 
 /// A game with hands starts from its record's `deal`: `play` prints it turn

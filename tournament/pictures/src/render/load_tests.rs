@@ -30,8 +30,8 @@ fn a_bad_line_of_a_records_file_is_named_with_its_line() {
         "bad-line.jsonl",
         &format!("{}\n\nnot json\n", record_line()),
     );
-    assert!(load_record(&path, Some(1)).is_ok());
-    let err = load_record(&path, Some(2)).unwrap_err();
+    assert!(load_record(&path, Some(0)).is_ok());
+    let err = load_record(&path, Some(1)).unwrap_err();
     assert!(
         matches!(err, Error::Content { line: Some(3), .. }),
         "{err:?}"
@@ -43,8 +43,13 @@ fn a_bad_line_of_a_records_file_is_named_with_its_line() {
 #[test]
 fn a_missing_record_number_says_how_many_the_file_holds() {
     let path = scratch("two.jsonl", &format!("{0}\n{0}\n", record_line()));
-    let err = load_record(&path, Some(3)).unwrap_err();
-    assert!(one_line(&err).ends_with("two.jsonl: no record 3 (the file holds 2)"));
+    let err = load_record(&path, Some(2)).unwrap_err();
+    assert!(
+        one_line(&err)
+            .ends_with("two.jsonl: no game 2 (the file holds games 0 to 1, numbered from 0)"),
+        "{}",
+        one_line(&err)
+    );
 }
 
 #[test]

@@ -30,16 +30,17 @@ pub fn xml_escape(text: &str) -> String {
         .replace('"', "&quot;")
 }
 
-/// Read record number `game` (1-based, JSON Lines) or the only record of
-/// a file.
+/// Read game `game` of a JSON Lines file (numbered from 0, as the `game`
+/// column of games.csv: line `game + 1` of records.jsonl, blank lines
+/// not counted), or the only record of a file (game 0).
 ///
 /// # Errors
-/// The file cannot be read, holds no record `game`, or that line is not
+/// The file cannot be read, holds no game `game`, or that line is not
 /// a record (the error names the file and line).
 pub fn load_record(path: &Path, game: Option<usize>) -> Result<Record> {
     let text = std::fs::read_to_string(path).map_err(|e| Error::io("read", path, e))?;
-    // One record, possibly spread over many lines, is record 1.
-    if matches!(game, None | Some(1)) {
+    // One record, possibly spread over many lines, is game 0.
+    if matches!(game, None | Some(0)) {
         if let Ok(record) = serde_json::from_str::<Record>(&text) {
             return Ok(record);
         }
@@ -49,9 +50,15 @@ pub fn load_record(path: &Path, game: Option<usize>) -> Result<Record> {
         .enumerate()
         .filter(|(_, l)| !l.trim().is_empty())
         .collect();
-    let want = game.unwrap_or(1);
-    let &(line, json) = lines.get(want.wrapping_sub(1)).ok_or_else(|| {
-        let what = format!("no record {want} (the file holds {})", lines.len());
+    let want = game.unwrap_or(0);
+    let &(line, json) = lines.get(want).ok_or_else(|| {
+        let what = match lines.len() {
+            0 => format!("no game {want} (the file holds no record)"),
+            n => format!(
+                "no game {want} (the file holds games 0 to {}, numbered from 0)",
+                n - 1
+            ),
+        };
         Error::content(path, None, what)
     })?;
     serde_json::from_str(json)
