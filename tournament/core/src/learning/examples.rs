@@ -1,7 +1,10 @@
 //! Training examples of the `az` network from self-play
 //! (`carcassonne selfplay --agent az:…`): every decision the agent
 //! searched — its position, the search's visit shares over the legal
-//! actions — and, once the game is over, its outcome for every seat.
+//! actions (or the policy the search gives as its target:
+//! `az:root=gumbel`'s improved policy) — and, once the game is over, its
+//! outcome for every seat. The fast searches of playout cap randomisation
+//! (`az:cap_full=`) are not recorded.
 //!
 //! Each game's examples go to `examples/game-NNNNNNN.safetensors` in the
 //! run folder (docs/neural.md has the arrays), written before the game's
@@ -39,14 +42,22 @@ impl ExampleRecorder {
 
 impl Observer for ExampleRecorder {
     fn decided(&mut self, view: &SeatView<'_>, decision: &Decision) {
-        let Some(visits) = decision.root_visits() else {
+        let Some(search) = &decision.search else {
             return;
         };
-        if visits.is_empty() {
+        // The fast searches of playout cap randomisation are played, not
+        // learned from.
+        if search.root_visits.is_empty() || !search.full {
             return;
         }
+        let visits = &search.root_visits;
         let mut actions: Vec<Action> = visits.iter().map(|(a, _)| *a).collect();
-        let mut counts: Vec<f32> = visits.iter().map(|(_, n)| *n as f32).collect();
+        // The search's own policy target (`az:root=gumbel`'s improved
+        // policy) if it gives one, else the visit counts.
+        let mut counts: Vec<f32> = match &search.policy {
+            Some(policy) if policy.len() == visits.len() => policy.clone(),
+            _ => visits.iter().map(|(_, n)| *n as f32).collect(),
+        };
         // A search that widens progressively (`mcts`) reports only the
         // actions it expanded: the legal actions it never tried are
         // recorded with no visits, so the policy learns to avoid them too.
