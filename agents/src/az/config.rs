@@ -112,6 +112,12 @@ pub const PARAMS: &[Param] = &[
         "with root=gumbel: actions sampled at the root (all legal ones if fewer)",
     ),
     Param::new(
+        "gumbel_noise",
+        Values::NumberAtLeast(0.0),
+        "1",
+        "with root=gumbel: scale of the Gumbel draws (1: the paper's sampling; 0: none, the top gumbel_m priors and a deterministic halving)",
+    ),
+    Param::new(
         "c_visit",
         Values::NumberAtLeast(0.0),
         "50",
@@ -216,6 +222,10 @@ pub struct AzConfig {
     /// With [`Root::Gumbel`]: the actions sampled at the root
     /// (`gumbel_m=`, default 16; all legal ones if fewer).
     pub gumbel_m: u32,
+    /// With [`Root::Gumbel`]: the scale of the Gumbel draws
+    /// (`gumbel_noise=`, default 1: sampling as in the paper; 0: none,
+    /// the `gumbel_m` highest priors and a halving without noise).
+    pub gumbel_noise: f64,
     /// With [`Root::Gumbel`]: `c_visit` of the monotone transform
     /// `σ(q̂) = (c_visit + max_b N(b))·c_scale·q̂` (`c_visit=`, default 50,
     /// as in the Gumbel MuZero paper).
@@ -253,6 +263,7 @@ impl fmt::Debug for AzConfig {
             .field("temp_moves", &self.temp_moves)
             .field("root", &self.root)
             .field("gumbel_m", &self.gumbel_m)
+            .field("gumbel_noise", &self.gumbel_noise)
             .field("c_visit", &self.c_visit)
             .field("c_scale", &self.c_scale)
             .field("cap_full", &self.cap_full)
@@ -340,6 +351,7 @@ impl AzConfig {
             temp_moves: params.req("temp_moves")?,
             root,
             gumbel_m: params.req("gumbel_m")?,
+            gumbel_noise: params.req("gumbel_noise")?,
             c_visit: params.req("c_visit")?,
             c_scale: params.req("c_scale")?,
             cap_full: params.req("cap_full")?,
@@ -408,6 +420,7 @@ pub(crate) mod tests {
             "az:gumbel_m=2000",
             "az:c_visit=-1",
             "az:c_scale=0",
+            "az:gumbel_noise=-1",
             "az:cap_full=1.5",
             "az:cap_fast=0",
             "az:root=gumbel,threads=2",

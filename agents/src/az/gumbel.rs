@@ -146,10 +146,27 @@ pub(crate) struct Halving {
 }
 
 impl Halving {
-    /// Draw the Gumbel noise of each action of `priors` (in order) and
-    /// keep the `m` best of `logit + g`, to share `total` simulations.
-    pub(crate) fn new(priors: &[f32], m: usize, total: u32, rng: &mut AgentRng) -> Halving {
-        let noisy: Vec<f64> = priors.iter().map(|&p| logit(p) + gumbel(rng)).collect();
+    /// Draw the Gumbel noise of each action of `priors` (in order; times
+    /// `scale`, 0: none) and keep the `m` best of `logit + g`, to share
+    /// `total` simulations.
+    pub(crate) fn new(
+        priors: &[f32],
+        m: usize,
+        total: u32,
+        scale: f64,
+        rng: &mut AgentRng,
+    ) -> Halving {
+        let noisy: Vec<f64> = priors
+            .iter()
+            .map(|&p| {
+                logit(p)
+                    + if scale > 0.0 {
+                        scale * gumbel(rng)
+                    } else {
+                        0.0
+                    }
+            })
+            .collect();
         let mut left: Vec<usize> = (0..priors.len()).collect();
         // Stable: ties go to the first listed (the root's order is random).
         left.sort_by(|&a, &b| noisy[b].total_cmp(&noisy[a]));
@@ -248,7 +265,7 @@ mod tests {
     /// and the visits of each action.
     fn run(priors: &[f32], values: &[f64], m: usize, n: u32, seed: u64) -> (usize, Vec<Visited>) {
         let mut rng = AgentRng::seed_from_u64(seed);
-        let mut h = Halving::new(priors, m, n, &mut rng);
+        let mut h = Halving::new(priors, m, n, 1.0, &mut rng);
         let mut children = vec![Visited::default(); priors.len()];
         while !h.is_over() {
             let len = h.phase_len();
@@ -297,7 +314,7 @@ mod tests {
     fn the_phases_halve_the_actions() {
         let priors = [0.125f32; 8];
         let mut rng = AgentRng::seed_from_u64(1);
-        let mut h = Halving::new(&priors, 8, 48, &mut rng);
+        let mut h = Halving::new(&priors, 8, 48, 1.0, &mut rng);
         let mut sizes = Vec::new();
         let mut lens = Vec::new();
         let children = vec![Visited::default(); 8];

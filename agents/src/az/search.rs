@@ -439,7 +439,13 @@ impl<'c, 't> Search<'c, 't> {
         let cfg = self.cfg;
         let ids: Vec<NodeId> = self.tree.children(NodeId::ROOT).collect();
         let (priors, mut visited) = root_children(self.tree);
-        let mut halving = Halving::new(&priors, cfg.gumbel_m as usize, planned, rng);
+        let mut halving = Halving::new(
+            &priors,
+            cfg.gumbel_m as usize,
+            planned,
+            cfg.gumbel_noise,
+            rng,
+        );
         let batch = self.slots.len();
         let mut done = 0;
         let mut out_of_budget = false;
