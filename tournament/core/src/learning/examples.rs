@@ -181,7 +181,9 @@ mod tests {
         assert_eq!(data.len(), 2);
         let (lo, hi) = data.action_range(0);
         let uniform = 1.0 / actions.len() as f32;
-        assert!(data.visits[lo..hi].iter().all(|&v| (v - uniform).abs() < 1e-6));
+        assert!(data.visits[lo..hi]
+            .iter()
+            .all(|&v| (v - uniform).abs() < 1e-6));
         let (lo, hi) = data.action_range(1);
         assert_eq!(&data.visits[lo..hi], &policy[..]);
     }
