@@ -266,6 +266,14 @@ pub struct SearchStats {
     /// agent's own scale (`mcts`: its reward in 0..=1; `az`: the
     /// network's value in -1..=1).
     pub value: f64,
+    /// A policy over [`SearchStats::root_visits`]' actions (in their
+    /// order, summing to 1) to learn from instead of the visit shares:
+    /// `az:root=gumbel`'s improved policy. `None`: the visit shares.
+    pub policy: Option<Vec<f32>>,
+    /// A full search, whose policy self-play records as a training
+    /// example; `false` for the fast searches of playout cap
+    /// randomisation (`az:cap_full=`), which are played, not recorded.
+    pub full: bool,
 }
 
 /// Why an agent gives up the game instead of choosing an action.

@@ -292,6 +292,11 @@ pub struct TrainNetArgs {
     /// Share of the games held out, 0 to 0.9.
     #[arg(long, default_value_t = 0.1)]
     pub holdout: f64,
+    /// Policy-surprise weighting, 0 to 1 (0: off): each position weighs
+    /// `(1 − s) + s · KL / mean KL`, KL of its policy target from the
+    /// starting network's prior; the mean weight is 1.
+    #[arg(long, default_value_t = 0.0)]
+    pub surprise: f64,
     /// Width of the trunk.
     #[arg(long, default_value_t = 256)]
     pub hidden: usize,
@@ -399,6 +404,11 @@ pub struct ImproveArgs {
     /// Share of the games held out of training, 0 to 0.9 (default: 0.1).
     #[arg(long, help_heading = "The az network (--net)")]
     pub holdout: Option<f64>,
+    /// Policy-surprise weighting of the examples, 0 to 1 (default: 0,
+    /// off): see `train-net --surprise`; the prior is the network the
+    /// generation trains from.
+    #[arg(long, help_heading = "The az network (--net)")]
+    pub surprise: Option<f64>,
     /// Weight of the root Dirichlet noise in self-play (default: 0.25).
     #[arg(long, help_heading = "The az network (--net)")]
     pub noise: Option<f64>,

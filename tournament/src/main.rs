@@ -131,6 +131,7 @@ fn run(args: Args, out: &mut Stdout) -> Result<ExitCode> {
                     weight_decay: t.weight_decay,
                     held_out: t.holdout,
                     seed: t.seed,
+                    surprise: t.surprise,
                 },
             };
             tournament::learning::train_net::train_net(&config, out)?;

@@ -96,7 +96,64 @@ pub const PARAMS: &[Param] = &[
         "0",
         "self-play only: turns of the game (all seats', from the start) during which the move is drawn at `temp`",
     ),
+    Param::new(
+        "root",
+        Values::Choice(&["puct", "gumbel"]),
+        "puct",
+        "the root's search: puct (the most visited action), or gumbel (Gumbel-top-k sampling of `gumbel_m` actions and sequential halving; its improved policy is the search's policy)",
+    ),
+    Param::new(
+        "gumbel_m",
+        Values::Int {
+            min: 1,
+            max: Some(1024),
+        },
+        "16",
+        "with root=gumbel: actions sampled at the root (all legal ones if fewer)",
+    ),
+    Param::new(
+        "gumbel_noise",
+        Values::NumberAtLeast(0.0),
+        "1",
+        "with root=gumbel: scale of the Gumbel draws (1: the paper's sampling; 0: none, the top gumbel_m priors and a deterministic halving)",
+    ),
+    Param::new(
+        "c_visit",
+        Values::NumberAtLeast(0.0),
+        "50",
+        "with root=gumbel: `σ(q) = (c_visit + max visits)·c_scale·q` of the halving and the improved policy",
+    ),
+    Param::new(
+        "c_scale",
+        Values::NumberAbove(0.0),
+        "1",
+        "with root=gumbel: the scale of `σ` (see c_visit)",
+    ),
+    Param::new(
+        "cap_full",
+        Values::Probability,
+        "1",
+        "self-play only: playout cap randomisation, the probability of a full search (a training example); the other moves get `cap_fast` iterations and are not recorded (1: every move full)",
+    ),
+    Param::new(
+        "cap_fast",
+        Values::Int { min: 1, max: None },
+        "32",
+        "self-play only: iterations of a fast search (with cap_full below 1; no Dirichlet noise)",
+    ),
 ];
+
+/// How the root of the search chooses (`root=`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Root {
+    /// PUCT at the root as everywhere: the move is the most visited
+    /// action, the policy target the visit shares.
+    Puct,
+    /// Gumbel-top-k sampling of [`AzConfig::gumbel_m`] actions and
+    /// sequential halving of the budget among them (see `gumbel.rs`);
+    /// the policy target is the improved policy of completed Q-values.
+    Gumbel,
+}
 
 /// The settings of the search.
 #[derive(Clone)]
@@ -160,6 +217,30 @@ pub struct AzConfig {
     /// the move is drawn at temperature `temp` (`temp_moves=`, default 0:
     /// never). Self-play only.
     pub temp_moves: u32,
+    /// The root's search (`root=`, default [`Root::Puct`]).
+    pub root: Root,
+    /// With [`Root::Gumbel`]: the actions sampled at the root
+    /// (`gumbel_m=`, default 16; all legal ones if fewer).
+    pub gumbel_m: u32,
+    /// With [`Root::Gumbel`]: the scale of the Gumbel draws
+    /// (`gumbel_noise=`, default 1: sampling as in the paper; 0: none,
+    /// the `gumbel_m` highest priors and a halving without noise).
+    pub gumbel_noise: f64,
+    /// With [`Root::Gumbel`]: `c_visit` of the monotone transform
+    /// `σ(q̂) = (c_visit + max_b N(b))·c_scale·q̂` (`c_visit=`, default 50,
+    /// as in the Gumbel MuZero paper).
+    pub c_visit: f64,
+    /// With [`Root::Gumbel`]: `c_scale` of `σ` (`c_scale=`, default 1).
+    pub c_scale: f64,
+    /// Playout cap randomisation (`cap_full=`, default 1: off): the
+    /// probability that a move gets the full search and becomes a
+    /// training example; other moves get a fast search of `cap_fast`
+    /// iterations, without Dirichlet noise, whose
+    /// [`crate::SearchStats::full`] is `false` (self-play does not record
+    /// them). Drawn from the agent's generator. Self-play only.
+    pub cap_full: f64,
+    /// Iterations of a fast search (`cap_fast=`, default 32).
+    pub cap_fast: u32,
 }
 
 impl fmt::Debug for AzConfig {
@@ -180,6 +261,13 @@ impl fmt::Debug for AzConfig {
             .field("alpha", &self.alpha)
             .field("temp", &self.temp)
             .field("temp_moves", &self.temp_moves)
+            .field("root", &self.root)
+            .field("gumbel_m", &self.gumbel_m)
+            .field("gumbel_noise", &self.gumbel_noise)
+            .field("c_visit", &self.c_visit)
+            .field("c_scale", &self.c_scale)
+            .field("cap_full", &self.cap_full)
+            .field("cap_fast", &self.cap_fast)
             .finish_non_exhaustive()
     }
 }
@@ -236,6 +324,13 @@ impl AzConfig {
                 mix: eval_mix as f32,
             });
         }
+        let root = [Root::Puct, Root::Gumbel][params.choice("root")?];
+        let threads: u32 = params.req("threads")?;
+        if root == Root::Gumbel && threads > 1 {
+            return Err(SpecError(
+                "agent \"az\": root=gumbel searches on one thread (its halving decides the move); leave threads= at 1".into(),
+            ));
+        }
         Ok(AzConfig {
             iterations: params.req("iterations")?,
             time_ms: params.get("time_ms")?,
@@ -243,7 +338,7 @@ impl AzConfig {
             c_puct: params.req("c_puct")?,
             batch: params.req("batch")?,
             expand: params.req("expand")?,
-            threads: params.req("threads")?,
+            threads,
             net,
             network,
             lead,
@@ -254,6 +349,13 @@ impl AzConfig {
             alpha: params.req("alpha")?,
             temp: params.req("temp")?,
             temp_moves: params.req("temp_moves")?,
+            root,
+            gumbel_m: params.req("gumbel_m")?,
+            gumbel_noise: params.req("gumbel_noise")?,
+            c_visit: params.req("c_visit")?,
+            c_scale: params.req("c_scale")?,
+            cap_full: params.req("cap_full")?,
+            cap_fast: params.req("cap_fast")?,
         })
     }
 }
@@ -288,6 +390,17 @@ pub(crate) mod tests {
         assert_eq!((c.c_puct, c.noise, c.alpha, c.temp), (2.0, 0.25, 0.5, 0.5));
         assert_eq!(c.temp_moves, 12);
         assert_eq!(config("az:time_ms=20").time_ms, Some(20));
+        assert_eq!(
+            (d.root, d.gumbel_m, d.c_visit, d.c_scale),
+            (Root::Puct, 16, 50.0, 1.0)
+        );
+        assert_eq!((d.cap_full, d.cap_fast), (1.0, 32));
+        let g = config("az:root=gumbel,gumbel_m=4,c_visit=10,c_scale=0.5,cap_full=0.25,cap_fast=8");
+        assert_eq!(
+            (g.root, g.gumbel_m, g.c_visit, g.c_scale),
+            (Root::Gumbel, 4, 10.0, 0.5)
+        );
+        assert_eq!((g.cap_full, g.cap_fast), (0.25, 8));
     }
 
     #[test]
@@ -301,6 +414,23 @@ pub(crate) mod tests {
         assert!(error("az:eval_mix=2").contains("0..1"));
         assert!(error("az:lead=0.5").contains("give net= too"));
         assert!(error("az:eval_mix=0.5").contains("give eval= too"));
+        for bad in [
+            "az:root=best",
+            "az:gumbel_m=0",
+            "az:gumbel_m=2000",
+            "az:c_visit=-1",
+            "az:c_scale=0",
+            "az:gumbel_noise=-1",
+            "az:cap_full=1.5",
+            "az:cap_fast=0",
+            "az:root=gumbel,threads=2",
+        ] {
+            let e = error(bad);
+            assert!(!e.is_empty() && !e.contains('\n'), "{bad}: {e}");
+        }
+        assert!(error("az:root=best").contains("gumbel"));
+        assert!(error("az:gumbel_m=0").contains("1..1024"));
+        assert!(error("az:root=gumbel,threads=2").contains("threads= at 1"));
         let e = error("az:eval=/no/such/model.json");
         assert!(e.contains("/no/such/model.json"), "{e}");
         let e = error("az:net=/no/such/net.safetensors");

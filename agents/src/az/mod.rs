@@ -39,11 +39,12 @@
 
 mod config;
 pub mod evaluator;
+mod gumbel;
 pub mod model_values;
 mod noise;
 mod search;
 
-pub use config::{AzConfig, PARAMS};
+pub use config::{AzConfig, Root, PARAMS};
 pub use evaluator::{EvalRequest, Evaluation, Evaluator, Uniform};
 pub use search::{terminal_values, RootStats, Tree};
 
@@ -147,15 +148,49 @@ impl AzAgent {
         time_left: Option<Duration>,
     ) -> RootStats {
         let budget = self.budget(view, self.clock.now(), time_left);
+        let planned = match budget {
+            Budget::Iterations(n) | Budget::IterationsUntil { iterations: n, .. } => n,
+            Budget::Until { .. } => self.config.iterations,
+        };
         let cfg = &self.config;
+        self.run_searches(cfg.clone(), view, rng, &budget, planned)
+    }
+
+    /// A fast search of playout cap randomisation: `cap_fast`
+    /// iterations (cut at `time_left`), no Dirichlet noise.
+    fn fast_search(
+        &mut self,
+        view: &SeatView<'_>,
+        rng: &mut AgentRng,
+        time_left: Option<Duration>,
+    ) -> RootStats {
+        let cfg = AzConfig {
+            noise: 0.0,
+            ..self.config.clone()
+        };
+        let n = cfg.cap_fast;
+        let budget = Budget::of_search(&self.clock, self.clock.now(), None, n, time_left);
+        self.run_searches(cfg, view, rng, &budget, n)
+    }
+
+    /// The search(es) of `cfg` within `budget`, merged.
+    fn run_searches(
+        &mut self,
+        cfg: AzConfig,
+        view: &SeatView<'_>,
+        rng: &mut AgentRng,
+        budget: &Budget,
+        planned: u32,
+    ) -> RootStats {
+        let cfg = &cfg;
         let threads = cfg.threads.max(1) as usize;
         self.trees.resize_with(threads, Tree::default);
         if threads == 1 {
-            return Search::new(cfg, &mut self.trees[0]).run(view, rng, &budget);
+            return Search::new(cfg, &mut self.trees[0]).run(view, rng, budget, planned);
         }
         let seeds: Vec<u64> = (0..threads).map(|_| rng.r#gen()).collect();
         let search = |tree: &mut Tree, seed: u64| {
-            Search::new(cfg, tree).run(view, &mut AgentRng::seed_from_u64(seed), &budget)
+            Search::new(cfg, tree).run(view, &mut AgentRng::seed_from_u64(seed), budget, planned)
         };
         // Operating-system threads, not the rayon pool (see `mcts`).
         let stats: Vec<RootStats> = std::thread::scope(|scope| {
@@ -180,12 +215,22 @@ impl AzAgent {
         merged
     }
 
-    /// The move to play from a search's root statistics: drawn at the
-    /// temperature in the first `temp_moves` turns, else the best; with
-    /// what the search found.
-    fn pick(&self, stats: &RootStats, view: &SeatView<'_>, rng: &mut AgentRng) -> Decision {
+    /// The move to play from a search's root statistics: the Gumbel
+    /// root's choice, or drawn at the temperature in the first
+    /// `temp_moves` turns, else the best; with what the search found
+    /// (`full`: a full search, not a fast one of playout cap
+    /// randomisation).
+    fn pick(
+        &self,
+        stats: &RootStats,
+        view: &SeatView<'_>,
+        rng: &mut AgentRng,
+        full: bool,
+    ) -> Decision {
         let cfg = &self.config;
-        let i = if view.turns() < cfg.temp_moves as usize && cfg.temp > 0.0 {
+        let i = if let Some(chosen) = stats.chosen {
+            chosen
+        } else if view.turns() < cfg.temp_moves as usize && cfg.temp > 0.0 {
             let visits: Vec<u32> = stats.children.iter().map(|c| c.1).collect();
             noise::sample_at_temperature(rng, &visits, cfg.temp)
         } else {
@@ -198,6 +243,8 @@ impl AzAgent {
                 root_visits: stats.children.iter().map(|c| (c.0, c.1)).collect(),
                 iterations: stats.iterations,
                 value: total / f64::from(visits.max(1)),
+                policy: (!stats.improved.is_empty()).then(|| stats.improved.clone()),
+                full,
             },
         )
     }
@@ -222,8 +269,15 @@ impl Agent for AzAgent {
             return Ok(Decision::new(only.expect("one action")));
         }
         let start = self.clock.now();
-        let stats = self.search_within(view, rng, cx.time_left);
-        let decision = self.pick(&stats, view, rng);
+        // Playout cap randomisation: a draw only when it is on, so that
+        // other searches keep their generator's sequence.
+        let full = self.config.cap_full >= 1.0 || rng.r#gen::<f64>() < self.config.cap_full;
+        let stats = if full {
+            self.search_within(view, rng, cx.time_left)
+        } else {
+            self.fast_search(view, rng, cx.time_left)
+        };
+        let decision = self.pick(&stats, view, rng, full);
         self.game_spent += self.clock.now().saturating_sub(start);
         Ok(decision)
     }

@@ -22,8 +22,9 @@
 //! position's values alone (no legal actions, no priors) and back them
 //! up, so the many leaves a search reaches once cost no policy.
 
-use super::config::AzConfig;
+use super::config::{AzConfig, Root};
 use super::evaluator::{EvalRequest, Evaluation};
+use super::gumbel::{self, Halving, Visited};
 use super::noise;
 use crate::clock::Budget;
 use crate::neural::data::outcome_array;
@@ -217,6 +218,12 @@ pub struct RootStats {
     pub nodes: usize,
     /// Calls of the evaluator (the root's included).
     pub batches: u32,
+    /// `root=gumbel`: the improved policy over [`RootStats::children`]
+    /// (in their order; empty for `root=puct`).
+    pub improved: Vec<f32>,
+    /// `root=gumbel`: the index in [`RootStats::children`] of the action
+    /// sequential halving left (`None` for `root=puct`).
+    pub chosen: Option<usize>,
 }
 
 impl RootStats {
@@ -236,6 +243,10 @@ impl RootStats {
         self.iterations += other.iterations;
         self.nodes += other.nodes;
         self.batches += other.batches;
+        if self.improved.is_empty() {
+            self.improved.clone_from(&other.improved);
+            self.chosen = other.chosen;
+        }
     }
 
     /// The index in [`RootStats::children`] of the most visited action;
@@ -294,6 +305,9 @@ pub(crate) struct Search<'c, 't> {
     /// Determinizations may differ in what the seats can play (The Gifts,
     /// hidden hands): only legal children are considered.
     varies: bool,
+    /// The root child the next descent must take (`root=gumbel`), or
+    /// [`NodeId::NONE`] for PUCT's choice.
+    forced: NodeId,
 }
 
 impl<'c, 't> Search<'c, 't> {
@@ -304,15 +318,19 @@ impl<'c, 't> Search<'c, 't> {
             tree,
             slots: Vec::new(),
             varies: false,
+            forced: NodeId::NONE,
         }
     }
 
-    /// Search the decision of `view`'s seat within `budget`.
+    /// Search the decision of `view`'s seat within `budget`; `planned`
+    /// is the number of iterations the Gumbel root plans its halving for
+    /// (the budget's, or `iterations=` under a time budget).
     pub(crate) fn run(
         mut self,
         view: &SeatView<'_>,
         rng: &mut AgentRng,
         budget: &Budget,
+        planned: u32,
     ) -> RootStats {
         assert!(
             matches!(
@@ -350,8 +368,19 @@ impl<'c, 't> Search<'c, 't> {
                 value_only: false,
             })
             .collect();
+        let root_value = f64::from(
+            evaluation
+                .values
+                .get(root.to_play().index())
+                .copied()
+                .unwrap_or(0.0),
+        );
         let mut done = 0;
-        if actions.len() > 1 {
+        if self.cfg.root == Root::Gumbel && actions.len() > 1 {
+            let (d, chosen) = self.halve(view, rng, budget, planned, root_value, &mut stats);
+            done = d;
+            stats.chosen = Some(chosen);
+        } else if actions.len() > 1 {
             // The budget is asked once before every descent.
             let mut more = true;
             while more {
@@ -381,7 +410,88 @@ impl<'c, 't> Search<'c, 't> {
             .collect();
         stats.iterations = done;
         stats.nodes = tree.len();
+        if self.cfg.root == Root::Gumbel {
+            let (priors, visited) = root_children(tree);
+            stats.improved = gumbel::improved_policy(
+                &priors,
+                &visited,
+                root_value,
+                self.cfg.c_visit,
+                self.cfg.c_scale,
+            );
+        }
         stats
+    }
+
+    /// The Gumbel root (see `gumbel.rs`): sequential halving of
+    /// `planned` iterations among `gumbel_m` sampled root actions, the
+    /// descents of a phase in batches, cut where `budget` ends. The
+    /// iterations run and the index of the root child chosen.
+    fn halve(
+        &mut self,
+        view: &SeatView<'_>,
+        rng: &mut AgentRng,
+        budget: &Budget,
+        planned: u32,
+        root_value: f64,
+        stats: &mut RootStats,
+    ) -> (u32, usize) {
+        let cfg = self.cfg;
+        let ids: Vec<NodeId> = self.tree.children(NodeId::ROOT).collect();
+        let (priors, mut visited) = root_children(self.tree);
+        let mut halving = Halving::new(
+            &priors,
+            cfg.gumbel_m as usize,
+            planned,
+            cfg.gumbel_noise,
+            rng,
+        );
+        let batch = self.slots.len();
+        let mut done = 0;
+        let mut out_of_budget = false;
+        while !halving.is_over() && !out_of_budget {
+            let len = halving.phase_len();
+            let left = halving.left().len();
+            let mut spent = 0;
+            let mut slot = 0;
+            while spent < len {
+                if !budget.allows(done) {
+                    out_of_budget = true;
+                    break;
+                }
+                self.forced = ids[halving.left()[spent as usize % left]];
+                self.descend(slot, view, rng);
+                done += 1;
+                spent += 1;
+                slot += 1;
+                if slot == batch {
+                    stats.batches += u32::from(self.evaluate_batch(rng));
+                    slot = 0;
+                }
+            }
+            stats.batches += u32::from(self.evaluate_batch(rng));
+            for (v, &id) in visited.iter_mut().zip(&ids) {
+                let n = self.tree.node(id);
+                *v = Visited {
+                    visits: n.visits,
+                    total: n.total,
+                };
+            }
+            if out_of_budget {
+                halving.rank(&priors, &visited, root_value, cfg.c_visit, cfg.c_scale);
+            } else {
+                halving.end_phase(
+                    spent,
+                    &priors,
+                    &visited,
+                    root_value,
+                    cfg.c_visit,
+                    cfg.c_scale,
+                );
+            }
+        }
+        self.forced = NodeId::NONE;
+        (done, halving.chosen())
     }
 
     /// The evaluation of one position (the root).
@@ -401,7 +511,7 @@ impl<'c, 't> Search<'c, 't> {
     fn descend(&mut self, i: usize, view: &SeatView<'_>, rng: &mut AgentRng) {
         let slot = &mut self.slots[i];
         let cfg = self.cfg;
-        match walk(self.tree, cfg, self.varies, slot, view, rng) {
+        match walk(self.tree, cfg, self.varies, self.forced, slot, view, rng) {
             Descent::Over => {
                 let values = terminal_values(&slot.state);
                 self.tree.backup(&slot.path, &values, false);
@@ -451,13 +561,32 @@ impl<'c, 't> Search<'c, 't> {
     }
 }
 
+/// The priors and the visits and values of the root's children, in
+/// their order.
+fn root_children(tree: &Tree) -> (Vec<f32>, Vec<Visited>) {
+    tree.children(NodeId::ROOT)
+        .map(|c| {
+            let n = tree.node(c);
+            (
+                n.prior,
+                Visited {
+                    visits: n.visits,
+                    total: n.total,
+                },
+            )
+        })
+        .unzip()
+}
+
 /// Walk down `tree` from the root on the slot's state, a fresh
-/// determinization of `view`, to a leaf; the path and (at a leaf to
-/// evaluate) the legal actions go into the slot.
+/// determinization of `view`, to a leaf (through root child `forced`
+/// unless it is [`NodeId::NONE`]); the path and (at a leaf to evaluate)
+/// the legal actions go into the slot.
 fn walk(
     tree: &mut Tree,
     cfg: &AzConfig,
     varies: bool,
+    forced: NodeId,
     slot: &mut Slot,
     view: &SeatView<'_>,
     rng: &mut AgentRng,
@@ -526,7 +655,11 @@ fn walk(
         } else {
             None
         };
-        let child = select(tree, cfg.c_puct, legal, id);
+        let child = if id == NodeId::ROOT && forced != NodeId::NONE {
+            forced
+        } else {
+            select(tree, cfg.c_puct, legal, id)
+        };
         let Key::Act(action) = tree.node(child).key else {
             unreachable!("decision children are actions")
         };

@@ -432,3 +432,124 @@ fn a_finished_game_is_valued_by_place_against_each_other_seat() {
     // first 1, second 0, last −1 all occurred (the middle place is not a loss)
     assert_eq!(places_seen, [true; 3]);
 }
+
+#[test]
+fn the_gumbel_root_spends_exactly_its_budget_and_repeats_for_a_seed() {
+    let state = position(2, 1);
+    let legal = state.legal_actions();
+    for (spec, n) in [
+        ("az:root=gumbel,iterations=7", 7),
+        ("az:root=gumbel,iterations=50,batch=3", 50),
+        ("az:root=gumbel,iterations=64,gumbel_m=4,batch=8", 64),
+        ("az:root=gumbel,iterations=33,gumbel_m=1", 33),
+    ] {
+        let stats = search(spec, Arc::new(Uniform), &state, 4);
+        assert_eq!((stats.iterations, visits(&stats)), (n, n), "{spec}");
+        let chosen = stats.chosen.expect("the halving's choice");
+        // The improved policy: one share per legal action, summing to 1.
+        assert_eq!(stats.improved.len(), legal.len(), "{spec}");
+        let sum: f32 = stats.improved.iter().sum();
+        assert!((sum - 1.0).abs() < 1e-4, "{spec}: {sum}");
+        let mut actions: Vec<Action> = stats.children.iter().map(|c| c.0).collect();
+        actions.sort_unstable();
+        let mut sorted = legal.clone();
+        sorted.sort_unstable();
+        assert_eq!(actions, sorted, "{spec}");
+        // A decision plays the halving's choice, its policy the improved one.
+        let mut agent = agent(spec, Arc::new(Uniform));
+        let d = decide(&mut agent, &state.view(state.to_play()), 4);
+        let s = d.search.expect("a search");
+        assert_eq!(d.action, stats.children[chosen].0, "{spec}");
+        assert_eq!(s.policy.as_deref(), Some(&stats.improved[..]), "{spec}");
+        assert!(s.full);
+        let again = decide(&mut agent, &state.view(state.to_play()), 4);
+        assert_eq!(again.action, d.action, "{spec}: the same seed");
+        assert_eq!(search(spec, Arc::new(Uniform), &state, 4), stats, "{spec}");
+    }
+    // Another seed, other Gumbel draws: other moves.
+    let moves: Vec<Action> = (0..8)
+        .map(|seed| {
+            let s = search(
+                "az:root=gumbel,iterations=16",
+                Arc::new(Uniform),
+                &state,
+                seed,
+            );
+            s.children[s.chosen.unwrap()].0
+        })
+        .collect();
+    assert!(moves.iter().any(|&m| m != moves[0]), "{moves:?}");
+}
+
+#[test]
+fn with_m_at_least_the_legal_actions_the_gumbel_root_tries_them_all() {
+    let state = position(2, 2);
+    let n = state.legal_actions().len();
+    assert!((4..64).contains(&n), "{n}");
+    let spec = format!("az:root=gumbel,gumbel_m=64,iterations={}", 4 * n);
+    let stats = search(&spec, Arc::new(Uniform), &state, 1);
+    assert!(stats.children.iter().all(|c| c.1 > 0), "{stats:?}");
+    // With gumbel_m=2, two.
+    let stats = search(
+        "az:root=gumbel,gumbel_m=2,iterations=40",
+        Arc::new(Uniform),
+        &state,
+        1,
+    );
+    assert_eq!(stats.children.iter().filter(|c| c.1 > 0).count(), 2);
+    assert_eq!(visits(&stats), 40);
+}
+
+#[test]
+fn the_gumbel_root_follows_values_and_a_strong_prior() {
+    // Values: a move that keeps the meeples, or one that spends one.
+    let state = random_play_until(2, Rules::default(), 5, |s| s.turns() >= 4);
+    let seat = state.to_play();
+    let supply_after = |action: Action| {
+        let mut after = state.clone();
+        after.play_action_unchecked(action);
+        after.supply(seat)
+    };
+    let now = state.supply(seat);
+    let view = state.view(seat);
+    let spec = "az:root=gumbel,iterations=200";
+    for seed in 0..3 {
+        let keep = decide(&mut agent(spec, Arc::new(Meeples(1.0))), &view, seed).action;
+        assert_eq!(supply_after(keep), now, "{keep:?}");
+        let spend = decide(&mut agent(spec, Arc::new(Meeples(-1.0))), &view, seed).action;
+        assert!(supply_after(spend) < now, "{spend:?}");
+    }
+    // A strong prior: its action, and most of the improved policy.
+    let state = position(2, 1);
+    let actions = state.legal_actions();
+    let favourite = actions[actions.len() / 2 + 1];
+    let fav: Arc<dyn Evaluator> = Arc::new(Favour::new(favourite, 0.9));
+    let stats = search("az:root=gumbel,iterations=64", fav, &state, 7);
+    let chosen = stats.chosen.unwrap();
+    assert_eq!(stats.children[chosen].0, favourite);
+    assert!(stats.improved[chosen] > 0.5, "{:?}", stats.improved);
+}
+
+#[test]
+fn playout_caps_mark_fast_searches_and_repeat_for_a_seed() {
+    let state = position(2, 3);
+    let view = state.view(state.to_play());
+    let spec = "az:iterations=40,cap_full=0.25,cap_fast=5";
+    let mut agent = agent(spec, Arc::new(Uniform));
+    let searches: Vec<SearchStats> = (0..40)
+        .map(|seed| decide(&mut agent, &view, seed).search.expect("a search"))
+        .collect();
+    for s in &searches {
+        // Full searches have the full budget, fast ones cap_fast.
+        assert_eq!(s.iterations, if s.full { 40 } else { 5 }, "{s:?}");
+    }
+    let full = searches.iter().filter(|s| s.full).count();
+    assert!((3..=20).contains(&full), "{full} of 40 full");
+    let again: Vec<bool> = (0..40)
+        .map(|seed| decide(&mut agent, &view, seed).search.unwrap().full)
+        .collect();
+    assert_eq!(again, searches.iter().map(|s| s.full).collect::<Vec<_>>());
+    // Off by default: every search full.
+    let mut plain = super::tests::agent("az:iterations=10", Arc::new(Uniform));
+    assert!((0..10).all(|seed| decide(&mut plain, &view, seed).search.unwrap().full));
+}

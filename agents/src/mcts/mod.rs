@@ -271,6 +271,8 @@ impl MctsAgent {
                 root_visits: stats.children.iter().map(|&(a, v, _)| (a, v)).collect(),
                 iterations: stats.iterations,
                 value: best.value,
+                policy: None,
+                full: true,
             },
         )
     }

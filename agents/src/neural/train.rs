@@ -31,6 +31,14 @@ pub struct TrainConfig {
     pub held_out: f64,
     /// The seed of the split and of the batches' order.
     pub seed: u64,
+    /// Policy-surprise weighting (0: off, the default): each training
+    /// position's losses are weighted `(1 − surprise) + surprise ·
+    /// KL_i / mean KL`, with `KL_i` the divergence of its policy target
+    /// from the network's prior as training starts (the network that
+    /// played the games, when training starts from it), the mean over
+    /// the training positions: the mean weight is 1. See
+    /// [`surprise_weights`].
+    pub surprise: f64,
 }
 
 impl Default for TrainConfig {
@@ -42,6 +50,7 @@ impl Default for TrainConfig {
             weight_decay: 1e-4,
             held_out: 0.1,
             seed: 1,
+            surprise: 0.0,
         }
     }
 }
@@ -139,9 +148,14 @@ struct Rows {
     outcome: Vec<f32>,
     lead: Vec<f32>,
     mask: Vec<f32>,
+    /// The mask times each position's weight (the value and lead losses'
+    /// terms; the policy's weight is in `visits`).
+    weighted: Vec<f32>,
 }
 
-fn rows(data: &Dataset, idx: &[usize]) -> Result<Rows, String> {
+/// The rows of positions `idx` of `data`, each weighted by
+/// `weights[i]` if given (indexed as `data`).
+fn rows(data: &Dataset, idx: &[usize], weights: Option<&[f32]>) -> Result<Rows, String> {
     let mut board = Vec::with_capacity(idx.len() * BOARD_FEATURES);
     let mut globals = Vec::with_capacity(idx.len() * GLOBAL_FEATURES);
     let mut actions = Vec::new();
@@ -152,7 +166,9 @@ fn rows(data: &Dataset, idx: &[usize]) -> Result<Rows, String> {
     let mut outcome = Vec::new();
     let mut lead = Vec::new();
     let mut mask = Vec::new();
+    let mut weighted = Vec::new();
     for (b, &i) in idx.iter().enumerate() {
+        let w = weights.map_or(1.0, |w| w[i]);
         board.extend(
             data.board[i * BOARD_FEATURES..][..BOARD_FEATURES]
                 .iter()
@@ -163,13 +179,14 @@ fn rows(data: &Dataset, idx: &[usize]) -> Result<Rows, String> {
         actions.extend_from_slice(&data.actions[lo * ACTION_FEATURES..hi * ACTION_FEATURES]);
         cells.extend_from_slice(&data.cells[lo..hi]);
         owners.extend(std::iter::repeat_n(b as u32, hi - lo));
-        visits.extend_from_slice(&data.visits[lo..hi]);
+        visits.extend(data.visits[lo..hi].iter().map(|v| v * w));
         offsets.push(cells.len());
         let t = &data.targets[i];
         let players = t.players as usize;
         outcome.extend(value_targets(&t.scores, players));
         lead.extend(lead_targets(&t.scores, players));
         mask.extend((0..MAX_PLAYERS).map(|k| (k < players) as u8 as f32));
+        weighted.extend((0..MAX_PLAYERS).map(|k| (k < players) as u8 as f32 * w));
     }
     Ok(Rows {
         batch: batch(board, &globals, actions, &cells, &owners)?,
@@ -178,7 +195,56 @@ fn rows(data: &Dataset, idx: &[usize]) -> Result<Rows, String> {
         outcome,
         lead,
         mask,
+        weighted,
     })
+}
+
+/// The weight of each position of `data` (indexed as `data`) under
+/// policy-surprise weighting of strength `surprise` in `[0, 1]`:
+/// `(1 − surprise) + surprise · KL_i / mean KL`, where `KL_i =
+/// Σ_a t(a) ln(t(a) / p(a))` is the divergence of the position's policy
+/// target `t` from `net`'s prior `p`, the mean taken over positions
+/// `idx` (the training positions), whose weights then average 1.
+/// Positions outside `idx` weigh 1; so do all when `surprise` is 0 or
+/// every KL is 0.
+///
+/// # Errors
+/// A candle error, as one line.
+pub fn surprise_weights(
+    net: &Net,
+    data: &Dataset,
+    idx: &[usize],
+    surprise: f64,
+) -> Result<Vec<f32>, String> {
+    let mut weights = vec![1.0f32; data.len()];
+    if surprise <= 0.0 || idx.is_empty() {
+        return Ok(weights);
+    }
+    let mut kl = Vec::with_capacity(idx.len());
+    for chunk in idx.chunks(256) {
+        let r = rows(data, chunk, None)?;
+        let out = net.forward(&r.batch)?;
+        let logits = out.logits.to_vec1::<f32>().map_err(err)?;
+        let priors = segment_softmax(&logits, &r.offsets);
+        for w in r.offsets.windows(2) {
+            let d: f64 = (w[0]..w[1])
+                .filter(|&k| r.visits[k] > 0.0)
+                .map(|k| {
+                    let t = f64::from(r.visits[k]);
+                    t * (t / f64::from(priors[k]).max(1e-12)).ln()
+                })
+                .sum();
+            kl.push(d.max(0.0));
+        }
+    }
+    let mean = kl.iter().sum::<f64>() / kl.len() as f64;
+    if mean <= 0.0 {
+        return Ok(weights);
+    }
+    for (&i, d) in idx.iter().zip(&kl) {
+        weights[i] = ((1.0 - surprise) + surprise * d / mean) as f32;
+    }
+    Ok(weights)
 }
 
 /// The policy, value and lead losses (tensors, for the gradient), the
@@ -217,7 +283,8 @@ fn losses(net: &Net, rows: &Rows) -> candle_core::Result<Losses> {
         let visits = Tensor::from_slice(&rows.visits, m, &dev)?;
         ((log_p * visits)?.sum_all()?.neg()? / b as f64)?
     };
-    let mask = Tensor::from_slice(&rows.mask, (b, MAX_PLAYERS), &dev)?;
+    // The weighted mask: the terms weighted, their count not.
+    let mask = Tensor::from_slice(&rows.weighted, (b, MAX_PLAYERS), &dev)?;
     let seats = rows.mask.iter().sum::<f32>().max(1.0) as f64;
     let sq = |pred: &Tensor, target: &[f32]| -> candle_core::Result<Tensor> {
         let t = Tensor::from_slice(target, (b, MAX_PLAYERS), &dev)?;
@@ -239,7 +306,7 @@ pub fn measure(net: &Net, data: &Dataset, idx: &[usize]) -> Result<Metrics, Stri
     let mut right = [0usize; 3];
     let mut counted = [0usize; 3];
     for chunk in idx.chunks(256) {
-        let r = rows(data, chunk)?;
+        let r = rows(data, chunk, None)?;
         let (p, v, l, logits, values) = losses(net, &r).map_err(err)?;
         let n = chunk.len() as f64;
         let scalar = |t: Tensor| t.to_scalar::<f32>().map(|x| x as f64).map_err(err);
@@ -319,10 +386,13 @@ pub fn train(
         held_out_positions: held.len(),
         ..TrainReport::default()
     };
+    let surprise = (config.surprise > 0.0)
+        .then(|| surprise_weights(net, data, &trained, config.surprise))
+        .transpose()?;
     for epoch in 0..config.epochs {
         trained.shuffle(&mut rng);
         for chunk in trained.chunks(config.batch.max(1)) {
-            let r = rows(data, chunk)?;
+            let r = rows(data, chunk, surprise.as_deref())?;
             let mut step = || -> candle_core::Result<()> {
                 let (p, v, l, _, _) = losses(net, &r)?;
                 opt.backward_step(&((p + v)? + l)?)
@@ -389,6 +459,7 @@ mod tests {
             weight_decay: 0.0,
             held_out: 0.0,
             seed: 2,
+            surprise: 0.0,
         };
         let all: Vec<usize> = (0..data.len()).collect();
         let before = measure(&net, &data, &all).unwrap();
@@ -418,6 +489,75 @@ mod tests {
         assert_eq!(a, b);
         assert_eq!(ra, rb);
         assert_ne!(a, run(2).0);
+    }
+
+    #[test]
+    fn surprise_weights_follow_the_kl_average_1_and_are_off_by_default() {
+        let data = random_examples(2, 2, 8, 3);
+        let net = Net::new(NetConfig::TINY, 1);
+        let all: Vec<usize> = (0..data.len()).collect();
+        assert_eq!(TrainConfig::default().surprise, 0.0);
+        assert!(surprise_weights(&net, &data, &all, 0.0)
+            .unwrap()
+            .iter()
+            .all(|&w| w == 1.0));
+        let w = surprise_weights(&net, &data, &all, 1.0).unwrap();
+        let mean = w.iter().map(|&x| f64::from(x)).sum::<f64>() / w.len() as f64;
+        assert!((mean - 1.0).abs() < 1e-4, "{mean}");
+        assert!(w.iter().any(|&x| (x - 1.0).abs() > 0.05), "{w:?}");
+        // The KL by hand: the weight of each position is its KL over the mean.
+        let r = rows(&data, &all, None).unwrap();
+        let logits = net
+            .forward(&r.batch)
+            .unwrap()
+            .logits
+            .to_vec1::<f32>()
+            .unwrap();
+        let p = segment_softmax(&logits, &r.offsets);
+        let kl: Vec<f64> = r
+            .offsets
+            .windows(2)
+            .map(|o| {
+                (o[0]..o[1])
+                    .filter(|&k| r.visits[k] > 0.0)
+                    .map(|k| {
+                        f64::from(r.visits[k]) * (f64::from(r.visits[k]) / f64::from(p[k])).ln()
+                    })
+                    .sum()
+            })
+            .collect();
+        let kl_mean = kl.iter().sum::<f64>() / kl.len() as f64;
+        for (x, d) in w.iter().zip(&kl) {
+            assert!(
+                (f64::from(*x) - d / kl_mean).abs() < 1e-3,
+                "{x} {d} {kl_mean}"
+            );
+        }
+        // Half strength: halfway between 1 and the full weights.
+        let h = surprise_weights(&net, &data, &all, 0.5).unwrap();
+        for (x, y) in h.iter().zip(&w) {
+            assert!((x - (0.5 + 0.5 * y)).abs() < 1e-5);
+        }
+        // Only the given positions are weighted; the others weigh 1.
+        let some = surprise_weights(&net, &data, &all[..4], 1.0).unwrap();
+        assert!(some[4..].iter().all(|&x| x == 1.0));
+        // And the training differs with it.
+        let config = TrainConfig {
+            epochs: 1,
+            batch: 8,
+            held_out: 0.0,
+            ..TrainConfig::default()
+        };
+        let run = |surprise| {
+            let mut net = Net::new(NetConfig::TINY, 1);
+            let c = TrainConfig {
+                surprise,
+                ..config.clone()
+            };
+            train(&mut net, &data, &c, |_, _, _| {}).unwrap();
+            weights(&net)
+        };
+        assert_ne!(run(0.0), run(1.0));
     }
 
     #[test]

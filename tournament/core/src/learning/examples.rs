@@ -1,7 +1,10 @@
 //! Training examples of the `az` network from self-play
 //! (`carcassonne selfplay --agent az:…`): every decision the agent
 //! searched — its position, the search's visit shares over the legal
-//! actions — and, once the game is over, its outcome for every seat.
+//! actions (or the policy the search gives as its target:
+//! `az:root=gumbel`'s improved policy) — and, once the game is over, its
+//! outcome for every seat. The fast searches of playout cap randomisation
+//! (`az:cap_full=`) are not recorded.
 //!
 //! Each game's examples go to `examples/game-NNNNNNN.safetensors` in the
 //! run folder (docs/neural.md has the arrays), written before the game's
@@ -39,14 +42,22 @@ impl ExampleRecorder {
 
 impl Observer for ExampleRecorder {
     fn decided(&mut self, view: &SeatView<'_>, decision: &Decision) {
-        let Some(visits) = decision.root_visits() else {
+        let Some(search) = &decision.search else {
             return;
         };
-        if visits.is_empty() {
+        // The fast searches of playout cap randomisation are played, not
+        // learned from.
+        if search.root_visits.is_empty() || !search.full {
             return;
         }
+        let visits = &search.root_visits;
         let mut actions: Vec<Action> = visits.iter().map(|(a, _)| *a).collect();
-        let mut counts: Vec<f32> = visits.iter().map(|(_, n)| *n as f32).collect();
+        // The search's own policy target (`az:root=gumbel`'s improved
+        // policy) if it gives one, else the visit counts.
+        let mut counts: Vec<f32> = match &search.policy {
+            Some(policy) if policy.len() == visits.len() => policy.clone(),
+            _ => visits.iter().map(|(_, n)| *n as f32).collect(),
+        };
         // A search that widens progressively (`mcts`) reports only the
         // actions it expanded: the legal actions it never tried are
         // recorded with no visits, so the policy learns to avoid them too.
@@ -122,4 +133,58 @@ pub fn write(
     })?;
     data.write(&shard_path(dir, game), metadata)
         .map_err(WriteError::Shard)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use agents::SearchStats;
+    use engine::{Rules, Seat, State};
+
+    /// A decision of the first move with `stats`-like search statistics.
+    fn decision(actions: &[Action], policy: Option<Vec<f32>>, full: bool) -> Decision {
+        Decision::searched(
+            actions[0],
+            SearchStats {
+                root_visits: actions.iter().map(|&a| (a, 1)).collect(),
+                iterations: actions.len() as u32,
+                value: 0.0,
+                policy,
+                full,
+            },
+        )
+    }
+
+    #[test]
+    fn only_full_searches_become_examples_and_a_given_policy_is_the_target() {
+        let mut state = State::new(Rules::default(), 2, Seat(0));
+        let mut rng = <rand_pcg::Pcg64Mcg as rand::SeedableRng>::seed_from_u64(1);
+        while state.is_chance() {
+            state.apply_chance(&mut rng);
+        }
+        let actions = state.legal_actions();
+        assert!(actions.len() > 2);
+        let view = state.view(Seat(0));
+        let log: Shared = Arc::default();
+        let mut recorder = ExampleRecorder::new(Arc::clone(&log));
+        // A fast search of playout cap randomisation: nothing.
+        recorder.decided(&view, &decision(&actions, None, false));
+        assert_eq!(log.lock().unwrap().len(), 0);
+        // Full searches: one example each.
+        recorder.decided(&view, &decision(&actions, None, true));
+        let mut policy = vec![0.0; actions.len()];
+        policy[1] = 0.75;
+        policy[2] = 0.25;
+        recorder.decided(&view, &decision(&actions, Some(policy.clone()), true));
+        assert_eq!(log.lock().unwrap().len(), 2);
+        let data = finish(&log, &[10, 5], 0);
+        assert_eq!(data.len(), 2);
+        let (lo, hi) = data.action_range(0);
+        let uniform = 1.0 / actions.len() as f32;
+        assert!(data.visits[lo..hi]
+            .iter()
+            .all(|&v| (v - uniform).abs() < 1e-6));
+        let (lo, hi) = data.action_range(1);
+        assert_eq!(&data.visits[lo..hi], &policy[..]);
+    }
 }

@@ -213,6 +213,12 @@ pub fn check(config: &TrainNetConfig) -> Result<()> {
             config.net.hidden
         )));
     }
+    if !(0.0..=1.0).contains(&config.train.surprise) {
+        return Err(Error::Invalid(format!(
+            "--surprise must be in 0..1, not {}",
+            config.train.surprise
+        )));
+    }
     if config.train.epochs == 0 || config.train.batch == 0 {
         return Err(Error::Invalid(
             "--epochs and --batch must be at least 1".to_string(),

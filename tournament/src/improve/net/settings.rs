@@ -58,6 +58,9 @@ pub struct NetSettings {
     pub weight_decay: f64,
     /// Share of games held out of training.
     pub holdout: f64,
+    /// Policy-surprise weighting (0: off; runs made before it have 0).
+    #[serde(default)]
+    pub surprise: f64,
     /// The promotion test, `ELO0,ELO1`.
     pub sprt: String,
     /// Generation 0's training data (empty: random weights).
@@ -115,7 +118,7 @@ pub(super) fn invalid(text: String) -> Error {
 }
 
 /// The options that only `--net` takes, with whether each was given.
-fn net_only(args: &ImproveArgs) -> [(&'static str, bool); 17] {
+fn net_only(args: &ImproveArgs) -> [(&'static str, bool); 18] {
     [
         ("--anchors", args.anchors.is_some()),
         ("--gauntlet-games", args.gauntlet_games.is_some()),
@@ -129,6 +132,7 @@ fn net_only(args: &ImproveArgs) -> [(&'static str, bool); 17] {
         ("--batch", args.batch.is_some()),
         ("--lr", args.lr.is_some()),
         ("--holdout", args.holdout.is_some()),
+        ("--surprise", args.surprise.is_some()),
         ("--noise", args.noise.is_some()),
         ("--temp-moves", args.temp_moves.is_some()),
         ("--sprt", args.sprt.is_some()),
@@ -251,6 +255,7 @@ impl NetSettings {
             lr: args.lr.unwrap_or(d.lr),
             weight_decay: d.weight_decay,
             holdout: args.holdout.unwrap_or(d.held_out),
+            surprise: args.surprise.unwrap_or(d.surprise),
             sprt,
             bootstrap: args.bootstrap.clone(),
             anchors: Vec::new(),
@@ -355,6 +360,7 @@ impl NetSettings {
                 weight_decay: self.weight_decay,
                 held_out: self.holdout,
                 seed,
+                surprise: self.surprise,
             },
         }
     }
