@@ -180,7 +180,8 @@ mod tests {
         std::fs::write(dir.join(LOCK_FILE), "999999999\n").unwrap();
         drop(FolderLock::acquire(&dir).unwrap());
         let text = std::fs::read_to_string(dir.join(LOCK_FILE)).unwrap();
-        assert_eq!(text, format!("{}\n", std::process::id()));
+        assert_eq!(text.trim(), std::process::id().to_string());
+        assert!(text.ends_with('\n'));
         std::fs::remove_file(dir.join(LOCK_FILE)).unwrap();
         let target = dir.join("target");
         std::fs::write(&target, "keep").unwrap();

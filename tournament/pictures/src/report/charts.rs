@@ -507,6 +507,35 @@ pub fn sprt(trace: &[(u64, f64)], bounds: (f64, f64)) -> Result<String> {
     Ok(inline(svg))
 }
 
+/// A generation's mark at `x`: its 95% interval `[low, value, high]` as
+/// a bar and its value as a circle, filled if it was promoted.
+fn draw_mark(
+    chart: &mut ChartContext<'_, SVGBackend<'_>, Cartesian2d<RangedCoordf64, RangedCoordf64>>,
+    x: f64,
+    [low, value, high]: [f64; 3],
+    promoted: bool,
+    colour: RGBColor,
+) -> Result<()> {
+    chart
+        .draw_series([PathElement::new(
+            vec![(x, low), (x, high)],
+            colour.stroke_width(2),
+        )])
+        .map_err(err)?;
+    let fill = if promoted {
+        colour.filled()
+    } else {
+        WHITE.filled()
+    };
+    chart
+        .draw_series([
+            Circle::new((x, value), 5, fill),
+            Circle::new((x, value), 5, colour.stroke_width(2)),
+        ])
+        .map_err(err)?;
+    Ok(())
+}
+
 /// One generation of an `improve --net` run on the joint ladder: its
 /// network's rating against the fixed anchors and the CPU spent so far.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -560,23 +589,8 @@ pub fn ratings_by_cpu(points: &[RatingPoint]) -> Result<String> {
             ))
             .map_err(err)?;
         for p in points {
-            chart
-                .draw_series([PathElement::new(
-                    vec![(p.cpu_hours, p.low), (p.cpu_hours, p.high)],
-                    colour.stroke_width(2),
-                )])
-                .map_err(err)?;
-            let style = if p.promoted {
-                colour.filled()
-            } else {
-                WHITE.filled()
-            };
-            chart
-                .draw_series([
-                    Circle::new((p.cpu_hours, p.rating), 5, style),
-                    Circle::new((p.cpu_hours, p.rating), 5, colour.stroke_width(2)),
-                ])
-                .map_err(err)?;
+            let y = [p.low, p.rating, p.high];
+            draw_mark(&mut chart, p.cpu_hours, y, p.promoted, colour)?;
         }
         root.present().map_err(err)?;
     }
@@ -643,23 +657,7 @@ pub fn generations(points: &[GenerationPoint]) -> Result<String> {
             .map_err(err)?;
         for p in points {
             let x = p.generation as f64;
-            chart
-                .draw_series([PathElement::new(
-                    vec![(x, p.low), (x, p.high)],
-                    colour.stroke_width(2),
-                )])
-                .map_err(err)?;
-            let style = if p.promoted {
-                colour.filled()
-            } else {
-                WHITE.filled()
-            };
-            chart
-                .draw_series([
-                    Circle::new((x, p.elo), 5, style),
-                    Circle::new((x, p.elo), 5, colour.stroke_width(2)),
-                ])
-                .map_err(err)?;
+            draw_mark(&mut chart, x, [p.low, p.elo, p.high], p.promoted, colour)?;
         }
         root.present().map_err(err)?;
     }

@@ -106,6 +106,29 @@ fn reads_the_board() -> bool {
     true
 }
 
+/// `spec` without the parameters that only self-play uses (playout cap
+/// randomisation's `cap_full=`, `cap_fast=`): matches and the gauntlet
+/// play every move with the full search.
+fn without_self_play_params(spec: &str) -> String {
+    let Some((name, params)) = spec.split_once(':') else {
+        return spec.to_string();
+    };
+    let kept: Vec<&str> = params
+        .split(',')
+        .filter(|p| {
+            !matches!(
+                p.split_once('=').map(|(k, _)| k.trim()),
+                Some("cap_full" | "cap_fast")
+            )
+        })
+        .collect();
+    if kept.is_empty() {
+        name.to_string()
+    } else {
+        format!("{name}:{}", kept.join(","))
+    }
+}
+
 /// `base` with the parameters `extra` added (`az` → `az:k=v,…`).
 fn with_params(base: &str, extra: &[(&str, String)]) -> String {
     let extra: Vec<String> = extra.iter().map(|(k, v)| format!("{k}={v}")).collect();
@@ -379,7 +402,10 @@ impl NetSettings {
 
     /// The match spec with the network `net`.
     pub(super) fn match_agent(&self, net: &Path) -> String {
-        with_params(&self.agent, &[("net", net.display().to_string())])
+        with_params(
+            &without_self_play_params(&self.agent),
+            &[("net", net.display().to_string())],
+        )
     }
 
     /// The self-play tournament of generation `k` with the best network
@@ -481,5 +507,23 @@ impl NetSettings {
         }
         data.extend((first.max(1)..=k).map(|j| gen_dir(dir, j).join("selfplay")));
         data
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn matches_play_without_the_playout_cap() {
+        use super::without_self_play_params as strip;
+        assert_eq!(
+            strip("az:iterations=8,cap_full=0.25,cap_fast=4"),
+            "az:iterations=8"
+        );
+        assert_eq!(strip("az:cap_full=0.25"), "az");
+        assert_eq!(strip("az"), "az");
+        assert_eq!(
+            strip("az:root=gumbel,iterations=8"),
+            "az:root=gumbel,iterations=8"
+        );
     }
 }
