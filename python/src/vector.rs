@@ -354,8 +354,7 @@ impl VectorEnv {
             let rows = n.max(slot.published);
             slot.published = n;
             if let Some(features) = features.as_mut() {
-                features[i * m * c..(i * m + rows) * c]
-                    .copy_from_slice(&slot.features[..rows * c]);
+                features[i * m * c..(i * m + rows) * c].copy_from_slice(&slot.features[..rows * c]);
             }
             for j in 0..rows {
                 let a = slot.legal.get(j);
