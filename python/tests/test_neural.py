@@ -114,14 +114,21 @@ def test_load_examples_concatenates_the_games_of_a_selfplay_run(selfplay_run):
 
 
 def test_load_examples_takes_several_sources_with_offsets_shifted(selfplay_run):
-    one = carcassonne.load_examples(selfplay_run / "examples" / "game-0000001.safetensors")
-    both = carcassonne.load_examples(selfplay_run, selfplay_run / "examples" / "game-0000001.safetensors")
+    shards = selfplay_run / "examples"
+    zero = carcassonne.load_examples(shards / "game-0000000.safetensors")
+    one = carcassonne.load_examples(shards / "game-0000001.safetensors")
+    both = carcassonne.load_examples(shards / "game-0000000.safetensors",
+                                     shards / "game-0000001.safetensors")
     full = carcassonne.load_examples(selfplay_run)
-    n, m = len(full), len(full.actions)
-    assert len(both) == n + len(one) and len(both.files) == 3
+    n, m = len(zero), len(zero.actions)
+    assert len(both) == n + len(one) == len(full) and len(both.files) == 2
     assert (both.action_offset[n:] == one.action_offset + m).all()
     assert (both.actions[m:] == one.actions).all()
-    assert (both.shard[n:] == 2).all()
+    assert (both.shard[n:] == 1).all()
+    # The same shard twice (here: in its folder and by name) would count
+    # its games twice: refused, as train-net refuses it.
+    with pytest.raises(ValueError, match="given twice"):
+        carcassonne.load_examples(selfplay_run, shards / "game-0000001.safetensors")
     # The arrays are the file's, as numpy reads it alone.
     arrays, meta = read_safetensors(selfplay_run / "examples" / "game-0000001.safetensors")
     assert meta["format"] == "carcassonne-examples"
