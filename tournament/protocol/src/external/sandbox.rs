@@ -57,8 +57,8 @@ pub const FIRST_BOT_USER: u32 = 1_700_000_000;
 /// How many user ids [`FIRST_BOT_USER`] starts.
 pub const BOT_USERS: u32 = 100_000_000;
 
-/// Folders a bot is never given, nor their parents: the whole tree of the
-/// first six, and the folder itself for the others.
+/// Folders a bot is never given: the first [`SYSTEM_TREES`] with
+/// everything in them, the others (`/` among them) themselves.
 const SYSTEM: [&str; 17] = [
     "/etc", "/proc", "/sys", "/dev", "/boot", "/run", "/root", "/", "/bin", "/home", "/lib",
     "/lib64", "/opt", "/sbin", "/srv", "/tmp", "/var",
