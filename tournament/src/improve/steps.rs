@@ -46,20 +46,32 @@ pub fn same_spec(a: &str, b: &str) -> bool {
 /// `spec` with the files of its `net=` and `eval=` parameters
 /// canonicalized (those that exist).
 fn resolved(spec: &str) -> String {
-    let Some((name, params)) = spec.split_once(':') else {
+    rewrite_params(spec, |k, v| match k {
+        "net" | "eval" => match std::fs::canonicalize(v) {
+            Ok(path) => Some(path.display().to_string()),
+            Err(_) => Some(v.to_string()),
+        },
+        _ => Some(v.to_string()),
+    })
+}
+
+/// `spec` rebuilt from its parameters ([`agents::spec::Spec`]) with each
+/// value replaced by `f(key, value)`, a parameter dropped where `f` gives
+/// `None`; a spec that does not parse is returned as it is.
+pub fn rewrite_params(spec: &str, f: impl Fn(&str, &str) -> Option<String>) -> String {
+    let Ok(parsed) = agents::spec::Spec::parse(spec) else {
         return spec.to_string();
     };
-    let params: Vec<String> = params
-        .split(',')
-        .map(|p| match p.split_once('=') {
-            Some((k @ ("net" | "eval"), v)) => match std::fs::canonicalize(v) {
-                Ok(path) => format!("{k}={}", path.display()),
-                Err(_) => p.to_string(),
-            },
-            _ => p.to_string(),
-        })
+    let params: Vec<String> = parsed
+        .params
+        .iter()
+        .filter_map(|(k, v)| f(k, v).map(|v| format!("{k}={v}")))
         .collect();
-    format!("{name}:{}", params.join(","))
+    if params.is_empty() {
+        parsed.name.to_string()
+    } else {
+        format!("{}:{}", parsed.name, params.join(","))
+    }
 }
 
 /// The run.json of the finished run `args` in `dir`, if it is there.

@@ -110,23 +110,9 @@ fn reads_the_board() -> bool {
 /// randomisation's `cap_full=`, `cap_fast=`): matches and the gauntlet
 /// play every move with the full search.
 fn without_self_play_params(spec: &str) -> String {
-    let Some((name, params)) = spec.split_once(':') else {
-        return spec.to_string();
-    };
-    let kept: Vec<&str> = params
-        .split(',')
-        .filter(|p| {
-            !matches!(
-                p.split_once('=').map(|(k, _)| k.trim()),
-                Some("cap_full" | "cap_fast")
-            )
-        })
-        .collect();
-    if kept.is_empty() {
-        name.to_string()
-    } else {
-        format!("{name}:{}", kept.join(","))
-    }
+    crate::improve::steps::rewrite_params(spec, |k, v| {
+        (!matches!(k, "cap_full" | "cap_fast")).then(|| v.to_string())
+    })
 }
 
 /// `base` with the parameters `extra` added (`az` → `az:k=v,…`).
