@@ -510,6 +510,42 @@ pub fn run_watched(
     watch: &dyn Watch,
 ) -> Result<RunReport> {
     let started = Instant::now();
+    let prepared = prepare(config)?;
+    let played = play(&prepared, config, make_agent, cancel, watch)?;
+    finish(prepared, played, started)
+}
+
+/// A run ready to play: its folder claimed and locked (until the run's
+/// report is made), its schedule, and what a resumed run already holds.
+struct Prepared {
+    dir: PathBuf,
+    _lock: FolderLock,
+    info: RunInfo,
+    schedule: Schedule,
+    labels: Vec<String>,
+    /// The key of secret decks (`--secret-decks`).
+    deck_key: Option<Secret>,
+    /// A resumed run's games, records and positions read back.
+    old_rows: Vec<GameRow>,
+    old_records: Vec<String>,
+    old_positions: Vec<String>,
+    resumed: bool,
+}
+
+/// The games a run played (with those read back), and how it stopped.
+struct Played {
+    rows: Vec<GameRow>,
+    tally: Tally,
+    sprt: Option<SprtRun>,
+    /// Stopped by `stop_after` (a test's kill): nothing more is written.
+    hook_stopped: bool,
+    /// Stopped by an interrupt or `cancel`.
+    interrupted: bool,
+}
+
+/// Check the folder, take its lock and write (or, resuming, read back)
+/// what the run starts from.
+fn prepare(config: &TournamentConfig) -> Result<Prepared> {
     let settings = &config.settings;
     let (mut schedule, labels) = schedule_of(settings);
     let deck_key = match (&config.folder, settings.secret_decks) {
@@ -526,9 +562,7 @@ pub fn run_watched(
     {
         files::stdio::warn(&format!("carcassonne: warning: {warning}"));
     }
-    // The folder's lock, held until this function returns: a second
-    // writer is refused.
-    let (dir, _lock, mut info, old_rows, old_records, old_positions) = match &config.folder {
+    match &config.folder {
         Folder::New(dir) | Folder::Default(dir) => {
             if schedule.games_per_pairing() != settings.games_per_pairing {
                 files::stdio::warn(&format!(
@@ -543,7 +577,18 @@ pub fn run_watched(
             }
             let info = new_run_info(settings, config.threads);
             write_run_info(&dir, &info)?;
-            (dir, lock, info, Vec::new(), Vec::new(), Vec::new())
+            Ok(Prepared {
+                dir,
+                _lock: lock,
+                info,
+                schedule,
+                labels,
+                deck_key,
+                old_rows: Vec::new(),
+                old_records: Vec::new(),
+                old_positions: Vec::new(),
+                resumed: false,
+            })
         }
         Folder::Resume(dir, _) => {
             let lock = FolderLock::acquire(dir)?;
@@ -565,34 +610,57 @@ pub fn run_watched(
             info.threads = config.threads;
             info.status = RunStatus::Running;
             info.end_time = None;
-            (dir.clone(), lock, info, rows, records, positions)
+            Ok(Prepared {
+                dir: dir.clone(),
+                _lock: lock,
+                info,
+                schedule,
+                labels,
+                deck_key,
+                old_rows: rows,
+                old_records: records,
+                old_positions: positions,
+                resumed: true,
+            })
         }
-    };
+    }
+}
 
-    let mut writer = match config.folder {
-        Folder::New(_) | Folder::Default(_) => GamesWriter::create(&dir, settings.records)?,
-        Folder::Resume(..) => GamesWriter::resume(
-            &dir,
-            &old_rows,
-            settings.records.then_some(old_records.as_slice()),
-        )?,
+/// Play the games still to play, each written as it finishes, until the
+/// schedule ends, the SPRT decides, `stop_after` or an interrupt.
+fn play(
+    run: &Prepared,
+    config: &TournamentConfig,
+    make_agent: Option<&AgentFactory<'_>>,
+    cancel: &AtomicBool,
+    watch: &dyn Watch,
+) -> Result<Played> {
+    let settings = &config.settings;
+    let (dir, schedule, labels) = (&run.dir, &run.schedule, &run.labels);
+    let mut writer = if run.resumed {
+        GamesWriter::resume(
+            dir,
+            &run.old_rows,
+            settings.records.then_some(run.old_records.as_slice()),
+        )?
+    } else {
+        GamesWriter::create(dir, settings.records)?
     };
     if settings.selfplay {
-        let kept = matches!(config.folder, Folder::Resume(..)).then_some(old_positions.as_slice());
-        writer = writer.with_positions(&dir, kept)?;
+        let kept = run.resumed.then_some(run.old_positions.as_slice());
+        writer = writer.with_positions(dir, kept)?;
     }
     let mut rows: Vec<GameRow> = Vec::new();
-    let mut tally = Tally::new(&labels);
-    let mut sprt = settings.sprt.map(|s| SprtRun::new(s, &schedule, &labels));
+    let mut tally = Tally::new(labels);
+    let mut sprt = settings.sprt.map(|s| SprtRun::new(s, schedule, labels));
     let after_game = |sprt: &mut Option<SprtRun>, game: &[GameRow]| {
-        sprt.as_mut().is_some_and(|s| s.after_game(&schedule, game))
+        sprt.as_mut().is_some_and(|s| s.after_game(schedule, game))
     };
-    for game in games(&old_rows) {
+    for game in games(&run.old_rows) {
         tally.add_game(game);
         rows.extend_from_slice(game);
         after_game(&mut sprt, game);
     }
-    let decided = |sprt: &Option<SprtRun>| sprt.as_ref().is_some_and(SprtRun::decided);
     let done = tally.games;
     let remaining = if decided(&sprt) {
         GameIndices::new(0, 1, 0)
@@ -612,9 +680,9 @@ pub fn run_watched(
         None => Roster::new(&settings.agents, log_dir, bot_key.clone())?,
     };
     let runner = Runner {
-        schedule: &schedule,
+        schedule,
         roster: &roster,
-        labels: &labels,
+        labels,
         rules: settings.rules,
         records: settings.records,
         positions: settings.selfplay,
@@ -625,7 +693,7 @@ pub fn run_watched(
     let example_meta = examples_metadata(settings);
     let played = runner.run(remaining, config.threads, |finished| {
         if let Some(data) = finished.examples.as_ref().filter(|d| !d.is_empty()) {
-            crate::learning::examples::write(&dir, finished.index, data, example_meta.clone())
+            crate::learning::examples::write(dir, finished.index, data, example_meta.clone())
                 .map_err(|e| Error::Invalid(e.to_string()))?;
         }
         if let Some(lines) = &finished.positions {
@@ -647,7 +715,39 @@ pub fn run_watched(
     roster.shutdown();
     played?;
     drop(writer);
+    Ok(Played {
+        rows,
+        tally,
+        sprt,
+        hook_stopped,
+        interrupted: runner.interrupted(),
+    })
+}
 
+/// Whether the run's SPRT (if any) has decided.
+fn decided(sprt: &Option<SprtRun>) -> bool {
+    sprt.as_ref().is_some_and(SprtRun::decided)
+}
+
+/// Write the summaries and run.json of what was played (nothing more
+/// after `stop_after`), tell the deck key once every deck is dealt, and
+/// say how the run ended.
+fn finish(run: Prepared, played: Played, started: Instant) -> Result<RunReport> {
+    let Prepared {
+        dir,
+        mut info,
+        schedule,
+        labels,
+        deck_key,
+        ..
+    } = run;
+    let Played {
+        rows,
+        tally,
+        mut sprt,
+        hook_stopped,
+        interrupted,
+    } = played;
     info.games_finished = tally.games;
     info.elapsed_s = Some((started.elapsed().as_secs_f64() * 1000.0).round() / 1000.0);
     if hook_stopped {
@@ -664,7 +764,7 @@ pub fn run_watched(
     write_summaries(&dir, &summary, &pairwise)?;
     info.status = if decided(&sprt) {
         RunStatus::Sprt
-    } else if tally.games < schedule.planned_games() && runner.interrupted() {
+    } else if tally.games < schedule.planned_games() && interrupted {
         RunStatus::Interrupted
     } else {
         RunStatus::Finished
