@@ -70,6 +70,18 @@ fn selfplay_examples_and_train_net_reproduce_for_a_seed() {
         files(&b.join("examples")),
         "examples differ with the threads"
     );
+    // Issue 47: the metadata names the rules (the standard ones too), and
+    // with one agent pairwise.csv is a header without rows, not empty.
+    let (_, meta) =
+        agents::neural::data::Dataset::read(&a.join("examples/game-0000000.safetensors")).unwrap();
+    let rules = &meta["rules"];
+    assert!(rules.starts_with("farmers=true,gifts=false,"), "{rules}");
+    assert_eq!(rules.parse::<engine::Rules>(), Ok(engine::Rules::STANDARD));
+    let pairwise = std::fs::read_to_string(a.join("pairwise.csv")).unwrap();
+    assert_eq!(
+        pairwise,
+        format!("{}\n", tournament::results::schema::PAIRWISE_COLUMNS.join(","))
+    );
     let text = train_net(&a, &dir.join("n1.safetensors"), &[]);
     assert!(text.contains("epoch 2: train policy"), "{text}");
     assert!(text.contains("top1"), "{text}");
