@@ -11,8 +11,7 @@
 
 use crate::results::schema::{
     GameRow, PairwiseRow, RunInfo, SummaryRow, GAMES_CSV, GAME_COLUMNS, PAIRWISE_COLUMNS,
-    PAIRWISE_CSV,
-    POSITIONS_CSV, RECORDS_JSONL, RUN_FORMAT, RUN_JSON, SUMMARY_CSV,
+    PAIRWISE_CSV, POSITIONS_CSV, RECORDS_JSONL, RUN_FORMAT, RUN_JSON, SUMMARY_CSV,
 };
 use files::error::{Error, Result};
 use serde::Serialize;
