@@ -3,9 +3,12 @@
 DevTools protocol, plays complete games against `random` by clicking —
 the base game, The Gifts, and a hand of tiles — and checks that each saved
 record replays (`carcassonne replay`) to the scores the page shows, and
-that the page logged no console error.
+that the page logged no console error. At the end of each game it clicks
+what is left (nothing may be offered or throw), and checks the whole page
+of the web app and of `carcassonne view` at 600, 1000, 1280 and 1920 px:
+no sideways scroll, every column of the score tables in the window.
 
-    python scripts/web_browser_test.py target/debug/carcassonne [--screenshot docs/web.png]
+    python scripts/web_browser_test.py target/debug/carcassonne [--screenshot docs/web.png] [--shots docs/screenshots]
 
 Needs Debian's `chromium` (or CHROMIUM=/path) and the `websocket-client`
 package; a missing browser is an error, never a skip. Exit status 0 when
@@ -42,7 +45,7 @@ CHROMIUM_FLAGS = [
 
 GAMES = [
     ("base game", []),
-    ("The Gifts", ["--gifts"]),
+    ("The Gifts", ["--gifts", "--agents", "mcts:iterations=2,c=0.7"]),
     ("a hand of two tiles", ["--rules", "hand=2"]),
 ]
 
@@ -258,6 +261,95 @@ def play(page, url, name, binary, rng, screenshot):
     return match.group(1)
 
 
+# Whole-page layout: no sideways scroll of the document, and every column of
+# each score table inside the window and inside whatever box clips it.
+LAYOUT_JS = """(tables => {
+  const doc = document.documentElement;
+  const out = {scrollWidth: doc.scrollWidth, clientWidth: doc.clientWidth, tables: []};
+  for (const selector of tables) {
+    const table = document.querySelector(selector);
+    if (!table || table.getClientRects().length === 0) { out.tables.push([selector, 'missing']); continue; }
+    // The horizontal window the table is seen through: the viewport cut by
+    // every ancestor that clips its overflow.
+    let left = 0, right = window.innerWidth;
+    for (let e = table.parentElement; e && e !== doc; e = e.parentElement) {
+      if (getComputedStyle(e).overflowX !== 'visible') {
+        const r = e.getBoundingClientRect();
+        left = Math.max(left, r.left);
+        right = Math.min(right, r.right);
+      }
+    }
+    const cut = [];
+    for (const row of table.rows) {
+      for (const c of row.cells) {
+        const r = c.getBoundingClientRect();
+        if (r.width < 1 || r.left < left - 0.5 || r.right > right + 0.5) {
+          cut.push((c.textContent || '(empty)').trim().slice(0, 20) + ' at ' + Math.round(r.left) + '..' + Math.round(r.right));
+        }
+      }
+    }
+    out.tables.push([selector, cut.length ? 'cut: ' + cut.slice(0, 4).join(', ') + ' (visible ' + Math.round(left) + '..' + Math.round(right) + ')' : 'ok']);
+  }
+  return out;
+})"""
+
+LAYOUT_WIDTHS = (600, 1000, 1280, 1920)
+SHOT_WIDTHS = (600, 1280, 1920)
+
+
+def check_layout(page, what, tables, shots=None, prefix=None):
+    """The whole page at each of LAYOUT_WIDTHS: the document no wider than
+    the window, every column of `tables` visible; screenshots of the whole
+    page at SHOT_WIDTHS into the folder `shots` (PREFIX-WIDTH.png)."""
+    for width in LAYOUT_WIDTHS:
+        page.call("Emulation.setDeviceMetricsOverride", width=width, height=900, deviceScaleFactor=1, mobile=False)
+        page.js("new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+        found = page.js(f"{LAYOUT_JS}({json.dumps(tables)})")
+        if found["scrollWidth"] > found["clientWidth"]:
+            fail(f"{what}: at {width} px the page scrolls sideways ({found['scrollWidth']} px wide in {found['clientWidth']})")
+        for selector, verdict in found["tables"]:
+            if verdict != "ok":
+                fail(f"{what}: at {width} px the table {selector} is {verdict}")
+        if shots and width in SHOT_WIDTHS:
+            height = page.js("document.documentElement.scrollHeight")
+            data = page.call(
+                "Page.captureScreenshot",
+                format="png",
+                captureBeyondViewport=True,
+                clip={"x": 0, "y": 0, "width": width, "height": height, "scale": 1},
+            )["data"]
+            with open(os.path.join(shots, f"{prefix}-{width}.png"), "wb") as f:
+                f.write(base64.b64decode(data))
+    page.call("Emulation.clearDeviceMetricsOverride")
+    print(f"{what}: no sideways scroll, every column of {', '.join(tables)} shows at {', '.join(map(str, LAYOUT_WIDTHS))} px")
+
+
+def check_game_over(page, name):
+    """After the last move: no panel to place a tile or a meeple is left,
+    and clicking what the page still shows changes nothing and raises no
+    error (the stale "No meeple" button of issue 47 threw one)."""
+    left = page.js(
+        """['#place', '#meeple', '#keep'].filter(s => !document.querySelector(s).hidden)
+             .concat(Array.from(document.querySelectorAll('#no-meeple, circle.meeple-spot, rect.spot, rect.other, #gift-buttons button'), e => e.id || e.tagName))"""
+    )
+    if left:
+        fail(f"{name}: after the game the page still offers {left}")
+    errors = len(page.errors)
+    for i in range(page.count("#side button")):
+        page.click("#side button", i)
+    box = page.js("(() => { const r = document.getElementById('board').getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2]; })()")
+    page.click_at(*box)
+    for key in ("Escape", "r", "q"):
+        page.call("Input.dispatchKeyEvent", type="keyDown", key=key)
+        page.call("Input.dispatchKeyEvent", type="keyUp", key=key)
+    page.js("new Promise(r => setTimeout(r, 200))")
+    if page.phase() != "over":
+        fail(f"{name}: clicking the finished game changed it to {page.phase()!r}")
+    shown = page.js("document.getElementById('error').textContent")
+    if shown or len(page.errors) > errors:
+        fail(f"{name}: clicking the finished game raised {shown or page.errors[errors:]}")
+
+
 def board_visible(page, width):
     """The board's share of the window's width at `width` px (0 if cut off)."""
     page.call("Emulation.setDeviceMetricsOverride", width=width, height=800, deviceScaleFactor=1, mobile=False)
@@ -291,6 +383,10 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("binary", help="the carcassonne binary")
     parser.add_argument("--screenshot", help="save a picture of the page mid-game (PNG)")
+    parser.add_argument(
+        "--shots",
+        help="a folder for whole-page screenshots of the end of the game with The Gifts (web-end-W.png) and its viewer (view-W.png) at 600, 1280 and 1920 px",
+    )
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     chromium = os.environ.get("CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
@@ -310,10 +406,21 @@ def main():
                 server, url = start_server(binary, os.path.join(tmp, f"out{n}"), extra)
                 try:
                     record = play(page, url, name, binary, rng, args.screenshot if n == 1 else None)
+                    check_game_over(page, name)
+                    check_layout(
+                        page,
+                        f"the web app at the end of {name}",
+                        ["#seats", "#final table"],
+                        args.shots if n == 1 else None,
+                        "web-end",
+                    )
+                    viewer = os.path.join(tmp, f"view{n}.html")
+                    subprocess.run([binary, "view", record, "--out", viewer], check=True, capture_output=True)
+                    page.call("Page.navigate", url="file://" + viewer)
+                    wait_for(page, lambda: page.js("document.readyState === 'complete' && !!document.querySelector('#seats tr')"), "the viewer")
+                    check_layout(page, f"the replay viewer of {name}", ["#seats"], args.shots if n == 1 else None, "view")
                     if n == 0:
                         check_widths(page, "the web app", url + "?speed=0")
-                        viewer = os.path.join(tmp, "view.html")
-                        subprocess.run([binary, "view", record, "--out", viewer], check=True, capture_output=True)
                         check_widths(page, "the replay viewer", "file://" + viewer)
                 finally:
                     page.call("Page.navigate", url="about:blank")

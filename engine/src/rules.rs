@@ -452,6 +452,39 @@ impl FromStr for Rules {
     }
 }
 
+impl Rules {
+    /// Every option as `KEY=VALUE`, the standard ones included, in
+    /// [`Rules::KEYS`] order (`table` only when there is one); parses back.
+    /// Where the `Display` form of the standard rules is empty, this names
+    /// them, for files a reader opens without the engine at hand.
+    ///
+    /// # Examples
+    /// ```
+    /// use engine::Rules;
+    ///
+    /// let text = Rules::STANDARD.explicit();
+    /// assert!(text.starts_with("farmers=true,gifts=false,hand=0,"));
+    /// assert_eq!(text.parse::<Rules>(), Ok(Rules::STANDARD));
+    /// ```
+    pub fn explicit(&self) -> String {
+        let mut items = vec![
+            format!("farmers={}", self.farmers),
+            format!("gifts={}", self.gifts),
+            format!("hand={}", self.hand),
+            format!("hand_visible={}", self.hand_visible),
+            format!("start_in_bag={}", self.start_in_bag),
+            format!("unplaceable={}", self.unplaceable),
+            format!("hole_bonus={}", self.hole_bonus),
+            format!("final_incomplete={}", self.final_incomplete),
+        ];
+        if let Some(t) = self.table {
+            items.push(format!("table={t}"));
+        }
+        items.push(format!("table_closes={}", self.table_closes));
+        items.join(",")
+    }
+}
+
 impl fmt::Display for Rules {
     /// The `KEY=VALUE,…` form of every option that differs from the
     /// standard rules (empty for the standard rules), in [`Rules::KEYS`]

@@ -103,7 +103,8 @@ class Examples:
 
 
 def load_examples(*paths: PathLike) -> Examples:
-    """Read training examples: shard files (``game-NNNNNNN.safetensors``),
+    """Read training examples: shard files (``game-NNNNNNN.safetensors.gz``,
+    or ``.safetensors`` as written before issue 47),
     folders of them, or self-play run folders (their ``examples/``), in
     the order given, each folder's shards sorted by name.
 

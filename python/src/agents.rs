@@ -446,7 +446,7 @@ pub fn run_tournament<'py>(
 /// with a deck of its own, written to `out` (or
 /// ``results/<time>-selfplay``) with records, ``positions.csv`` and, for
 /// an agent that searches (``az``), the training examples
-/// (``examples/game-NNNNNNN.safetensors``; ``load_examples`` reads them).
+/// (``examples/game-NNNNNNN.safetensors.gz``; ``load_examples`` reads them).
 /// Returns what ``tournament`` returns.
 #[allow(clippy::too_many_arguments)]
 #[pyfunction(name = "selfplay")]

@@ -4,6 +4,7 @@ import importlib.util
 import pathlib
 
 import numpy as np
+import pytest
 
 import carcassonne
 
@@ -73,3 +74,26 @@ def test_the_numpy_networks_gradients_are_the_derivatives_of_its_loss(tmp_path):
             numeric = (sum(nn.loss_and_grads(up, batch)[:2])
                        - sum(nn.loss_and_grads(down, batch)[:2])) / 2e-6
             assert abs(numeric - grads[name][at]) < 1e-6 + 1e-4 * abs(numeric), (name, at)
+
+
+TORCH_NET = EXAMPLE.with_name("torch_net.py")
+
+
+def test_the_torch_network_example_trains_saves_and_plays(tmp_path):
+    """The PyTorch trainer, when torch is installed (CI does not install
+    it: the numpy round trip above is CI's test of the same path)."""
+    pytest.importorskip("torch", reason="PyTorch is not installed: examples/torch_net.py not run")
+    spec = importlib.util.spec_from_file_location("torch_net", TORCH_NET)
+    example = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(example)
+    summary = example.main(["--games", "2", "--iterations", "8", "--steps", "30",
+                            "--eval-games", "1", "--hidden", "16", "--threads", "1",
+                            "--out", str(tmp_path)])
+    assert summary["status"] == "finished" and summary["games"] == 2
+    rows = (tmp_path / "losses.csv").read_text().splitlines()
+    assert rows[0] == "step,policy,value,held_policy,held_value" and len(rows) == 31
+    value = [float(r.split(",")[2]) for r in rows[1:]]
+    assert sum(value[-5:]) < sum(value[:5]), "the value loss should fall"
+    net = carcassonne.Network(tmp_path / "net.safetensors")
+    assert net.config["hidden"] == 16 and net.metadata["trainer"] == "torch"
+    assert "az:net=" in (tmp_path / "eval" / "games.csv").read_text()

@@ -2,6 +2,7 @@
 encoding of a view, and weights built in numpy played by ``az:net=``."""
 
 import csv
+import gzip
 import json
 import struct
 
@@ -24,9 +25,12 @@ def selfplay_run(tmp_path_factory):
 
 
 def read_safetensors(path):
-    """A safetensors file with numpy alone: 8 bytes of header length, the
-    JSON header, the arrays."""
+    """A safetensors file with numpy alone (and gzip for a shard,
+    ``.safetensors.gz``): 8 bytes of header length, the JSON header, the
+    arrays."""
     raw = open(path, "rb").read()
+    if str(path).endswith(".gz"):
+        raw = gzip.decompress(raw)
     (n,) = struct.unpack("<Q", raw[:8])
     header = json.loads(raw[8:8 + n])
     meta = header.pop("__metadata__", {})
@@ -115,10 +119,10 @@ def test_load_examples_concatenates_the_games_of_a_selfplay_run(selfplay_run):
 
 def test_load_examples_takes_several_sources_with_offsets_shifted(selfplay_run):
     shards = selfplay_run / "examples"
-    zero = carcassonne.load_examples(shards / "game-0000000.safetensors")
-    one = carcassonne.load_examples(shards / "game-0000001.safetensors")
-    both = carcassonne.load_examples(shards / "game-0000000.safetensors",
-                                     shards / "game-0000001.safetensors")
+    zero = carcassonne.load_examples(shards / "game-0000000.safetensors.gz")
+    one = carcassonne.load_examples(shards / "game-0000001.safetensors.gz")
+    both = carcassonne.load_examples(shards / "game-0000000.safetensors.gz",
+                                     shards / "game-0000001.safetensors.gz")
     full = carcassonne.load_examples(selfplay_run)
     n, m = len(zero), len(zero.actions)
     assert len(both) == n + len(one) == len(full) and len(both.files) == 2
@@ -128,12 +132,34 @@ def test_load_examples_takes_several_sources_with_offsets_shifted(selfplay_run):
     # The same shard twice (here: in its folder and by name) would count
     # its games twice: refused, as train-net refuses it.
     with pytest.raises(ValueError, match="given twice"):
-        carcassonne.load_examples(selfplay_run, shards / "game-0000001.safetensors")
+        carcassonne.load_examples(selfplay_run, shards / "game-0000001.safetensors.gz")
     # The arrays are the file's, as numpy reads it alone.
-    arrays, meta = read_safetensors(selfplay_run / "examples" / "game-0000001.safetensors")
+    arrays, meta = read_safetensors(selfplay_run / "examples" / "game-0000001.safetensors.gz")
     assert meta["format"] == "carcassonne-examples"
     assert (arrays["board"] == one.board).all() and (arrays["visits"] == one.visits).all()
     assert (arrays["action_offset"] == one.action_offset).all()
+
+
+def test_compressed_and_uncompressed_shards_load_bit_for_bit(selfplay_run, tmp_path):
+    """Issue 47: shards are gzip-compressed safetensors; a shard written
+    before (plain ``.safetensors``) still loads, to the same bits, and every
+    array is the file's own, byte for byte."""
+    gz = selfplay_run / "examples" / "game-0000001.safetensors.gz"
+    raw = gzip.decompress(gz.read_bytes())
+    assert len(gz.read_bytes()) * 8 < len(raw)
+    old = tmp_path / "old" / "game-0000001.safetensors"
+    old.parent.mkdir()
+    old.write_bytes(raw)
+    new, before = carcassonne.load_examples(gz), carcassonne.load_examples(old)
+    arrays, _ = read_safetensors(gz)
+    for name in ("board", "globals", "actions", "action_cell", "action_offset", "visits",
+                 "outcome", "score", "game", "turn", "players"):
+        a, b = getattr(new, name), getattr(before, name)
+        assert a.dtype == b.dtype and a.shape == b.shape, name
+        assert a.tobytes() == b.tobytes(), name
+        # The loader's array holds the file's values (dtypes may widen:
+        # action_offset is int64 in Python, u32 in the file).
+        assert (a == arrays[name].astype(a.dtype)).all(), name
 
 
 def test_load_examples_names_what_it_cannot_read(tmp_path):

@@ -76,7 +76,8 @@ impl safetensors::View for &Array {
 }
 
 /// Write `arrays` and `metadata` to `path` (atomically: a temporary file
-/// renamed).
+/// renamed), gzip-compressed when `path` ends in `.gz` (how example shards
+/// are written: `game-NNNNNNN.safetensors.gz`; [`File::read`] takes both).
 ///
 /// The bytes depend only on the arrays and the metadata, never on the
 /// iteration order of the map: see [`encode`].
@@ -88,7 +89,10 @@ pub fn write(
     arrays: &[Array],
     metadata: HashMap<String, String>,
 ) -> Result<(), String> {
-    let bytes = encode(arrays, &metadata).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut bytes = encode(arrays, &metadata).map_err(|e| format!("{}: {e}", path.display()))?;
+    if path.extension().is_some_and(|x| x == "gz") {
+        bytes = gzip(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+    }
     let mut tmp = path.as_os_str().to_owned();
     tmp.push(".tmp");
     let tmp = std::path::PathBuf::from(tmp);
@@ -163,7 +167,43 @@ pub fn encode(arrays: &[Array], metadata: &HashMap<String, String>) -> Result<Ve
     Ok(bytes)
 }
 
-/// A safetensors file read whole.
+/// The gzip stream of `bytes` (deflate level 6, no file name or time in
+/// its header: the same bytes give the same stream).
+fn gzip(bytes: &[u8]) -> std::io::Result<Vec<u8>> {
+    use std::io::Write as _;
+    let mut z = flate2::write::GzEncoder::new(
+        Vec::with_capacity(bytes.len() / 8),
+        flate2::Compression::new(6),
+    );
+    z.write_all(bytes)?;
+    z.finish()
+}
+
+/// `bytes` unzipped when they are a gzip stream (its magic number), else
+/// as they are; at most `cap` bytes unzipped, so a small file cannot
+/// expand without bound.
+fn gunzip(bytes: Vec<u8>, cap: Cap) -> std::io::Result<Vec<u8>> {
+    use std::io::Read as _;
+    if !bytes.starts_with(&[0x1f, 0x8b]) {
+        return Ok(bytes);
+    }
+    let mut out = Vec::with_capacity(bytes.len() * 8);
+    flate2::read::GzDecoder::new(&bytes[..])
+        .take(cap.bytes + 1)
+        .read_to_end(&mut out)?;
+    if out.len() as u64 > cap.bytes {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!(
+                "unzips to more than {} bytes, the cap of {}",
+                cap.bytes, cap.what
+            ),
+        ));
+    }
+    Ok(out)
+}
+
+/// A safetensors file read whole (unzipped first when it is gzip).
 pub struct File {
     path: String,
     bytes: Vec<u8>,
@@ -178,8 +218,9 @@ impl File {
     /// One line naming the file when it cannot be read, is not a regular
     /// file of at most `cap` bytes, or is not safetensors.
     pub fn read(path: &Path, cap: Cap) -> Result<File, String> {
-        let bytes =
-            crate::capped::read(path, cap).map_err(|e| format!("{}: {e}", path.display()))?;
+        let bytes = crate::capped::read(path, cap)
+            .and_then(|bytes| gunzip(bytes, cap))
+            .map_err(|e| format!("{}: {e}", path.display()))?;
         let file = File {
             path: path.display().to_string(),
             bytes,
@@ -193,8 +234,9 @@ impl File {
             .map_err(|e| format!("{}: not a safetensors file ({e})", self.path))
     }
 
-    /// A digest of the file's bytes (SipHash with fixed keys): equal
-    /// files have equal digests.
+    /// A digest of the file's bytes, unzipped (SipHash with fixed keys):
+    /// equal files have equal digests, and so do a gzip file and its
+    /// unzipped copy.
     pub fn digest(&self) -> u64 {
         use std::hash::{Hash, Hasher};
         let mut h = std::hash::DefaultHasher::new();
@@ -277,6 +319,25 @@ mod tests {
             Array::f32("a", vec![2, 2], &[1.5, -0.0, f32::MIN_POSITIVE, 7.25]),
             Array::u32("m", vec![2], &[9, u32::MAX]),
         ]
+    }
+
+    /// A small gzip file cannot unzip past the reader's cap (a "zip
+    /// bomb" of zeros); plain bytes pass through untouched.
+    #[test]
+    fn unzipping_stops_at_the_cap() {
+        let cap = Cap {
+            bytes: 1000,
+            what: "a test file",
+        };
+        let bomb = gzip(&vec![0; 100_000]).unwrap();
+        assert!(bomb.len() < 1000);
+        let e = gunzip(bomb, cap).unwrap_err().to_string();
+        assert!(e.contains("a test file"), "{e}");
+        assert_eq!(
+            gunzip(gzip(&[5; 1000]).unwrap(), cap).unwrap(),
+            vec![5; 1000]
+        );
+        assert_eq!(gunzip(vec![1, 2, 3], cap).unwrap(), vec![1, 2, 3]);
     }
 
     #[test]

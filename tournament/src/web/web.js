@@ -238,6 +238,7 @@
     panel.hidden = game.phase !== "place" || !!pending;
     const tiles = $("tiles");
     tiles.innerHTML = "";
+    drawMeeple();
     if (game.phase !== "place") return;
     for (const t of game.choices.tiles) {
       const b = html("button", undefined, tiles, "tile-choice" + (t.slot === slot ? " selected" : ""));
@@ -246,15 +247,21 @@
       b.innerHTML = '<svg viewBox="0 0 100 100">' + t.svgs[t.slot === slot ? rot : 0] + "</svg>";
       b.addEventListener("click", () => { slot = t.slot; rot = firstRotation(); draw(); });
     }
-    const mp = $("meeple");
-    mp.hidden = !pending;
+  }
+
+  // The meeple choice: only while a placement of ours waits for it (never
+  // after our move, an agent's turn or the end of the game), each button
+  // holding its own action.
+  function drawMeeple() {
+    const mine = game.phase === "place" ? pending : null;
+    $("meeple").hidden = !mine;
     const buttons = $("meeple-buttons");
     buttons.innerHTML = "";
-    if (pending) {
+    if (mine) {
       const none = html("button", "No meeple", buttons);
       none.id = "no-meeple";
-      none.addEventListener("click", () => act(pending.none));
-      for (const m of pending.meeples) {
+      none.addEventListener("click", () => act(mine.none));
+      for (const m of mine.meeples) {
         const b = html("button", "meeple " + m.loc, buttons);
         b.dataset.action = m.action;
         b.addEventListener("click", () => act(m.action));
@@ -319,7 +326,9 @@
       const sw = row.insertCell();
       sw.textContent = "●";
       sw.style.color = s.colour;
-      row.insertCell().textContent = seatName(i);
+      const name = row.insertCell();
+      name.textContent = seatName(i);
+      name.className = "name";
       const total = row.insertCell();
       total.textContent = s.total;
       total.className = "num total";
@@ -348,12 +357,18 @@
     html("p", "The last turn and the final scoring (incomplete roads, cities and monasteries, farms" + (game.rules.gifts ? ", gift cards" : "") + ") added:", f);
     const t = html("table", undefined, f, "grid");
     const head = t.insertRow();
-    for (const c of ["seat", "road", "city", "monastery", "farm", "gifts", "total"]) html("th", c, head);
+    const keys = ["road", "city", "monastery", "farm"];
+    if (game.rules.gifts) keys.push("gifts");
+    keys.push("total");
+    html("th", "seat", head);
+    for (const k of keys) html("th", k === "monastery" ? "mon." : k, head).title = k;
     game.seats.forEach((s, i) => {
       const b = o.before_last[i];
       const row = t.insertRow();
-      row.insertCell().textContent = seatName(i);
-      for (const k of ["road", "city", "monastery", "farm", "gifts", "total"]) {
+      const name = row.insertCell();
+      name.textContent = seatName(i);
+      name.className = "name";
+      for (const k of keys) {
         const c = row.insertCell();
         const d = s[k] - b[k];
         c.textContent = (d > 0 ? "+" + d : String(d)) + (k === "total" ? " = " + s.total : "");

@@ -70,6 +70,22 @@ fn selfplay_examples_and_train_net_reproduce_for_a_seed() {
         files(&b.join("examples")),
         "examples differ with the threads"
     );
+    // Issue 47: the metadata names the rules (the standard ones too), and
+    // with one agent pairwise.csv is a header without rows, not empty.
+    let (_, meta) =
+        agents::neural::data::Dataset::read(&a.join("examples/game-0000000.safetensors.gz"))
+            .unwrap();
+    let rules = &meta["rules"];
+    assert!(rules.starts_with("farmers=true,gifts=false,"), "{rules}");
+    assert_eq!(rules.parse::<engine::Rules>(), Ok(engine::Rules::STANDARD));
+    let pairwise = std::fs::read_to_string(a.join("pairwise.csv")).unwrap();
+    assert_eq!(
+        pairwise,
+        format!(
+            "{}\n",
+            tournament::results::schema::PAIRWISE_COLUMNS.join(",")
+        )
+    );
     let text = train_net(&a, &dir.join("n1.safetensors"), &[]);
     assert!(text.contains("epoch 2: train policy"), "{text}");
     assert!(text.contains("top1"), "{text}");
@@ -118,7 +134,7 @@ fn mcts_selfplay_records_the_actions_it_never_tried_at_zero() {
         dir.to_str().unwrap(),
     ]);
     let (data, _) =
-        agents::neural::data::Dataset::read(&dir.join("examples/game-0000000.safetensors"))
+        agents::neural::data::Dataset::read(&dir.join("examples/game-0000000.safetensors.gz"))
             .unwrap();
     let (mut untried, mut positions) = (0, 0);
     for i in 0..data.targets.len() {
@@ -222,7 +238,7 @@ fn train_net_refuses_untrustworthy_examples_naming_file_and_field() {
     let dir = scratch("neural-untrusted");
     let data = dir.join("data");
     mcts_selfplay(&data);
-    let shard = data.join("examples/game-0000000.safetensors");
+    let shard = data.join("examples/game-0000000.safetensors.gz");
     let (good, meta) = Dataset::read(&shard).unwrap();
     let out = dir.join("net.safetensors");
     let bad = dir.join("bad.safetensors");
@@ -272,13 +288,22 @@ fn train_net_refuses_duplicates_fifos_huge_files_and_diverged_networks() {
     let dir = scratch("neural-duplicates");
     let data = dir.join("data");
     mcts_selfplay(&data);
-    let shard = data.join("examples/game-0000000.safetensors");
+    let shard = data.join("examples/game-0000000.safetensors.gz");
     let out = dir.join("net.safetensors");
     train_net_refuses(&[&shard, &shard], &out, &["given twice"]);
     train_net_refuses(&[&data, &shard], &out, &["given twice"]);
     let copy = dir.join("copy.safetensors");
     std::fs::copy(&shard, &copy).unwrap();
     train_net_refuses(&[&shard, &copy], &out, &["a copy of that shard"]);
+    // Issue 47: the shard unzipped (a plain .safetensors, as shards were
+    // written before) reads as the same shard.
+    let (examples, meta) = agents::neural::data::Dataset::read(&shard).unwrap();
+    let plain = dir.join("plain.safetensors");
+    examples.write(&plain, meta).unwrap();
+    assert!(
+        std::fs::metadata(&plain).unwrap().len() > 8 * std::fs::metadata(&shard).unwrap().len()
+    );
+    train_net_refuses(&[&shard, &plain], &out, &["a copy of that shard"]);
     let fifo = dir.join("fifo.safetensors");
     nix::unistd::mkfifo(&fifo, nix::sys::stat::Mode::S_IRWXU).unwrap();
     let started = std::time::Instant::now();

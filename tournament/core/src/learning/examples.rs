@@ -6,8 +6,9 @@
 //! outcome for every seat. The fast searches of playout cap randomisation
 //! (`az:cap_full=`) are not recorded.
 //!
-//! Each game's examples go to `examples/game-NNNNNNN.safetensors` in the
-//! run folder (docs/neural.md has the arrays), written before the game's
+//! Each game's examples go to `examples/game-NNNNNNN.safetensors.gz` in
+//! the run folder (gzip-compressed safetensors, about 65 KB a game instead
+//! of 1.8 MB; docs/neural.md has the arrays), written before the game's
 //! row of games.csv, so a resumed run has exactly the examples of the
 //! games it lists. Decisions without a search (a forced move, or an agent
 //! that does not search) are not recorded. Every legal action is
@@ -23,6 +24,27 @@ use std::sync::{Arc, Mutex};
 
 /// The folder of the examples in a run folder.
 pub const EXAMPLES_DIR: &str = "examples";
+
+/// How a shard's file name ends: gzip-compressed safetensors.
+pub const SHARD_EXTENSION: &str = "safetensors.gz";
+
+/// The game number of a shard's file name (`game-NNNNNNN.safetensors.gz`,
+/// or `.safetensors` as shards were written before issue 47), or `None`
+/// when it is not a shard's name.
+pub fn shard_game(name: &str) -> Option<u64> {
+    name.strip_prefix("game-")
+        .and_then(|n| {
+            n.strip_suffix(".safetensors.gz")
+                .or_else(|| n.strip_suffix(".safetensors"))
+        })
+        .and_then(|n| n.parse::<u64>().ok())
+}
+
+/// Whether a file name is an example shard's, by its ending
+/// (`.safetensors.gz`, or `.safetensors` uncompressed).
+pub fn is_shard_name(name: &str) -> bool {
+    name.ends_with(".safetensors.gz") || name.ends_with(".safetensors")
+}
 
 /// One game's recorder, shared by its seats.
 pub type Shared = Arc<Mutex<GameRecorder>>;
@@ -86,7 +108,7 @@ pub fn finish(log: &Shared, totals: &[u32], game: u64) -> Dataset {
 /// The shard file of game `game` in run folder `dir`.
 pub fn shard_path(dir: &Path, game: u64) -> PathBuf {
     dir.join(EXAMPLES_DIR)
-        .join(format!("game-{game:07}.safetensors"))
+        .join(format!("game-{game:07}.{SHARD_EXTENSION}"))
 }
 
 /// Why a game's examples were not written (one line naming the file or
@@ -153,6 +175,18 @@ mod tests {
                 full,
             },
         )
+    }
+
+    #[test]
+    fn shard_names_old_and_new() {
+        let path = shard_path(Path::new("run"), 12);
+        assert_eq!(path, Path::new("run/examples/game-0000012.safetensors.gz"));
+        assert_eq!(shard_game("game-0000012.safetensors.gz"), Some(12));
+        assert_eq!(shard_game("game-0000012.safetensors"), Some(12));
+        assert_eq!(shard_game("game-x.safetensors.gz"), None);
+        assert_eq!(shard_game("net.safetensors"), None);
+        assert!(is_shard_name("game-0000012.safetensors.gz") && is_shard_name("a.safetensors"));
+        assert!(!is_shard_name("game-0000012.safetensors.gz.tmp") && !is_shard_name("a.gz"));
     }
 
     #[test]

@@ -2,7 +2,8 @@
 //! (docs/neural.md) and report held-out losses, policy agreement with the
 //! search and value accuracy by game phase.
 //!
-//! Data are example shards (`.safetensors`) or folders holding them
+//! Data are example shards (`.safetensors.gz`, or `.safetensors` as
+//! written before issue 47) or folders holding them
 //! (directly or in an `examples/` folder: `carcassonne selfplay --agent
 //! az:…` writes one shard per game there). Games are renumbered in the
 //! order read (files sorted by name), so the held-out split depends only
@@ -59,11 +60,15 @@ pub fn shard_files(data: &[PathBuf]) -> Result<Vec<PathBuf>> {
         let mut found: Vec<PathBuf> = std::fs::read_dir(&dir)
             .map_err(|e| Error::Invalid(format!("{}: {e}", dir.display())))?
             .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| p.extension().is_some_and(|x| x == "safetensors"))
+            .filter(|p| {
+                p.file_name()
+                    .and_then(|n| n.to_str())
+                    .is_some_and(crate::learning::examples::is_shard_name)
+            })
             .collect();
         if found.is_empty() {
             return Err(Error::Invalid(format!(
-                "{}: no example shards (*.safetensors); write them with `carcassonne selfplay --agent az:…`",
+                "{}: no example shards (*.safetensors.gz, *.safetensors); write them with `carcassonne selfplay --agent az:…`",
                 dir.display()
             )));
         }

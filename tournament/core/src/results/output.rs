@@ -12,8 +12,8 @@
 //! file and a rename, so they are never half-written.
 
 use crate::results::schema::{
-    GameRow, PairwiseRow, RunInfo, SummaryRow, GAMES_CSV, GAME_COLUMNS, PAIRWISE_CSV,
-    POSITIONS_CSV, RECORDS_JSONL, RUN_FORMAT, RUN_JSON, SUMMARY_CSV,
+    GameRow, PairwiseRow, RunInfo, SummaryRow, GAMES_CSV, GAME_COLUMNS, PAIRWISE_COLUMNS,
+    PAIRWISE_CSV, POSITIONS_CSV, RECORDS_JSONL, RUN_FORMAT, RUN_JSON, SUMMARY_CSV,
 };
 use files::error::{Error, Result};
 use serde::Serialize;
@@ -29,7 +29,8 @@ fn internal(e: impl std::fmt::Display) -> Error {
 use files::atomic::write_atomic_via;
 pub use files::atomic::{check_replaceable, write_atomic};
 
-/// Serialize `rows` as CSV with a header.
+/// Serialize `rows` as CSV with a header (no rows: nothing at all; see
+/// [`write_summaries`] for a header alone).
 pub fn csv_bytes<T: Serialize>(rows: &[T]) -> Result<Vec<u8>> {
     let mut w = csv::Writer::from_writer(Vec::new());
     for row in rows {
@@ -70,10 +71,16 @@ pub fn read_run_info(dir: &Path) -> Result<RunInfo> {
     Ok(info)
 }
 
-/// Write `summary.csv` and `pairwise.csv`.
+/// Write `summary.csv` and `pairwise.csv`. A run in which no two agents
+/// met (self-play, one agent) gets a `pairwise.csv` of its header alone.
 pub fn write_summaries(dir: &Path, summary: &[SummaryRow], pairwise: &[PairwiseRow]) -> Result<()> {
     write_atomic(&dir.join(SUMMARY_CSV), &csv_bytes(summary)?)?;
-    write_atomic(&dir.join(PAIRWISE_CSV), &csv_bytes(pairwise)?)
+    let pairwise = if pairwise.is_empty() {
+        format!("{}\n", PAIRWISE_COLUMNS.join(",")).into_bytes()
+    } else {
+        csv_bytes(pairwise)?
+    };
+    write_atomic(&dir.join(PAIRWISE_CSV), &pairwise)
 }
 
 /// Appends games to `games.csv` (and `records.jsonl`, and for self-play
@@ -290,5 +297,32 @@ mod tests {
         // A partial last line is ignored.
         let partial = format!("{text}3,4,1,\"mcts");
         assert_eq!(parse_games(&partial).unwrap(), vec![row]);
+    }
+
+    #[test]
+    fn pairwise_columns_match_the_row_fields_and_no_pairs_is_a_header() {
+        let row = PairwiseRow {
+            agent: "a".to_string(),
+            opponent: "b".to_string(),
+            games: 2,
+            wins: 1,
+            draws: 0,
+            losses: 1,
+            win_rate: 0.5,
+            win_rate_ci_low: 0.1,
+            win_rate_ci_high: 0.9,
+            paired_ci_low: 0.0,
+            paired_ci_high: 1.0,
+            mean_score_diff: 0.0,
+            mean_score_diff_se: 1.0,
+        };
+        let text = String::from_utf8(csv_bytes(&[row]).unwrap()).unwrap();
+        assert_eq!(text.lines().next().unwrap(), PAIRWISE_COLUMNS.join(","));
+        let dir = std::env::temp_dir().join(format!("pairwise-header-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        write_summaries(&dir, &[], &[]).unwrap();
+        let written = std::fs::read_to_string(dir.join(PAIRWISE_CSV)).unwrap();
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert_eq!(written, format!("{}\n", PAIRWISE_COLUMNS.join(",")));
     }
 }

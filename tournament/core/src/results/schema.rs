@@ -166,6 +166,25 @@ pub struct SummaryRow {
     pub ms_per_decision: Option<f64>,
 }
 
+/// The header of `pairwise.csv`: the fields of [`PairwiseRow`], in order
+/// (written even when no two agents met, e.g. a self-play run's one agent,
+/// so the file is always a table a CSV reader takes).
+pub const PAIRWISE_COLUMNS: [&str; 13] = [
+    "agent",
+    "opponent",
+    "games",
+    "wins",
+    "draws",
+    "losses",
+    "win_rate",
+    "win_rate_ci_low",
+    "win_rate_ci_high",
+    "paired_ci_low",
+    "paired_ci_high",
+    "mean_score_diff",
+    "mean_score_diff_se",
+];
+
 /// One row of `pairwise.csv`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct PairwiseRow {

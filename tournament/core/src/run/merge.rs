@@ -32,7 +32,7 @@ struct ShardFolder {
     positions: Vec<String>,
 }
 
-/// The example shards (`examples/game-NNNNNNN.safetensors`, self-play
+/// The example shards (`examples/game-NNNNNNN.safetensors.gz`, self-play
 /// of a searching agent) of every shard folder, by file name.
 ///
 /// # Errors
@@ -55,14 +55,11 @@ fn example_files(shards: &[ShardFolder], count: u64) -> Result<BTreeMap<String, 
             else {
                 continue;
             };
-            if !name.ends_with(".safetensors") {
+            if !crate::learning::examples::is_shard_name(&name) {
                 continue;
             }
             let index = s.info.settings.shard.map_or(1, |x| x.index);
-            let game = name
-                .strip_prefix("game-")
-                .and_then(|n| n.strip_suffix(".safetensors"))
-                .and_then(|n| n.parse::<u64>().ok());
+            let game = crate::learning::examples::shard_game(&name);
             if let Some(g) = game.filter(|g| g % count + 1 != index) {
                 return Err(Error::Folder(format!(
                     "{}: game {g} belongs to shard {}/{count}, not to this shard {index}/{count}",

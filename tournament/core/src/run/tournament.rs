@@ -235,10 +235,11 @@ fn read_deck_key(dir: &Path, info: &RunInfo) -> Result<Secret> {
 
 /// The metadata of a self-play run's example shards: what they were
 /// played under and by (`train-net` reads `rules` for the network's
-/// `fitted_on`).
+/// `fitted_on`). `rules` names every option, the standard ones included
+/// (`farmers=true,gifts=false,…`), never the empty string.
 fn examples_metadata(settings: &Settings) -> std::collections::HashMap<String, String> {
     let mut out = std::collections::HashMap::new();
-    out.insert("rules".to_string(), settings.rules.to_string());
+    out.insert("rules".to_string(), settings.rules.explicit());
     out.insert("players".to_string(), settings.players.to_string());
     out.insert("agent".to_string(), settings.agents.join(" "));
     out.insert("seed".to_string(), settings.seed.to_string());

@@ -45,17 +45,25 @@
       (f.player >= 0 ? "Turn " + current + ", seat " + f.player + ": " : "") + f.move.join("; ");
     seats.innerHTML = "";
     const head = seats.insertRow();
-    const columns = ["", "seat", "total", "±", "road", "city", "monastery", "farm", "gifts", "meeples"];
-    if (GAME.gifts) columns.push("hand");
-    for (const c of columns) cell(head, c, "head");
+    // Short headings (the full name in their title) so the table fits the
+    // side panel; gift columns only in games with The Gifts.
+    const columns = [["", ""], ["seat", "seat"], ["total", "total"], ["±", "this turn"],
+      ["road", "road"], ["city", "city"], ["mon.", "monastery"], ["farm", "farm"]];
+    if (GAME.gifts) columns.push(["gifts", "gifts"]);
+    columns.push(["meeples", "meeples in supply"]);
+    if (GAME.gifts) columns.push(["hand", "gift cards in hand"]);
+    for (const [c, title] of columns) cell(head, c, "head").title = title;
     f.seats.forEach((s, i) => {
       const row = seats.insertRow();
       if (i === f.player) row.className = "to-play";
       cell(row, "●", "swatch").style.color = GAME.colours[i];
-      cell(row, GAME.names[i]);
+      cell(row, GAME.names[i], "name");
       cell(row, s.total, "num total");
       cell(row, s.delta > 0 ? "+" + s.delta : s.delta < 0 ? String(s.delta) : "", "num");
-      for (const k of ["road", "city", "monastery", "farm", "gifts", "supply"]) cell(row, s[k], "num");
+      const keys = ["road", "city", "monastery", "farm"];
+      if (GAME.gifts) keys.push("gifts");
+      keys.push("supply");
+      for (const k of keys) cell(row, s[k], "num");
       if (GAME.gifts) cell(row, s.hand, "num");
     });
     const x = last > 0 ? x0 + ((x1 - x0) * current) / last : x0;
