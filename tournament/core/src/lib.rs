@@ -18,6 +18,8 @@
 //! - [`learning`]: self-play decisions as positions and training
 //!   examples, fitting a value model, training the network.
 //! - [`bench`](mod@bench): the `carcassonne bench` timings and signatures.
+//! - [`analysis`]: what an agent thinks of a position or of every
+//!   decision of a recorded game (`carcassonne analyze-game`).
 //!
 //! The front door: a caller that only runs tournaments (the Python
 //! package) needs the items re-exported here — build a
@@ -28,6 +30,7 @@
 //! the bot protocol is the `carcassonne-protocol` crate: import those
 //! crates directly.
 
+pub mod analysis;
 pub mod bench;
 pub mod learning;
 pub mod ratings;
