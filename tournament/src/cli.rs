@@ -121,6 +121,10 @@ pub enum Command {
     /// Play against the agents in a browser (a local server), or watch a
     /// tournament folder live with --watch.
     Web(crate::web::WebArgs),
+    /// What an agent thinks of every decision of a recorded game: its
+    /// top moves, the value of the move played and a verdict on it, as
+    /// JSON (and CSV).
+    AnalyzeGame(crate::analyze::AnalyzeArgs),
     /// Check game records and print their scores as JSON.
     Replay {
         /// A record file: one JSON object, or JSON Lines.

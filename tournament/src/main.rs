@@ -11,6 +11,7 @@
 //! ends the output quietly ([`files::stdio`]): the command finishes
 //! its files and exits 0.
 
+mod analyze;
 mod cli;
 mod config_args;
 mod improve;
@@ -221,6 +222,7 @@ fn run(args: Args, out: &mut Stdout) -> Result<ExitCode> {
             protocol::serve::serve(&spec, stdin, std::io::stdout().lock())?;
         }
         Command::Web(w) => web::web(&w)?,
+        Command::AnalyzeGame(a) => analyze::analyze_game(&a, out)?,
         Command::Replay { file, end } => {
             let mut failed = 0;
             let results = tournament::results::replay::replay_file(&file, end);

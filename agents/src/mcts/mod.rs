@@ -275,7 +275,11 @@ impl MctsAgent {
         Decision::searched(
             best.action,
             SearchStats {
-                root_visits: stats.children.iter().map(|c| (c.action, c.visits)).collect(),
+                root_visits: stats
+                    .children
+                    .iter()
+                    .map(|c| (c.action, c.visits))
+                    .collect(),
                 iterations: stats.iterations,
                 value: best.value,
                 policy: None,

@@ -310,7 +310,12 @@ fn place_fields(state: &State, action: Action) -> Option<PlaceFields> {
         return None;
     };
     let tile = state.placing_tile(placement.slot)?;
-    let turn = engine::TurnRecord::new(state.to_play(), Vec::new(), tile, Move { placement, meeple });
+    let turn = engine::TurnRecord::new(
+        state.to_play(),
+        Vec::new(),
+        tile,
+        Move { placement, meeple },
+    );
     Some(PlaceFields {
         tile,
         x: turn.x?,
@@ -413,12 +418,20 @@ pub fn analyze_decision(
         revalued,
         verdict,
     };
-    let stats_of = |p: &PositionAnalysis, a: Action| p.searched.iter().find(|m| m.raw == a).cloned();
+    let stats_of =
+        |p: &PositionAnalysis, a: Action| p.searched.iter().find(|m| m.raw == a).cloned();
     let named = view.determinize(&mut AgentRng::seed_from_u64(0));
     let mut played_stats =
         stats_of(&position, played).unwrap_or_else(|| move_stats(&named, played, None, 0));
     if position.legal <= 1 {
-        return Ok(judged(position, played_stats, None, None, false, Verdict::Forced));
+        return Ok(judged(
+            position,
+            played_stats,
+            None,
+            None,
+            false,
+            Verdict::Forced,
+        ));
     }
     let best = position.best.clone();
     if played == best.raw {

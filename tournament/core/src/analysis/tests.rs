@@ -25,8 +25,10 @@ fn the_decisions_of_a_gifts_game_are_its_actions_in_order() {
     // A game with a Take 2 and another gift opened.
     let (record, outcome_decisions) = (1..)
         .map(|seed| {
-            let mut agents: Vec<Box<dyn Agent>> =
-                vec![agents::from_spec("random").unwrap(), agents::from_spec("random").unwrap()];
+            let mut agents: Vec<Box<dyn Agent>> = vec![
+                agents::from_spec("random").unwrap(),
+                agents::from_spec("random").unwrap(),
+            ];
             let o = play_game(&mut agents, gifts(), seed, &[seed, seed + 1]);
             let made: u32 = o.decisions.iter().sum();
             (o.record, made)
