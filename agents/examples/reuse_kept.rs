@@ -15,7 +15,7 @@
 
 use agents::game::play_game;
 use agents::mcts::{MctsAgent, MctsConfig};
-use agents::params::Params;
+use agents::spec::params::Params;
 use agents::spec::Spec;
 use agents::{from_spec, Agent, AgentError, Context, Decision, Lifecycle};
 use engine::Rules;

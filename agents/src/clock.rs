@@ -7,6 +7,7 @@
 //! a fixed step at every reading, and can check how often it is read
 //! without timing anything.
 
+use engine::SeatView;
 use std::fmt;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
@@ -162,6 +163,93 @@ pub fn move_time(
     match (per_move, share) {
         (Some(m), Some(s)) => Some(m.min(s)),
         (m, s) => m.or(s),
+    }
+}
+
+/// A searching agent's budgets per move (`iterations=`, `time_ms=`,
+/// `game_ms=`), as `mcts`, `ismcts` and `az` declare them
+/// ([`crate::spec::params::budget`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Iterations per move, unless a time budget is set.
+    pub iterations: u32,
+    /// Wall-clock milliseconds per move.
+    pub time_ms: Option<u64>,
+    /// Wall-clock milliseconds per game.
+    pub game_ms: Option<u64>,
+}
+
+/// A searching agent's clock and the time its moves of this game have
+/// taken (what `game_ms=` shares out): each search's [`Budget`] comes from
+/// here, and what the move took is charged back.
+#[derive(Clone, Debug)]
+pub struct SearchClock {
+    clock: Arc<dyn Clock>,
+    game_spent: Duration,
+}
+
+impl SearchClock {
+    /// Reading `clock`, nothing spent yet.
+    pub fn new(clock: Arc<dyn Clock>) -> SearchClock {
+        SearchClock {
+            clock,
+            game_spent: Duration::ZERO,
+        }
+    }
+
+    /// Reading the wall clock.
+    pub fn wall() -> SearchClock {
+        SearchClock::new(WallClock::shared())
+    }
+
+    /// The time now.
+    pub fn now(&self) -> Duration {
+        self.clock.now()
+    }
+
+    /// The budget of a search of `view` under `limits`, starting at
+    /// `start`: the time per move ([`move_time`]) if `time_ms` or
+    /// `game_ms` is set, else the iterations; cut at `time_left` after
+    /// `start` if the caller imposes it.
+    pub fn budget(
+        &self,
+        limits: Limits,
+        view: &SeatView<'_>,
+        start: Duration,
+        time_left: Option<Duration>,
+    ) -> Budget {
+        let game_left = limits
+            .game_ms
+            .map(|g| Duration::from_millis(g).saturating_sub(self.game_spent));
+        let own = move_time(
+            limits.time_ms.map(Duration::from_millis),
+            game_left,
+            usize::from(view.bag().total()),
+            view.players(),
+        );
+        Budget::of_search(&self.clock, start, own, limits.iterations, time_left)
+    }
+
+    /// A budget of `iterations` from now, cut at `time_left` (a search
+    /// outside the per-move limits, e.g. a fast search of playout cap
+    /// randomisation).
+    pub fn iterations(&self, iterations: u32, time_left: Option<Duration>) -> Budget {
+        Budget::of_search(&self.clock, self.now(), None, iterations, time_left)
+    }
+
+    /// Charge the game with the time since `start` (a move's search).
+    pub fn charge(&mut self, start: Duration) {
+        self.game_spent += self.now().saturating_sub(start);
+    }
+
+    /// The time charged this game.
+    pub fn game_spent(&self) -> Duration {
+        self.game_spent
+    }
+
+    /// A new game: nothing spent.
+    pub fn new_game(&mut self) {
+        self.game_spent = Duration::ZERO;
     }
 }
 

@@ -30,6 +30,7 @@
 
 use crate::eval::{advantage, advantage_after, end_now_scores};
 use crate::learn::{self, ValueModel};
+use crate::models;
 use crate::spec::AgentKind;
 use crate::{Agent, AgentError, Context, Decision, Lifecycle};
 use engine::{Action, EndNow, Move, Phase, State};
@@ -39,11 +40,11 @@ use std::sync::Arc;
 /// The `greedy` agent in the spec registry (`eval=` optional).
 pub const KIND: AgentKind = AgentKind {
     name: "greedy",
-    params: &[learn::EVAL_PARAM],
+    params: &[models::EVAL_PARAM],
     build: |name, params| {
         let mut agent = GreedyAgent::new(name);
-        agent.model = learn::eval_param(params)?;
-        let unsuited = learn::eval_unsuited(agent.model.clone());
+        agent.model = models::eval_param(params)?;
+        let unsuited = models::eval_unsuited(agent.model.clone());
         Ok(crate::spec::Make::cloning(agent).unsuited(unsuited))
     },
 };

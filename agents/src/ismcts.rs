@@ -39,7 +39,7 @@ pub const KIND: AgentKind = AgentKind {
             info_sets: true,
             ..MctsConfig::from_params(params)?
         };
-        let unsuited = crate::learn::eval_unsuited(config.eval.clone());
+        let unsuited = crate::models::eval_unsuited(config.eval.clone());
         Ok(
             crate::spec::Make::new(move || Box::new(MctsAgent::new(name.clone(), config.clone())))
                 .unsuited(unsuited),

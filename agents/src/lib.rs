@@ -5,8 +5,11 @@
 //!
 //! - [`action_features`]: one row of numbers per legal action (versioned),
 //!   for learners that score actions.
-//! - [`spec`]: parsing spec strings into agents, with clear errors.
-//! - [`params`]: reading an agent's parameters, the same way for all.
+//! - [`spec`]: the agents' vocabulary — a spec string's parts, why one
+//!   describes no agent, parameters declared and read the same way for
+//!   all (below every agent).
+//! - [`registry`]: every agent this build knows, and the checked
+//!   [`Factory`] a spec string becomes (above every agent).
 //! - [`random`]: uniform over the legal moves.
 //! - [`greedy`]: one-ply lookahead on the end-now score advantage.
 //! - [`mcts`]: UCT search with sampled tile draws and greedy rollouts.
@@ -20,8 +23,10 @@
 //! - [`models`]: the files of `eval=` and `net=`, read once per process.
 //! - [`learn`]: position features and value models fitted on self-play
 //!   (`eval=` of `greedy`, `mcts` and `ismcts`).
-//! - [`az`]: PUCT search guided by a model of values and priors
-//!   ([`az::Evaluator`]).
+//! - [`evaluator`]: the interface between a search and a model of values
+//!   and priors, and the value scale of a finished game (a leaf both
+//!   [`az`] and [`neural`] use).
+//! - [`az`]: PUCT search guided by an [`evaluator::Evaluator`].
 //! - [`neural`]: the policy and value network of `az` (encoding,
 //!   weights, training examples, training).
 //! - [`game`]: plays one game between agents, with separate randomness
@@ -36,6 +41,7 @@ pub mod az;
 pub mod capped;
 pub mod clock;
 pub mod eval;
+pub mod evaluator;
 pub mod game;
 pub mod greedy;
 pub mod history;
@@ -45,8 +51,8 @@ pub mod mcts;
 pub mod models;
 pub mod neural;
 pub mod observed;
-pub mod params;
 pub mod random;
+pub mod registry;
 pub mod solver;
 pub mod spec;
 pub mod star25;
@@ -355,4 +361,5 @@ impl fmt::Display for AgentError {
 impl std::error::Error for AgentError {}
 
 pub use observed::{Observed, Observer};
-pub use spec::{from_spec, Factory, SpecError};
+pub use registry::{from_spec, Factory};
+pub use spec::SpecError;

@@ -1,7 +1,7 @@
 //! The files agents' parameters name — the value models of `eval=PATH`
 //! and the networks of `az:net=PATH` — read once per process and shared.
 //!
-//! A run turns each spec into a [`crate::spec::Factory`] once, which
+//! A run turns each spec into a [`crate::registry::Factory`] once, which
 //! holds its model behind an `Arc` for every agent it builds; the cache
 //! here also shares one copy between the specs, checks and embeddings
 //! (the Python package) that name the same file. The cache is keyed by the file's
@@ -13,6 +13,8 @@
 
 use crate::learn::ValueModel;
 use crate::neural::NetEvaluator;
+use crate::spec::params::{Param, Params, Values};
+use crate::spec::{SpecError, Unsuited};
 use std::any::Any;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
@@ -32,6 +34,38 @@ struct Entry {
 fn cache() -> &'static Mutex<Vec<Entry>> {
     static CACHE: OnceLock<Mutex<Vec<Entry>>> = OnceLock::new();
     CACHE.get_or_init(|| Mutex::new(Vec::new()))
+}
+
+/// The `eval=` parameter shared by the agents that take a model.
+pub const EVAL_PARAM: Param = Param::new(
+    "eval",
+    Values::Text("a model file written by `carcassonne train`"),
+    "none",
+    "value positions by this model fitted on self-play (read once, shared)",
+);
+
+/// The model of an agent's `eval=FILE` parameter, if given, read and
+/// checked (once per process, in the cache here).
+///
+/// # Errors
+/// The file cannot be read, is not a model, or was fitted on other
+/// features than this build's.
+pub fn eval_param(params: &Params<'_, '_>) -> Result<Option<Arc<ValueModel>>, SpecError> {
+    params
+        .text("eval")
+        .map(|path| value_model(Path::new(path)).map_err(SpecError::File))
+        .transpose()
+}
+
+/// What makes agents whose `eval=` parameter gave `model` unsuited to a
+/// game ([`crate::Factory::unsuited_to`]): why the model may predict
+/// badly there, if it says; `None` without a model.
+pub fn eval_unsuited(model: Option<Arc<ValueModel>>) -> Option<Unsuited> {
+    let model = model?;
+    Some(Arc::new(move |rules: &engine::Rules, players: usize| {
+        let why = model.unsuited_to(rules, players)?;
+        Some(format!("its eval= model is {why}"))
+    }))
 }
 
 /// The network of `net=PATH`, read on first use and shared afterwards.
@@ -109,7 +143,7 @@ fn read_network(path: &Path) -> Result<Arc<NetEvaluator>, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::az::Uniform;
+    use crate::evaluator::Uniform;
     use std::sync::atomic::{AtomicUsize, Ordering};
 
     static READS: AtomicUsize = AtomicUsize::new(0);

@@ -7,7 +7,7 @@
 //! probability 1/2 when it may (uniformly over cards and targets), and
 //! after Take 2 keeps either tile with probability 1/2.
 
-use crate::params::{Param, Params, Values};
+use crate::spec::params::{Param, Params, Values};
 use crate::spec::{AgentKind, SpecError};
 use crate::{Agent, AgentError, AgentRng, Context, Decision, Lifecycle};
 use engine::{Action, Move, Phase, SeatView};

@@ -25,7 +25,7 @@
 //! `solver_tiles=N`.
 
 use crate::greedy::greedy_action;
-use crate::params::{self, Param};
+use crate::spec::params::{self, Param};
 use crate::spec::AgentKind;
 use crate::{Agent, AgentError, Context, Decision, Lifecycle};
 use engine::{Action, Phase, State, MAX_PLAYERS};
@@ -266,6 +266,6 @@ mod tests {
     #[test]
     fn tiles_out_of_range_are_refused() {
         let e = crate::from_spec("solver:tiles=4").err().unwrap();
-        assert!(e.0.contains("0..3"), "{e}");
+        assert!(e.to_string().contains("0..3"), "{e}");
     }
 }

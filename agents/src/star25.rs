@@ -39,7 +39,7 @@
 //! same move.
 
 use crate::eval::{advantage, end_now_scores, end_now_scores_after_action};
-use crate::params::{Param, Params, Values};
+use crate::spec::params::{Param, Params, Values};
 use crate::spec::{AgentKind, SpecError};
 use crate::{Agent, AgentError, AgentRng, Context, Decision, Lifecycle};
 use engine::{Action, Chance, Phase, Seat, State};

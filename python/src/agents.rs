@@ -351,7 +351,9 @@ impl AgentTable {
     fn make_python(&self, spec: &str) -> Result<Box<dyn Agent>, SpecError> {
         match self.python.get(spec) {
             Some(_) => self.make(spec),
-            None => Err(SpecError(format!("{spec:?} is not a Python agent"))),
+            None => Err(SpecError::Invalid(format!(
+                "{spec:?} is not a Python agent"
+            ))),
         }
     }
 }

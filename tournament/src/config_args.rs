@@ -6,7 +6,7 @@
 //! Everything is validated here, before any file or folder is created, so
 //! bad input gives one line on stderr and leaves nothing behind.
 
-use crate::cli::TournamentArgs;
+use crate::commands::tournament::TournamentArgs;
 use files::error::{Error, Result};
 use std::path::Path;
 use tournament::results::output::read_run_info;

@@ -8,7 +8,7 @@
 //! scores). `--out` and `--svg` are checked before the game starts and
 //! never overwritten.
 
-use crate::cli::PlayArgs;
+use crate::commands::play::PlayArgs;
 use engine::apply_turn;
 use engine::{Record, Rules, Seat, State};
 use files::error::{Error, Result};
@@ -369,7 +369,7 @@ mod tests {
         assert!(sink.flushed.last().unwrap().contains("record written"));
         // A second game never overwrites the record.
         let before = std::fs::read_to_string(&config.out).unwrap();
-        let err = PlayConfig::from_args(&crate::cli::PlayArgs {
+        let err = PlayConfig::from_args(&crate::commands::play::PlayArgs {
             agents: vec!["random".to_string()],
             seed: 4,
             players: Some(2),

@@ -1,12 +1,12 @@
 //! The settings of the `az` search and how a spec string sets them.
 
-use super::evaluator::{Evaluator, Uniform};
 use super::model_values::ModelValues;
+use crate::clock::Limits;
+use crate::evaluator::{Evaluator, Uniform};
 use crate::learn::ValueModel;
-use crate::mcts::THREADS;
 use crate::models;
 use crate::neural::{LeadBlend, NetEvaluator};
-use crate::params::{self, Param, Params, Values};
+use crate::spec::params::{self, Param, Params, Values, THREADS};
 use crate::spec::SpecError;
 use std::fmt;
 use std::path::PathBuf;
@@ -65,7 +65,7 @@ pub const PARAMS: &[Param] = &[
         "0",
         "with net=: weight of the network's lead head (the margin to each other seat) blended into its value head (outcome) at the leaves",
     ),
-    crate::learn::EVAL_PARAM,
+    crate::models::EVAL_PARAM,
     Param::new(
         "eval_mix",
         Values::NumberIn(0.0, 1.0),
@@ -153,6 +153,19 @@ pub enum Root {
     /// sequential halving of the budget among them (see `gumbel.rs`);
     /// the policy target is the improved policy of completed Q-values.
     Gumbel,
+}
+
+/// `root=`'s words.
+impl std::str::FromStr for Root {
+    type Err = ();
+
+    fn from_str(word: &str) -> Result<Root, ()> {
+        match word {
+            "puct" => Ok(Root::Puct),
+            "gumbel" => Ok(Root::Gumbel),
+            _ => Err(()),
+        }
+    }
 }
 
 /// The settings of the search.
@@ -282,6 +295,15 @@ impl Default for AzConfig {
 }
 
 impl AzConfig {
+    /// Its budgets per move.
+    pub fn limits(&self) -> Limits {
+        Limits {
+            iterations: self.iterations,
+            time_ms: self.time_ms,
+            game_ms: self.game_ms,
+        }
+    }
+
     /// The configuration of the parameters of an `az:...` spec; `net=`
     /// is read here (once per process, see [`crate::models`]).
     ///
@@ -292,12 +314,12 @@ impl AzConfig {
     pub fn from_params(params: &Params<'_, '_>) -> Result<AzConfig, SpecError> {
         let net = params.text("net").map(PathBuf::from);
         let network = match &net {
-            Some(path) => Some(models::network(path).map_err(SpecError)?),
+            Some(path) => Some(models::network(path).map_err(SpecError::File)?),
             None => None,
         };
         let lead: f64 = params.req("lead")?;
         if lead > 0.0 && network.is_none() {
-            return Err(SpecError(
+            return Err(SpecError::Invalid(
                 "agent \"az\": lead= weights a network's lead head; give net= too".into(),
             ));
         }
@@ -309,10 +331,10 @@ impl AzConfig {
             Some(network) => Arc::clone(network) as Arc<dyn Evaluator>,
             None => Arc::new(Uniform),
         };
-        let eval = crate::learn::eval_param(params)?;
+        let eval = crate::models::eval_param(params)?;
         let eval_mix: f64 = params.req("eval_mix")?;
         if eval_mix > 0.0 && eval.is_none() {
-            return Err(SpecError(
+            return Err(SpecError::Invalid(
                 "agent \"az\": eval_mix= mixes a network's values into eval='s; give eval= too"
                     .into(),
             ));
@@ -324,10 +346,10 @@ impl AzConfig {
                 mix: eval_mix as f32,
             });
         }
-        let root = [Root::Puct, Root::Gumbel][params.choice("root")?];
+        let root: Root = params.choice("root")?;
         let threads: u32 = params.req("threads")?;
         if root == Root::Gumbel && threads > 1 {
-            return Err(SpecError(
+            return Err(SpecError::Invalid(
                 "agent \"az\": root=gumbel searches on one thread (its halving decides the move); leave threads= at 1".into(),
             ));
         }
@@ -376,7 +398,7 @@ pub(crate) mod tests {
         Params::new(&spec, PARAMS)
             .and_then(|p| AzConfig::from_params(&p))
             .unwrap_err()
-            .0
+            .to_string()
     }
 
     #[test]

@@ -35,20 +35,20 @@
 //!   the value model `mcts:depth=0,eval=` uses, the network's policy as
 //!   the prior (`eval_mix=` mixes the network's value back in).
 //!
-//! - [`evaluator`]: the interface between the search and a model.
+//! - [`crate::evaluator`]: the interface between the search and a model
+//!   (a leaf the network implements without knowing the search).
 
 mod config;
-pub mod evaluator;
 mod gumbel;
 pub mod model_values;
 mod noise;
 mod search;
 
+pub use crate::evaluator::{terminal_values, EvalRequest, Evaluation, Evaluator, Uniform};
 pub use config::{AzConfig, Root, PARAMS};
-pub use evaluator::{EvalRequest, Evaluation, Evaluator, Uniform};
-pub use search::{terminal_values, RootStats, Tree};
+pub use search::{RootStats, Tree};
 
-use crate::clock::{move_time, Budget, Clock, WallClock};
+use crate::clock::{Budget, Clock, SearchClock};
 use crate::spec::AgentKind;
 use crate::{Agent, AgentError, AgentRng, Context, Decision, Lifecycle, SearchStats};
 use engine::SeatView;
@@ -64,7 +64,7 @@ pub const KIND: AgentKind = AgentKind {
     build: |name, params| {
         let config = AzConfig::from_params(params)?;
         let network = config.network.clone();
-        let eval = crate::learn::eval_unsuited(config.eval.clone());
+        let eval = crate::models::eval_unsuited(config.eval.clone());
         let unsuited = (network.is_some() || eval.is_some()).then(|| -> crate::spec::Unsuited {
             Arc::new(move |rules: &engine::Rules, players: usize| {
                 let net = network.as_ref().and_then(|n| n.unsuited_to(rules, players));
@@ -86,9 +86,8 @@ pub const KIND: AgentKind = AgentKind {
 pub struct AzAgent {
     name: String,
     config: AzConfig,
-    clock: Arc<dyn Clock>,
-    /// Time spent on moves of this game (for `game_ms`).
-    game_spent: Duration,
+    /// Its clock and the time its moves of this game took.
+    clock: SearchClock,
     /// One arena per thread, kept between searches for their memory.
     trees: Vec<Tree>,
 }
@@ -100,36 +99,22 @@ impl AzAgent {
         AzAgent {
             name,
             config,
-            clock: WallClock::shared(),
-            game_spent: Duration::ZERO,
+            clock: SearchClock::wall(),
             trees: Vec::new(),
         }
     }
 
     /// The same agent timed by `clock` (for tests).
     pub fn with_clock(self, clock: Arc<dyn Clock>) -> AzAgent {
-        AzAgent { clock, ..self }
+        AzAgent {
+            clock: SearchClock::new(clock),
+            ..self
+        }
     }
 
     /// Its settings.
     pub fn config(&self) -> &AzConfig {
         &self.config
-    }
-
-    /// The budget of a search of `view` starting at `start` on the
-    /// clock, cut at `time_left` after it if the caller imposes it.
-    fn budget(&self, view: &SeatView<'_>, start: Duration, time_left: Option<Duration>) -> Budget {
-        let cfg = &self.config;
-        let game_left = cfg
-            .game_ms
-            .map(|g| Duration::from_millis(g).saturating_sub(self.game_spent));
-        let own = move_time(
-            cfg.time_ms.map(Duration::from_millis),
-            game_left,
-            usize::from(view.bag().total()),
-            view.players(),
-        );
-        Budget::of_search(&self.clock, start, own, cfg.iterations, time_left)
     }
 
     /// Search the decision of `view` (even a forced one) within the
@@ -147,7 +132,9 @@ impl AzAgent {
         rng: &mut AgentRng,
         time_left: Option<Duration>,
     ) -> RootStats {
-        let budget = self.budget(view, self.clock.now(), time_left);
+        let budget = self
+            .clock
+            .budget(self.config.limits(), view, self.clock.now(), time_left);
         let planned = match budget {
             Budget::Iterations(n) | Budget::IterationsUntil { iterations: n, .. } => n,
             Budget::Until { .. } => self.config.iterations,
@@ -169,7 +156,7 @@ impl AzAgent {
             ..self.config.clone()
         };
         let n = cfg.cap_fast;
-        let budget = Budget::of_search(&self.clock, self.clock.now(), None, n, time_left);
+        let budget = self.clock.iterations(n, time_left);
         self.run_searches(cfg, view, rng, &budget, n)
     }
 
@@ -288,14 +275,14 @@ impl Agent for AzAgent {
             self.fast_search(view, rng, cx.time_left)
         };
         let decision = self.pick(&stats, view, rng, full);
-        self.game_spent += self.clock.now().saturating_sub(start);
+        self.clock.charge(start);
         Ok(decision)
     }
 }
 
 impl Lifecycle for AzAgent {
     fn reset(&mut self) {
-        self.game_spent = Duration::ZERO;
+        self.clock.new_game();
     }
 }
 

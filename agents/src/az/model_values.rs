@@ -9,7 +9,7 @@
 //! with more). With `eval_mix=w` the network's own value is mixed in:
 //! `(1 − w)·model + w·network`.
 
-use super::evaluator::{EvalRequest, Evaluation, Evaluator};
+use crate::evaluator::{EvalRequest, Evaluation, Evaluator};
 use crate::learn::ValueModel;
 use std::sync::Arc;
 

@@ -23,11 +23,11 @@
 //! up, so the many leaves a search reaches once cost no policy.
 
 use super::config::{AzConfig, Root};
-use super::evaluator::{EvalRequest, Evaluation};
 use super::gumbel::{self, Halving, Visited};
 use super::noise;
 use crate::clock::Budget;
-use crate::neural::data::outcome_array;
+use crate::evaluator::terminal_values;
+use crate::evaluator::{EvalRequest, Evaluation};
 use crate::AgentRng;
 use engine::{Action, ChanceOutcome, Drawn, Gift, Phase, Seat, SeatView, State, Tile, MAX_PLAYERS};
 use rand::seq::SliceRandom;
@@ -740,19 +740,4 @@ fn check(out: &[Evaluation], requests: &[EvalRequest<'_>]) {
             r.view.players()
         );
     }
-}
-
-/// The value of a finished game for each seat, on the evaluator's scale
-/// `[-1, 1]`: [`crate::neural::data::outcome_value`] of the final totals
-/// (the mean of 1, 0 or −1 against each other seat: 1 for a sole winner
-/// of two, 0 for each of two tied, with three players first 1, second 0,
-/// last −1).
-pub fn terminal_values(state: &State) -> [f64; MAX_PLAYERS] {
-    assert!(state.is_over(), "the game is over");
-    let players = state.players();
-    let mut totals = [0u32; MAX_PLAYERS];
-    for (s, total) in totals.iter_mut().enumerate().take(players) {
-        *total = state.score(Seat(s as u8)).total();
-    }
-    outcome_array(&totals[..players]).map(f64::from)
 }

@@ -344,14 +344,14 @@ fn a_game_budget_is_kept_over_the_whole_game() {
         }
     }
     // Each move may overrun its share by the readings around the search.
-    let spent = agent.game_spent;
+    let spent = agent.clock.game_spent();
     assert!(
         spent <= Duration::from_millis(600 + 3 * moves),
         "{spent:?} over {moves} moves"
     );
     assert!(spent >= Duration::from_millis(300), "{spent:?}");
     agent.reset();
-    assert_eq!(agent.game_spent, Duration::ZERO);
+    assert_eq!(agent.clock.game_spent(), Duration::ZERO);
 }
 
 #[test]

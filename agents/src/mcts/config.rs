@@ -1,8 +1,10 @@
 //! The settings of the `mcts` search and how a spec string sets them.
 
+use crate::clock::Limits;
 use crate::learn::ValueModel;
-use crate::params::{self, Param, Params, Values};
+use crate::spec::params::{self, Param, Params, Values, THREADS};
 use crate::spec::SpecError;
+use std::str::FromStr;
 use std::sync::Arc;
 
 /// `iterations` (3000 by default), `time_ms` and `game_ms`.
@@ -79,7 +81,7 @@ pub const PARAMS: &[Param] = &[
         "1",
         "root parallelism: this many seeded searches with the full budget each, merged",
     ),
-    crate::learn::EVAL_PARAM,
+    crate::models::EVAL_PARAM,
     Param::new(
         "bias",
         Values::NumberAtLeast(0.0),
@@ -97,12 +99,6 @@ pub const PARAMS: &[Param] = &[
 /// An integer `>= 1`.
 pub(crate) const AT_LEAST_1: Values = Values::Int { min: 1, max: None };
 
-/// The values of `threads=`.
-pub(crate) const THREADS: Values = Values::Int {
-    min: 1,
-    max: Some(64),
-};
-
 /// What a finished rollout is worth to each seat.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Reward {
@@ -119,6 +115,32 @@ pub enum Rollout {
     Random,
     /// The best of `k` random legal moves by the greedy evaluation.
     Greedy,
+}
+
+/// `reward=`'s words.
+impl FromStr for Reward {
+    type Err = ();
+
+    fn from_str(word: &str) -> Result<Reward, ()> {
+        match word {
+            "win" => Ok(Reward::Win),
+            "score" => Ok(Reward::Score),
+            _ => Err(()),
+        }
+    }
+}
+
+/// `rollout=`'s words.
+impl FromStr for Rollout {
+    type Err = ();
+
+    fn from_str(word: &str) -> Result<Rollout, ()> {
+        match word {
+            "random" => Ok(Rollout::Random),
+            "greedy" => Ok(Rollout::Greedy),
+            _ => Err(()),
+        }
+    }
 }
 
 /// The settings of the search.
@@ -205,6 +227,15 @@ impl Default for MctsConfig {
 }
 
 impl MctsConfig {
+    /// Its budgets per move.
+    pub fn limits(&self) -> Limits {
+        Limits {
+            iterations: self.iterations,
+            time_ms: self.time_ms,
+            game_ms: self.game_ms,
+        }
+    }
+
     /// The configuration of the parameters of an `mcts:...` spec.
     ///
     /// # Errors
@@ -216,9 +247,9 @@ impl MctsConfig {
             time_ms: params.get("time_ms")?,
             game_ms: params.get("game_ms")?,
             c: params.req("c")?,
-            reward: [Reward::Score, Reward::Win][params.choice("reward")?],
+            reward: params.choice("reward")?,
             scale: params.req("scale")?,
-            rollout: [Rollout::Greedy, Rollout::Random][params.choice("rollout")?],
+            rollout: params.choice("rollout")?,
             k: params.req("k")?,
             depth: match params.text("depth") {
                 Some("all") => None,
@@ -230,9 +261,9 @@ impl MctsConfig {
             solver_tiles: params.req("solver_tiles")?,
             threads: params.req("threads")?,
             bias: params.req("bias")?,
-            reuse: params.choice("reuse")? == 0,
+            reuse: params.choice("reuse")?,
             info_sets: false,
-            eval: crate::learn::eval_param(params)?,
+            eval: crate::models::eval_param(params)?,
         })
     }
 }
@@ -253,7 +284,7 @@ pub(crate) mod tests {
         Params::new(&spec, PARAMS)
             .and_then(|p| MctsConfig::from_params(&p))
             .unwrap_err()
-            .0
+            .to_string()
     }
 
     #[test]

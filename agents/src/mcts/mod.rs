@@ -77,13 +77,12 @@ mod rollout;
 mod search;
 mod tree;
 
-pub(crate) use config::THREADS;
 pub use config::{MctsConfig, Reward, Rollout, PARAMS};
 pub use rollout::sampled_greedy_move;
 pub use search::{RootChild, RootStats, SearchResult};
 pub use tree::NodeId;
 
-use crate::clock::{move_time, Budget, Clock, WallClock};
+use crate::clock::{Budget, Clock, SearchClock};
 use crate::solver;
 use crate::spec::AgentKind;
 use crate::{Agent, AgentError, AgentRng, Context, Decision, Lifecycle, SearchStats};
@@ -101,7 +100,7 @@ pub const KIND: AgentKind = AgentKind {
     params: PARAMS,
     build: |name, params| {
         let config = MctsConfig::from_params(params)?;
-        let unsuited = crate::learn::eval_unsuited(config.eval.clone());
+        let unsuited = crate::models::eval_unsuited(config.eval.clone());
         Ok(
             crate::spec::Make::new(move || Box::new(MctsAgent::new(name.clone(), config.clone())))
                 .unsuited(unsuited),
@@ -114,9 +113,8 @@ pub const KIND: AgentKind = AgentKind {
 pub struct MctsAgent {
     name: String,
     config: MctsConfig,
-    clock: Arc<dyn Clock>,
-    /// Time spent on moves of this game (for `game_ms`).
-    game_spent: Duration,
+    /// Its clock and the time its moves of this game took.
+    clock: SearchClock,
     /// The search trees, one per thread, kept between searches (their
     /// memory always; their nodes with `reuse`).
     trees: Vec<Tree>,
@@ -137,8 +135,7 @@ impl MctsAgent {
         MctsAgent {
             name,
             config,
-            clock: WallClock::shared(),
-            game_spent: Duration::ZERO,
+            clock: SearchClock::wall(),
             trees: Vec::new(),
             spare: Tree::default(),
             last: None,
@@ -148,7 +145,10 @@ impl MctsAgent {
 
     /// The same agent timed by `clock` (for tests).
     pub fn with_clock(self, clock: Arc<dyn Clock>) -> MctsAgent {
-        MctsAgent { clock, ..self }
+        MctsAgent {
+            clock: SearchClock::new(clock),
+            ..self
+        }
     }
 
     /// Its settings.
@@ -156,27 +156,12 @@ impl MctsAgent {
         &self.config
     }
 
-    /// The budget of a search of `view` starting at `start` on the clock:
-    /// a time if `time_ms` or `game_ms` is set, else the iterations; cut
-    /// at `time_left` after `start` if the caller imposes it.
-    fn budget(&self, view: &SeatView<'_>, start: Duration, time_left: Option<Duration>) -> Budget {
-        let cfg = &self.config;
-        let game_left = cfg
-            .game_ms
-            .map(|g| Duration::from_millis(g).saturating_sub(self.game_spent));
-        let own = move_time(
-            cfg.time_ms.map(Duration::from_millis),
-            game_left,
-            usize::from(view.bag().total()),
-            view.players(),
-        );
-        Budget::of_search(&self.clock, start, own, cfg.iterations, time_left)
-    }
-
     /// Search the position of `view` (a decision of its seat) within the
     /// per-move budget (the game budget is not charged), on a fresh tree.
     pub fn search(&mut self, view: &SeatView<'_>, rng: &mut AgentRng) -> SearchResult {
-        let budget = self.budget(view, self.clock.now(), None);
+        let budget = self
+            .clock
+            .budget(self.config.limits(), view, self.clock.now(), None);
         self.run(view, rng, &budget, None, None).choose()
     }
 
@@ -268,10 +253,12 @@ impl MctsAgent {
             }
         }
         let start = self.clock.now();
-        let budget = self.budget(view, start, time_left);
+        let budget = self
+            .clock
+            .budget(self.config.limits(), view, start, time_left);
         let stats = self.run(view, rng, &budget, path, only);
         let best = stats.choose();
-        self.game_spent += self.clock.now().saturating_sub(start);
+        self.clock.charge(start);
         Decision::searched(
             best.action,
             SearchStats {
@@ -318,7 +305,7 @@ impl Agent for MctsAgent {
 
 impl Lifecycle for MctsAgent {
     fn reset(&mut self) {
-        self.game_spent = Duration::ZERO;
+        self.clock.new_game();
         self.last = None;
         for tree in &mut self.trees {
             tree.clear();
@@ -388,14 +375,14 @@ mod tests {
         }
         // Each move may overrun its share by one reading (1 ms).
         assert!(
-            agent.game_spent <= Duration::from_millis(game_ms + moves),
+            agent.clock.game_spent() <= Duration::from_millis(game_ms + moves),
             "{:?} over {moves} moves",
-            agent.game_spent
+            agent.clock.game_spent()
         );
         // ... and the budget is used, not hoarded: most of it is spent.
-        assert!(agent.game_spent >= Duration::from_millis(game_ms / 2));
+        assert!(agent.clock.game_spent() >= Duration::from_millis(game_ms / 2));
         agent.reset();
-        assert_eq!(agent.game_spent, Duration::ZERO);
+        assert_eq!(agent.clock.game_spent(), Duration::ZERO);
     }
 
     #[test]

@@ -19,54 +19,7 @@ use engine::{Action, SeatView, MAX_PLAYERS};
 use std::collections::HashMap;
 use std::path::Path;
 
-/// The value target of every seat from the final totals, in the order
-/// given ([`outcome_value`] of each).
-///
-/// # Examples
-/// ```
-/// use agents::neural::data::outcome_values;
-///
-/// assert_eq!(outcome_values(&[30, 20]), vec![1.0, -1.0]);
-/// assert_eq!(outcome_values(&[30, 30]), vec![0.0, 0.0]);
-/// assert_eq!(outcome_values(&[30, 20, 10]), vec![1.0, 0.0, -1.0]);
-/// assert_eq!(outcome_values(&[30, 30, 10]), vec![0.5, 0.5, -1.0]);
-/// ```
-pub fn outcome_values(totals: &[u32]) -> Vec<f32> {
-    outcome_array(totals)[..totals.len()].to_vec()
-}
-
-/// [`outcome_value`] of every seat of `totals` (at most [`MAX_PLAYERS`]),
-/// 0 past them, without allocating.
-pub fn outcome_array(totals: &[u32]) -> [f32; MAX_PLAYERS] {
-    let mut values = [0.0; MAX_PLAYERS];
-    for (s, v) in values.iter_mut().enumerate().take(totals.len()) {
-        *v = outcome_value(totals, s);
-    }
-    values
-}
-
-/// The value of the finished game to seat `seat`, given every seat's
-/// final total: the mean, over the other seats, of 1 for each it finished
-/// ahead of, 0 for each level with it and −1 for each ahead of it. With two
-/// players the winner gets 1, the loser −1 and a tie 0; with more the
-/// places count (three players: first 1, second 0, last −1), as they do in
-/// a tournament's head-to-head comparisons (`pairwise.csv`). The scale of
-/// [`crate::az::Evaluation::values`], the training target of the value
-/// head and the value of a finished game in `az`'s search
-/// ([`crate::az::terminal_values`]).
-pub fn outcome_value(totals: &[u32], seat: usize) -> f32 {
-    let others = totals.len().saturating_sub(1).max(1) as f32;
-    let mine = totals[seat];
-    let sum: f32 = totals
-        .iter()
-        .map(|&other| match mine.cmp(&other) {
-            std::cmp::Ordering::Greater => 1.0,
-            std::cmp::Ordering::Less => -1.0,
-            std::cmp::Ordering::Equal => 0.0,
-        })
-        .sum();
-    sum / others
-}
+pub use crate::evaluator::{outcome_array, outcome_value, outcome_values};
 
 /// One game's positions, waiting for its end.
 #[derive(Default)]

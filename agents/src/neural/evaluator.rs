@@ -20,8 +20,8 @@ use super::encode::{
 use super::net::segment_softmax;
 use super::net::{err, Net, NetConfig};
 use super::tensors::{Array, File};
-use crate::az::{EvalRequest, Evaluation, Evaluator};
 use crate::capped::Cap;
+use crate::evaluator::{EvalRequest, Evaluation, Evaluator};
 use crate::learn::FittedOn;
 use candle_core::{Device, Var};
 use engine::{Rules, Seat, State, MAX_PLAYERS};

@@ -6,7 +6,7 @@
 //! - [`net`]: the network (candle, CPU): a trunk, a value per seat and a
 //!   score per legal action.
 //! - [`evaluator`]: [`NetEvaluator`], the network as an
-//!   [`crate::az::Evaluator`], and its safetensors weights file.
+//!   [`crate::evaluator::Evaluator`], and its safetensors weights file.
 //! - [`fast`]: the forward pass for inference, in plain Rust on candle's
 //!   weights (sparse first layer; measured in experiments/az-bootstrap).
 //! - [`data`]: training examples (position, visit shares, outcome) and

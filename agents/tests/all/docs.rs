@@ -1,4 +1,4 @@
-//! Issue 28: every agent parameter is declared once (`agents::params`),
+//! Issue 28: every agent parameter is declared once (`agents::spec::params`),
 //! and what the docs say about it is checked against that declaration:
 //! the tables of `docs/agents.md` are generated from it, and every
 //! default the prose of `docs/agents.md` and `docs/guide.md` names is the
@@ -7,8 +7,8 @@
 //! After changing a parameter, regenerate the tables with
 //! `UPDATE_DOCS=1 cargo test -p carcassonne-agents --test all docs`.
 
-use agents::params::Param;
-use agents::spec::{kind, parameters_markdown, AGENTS};
+use agents::registry::{kind, parameters_markdown, AGENTS};
+use agents::spec::params::Param;
 use std::path::PathBuf;
 
 const BEGIN: &str =

@@ -22,7 +22,9 @@
 //! one).
 
 use super::steps::{r1, r4, tournament_step, Chain, Hints, MatchElo};
-use crate::cli::{GameOptions, ImproveArgs, RulesArgs, TournamentArgs};
+use crate::cli::{GameOptions, RulesArgs};
+use crate::commands::improve::ImproveArgs;
+use crate::commands::tournament::TournamentArgs;
 use files::error::{Error, Result};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -147,7 +149,7 @@ impl ImproveSettings {
         let name = agents::spec::Spec::parse(&agent)
             .map_err(|e| Error::Invalid(format!("--agent: {e}")))?
             .name;
-        let takes_model = agents::spec::AGENTS
+        let takes_model = agents::registry::AGENTS
             .iter()
             .any(|k| k.name == name && k.params.iter().any(|p| p.name == "eval"));
         if !takes_model {

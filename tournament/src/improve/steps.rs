@@ -3,7 +3,8 @@
 //! finished, and the Elo a promotion match gives, chained back to
 //! generation 0.
 
-use crate::cli::{GameOptions, TournamentArgs};
+use crate::cli::GameOptions;
+use crate::commands::tournament::TournamentArgs;
 use files::error::{Error, Result};
 use std::path::Path;
 use tournament::results::output::read_run_info;

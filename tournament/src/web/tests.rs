@@ -408,7 +408,8 @@ fn the_page_is_served_over_a_loopback_socket_and_names_no_address() {
 
 #[test]
 fn watch_shows_a_tournament_folder_as_it_grows() {
-    use crate::cli::{GameOptions, TournamentArgs};
+    use crate::cli::GameOptions;
+    use crate::commands::tournament::TournamentArgs;
     let dir = temp_dir("watch");
     let args = TournamentArgs {
         agents: vec!["random,greedy".to_string()],

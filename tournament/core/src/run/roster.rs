@@ -47,14 +47,13 @@ pub enum SpecError {
 impl std::fmt::Display for SpecError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            SpecError::Builtin(e) => {
-                let text = e.to_string();
-                f.write_str(&text)?;
-                if text.starts_with("unknown agent") {
-                    f.write_str(", or an external bot: ext:cmd=PROGRAM or ext:name=BOT")?;
-                }
-                Ok(())
+            SpecError::Builtin(e @ agents::SpecError::UnknownAgent { .. }) => {
+                write!(
+                    f,
+                    "{e}, or an external bot: ext:cmd=PROGRAM or ext:name=BOT"
+                )
             }
+            SpecError::Builtin(e) => write!(f, "{e}"),
             SpecError::External(why) => write!(f, "{why}"),
         }
     }

@@ -48,7 +48,8 @@ pub use report::{is_run, report, table, NetGenerationRow};
 pub use settings::{refuse_net_options, NetSettings};
 
 use super::steps::{finished, r1, r4, tournament_step, Chain, Hints, MatchElo};
-use crate::cli::{ImproveArgs, TournamentArgs};
+use crate::commands::improve::ImproveArgs;
+use crate::commands::tournament::TournamentArgs;
 use agents::neural::NetEvaluator;
 use engine::Rules;
 use files::error::{Error, Result};

@@ -3,7 +3,9 @@
 //! continue, and the tournaments and trainings they make.
 
 use super::{gen_dir, FORMAT, GAUNTLET, SETTINGS_FILE, TAG};
-use crate::cli::{GameOptions, ImproveArgs, TournamentArgs};
+use crate::cli::GameOptions;
+use crate::commands::improve::ImproveArgs;
+use crate::commands::tournament::TournamentArgs;
 use agents::neural::train::TrainConfig;
 use agents::neural::NetConfig;
 use engine::Rules;

@@ -1,7 +1,11 @@
-//! Agent spec strings: `name` or `name:key=value,key=value`.
+//! The registry of agents: every kind this build knows ([`AGENTS`]) and
+//! the checked factory a spec string such as `mcts:iterations=2000,c=0.7`
+//! becomes.
 //!
-//! [`Factory::new`] looks the name up in [`AGENTS`] and checks the
-//! parameters against the agent's declaration ([`crate::params`]), so an
+//! It sits above every agent and no agent imports it (the vocabulary the
+//! agents share is [`crate::spec`]). [`Factory::new`] looks the name up
+//! in [`AGENTS`] and checks the parameters against the agent's
+//! declaration ([`crate::spec::params`]), so an
 //! unknown agent or parameter, or a value out of range, gives an error
 //! naming the valid ones the same way for every agent. What it returns is
 //! a validated factory: any file a parameter names (`eval=`, `net=`) is
@@ -9,77 +13,10 @@
 //! an agent cannot fail. A run turns its specs into factories when it
 //! starts; [`from_spec`] is the one-off shortcut.
 
-use crate::params::{Param, Params};
+use crate::spec::{params, AgentKind, Make, Params, Spec, SpecError};
 use crate::Agent;
 use engine::Rules;
 use std::fmt;
-use std::sync::Arc;
-
-/// A spec string that does not describe an agent.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SpecError(pub String);
-
-impl fmt::Display for SpecError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for SpecError {}
-
-/// What a spec's agents were made for: why they may play badly in games
-/// of some seats and rules (see [`Factory::unsuited_to`]).
-pub type Unsuited = Arc<dyn Fn(&Rules, usize) -> Option<String> + Send + Sync>;
-
-/// Makes a fresh agent, every time the same (its settings checked and its
-/// files read when the maker was made), and knows what games the files
-/// it read were fitted on.
-#[derive(Clone)]
-pub struct Make {
-    agent: Arc<dyn Fn() -> Box<dyn Agent> + Send + Sync>,
-    unsuited: Option<Unsuited>,
-}
-
-impl Make {
-    /// The maker of the agents `agent` returns, suited to every game.
-    pub fn new(agent: impl Fn() -> Box<dyn Agent> + Send + Sync + 'static) -> Make {
-        Make {
-            agent: Arc::new(agent),
-            unsuited: None,
-        }
-    }
-
-    /// The maker of agents cloned from `agent`.
-    pub fn cloning<A: Agent + Clone + Sync + 'static>(agent: A) -> Make {
-        Make::new(move || Box::new(agent.clone()))
-    }
-
-    /// The same maker, whose agents may play badly where `unsuited` says
-    /// why (their value model or network was fitted on other games).
-    pub fn unsuited(self, unsuited: Option<Unsuited>) -> Make {
-        Make { unsuited, ..self }
-    }
-
-    /// A fresh agent.
-    pub fn make(&self) -> Box<dyn Agent> {
-        (self.agent)()
-    }
-}
-
-/// Checks an agent's parameters and reads its files, returning what makes
-/// agents reporting themselves as the given name.
-pub type Build = fn(String, &Params<'_, '_>) -> Result<Make, SpecError>;
-
-/// One kind of agent: its name, its parameters and how to build it.
-#[derive(Clone, Copy, Debug)]
-pub struct AgentKind {
-    /// The name in spec strings.
-    pub name: &'static str,
-    /// Its parameters.
-    pub params: &'static [Param],
-    /// Builds it.
-    pub build: Build,
-}
 
 /// Every agent this build knows.
 pub const AGENTS: &[AgentKind] = &[
@@ -92,37 +29,6 @@ pub const AGENTS: &[AgentKind] = &[
     crate::az::KIND,
 ];
 
-/// A parsed spec: the agent's name and its `key=value` parameters.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Spec<'a> {
-    /// The agent's name.
-    pub name: &'a str,
-    /// Parameters in the order given.
-    pub params: Vec<(&'a str, &'a str)>,
-}
-
-impl<'a> Spec<'a> {
-    /// Split `name:key=value,...` into its parts.
-    ///
-    /// # Errors
-    ///
-    /// When a parameter is not `key=value`.
-    pub fn parse(spec: &'a str) -> Result<Spec<'a>, SpecError> {
-        let spec = spec.trim();
-        let (name, rest) = spec.split_once(':').unwrap_or((spec, ""));
-        let mut params = Vec::new();
-        for part in rest.split(',').filter(|p| !p.trim().is_empty()) {
-            let (k, v) = part.split_once('=').ok_or_else(|| {
-                SpecError(format!(
-                    "agent {spec:?}: parameter {part:?} is not key=value"
-                ))
-            })?;
-            params.push((k.trim(), v.trim()));
-        }
-        Ok(Spec { name, params })
-    }
-}
-
 /// The parameters of every agent as Markdown, one table per agent (the
 /// section "Parameters" of `docs/agents.md`, checked by a test).
 pub fn parameters_markdown() -> String {
@@ -132,7 +38,7 @@ pub fn parameters_markdown() -> String {
         if kind.params.is_empty() {
             out.push_str("No parameters.\n");
         } else {
-            out.push_str(&crate::params::markdown_table(kind.params));
+            out.push_str(&params::markdown_table(kind.params));
         }
     }
     out
@@ -170,12 +76,9 @@ impl Factory {
     /// or a file that cannot be read as what its parameter wants.
     pub fn new(spec: &str) -> Result<Factory, SpecError> {
         let parsed = Spec::parse(spec)?;
-        let kind = kind(parsed.name).ok_or_else(|| {
-            SpecError(format!(
-                "unknown agent {:?} (valid: {})",
-                parsed.name,
-                AGENTS.iter().map(|k| k.name).collect::<Vec<_>>().join(", ")
-            ))
+        let kind = kind(parsed.name).ok_or_else(|| SpecError::UnknownAgent {
+            name: parsed.name.to_string(),
+            known: AGENTS.iter().map(|k| k.name).collect(),
         })?;
         let params = Params::new(&parsed, kind.params)?;
         let spec = spec.trim().to_string();
@@ -203,7 +106,7 @@ impl Factory {
     /// fitted on other games — or `None` when nothing is known against
     /// it. The command line prints it as a warning before a tournament.
     pub fn unsuited_to(&self, rules: &Rules, players: usize) -> Option<String> {
-        self.make.unsuited.as_ref()?(rules, players)
+        self.make.unsuited_to(rules, players)
     }
 }
 
@@ -222,34 +125,51 @@ mod tests {
     use super::*;
 
     #[test]
-    fn specs_parse_with_parameters() {
-        let s = Spec::parse("mcts:iterations=2000, c=0.7").unwrap();
-        assert_eq!(s.name, "mcts");
-        assert_eq!(s.params, vec![("iterations", "2000"), ("c", "0.7")]);
-        assert!(Spec::parse("mcts:iterations").is_err());
-    }
-
-    #[test]
     fn unknown_agents_and_parameters_list_the_valid_ones() {
         let e = from_spec("alphazero").err().unwrap();
         for kind in AGENTS {
-            assert!(e.0.contains(kind.name), "{e}");
+            assert!(e.to_string().contains(kind.name), "{e}");
         }
         for kind in AGENTS {
             let e = from_spec(&format!("{}:nonsense=5", kind.name))
                 .err()
                 .unwrap();
             for p in kind.params {
-                assert!(e.0.contains(p.name) && e.0.contains(&p.valid()), "{e}");
+                assert!(
+                    e.to_string().contains(p.name) && e.to_string().contains(&p.valid()),
+                    "{e}"
+                );
             }
         }
         assert!(from_spec("greedy:depth=2")
             .err()
             .unwrap()
-            .0
+            .to_string()
             .contains("eval"));
         assert!(from_spec("random:meeple=2").is_err());
         assert_eq!(from_spec("random").unwrap().name(), "random");
+    }
+
+    /// Choice parameters are read as enums (`FromStr`): every word the
+    /// declaration offers must read, or the agent refuses its own word.
+    #[test]
+    fn every_word_of_every_choice_builds_its_agent() {
+        for kind in AGENTS {
+            for p in kind.params {
+                if let crate::spec::Values::Choice(words) = p.values {
+                    for word in words {
+                        let spec = format!("{}:{}={word}", kind.name, p.name);
+                        assert!(from_spec(&spec).is_ok(), "{spec}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_unknown_agent_error_is_its_own_variant() {
+        let e = Factory::new("alphazero").unwrap_err();
+        assert!(matches!(e, SpecError::UnknownAgent { .. }), "{e:?}");
     }
 
     #[test]

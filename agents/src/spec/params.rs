@@ -10,7 +10,7 @@
 //! the table of `docs/agents.md` ([`markdown_table`]) are printed from it.
 //! So the check, the default and the help cannot drift apart.
 
-use crate::spec::{Spec, SpecError};
+use super::{Spec, SpecError};
 use std::fmt;
 use std::str::FromStr;
 
@@ -140,7 +140,7 @@ impl Param {
 /// `ismcts` and `az` start their lists with them:
 ///
 /// ```
-/// use agents::params::{budget, Param, Values};
+/// use agents::spec::params::{budget, Param, Values};
 ///
 /// const BUDGET: [Param; 3] = budget("100", "iterations per move; reproducible");
 /// const PARAMS: &[Param] = &[
@@ -175,6 +175,13 @@ pub const fn budget(default_iterations: &'static str, iterations_help: &'static 
         ),
     ]
 }
+
+/// The values of a searching agent's `threads=` (`mcts`, `ismcts`,
+/// `az`): root parallelism on 1 to 64 threads.
+pub const THREADS: Values = Values::Int {
+    min: 1,
+    max: Some(64),
+};
 
 /// `name (valid)` for each parameter, comma-separated (`none` if empty).
 pub fn describe(params: &[Param]) -> String {
@@ -239,17 +246,17 @@ impl<'s, 'a> Params<'s, 'a> {
     pub fn new(spec: &'s Spec<'a>, known: &'static [Param]) -> Result<Params<'s, 'a>, SpecError> {
         for (i, (k, _)) in spec.params.iter().enumerate() {
             if spec.params[..i].iter().any(|(earlier, _)| earlier == k) {
-                return Err(SpecError(format!(
-                    "agent {:?}: parameter {k:?} given twice",
-                    spec.name
-                )));
+                return Err(SpecError::GivenTwice {
+                    agent: spec.name.to_string(),
+                    key: k.to_string(),
+                });
             }
             if !known.iter().any(|p| p.name == *k) {
-                return Err(SpecError(format!(
-                    "agent {:?} has no parameter {k:?} (valid: {})",
-                    spec.name,
-                    describe(known)
-                )));
+                return Err(SpecError::UnknownParam {
+                    agent: spec.name.to_string(),
+                    key: k.to_string(),
+                    valid: describe(known),
+                });
             }
         }
         let params = Params { spec, known };
@@ -302,10 +309,12 @@ impl<'s, 'a> Params<'s, 'a> {
             .iter()
             .find(|p| p.name == key)
             .map_or("?".to_string(), Param::valid);
-        SpecError(format!(
-            "agent {:?}: {key} must be {valid}, not {value:?}",
-            self.spec.name
-        ))
+        SpecError::BadValue {
+            agent: self.spec.name.to_string(),
+            key: key.to_string(),
+            valid,
+            value: value.to_string(),
+        }
     }
 
     /// The value of `key` (given or its default) parsed as `T`, `None`
@@ -329,19 +338,17 @@ impl<'s, 'a> Params<'s, 'a> {
         self.get(key)?.ok_or_else(|| self.invalid(key, "none"))
     }
 
-    /// The index of `key`'s value (given or its default) among the words
-    /// of its [`Values::Choice`].
+    /// The value of `key` (given or its default), one of the words of its
+    /// [`Values::Choice`], read as the enum `T` (whose `FromStr` takes
+    /// exactly those words: the registry's tests build every agent with
+    /// every word of every choice).
     ///
     /// # Errors
     ///
-    /// When it has no value.
-    pub fn choice(&self, key: &str) -> Result<usize, SpecError> {
+    /// When it has no value, or `T` does not read it.
+    pub fn choice<T: FromStr>(&self, key: &str) -> Result<T, SpecError> {
         let v = self.value(key).ok_or_else(|| self.invalid(key, "none"))?;
-        match self.param(key).values {
-            Values::Choice(words) => words.iter().position(|w| *w == v),
-            _ => None,
-        }
-        .ok_or_else(|| self.invalid(key, v))
+        v.parse::<T>().map_err(|_| self.invalid(key, v))
     }
 
     /// The value of `key` (given or its default) as text, `None` when
@@ -375,7 +382,7 @@ mod tests {
         let spec = Spec::parse("x:m=1").unwrap();
         let e = Params::new(&spec, PARAMS).unwrap_err();
         assert!(
-            e.0.contains(
+            e.to_string().contains(
                 "n (integer >= 1), p (number in 0..1), mode (fast|slow), limit (integer in 1..4)"
             ),
             "{e}"
@@ -387,12 +394,16 @@ mod tests {
     fn a_parameter_given_twice_is_refused() {
         let spec = Spec::parse("x:n=1,p=0.5,n=2").unwrap();
         let e = Params::new(&spec, PARAMS).unwrap_err();
-        assert_eq!(e.0, "agent \"x\": parameter \"n\" given twice");
+        assert_eq!(e.to_string(), "agent \"x\": parameter \"n\" given twice");
     }
 
     #[test]
     fn values_out_of_range_name_the_range() {
-        let error = |s: &str| Params::new(&Spec::parse(s).unwrap(), PARAMS).unwrap_err().0;
+        let error = |s: &str| {
+            Params::new(&Spec::parse(s).unwrap(), PARAMS)
+                .unwrap_err()
+                .to_string()
+        };
         assert_eq!(
             error("x:n=0"),
             "agent \"x\": n must be integer >= 1, not \"0\""
@@ -409,12 +420,12 @@ mod tests {
         let p = Params::new(&spec, PARAMS).unwrap();
         assert_eq!(p.req::<u32>("n").unwrap(), 7);
         assert_eq!(p.req::<f64>("p").unwrap(), 0.5);
-        assert_eq!(p.choice("mode").unwrap(), 1);
+        assert_eq!(p.choice::<String>("mode").unwrap(), "slow");
         assert_eq!(p.get::<u32>("limit").unwrap(), None);
         let spec = Spec::parse("x").unwrap();
         let p = Params::new(&spec, PARAMS).unwrap();
         assert_eq!(p.req::<u32>("n").unwrap(), 3);
-        assert_eq!(p.choice("mode").unwrap(), 0);
+        assert_eq!(p.choice::<String>("mode").unwrap(), "fast");
         // Too large for the type read: an error, not a wrap.
         let spec = Spec::parse("x:n=5000000000").unwrap();
         let p = Params::new(&spec, PARAMS).unwrap();

@@ -1,0 +1,76 @@
+//! `carcassonne train-net`: train the `az` network on example shards.
+
+use clap::Args as ClapArgs;
+use files::error::Result;
+use files::stdio::Stdout;
+use std::path::PathBuf;
+
+/// Options of `carcassonne train-net`.
+#[derive(Debug, Clone, ClapArgs)]
+pub struct TrainNetArgs {
+    /// Example shards (.safetensors) or folders of them (a self-play
+    /// folder: its examples/).
+    #[arg(required = true)]
+    pub data: Vec<PathBuf>,
+    /// The weights file to write (must not exist).
+    #[arg(long, value_name = "NET.safetensors")]
+    pub out: PathBuf,
+    /// Start from these weights (default: random weights from --seed).
+    #[arg(long, value_name = "NET.safetensors")]
+    pub init: Option<PathBuf>,
+    /// Seed of the initial weights, the held-out split and the batches.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Passes over the training positions.
+    #[arg(long, default_value_t = 10)]
+    pub epochs: usize,
+    /// Positions per step.
+    #[arg(long, default_value_t = 64)]
+    pub batch: usize,
+    /// AdamW learning rate.
+    #[arg(long, default_value_t = 1e-3)]
+    pub lr: f64,
+    /// AdamW weight decay.
+    #[arg(long, default_value_t = 1e-4)]
+    pub weight_decay: f64,
+    /// Share of the games held out, 0 to 0.9.
+    #[arg(long, default_value_t = 0.1)]
+    pub holdout: f64,
+    /// Policy-surprise weighting, 0 to 1 (0: off): each position weighs
+    /// `(1 − s) + s · KL / mean KL`, KL of its policy target from the
+    /// starting network's prior; the mean weight is 1.
+    #[arg(long, default_value_t = 0.0)]
+    pub surprise: f64,
+    /// Width of the trunk.
+    #[arg(long, default_value_t = 256)]
+    pub hidden: usize,
+    /// A network whose trunk reads only the globals (the position
+    /// features among them), not the board window: cheaper to evaluate.
+    #[arg(long)]
+    pub no_board: bool,
+}
+
+/// Train the network and print each epoch's losses.
+pub fn run(t: TrainNetArgs, out: &mut Stdout) -> Result<()> {
+    let defaults = agents::neural::NetConfig::default();
+    let config = tournament::learning::train_net::TrainNetConfig {
+        data: t.data,
+        out: t.out,
+        init: t.init,
+        net: agents::neural::NetConfig {
+            hidden: t.hidden,
+            board: !t.no_board,
+            ..defaults
+        },
+        train: agents::neural::train::TrainConfig {
+            epochs: t.epochs,
+            batch: t.batch,
+            lr: t.lr,
+            weight_decay: t.weight_decay,
+            held_out: t.holdout,
+            seed: t.seed,
+            surprise: t.surprise,
+        },
+    };
+    tournament::learning::train_net::train_net(&config, out)
+}
