@@ -101,7 +101,7 @@
     const last = GAME.frames.length - 1;
     const x = (turn) => P + ((W - 2 * P) * (turn - 1)) / Math.max(1, last);
     const y = (v) => P + (H - 2 * P) * (1 - v);
-    const ns = "http://www.w3.org/2000/svg";
+    const ns = document.getElementById("board").namespaceURI; // SVG's
     const svg = document.createElementNS(ns, "svg");
     svg.setAttribute("viewBox", "0 0 " + W + " " + H);
     svg.setAttribute("id", "evalchart");

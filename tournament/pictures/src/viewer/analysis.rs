@@ -65,8 +65,15 @@ impl Analysis {
         for (i, d) in decisions.iter().enumerate() {
             let turn = d["turn"].as_u64().unwrap_or(0) as usize;
             let seat = d["seat"].as_u64().unwrap_or(u64::MAX);
+            let place = &d["played"]["place"];
+            let same_place = |t: &engine::TurnRecord| {
+                place.is_null()
+                    || (place["tile"].as_str() == t.tile.map(|t| t.to_string()).as_deref()
+                        && place["x"].as_i64() == t.x.map(i64::from)
+                        && place["y"].as_i64() == t.y.map(i64::from))
+            };
             match turns.get(turn.wrapping_sub(1)) {
-                Some(t) if u64::from(t.player) == seat => {}
+                Some(t) if u64::from(t.player) == seat && same_place(t) => {}
                 _ => {
                     return Err(bad(format!(
                         "decision {i} (turn {turn}, seat {seat}) is not of this game: analyse this record"
