@@ -98,8 +98,8 @@ impl BuiltinAgent {
                     .map_err(|e| EngineError::new_err(e.to_string()))
             })
         })?;
-        let text = serde_json::to_string(&analysis)
-            .map_err(|e| EngineError::new_err(e.to_string()))?;
+        let text =
+            serde_json::to_string(&analysis).map_err(|e| EngineError::new_err(e.to_string()))?;
         py.import("json")?.call_method1("loads", (text,))
     }
 

@@ -27,11 +27,7 @@ pub struct ViewArgs {
 
 /// Write the page and say where it went.
 pub fn run(args: ViewArgs, out: &mut Stdout) -> Result<()> {
-    let written = pictures::viewer::view_with(
-        &args.record,
-        args.game,
-        args.out,
-        args.analysis.as_deref(),
-    )?;
+    let written =
+        pictures::viewer::view_with(&args.record, args.game, args.out, args.analysis.as_deref())?;
     out.print(&format!("wrote {}\n", written.display()))
 }

@@ -55,7 +55,9 @@ impl Analysis {
         let json: Value =
             serde_json::from_str(&text).map_err(|e| bad(format!("not an analysis: {e}")))?;
         if json["format"] != FORMAT {
-            return Err(bad(format!("not an analysis (no \"format\": \"{FORMAT}\")")));
+            return Err(bad(format!(
+                "not an analysis (no \"format\": \"{FORMAT}\")"
+            )));
         }
         let decisions = json["decisions"]
             .as_array()

@@ -100,7 +100,8 @@ pub fn page(history: &History) -> Result<String> {
 }
 
 /// The analysis panel's style.
-const ANALYSIS_STYLE: &str = "#analysis .evalbar { height: 1.2em; border: 1px solid #888; margin: 0.3em 0; }
+const ANALYSIS_STYLE: &str =
+    "#analysis .evalbar { height: 1.2em; border: 1px solid #888; margin: 0.3em 0; }
 #analysis .evalfill { height: 100%; }
 #analysis table.top { border-collapse: collapse; font-size: 0.85em; }
 #analysis table.top td, #analysis table.top th { padding: 0.1em 0.4em; text-align: left; }

@@ -99,7 +99,10 @@ fn an_analysis_adds_its_panel_and_candidates_and_one_of_another_game_is_refused(
         let mut other = json.clone();
         other["decisions"][3]["played"]["place"]["x"] = serde_json::json!(40);
         std::fs::write(&path, other.to_string()).unwrap();
-        let err = super::Analysis::load(&path, &history).err().unwrap().to_string();
+        let err = super::Analysis::load(&path, &history)
+            .err()
+            .unwrap()
+            .to_string();
         assert!(err.contains("not of this game"), "{err}");
     }
     std::fs::write(dir.join("b.json"), "{}").unwrap();
