@@ -27,8 +27,8 @@
 //!   and priors, and the value scale of a finished game (a leaf both
 //!   [`az`] and [`neural`] use).
 //! - [`az`]: PUCT search guided by an [`evaluator::Evaluator`].
-//! - [`neural`]: the policy and value network of `az` (encoding,
-//!   weights, training examples, training).
+//! - `neural` (the default feature `neural`): the policy and value
+//!   network of `az` (encoding, weights, training examples, training).
 //! - [`game`]: plays one game between agents, with separate randomness
 //!   for the tile draws and for each agent, and returns its record.
 //! - [`history`]: the game's start and turns as a seat may see them, for
@@ -49,6 +49,7 @@ pub mod ismcts;
 pub mod learn;
 pub mod mcts;
 pub mod models;
+#[cfg(feature = "neural")]
 pub mod neural;
 pub mod observed;
 pub mod random;

@@ -12,7 +12,6 @@
 //! fail, or panic, half-way because the file went away).
 
 use crate::learn::ValueModel;
-use crate::neural::NetEvaluator;
 use crate::spec::params::{Param, Params, Values};
 use crate::spec::{SpecError, Unsuited};
 use std::any::Any;
@@ -68,14 +67,71 @@ pub fn eval_unsuited(model: Option<Arc<ValueModel>>) -> Option<Unsuited> {
     }))
 }
 
+/// The network `net=` names: the `neural` feature's network.
+#[cfg(feature = "neural")]
+pub use crate::neural::NetEvaluator as Network;
+
+/// Without the `neural` feature no network can be read: no value of this
+/// type exists, and `net=` is refused ([`network`]).
+#[cfg(not(feature = "neural"))]
+#[derive(Debug)]
+pub enum Network {}
+
+#[cfg(not(feature = "neural"))]
+impl Network {
+    /// Never called: there is no network.
+    pub fn unsuited_to(&self, _rules: &engine::Rules, _players: usize) -> Option<String> {
+        match *self {}
+    }
+}
+
+#[cfg(not(feature = "neural"))]
+impl crate::evaluator::Evaluator for Network {
+    fn evaluate(
+        &self,
+        _batch: &[crate::evaluator::EvalRequest<'_>],
+    ) -> Vec<crate::evaluator::Evaluation> {
+        match *self {}
+    }
+}
+
 /// The network of `net=PATH`, read on first use and shared afterwards.
 ///
 /// # Errors
 ///
 /// A one-line message naming the file: it cannot be read, or is not a
 /// network this build can use.
-pub fn network(path: &Path) -> Result<Arc<NetEvaluator>, String> {
+#[cfg(feature = "neural")]
+pub fn network(path: &Path) -> Result<Arc<Network>, String> {
     load_with(path, "network", read_network)
+}
+
+/// Without the `neural` feature: the one line saying this build reads no
+/// networks.
+///
+/// # Errors
+///
+/// Always.
+#[cfg(not(feature = "neural"))]
+pub fn network(path: &Path) -> Result<Arc<Network>, String> {
+    Err(format!(
+        "network {}: this build has no networks (the agents crate's `neural` feature is off)",
+        path.display()
+    ))
+}
+
+/// The evaluator of `network` with its lead head blended in by `lead`
+/// ([`crate::neural::LeadBlend`]; the network alone at 0).
+pub fn blended(network: &Arc<Network>, lead: f32) -> Arc<dyn crate::evaluator::Evaluator> {
+    #[cfg(feature = "neural")]
+    if lead > 0.0 {
+        return Arc::new(crate::neural::LeadBlend {
+            net: Arc::clone(network),
+            lead,
+        });
+    }
+    let _ = lead;
+    Arc::clone(network) as Arc<dyn crate::evaluator::Evaluator>
 }
 
 /// The value model of `eval=PATH`, read on first use and shared
@@ -132,10 +188,11 @@ pub(crate) fn load_with<T: Any + Send + Sync>(
     }
 }
 
-/// Read a network file ([`NetEvaluator::load`]: its encoding version and
+/// Read a network file ([`Network::load`]: its encoding version and
 /// shapes are checked).
-fn read_network(path: &Path) -> Result<Arc<NetEvaluator>, String> {
-    NetEvaluator::load(path)
+#[cfg(feature = "neural")]
+fn read_network(path: &Path) -> Result<Arc<Network>, String> {
+    Network::load(path)
         .map(Arc::new)
         .map_err(|e| format!("network {e}"))
 }
@@ -179,5 +236,15 @@ mod tests {
             .unwrap();
         assert!(e.contains("other") && e.contains("cannot read"), "{e}");
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// Without the `neural` feature, `net=` is one line saying so (the
+    /// protocol crate and fuzz build the agents that way).
+    #[cfg(not(feature = "neural"))]
+    #[test]
+    fn without_networks_net_is_refused_in_one_line() {
+        let e = crate::Factory::new("az:net=models/net-2p-zero.safetensors").unwrap_err();
+        assert!(e.to_string().contains("`neural` feature is off"), "{e}");
+        assert!(crate::from_spec("az:iterations=5").is_ok());
     }
 }

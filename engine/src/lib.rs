@@ -188,7 +188,9 @@ pub use record::{
     RecordBuilder, ReplayError, ReplayReason, TurnRecord, FORMAT,
 };
 pub use rules::{Rules, RulesError, Table, Unplaceable};
-pub use seat::{PerSeat, Score, Seat, MAX_PLAYERS, MEEPLES_PER_SEAT};
+pub use seat::{
+    is_player_count, PerSeat, Score, Seat, MAX_PLAYERS, MEEPLES_PER_SEAT, MIN_PLAYERS, PLAYERS,
+};
 pub use state::{
     follow_deal, follow_turn, follow_turn_start, CardHolder, EndNow, FieldCache, Hidden, Meeple,
     State, MAX_MEEPLES,

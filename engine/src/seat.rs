@@ -1,7 +1,7 @@
 //! Seats, per-seat storage and the score breakdown.
 
 use std::fmt;
-use std::ops::{Index, IndexMut};
+use std::ops::{Index, IndexMut, RangeInclusive};
 
 /// Most seats at one table.
 ///
@@ -13,6 +13,27 @@ use std::ops::{Index, IndexMut};
 /// assert_eq!(state.players(), 6);
 /// ```
 pub const MAX_PLAYERS: usize = 6;
+
+/// Fewest seats at one table.
+pub const MIN_PLAYERS: usize = 2;
+
+/// Every number of seats a game may have, 2 to 6 — the one place the
+/// range is written: the engine, the records, the command line, the
+/// run core and the Python package check against it.
+///
+/// # Examples
+/// ```
+/// assert!(engine::PLAYERS.contains(&2) && engine::PLAYERS.contains(&6));
+/// assert!(!engine::PLAYERS.contains(&7));
+/// assert!(engine::is_player_count(3) && !engine::is_player_count(1));
+/// ```
+pub const PLAYERS: RangeInclusive<usize> = MIN_PLAYERS..=MAX_PLAYERS;
+
+/// Whether a game may have `players` seats ([`PLAYERS`]), for counts
+/// read as `u64` (command-line options).
+pub fn is_player_count(players: u64) -> bool {
+    usize::try_from(players).is_ok_and(|p| PLAYERS.contains(&p))
+}
 /// Meeples each seat starts with.
 ///
 /// # Examples

@@ -174,7 +174,7 @@ impl State {
     /// ```
     #[inline]
     pub fn new(rules: Rules, players: usize, first: Seat) -> State {
-        assert!((2..=MAX_PLAYERS).contains(&players), "2 to 6 players");
+        assert!(crate::PLAYERS.contains(&players), "2 to 6 players");
         assert!(first.index() < players, "first seat out of range");
         if let Err(e) = rules.validate() {
             panic!("{e}");

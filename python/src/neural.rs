@@ -204,139 +204,6 @@ fn net_error(e: NetError) -> PyErr {
     }
 }
 
-/// The sizes of a network from its arrays' shapes (`trunk1` is `hidden`
-/// wide, `context` `context`, `cells` `CELLS × cell`, `policy1`
-/// `policy_hidden`; a `trunk1` reading the globals only is a network
-/// without the board).
-fn infer_config(shapes: &HashMap<String, Vec<usize>>) -> Result<NetConfig, String> {
-    let rows = |name: &str| -> Result<usize, String> {
-        shapes
-            .get(name)
-            .and_then(|s| s.first().copied())
-            .ok_or_else(|| format!("no array `{name}`"))
-    };
-    let cells = rows("cells.weight")?;
-    if cells % CELLS != 0 {
-        return Err(format!(
-            "`cells.weight` has {cells} rows, not a multiple of the {CELLS} window cells"
-        ));
-    }
-    let board = shapes
-        .get("trunk1.weight")
-        .and_then(|s| s.get(1))
-        .is_none_or(|&inputs| inputs != GLOBAL_FEATURES);
-    Ok(NetConfig {
-        hidden: rows("trunk1.weight")?,
-        context: rows("context.weight")?,
-        cell: cells / CELLS,
-        policy_hidden: rows("policy1.weight")?,
-        board,
-    })
-}
-
-/// Metadata keys the file's format sets itself.
-const SIZES: [&str; 4] = ["hidden", "context", "cell", "policy_hidden"];
-
-/// A network from named arrays and metadata, checked against the layout.
-fn network_from(
-    arrays: HashMap<String, (Vec<usize>, Vec<f32>)>,
-    mut metadata: HashMap<String, String>,
-) -> Result<NetEvaluator, String> {
-    let shapes: HashMap<String, Vec<usize>> = arrays
-        .iter()
-        .map(|(k, (s, _))| (k.clone(), s.clone()))
-        .collect();
-    let config = infer_config(&shapes)?;
-    if let Some(format) = metadata.remove("format") {
-        if format != "carcassonne-net" {
-            return Err(format!(
-                "metadata `format` is {format:?}; a network's is \"carcassonne-net\""
-            ));
-        }
-    }
-    if let Some(v) = metadata.remove("encoding_version") {
-        if v != ENCODING_VERSION.to_string() {
-            return Err(format!(
-                "metadata `encoding_version` is {v}, this build encodes version {ENCODING_VERSION}: a network of another encoding cannot be played"
-            ));
-        }
-    }
-    let sizes = [
-        config.hidden,
-        config.context,
-        config.cell,
-        config.policy_hidden,
-    ];
-    if let Some(v) = metadata.remove("board") {
-        if v != config.board.to_string() {
-            return Err(format!(
-                "metadata `board` is {v}, the arrays' shapes say {}",
-                config.board
-            ));
-        }
-    }
-    for (key, size) in SIZES.iter().zip(sizes) {
-        if let Some(v) = metadata.remove(*key) {
-            if v != size.to_string() {
-                return Err(format!(
-                    "metadata `{key}` is {v}, the arrays' shapes say {size}"
-                ));
-            }
-        }
-    }
-    let names = Net::names(&config);
-    if let Some(extra) = arrays.keys().filter(|k| !names.contains(*k)).min() {
-        return Err(format!(
-            "unknown array `{extra}` (a network has {})",
-            names.join(", ")
-        ));
-    }
-    let mut vars = Vec::new();
-    for (k, (layer, inputs, outputs)) in config.layers().into_iter().enumerate() {
-        for (name, want) in [
-            (&names[2 * k], vec![outputs, inputs]),
-            (&names[2 * k + 1], vec![outputs]),
-        ] {
-            let (shape, data) = arrays
-                .get(name)
-                .ok_or_else(|| format!("no array `{name}` (layer {layer})"))?;
-            if *shape != want {
-                return Err(format!("`{name}` is {shape:?}, the layout says {want:?}"));
-            }
-            vars.push(Var::from_vec(data.clone(), want, &Device::Cpu).map_err(|e| e.to_string())?);
-        }
-    }
-    let fitted_on = match metadata.remove("fitted_on") {
-        Some(text) => Some(
-            serde_json::from_str(&text)
-                .map_err(|e| format!("metadata `fitted_on` is not its JSON ({e})"))?,
-        ),
-        None => None,
-    };
-    let data = match metadata.remove("data") {
-        Some(text) => serde_json::from_str(&text)
-            .map_err(|e| format!("metadata `data` is not a JSON list of strings ({e})"))?,
-        None => Vec::new(),
-    };
-    let seed = match metadata.remove("seed") {
-        Some(s) => s
-            .parse()
-            .map_err(|_| format!("metadata `seed` is {s:?}, not an unsigned integer"))?,
-        None => 0,
-    };
-    let revision = metadata.remove("revision").unwrap_or_default();
-    Ok(NetEvaluator {
-        net: Net::from_vars(config, vars),
-        provenance: Provenance {
-            fitted_on,
-            data,
-            seed,
-            revision,
-            extra: metadata,
-        },
-    })
-}
-
 /// Write a network's weights (name → float32 array, the layout of
 /// docs/neural.md) and metadata (strings) to `path` as the `az` agent
 /// reads them (the package's ``save_network`` wraps it).
@@ -357,8 +224,7 @@ pub fn _save_network<'py>(
         .collect();
     let name = path.display().to_string();
     py.detach(|| {
-        let net = network_from(arrays, metadata)
-            .map_err(|e| PyValueError::new_err(format!("{name}: {e}")))?;
+        let net = NetEvaluator::from_arrays(&name, arrays, metadata).map_err(net_error)?;
         net.save(&path).map_err(net_error)
     })
 }

@@ -421,7 +421,7 @@ impl VectorEnv {
         if num_envs == 0 {
             return Err(PyValueError::new_err("num_envs must be at least 1"));
         }
-        if !(2..=MAX_PLAYERS).contains(&players) || specs.len() != players {
+        if !engine::PLAYERS.contains(&players) || specs.len() != players {
             return Err(PyValueError::new_err(format!(
                 "{} seat specs for {players} players (2 to 6)",
                 specs.len()

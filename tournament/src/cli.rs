@@ -184,7 +184,7 @@ pub fn parse_rules(s: &str) -> Result<Rules, ArgError> {
 /// Parse `--players`: 2 to 6 seats.
 pub fn parse_players(s: &str) -> Result<u64, ArgError> {
     match s.trim().parse::<u64>() {
-        Ok(p @ 2..=6) => Ok(p),
+        Ok(p) if engine::is_player_count(p) => Ok(p),
         Ok(p) => Err(ArgError::Players(p)),
         Err(e) => Err(ArgError::NotANumber(e)),
     }

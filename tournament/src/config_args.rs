@@ -52,7 +52,7 @@ pub fn tournament_config(args: &TournamentArgs) -> Result<TournamentConfig> {
     check_agents(&agents, args.selfplay)?;
     let players = match args.game.players {
         None => 2,
-        Some(p @ 2..=6) => p as usize,
+        Some(p) if engine::is_player_count(p) => p as usize,
         Some(p) => return Err(Error::Invalid(format!("--players must be 2 to 6, not {p}"))),
     };
     let games = match args.game.games {

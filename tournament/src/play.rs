@@ -49,7 +49,7 @@ impl PlayConfig {
             ));
         }
         let players = args.players.unwrap_or(specs.len() as u64);
-        if !(2..=6).contains(&players) {
+        if !engine::is_player_count(players) {
             return Err(Error::Invalid(format!(
                 "--players must be 2 to 6, not {players}"
             )));

@@ -5,7 +5,6 @@ use crate::clock::Limits;
 use crate::evaluator::{Evaluator, Uniform};
 use crate::learn::ValueModel;
 use crate::models;
-use crate::neural::{LeadBlend, NetEvaluator};
 use crate::spec::params::{self, Param, Params, Values, THREADS};
 use crate::spec::SpecError;
 use std::fmt;
@@ -201,7 +200,7 @@ pub struct AzConfig {
     /// The network file of `net=`, if any (`None`: [`Uniform`]).
     pub net: Option<PathBuf>,
     /// The network of `net=`, read once per process and shared.
-    pub network: Option<Arc<NetEvaluator>>,
+    pub network: Option<Arc<models::Network>>,
     /// The weight of the network's lead head in its values (`lead=`,
     /// default 0): `(1 − lead)·outcome + lead·tanh(margin/20)` (the
     /// margin to each other seat, averaged), as
@@ -324,11 +323,7 @@ impl AzConfig {
             ));
         }
         let mut evaluator = match &network {
-            Some(network) if lead > 0.0 => Arc::new(LeadBlend {
-                net: Arc::clone(network),
-                lead: lead as f32,
-            }),
-            Some(network) => Arc::clone(network) as Arc<dyn Evaluator>,
+            Some(network) => models::blended(network, lead as f32),
             None => Arc::new(Uniform),
         };
         let eval = crate::models::eval_param(params)?;

@@ -422,7 +422,7 @@ impl Dataset {
             let bad = |field: &str, what: String| Err(format!("example {i}: `{field}` {what}"));
             let t = &self.targets[i];
             let players = t.players as usize;
-            if !(2..=MAX_PLAYERS).contains(&players) {
+            if !engine::PLAYERS.contains(&players) {
                 return bad("players", format!("is {players}, not 2 to {MAX_PLAYERS}"));
             }
             if t.turn > MAX_TURN {
@@ -442,7 +442,7 @@ impl Dataset {
             if let Some(k) = globals.iter().position(|v| !plausible(*v)) {
                 return bad("globals", format!("holds {:?} at column {k}", globals[k]));
             }
-            for p in 2..=MAX_PLAYERS {
+            for p in engine::PLAYERS {
                 let want = if p == players { 1.0 } else { 0.0 };
                 if globals[p - 2] != want {
                     return bad(

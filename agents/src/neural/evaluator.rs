@@ -67,6 +67,40 @@ impl fmt::Display for NetError {
 
 impl std::error::Error for NetError {}
 
+/// A network's arrays: name → (shape, values), the layout of
+/// docs/neural.md (weights `[out, in]` as PyTorch's `nn.Linear`).
+pub type Arrays = HashMap<String, (Vec<usize>, Vec<f32>)>;
+
+/// The sizes of a network from its arrays' shapes: `trunk1` is `hidden`
+/// wide, `context` `context`, `cells` `CELLS × cell`, `policy1`
+/// `policy_hidden`; a `trunk1` reading the globals only is a network
+/// without the board.
+fn infer_config(arrays: &Arrays) -> Result<NetConfig, String> {
+    let rows = |name: &str| -> Result<usize, String> {
+        arrays
+            .get(name)
+            .and_then(|(shape, _)| shape.first().copied())
+            .ok_or_else(|| format!("no array `{name}`"))
+    };
+    let cells = rows("cells.weight")?;
+    if cells % CELLS != 0 {
+        return Err(format!(
+            "`cells.weight` has {cells} rows, not a multiple of the {CELLS} window cells"
+        ));
+    }
+    let board = arrays
+        .get("trunk1.weight")
+        .and_then(|(shape, _)| shape.get(1))
+        .is_none_or(|&inputs| inputs != GLOBAL_FEATURES);
+    Ok(NetConfig {
+        hidden: rows("trunk1.weight")?,
+        context: rows("context.weight")?,
+        cell: cells / CELLS,
+        policy_hidden: rows("policy1.weight")?,
+        board,
+    })
+}
+
 /// Where a network comes from (its weights file's metadata).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Provenance {
@@ -186,78 +220,123 @@ impl NetEvaluator {
                 found: version,
             });
         }
-        let size = |key: &str| -> Result<usize, NetError> {
-            meta.get(key)
-                .and_then(|v| v.parse().ok())
-                .filter(|&v: &usize| v > 0 && v <= 1 << 16)
-                .ok_or_else(|| {
-                    NetError::Format(format!("{name}: no valid `{key}` in its metadata"))
-                })
-        };
-        let config = NetConfig {
-            hidden: size("hidden")?,
-            context: size("context")?,
-            cell: size("cell")?,
-            policy_hidden: size("policy_hidden")?,
-            board: match meta.get("board").map(String::as_str) {
-                None | Some("true") => true,
-                Some("false") => false,
-                Some(other) => {
-                    return Err(NetError::Format(format!(
-                        "{name}: `board` in its metadata is `{other}`, not true or false"
-                    )))
+        let mut arrays = Arrays::new();
+        for array in file.names() {
+            let values = file
+                .f32(&array)
+                .map_err(|e| NetError::Format(format!("{name}: {e}")))?;
+            arrays.insert(array, values);
+        }
+        NetEvaluator::from_arrays(&name, arrays, meta)
+    }
+
+    /// A network from its named arrays (the layout of docs/neural.md,
+    /// name → shape and values) and its metadata: what the file loader
+    /// reads and what Python's `save_network` and PyTorch trainers give.
+    /// Its sizes come from the arrays' shapes; metadata that states them
+    /// (`hidden`, `context`, `cell`, `policy_hidden`, `board`), `format`
+    /// or `encoding_version` must agree; `fitted_on`, `data` and `seed`
+    /// must read as what they are; other keys are kept
+    /// ([`Provenance::extra`]). `name` (the file) starts every error.
+    ///
+    /// # Errors
+    /// [`NetError::Format`] for a missing, unknown or misshapen array or a
+    /// metadata value that disagrees or does not read,
+    /// [`NetError::EncodingVersion`] for another encoding,
+    /// [`NetError::Unsound`] when [`check_network`] does not trust it.
+    pub fn from_arrays(
+        name: &str,
+        arrays: Arrays,
+        mut metadata: HashMap<String, String>,
+    ) -> Result<NetEvaluator, NetError> {
+        let format = |e: String| NetError::Format(format!("{name}: {e}"));
+        let config = infer_config(&arrays).map_err(format)?;
+        if let Some(found) = metadata.remove("format") {
+            if found != FORMAT {
+                return Err(format(format!(
+                    "metadata `format` is {found:?}; a network's is {FORMAT:?}"
+                )));
+            }
+        }
+        if let Some(found) = metadata.remove("encoding_version") {
+            if found != ENCODING_VERSION.to_string() {
+                return Err(NetError::EncodingVersion {
+                    path: name.to_string(),
+                    found,
+                });
+            }
+        }
+        if let Some(v) = metadata.remove("board") {
+            if v != config.board.to_string() {
+                return Err(format(format!(
+                    "metadata `board` is {v}, the arrays' shapes say {}",
+                    config.board
+                )));
+            }
+        }
+        let sizes = [
+            ("hidden", config.hidden),
+            ("context", config.context),
+            ("cell", config.cell),
+            ("policy_hidden", config.policy_hidden),
+        ];
+        for (key, size) in sizes {
+            if let Some(v) = metadata.remove(key) {
+                if v != size.to_string() {
+                    return Err(format(format!(
+                        "metadata `{key}` is {v}, the arrays' shapes say {size}"
+                    )));
                 }
-            },
-        };
-        let mut vars = Vec::new();
+            }
+        }
         let names = Net::names(&config);
+        if let Some(extra) = arrays.keys().filter(|k| !names.contains(*k)).min() {
+            return Err(format(format!(
+                "unknown array `{extra}` (a network has {})",
+                names.join(", ")
+            )));
+        }
+        let mut vars = Vec::new();
         for (k, (layer, inputs, outputs)) in config.layers().into_iter().enumerate() {
             for (array, want) in [
                 (&names[2 * k], vec![outputs, inputs]),
                 (&names[2 * k + 1], vec![outputs]),
             ] {
-                let (shape, data) = file
-                    .f32(array)
-                    .map_err(|e| NetError::Format(format!("{e} (layer {layer})")))?;
-                if shape != want {
-                    return Err(NetError::Format(format!(
-                        "{name}: `{array}` is {shape:?}, its sizes say {want:?}"
+                let (shape, data) = arrays
+                    .get(array)
+                    .ok_or_else(|| format(format!("no array `{array}` (layer {layer})")))?;
+                if *shape != want {
+                    return Err(format(format!(
+                        "`{array}` is {shape:?}, the layout says {want:?}"
                     )));
                 }
                 vars.push(
-                    Var::from_vec(data, want, &Device::Cpu)
-                        .map_err(|e| NetError::Format(err(e)))?,
+                    Var::from_vec(data.clone(), want, &Device::Cpu).map_err(|e| format(err(e)))?,
                 );
             }
         }
-        let fitted_on = match meta.get("fitted_on") {
-            Some(text) => Some(serde_json::from_str(text).map_err(|e| {
-                NetError::Format(format!("{name}: `fitted_on` in its metadata: {e}"))
-            })?),
+        let fitted_on = match metadata.remove("fitted_on") {
+            Some(text) => Some(
+                serde_json::from_str(&text)
+                    .map_err(|e| format(format!("metadata `fitted_on` is not its JSON ({e})")))?,
+            ),
             None => None,
         };
-        let data = meta
-            .get("data")
-            .and_then(|d| serde_json::from_str(d).ok())
-            .unwrap_or_default();
-        let known = [
-            "format",
-            "encoding_version",
-            "hidden",
-            "context",
-            "cell",
-            "policy_hidden",
-            "board",
-            "seed",
-            "revision",
-            "data",
-            "fitted_on",
-        ];
-        let extra = meta
-            .iter()
-            .filter(|(k, _)| !known.contains(&k.as_str()))
-            .map(|(k, v)| (k.clone(), v.clone()))
-            .collect();
+        let data = match metadata.remove("data") {
+            Some(text) => serde_json::from_str(&text).map_err(|e| {
+                format(format!(
+                    "metadata `data` is not a JSON list of strings ({e})"
+                ))
+            })?,
+            None => Vec::new(),
+        };
+        let seed = match metadata.remove("seed") {
+            Some(s) => s.parse().map_err(|_| {
+                format(format!("metadata `seed` is {s:?}, not an unsigned integer"))
+            })?,
+            None => 0,
+        };
+        let revision = metadata.remove("revision").unwrap_or_default();
         let net = Net::from_vars(config, vars);
         check_network(&net)
             .map_err(|e| NetError::Unsound(format!("{name}: refused: the network {e}")))?;
@@ -266,9 +345,9 @@ impl NetEvaluator {
             provenance: Provenance {
                 fitted_on,
                 data,
-                seed: meta.get("seed").and_then(|s| s.parse().ok()).unwrap_or(0),
-                revision: meta.get("revision").cloned().unwrap_or_default(),
-                extra,
+                seed,
+                revision,
+                extra: metadata,
             },
         })
     }

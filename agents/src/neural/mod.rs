@@ -24,5 +24,5 @@ pub mod tensors;
 pub mod train;
 
 pub use encode::ENCODING_VERSION;
-pub use evaluator::{check_network, LeadBlend, NetError, NetEvaluator, Provenance};
+pub use evaluator::{check_network, Arrays, LeadBlend, NetError, NetEvaluator, Provenance};
 pub use net::{Net, NetConfig};

@@ -2,6 +2,7 @@
 //! one per file): each module is one former `tests/*.rs` file.
 
 mod agents;
+#[cfg(feature = "neural")]
 mod az_net;
 mod docs;
 mod hands;

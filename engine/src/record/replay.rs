@@ -5,7 +5,7 @@ use super::{GiftOpenRecord, Record, TurnRecord, FORMAT};
 use crate::geom::{Location, Pos};
 use crate::gifts::{Gift, GiftOpen};
 use crate::moves::{IllegalMove, Move, Placement};
-use crate::seat::{Seat, MAX_PLAYERS};
+use crate::seat::Seat;
 use crate::state::State;
 use crate::tiles::Tile;
 use crate::turn::{Action, Drawn, Phase};
@@ -145,7 +145,7 @@ pub fn initial_state(record: &Record) -> Result<State, ReplayError> {
             record.format
         )));
     }
-    if !(2..=MAX_PLAYERS).contains(&record.players) {
+    if !crate::PLAYERS.contains(&record.players) {
         return Err(header(format!(
             "players must be 2 to 6, not {}",
             record.players

@@ -7,11 +7,10 @@
 //! - [`run`](mod@run): a checked tournament ([`run::config`]), its agents
 //!   ([`run::agent_list`], [`run::roster`]), the schedule, the runner, a
 //!   run from start to finish and its resumption ([`run::tournament`]),
-//!   the `--sprt` stop, Ctrl-C and the folder lock.
+//!   the `--sprt` stop, Ctrl-C, the folder lock and merging shards.
 //! - [`results`]: the files of a results folder as types
 //!   ([`results::schema`]), writing and reading them, the summaries,
-//!   what the folder records about the run, merging shards, replaying
-//!   records.
+//!   what the folder records about the run, replaying records.
 //! - [`stats`]: Wilson intervals, Elo, Bradley–Terry, SPRT.
 //! - [`ratings`](mod@ratings): one rating ladder over the games of many
 //!   results folders (`carcassonne ratings`).
@@ -20,6 +19,12 @@
 //! - [`bench`](mod@bench): the `carcassonne bench` timings and signatures.
 //! - [`analysis`]: what an agent thinks of a position or of every
 //!   decision of a recorded game (`carcassonne analyze-game`).
+//! - [`seeds`]: the splitmix64 chains every derived seed comes from.
+//!
+//! Imports point down only: `run` uses `learning`, `results` and
+//! `stats`; `learning` uses `results`; `results` uses `stats`; `seeds`
+//! and `stats` use nothing of the crate; `analysis` uses nothing of the
+//! crate either.
 //!
 //! The front door: a caller that only runs tournaments (the Python
 //! package) needs the items re-exported here — build a
@@ -36,6 +41,7 @@ pub mod learning;
 pub mod ratings;
 pub mod results;
 pub mod run;
+pub mod seeds;
 pub mod stats;
 
 pub use results::schema::{RunInfo, RunStatus, Settings};

@@ -21,7 +21,7 @@ pub struct MergeArgs {
 
 /// Merge the shards and print the run's summary.
 pub fn run(args: &MergeArgs, out: &mut Stdout) -> Result<ExitCode> {
-    let merged = tournament::results::merge::merge(&args.dirs, &args.out)?;
+    let merged = tournament::run::merge::merge(&args.dirs, &args.out)?;
     let report = run_report::with_report(merged)?;
     out.print(&report.text())?;
     Ok(super::forfeit_code(&report))

@@ -31,7 +31,7 @@ use std::path::{Path, PathBuf};
 use tournament::learning::train::{train, TrainConfig};
 use tournament::results::output::{csv_bytes, read_run_info, write_atomic};
 use tournament::run::lock::FolderLock;
-use tournament::run::schedule::mix;
+use tournament::seeds::mix;
 use tournament::stats::SprtDecision;
 
 /// Domain tag of the generation seeds ("IMPR").
@@ -176,7 +176,7 @@ impl ImproveSettings {
         };
         // The combination is checked once, before anything is written.
         settings.rules_args().rules()?;
-        if !(2..=6).contains(&settings.players) {
+        if !engine::is_player_count(settings.players) {
             return Err(Error::Invalid(format!(
                 "--players must be 2 to 6, not {}",
                 settings.players

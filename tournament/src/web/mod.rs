@@ -104,7 +104,7 @@ impl WebConfig {
                 .map_err(|e| Error::Invalid(format!("--agents: {e}")))?;
         }
         let players = args.players.unwrap_or(agents.len() as u64 + 1);
-        if !(2..=6).contains(&players) {
+        if !engine::is_player_count(players) {
             return Err(Error::Invalid(format!(
                 "--players must be 2 to 6, not {players}"
             )));

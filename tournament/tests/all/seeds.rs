@@ -7,7 +7,8 @@
 use crate::common::{fails, json, read, run, scratch, tournament};
 use protocol::secret::Secret;
 use std::path::{Path, PathBuf};
-use tournament::run::schedule::{deck_seed, mix};
+use tournament::run::schedule::deck_seed;
+use tournament::seeds::mix;
 
 /// The spy bot's `ext:` spec.
 fn spy_bot() -> String {

@@ -7,9 +7,10 @@
 //! hold nothing the seat could not see. The columns are documented in
 //! `results/README.md`.
 
+pub use crate::results::schema::{positions_columns as columns, FIRST_FEATURE};
 use crate::results::schema::{GameRow, POSITIONS_CSV};
 use agents::capped::Cap;
-use agents::learn::{extract, FeatureVector, FEATURES};
+use agents::learn::{extract, FeatureVector};
 use agents::{Decision as Answer, Observer};
 use engine::{Action, SeatView};
 use files::error::{Error, Result};
@@ -17,31 +18,6 @@ use files::lines::complete_lines;
 use std::collections::HashSet;
 use std::path::Path;
 use std::sync::{Arc, Mutex};
-
-/// The columns before the features.
-const ID_COLUMNS: &[&str] = &["game", "deck_seed", "step", "turn", "seat", "players"];
-/// The columns after the features.
-const TAIL_COLUMNS: &[&str] = &[
-    "action",
-    "action_id",
-    "root_visits",
-    "final_lead",
-    "result",
-    "rank",
-];
-
-/// The header of positions.csv.
-pub fn columns() -> Vec<&'static str> {
-    ID_COLUMNS
-        .iter()
-        .chain(FEATURES)
-        .chain(TAIL_COLUMNS)
-        .copied()
-        .collect()
-}
-
-/// The index of the first feature column.
-pub const FIRST_FEATURE: usize = 6;
 
 /// One decision as the recorder saw it.
 #[derive(Clone, Debug)]
@@ -204,6 +180,8 @@ pub fn load(dir: &Path, rows: &[GameRow]) -> Result<Vec<String>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::results::schema::{ID_COLUMNS, TAIL_COLUMNS};
+    use agents::learn::FEATURES;
     use engine::Tile;
 
     #[test]

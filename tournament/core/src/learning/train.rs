@@ -13,7 +13,7 @@
 use crate::learning::positions::{columns, FIRST_FEATURE};
 use crate::results::output::{read_run_info, write_atomic};
 use crate::results::schema::{POSITIONS_CSV, RUN_JSON};
-use crate::run::schedule::mix;
+use crate::seeds::mix;
 use agents::learn::{ridge, FeatureVector, FittedOn, ValueModel, FEATURE_COUNT};
 use files::error::{Error, Result};
 use serde::Serialize;

@@ -1,11 +1,9 @@
 //! The files of a results folder: their rows and run.json as types
 //! ([`schema`]), writing and reading them ([`output`]), the statistics
 //! written to them ([`summary`]), what the folder records about the run
-//! itself ([`meta`]), combining shard folders ([`merge`]), and checking
-//! game records ([`replay`]). Column by column in `results/README.md`.
+//! itself ([`meta`]), and checking game records ([`replay`]). Column by column in `results/README.md`.
 
 mod git_head;
-pub mod merge;
 pub mod meta;
 pub mod output;
 pub mod replay;

@@ -2,7 +2,9 @@
 //! `results/README.md`): `games.csv`, `summary.csv`, `pairwise.csv`,
 //! `run.json` and `records.jsonl`.
 //!
-//! Self-play runs also write `positions.csv` ([`crate::learning::positions`]).
+//! Self-play runs also write `positions.csv` (its header
+//! [`crate::results::schema::positions_columns`], its rows from
+//! `crate::learning::positions`).
 //!
 //! `games.csv` and `records.jsonl` are appended game by game, in game
 //! order, and flushed after every game, so an interrupted run keeps every
@@ -137,7 +139,7 @@ impl GamesWriter {
     pub fn with_positions(mut self, dir: &Path, kept: Option<&[String]>) -> Result<GamesWriter> {
         let path = dir.join(POSITIONS_CSV);
         let tmp = dir.join("positions.csv.tmp");
-        let mut text = crate::learning::positions::columns().join(",");
+        let mut text = crate::results::schema::positions_columns().join(",");
         text.push('\n');
         for line in kept.unwrap_or_default() {
             text.push_str(line);

@@ -7,7 +7,6 @@
 //! [`crate::results::summary`] computes the summary rows, [`crate::run::config`] checks
 //! the settings.
 
-use crate::run::schedule::Shard;
 use crate::stats::{Pentanomial, SprtDecision, SprtModel};
 use engine::Rules;
 use serde::{Deserialize, Serialize};
@@ -356,3 +355,72 @@ pub const GAME_COLUMNS: [&str; 17] = [
     "decisions",
     "forfeit",
 ];
+
+/// positions.csv: the columns before the features.
+pub const ID_COLUMNS: &[&str] = &["game", "deck_seed", "step", "turn", "seat", "players"];
+/// positions.csv: the columns after the features.
+pub const TAIL_COLUMNS: &[&str] = &[
+    "action",
+    "action_id",
+    "root_visits",
+    "final_lead",
+    "result",
+    "rank",
+];
+
+/// The header of positions.csv (a self-play run's positions,
+/// `crate::learning::positions`).
+pub fn positions_columns() -> Vec<&'static str> {
+    ID_COLUMNS
+        .iter()
+        .chain(agents::learn::FEATURES)
+        .chain(TAIL_COLUMNS)
+        .copied()
+        .collect()
+}
+
+/// positions.csv: the index of the first feature column.
+pub const FIRST_FEATURE: usize = 6;
+
+/// Play shard `index` (1-based) of `count`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Shard {
+    /// K, from 1 to `count`.
+    pub index: u64,
+    /// N, at least 1.
+    pub count: u64,
+}
+
+/// A shard that is not `K/N` with 1 ≤ K ≤ N.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ShardError;
+
+impl std::fmt::Display for ShardError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("expected K/N with 1 <= K <= N, e.g. 1/4")
+    }
+}
+
+impl std::error::Error for ShardError {}
+
+impl std::str::FromStr for Shard {
+    type Err = ShardError;
+
+    /// Parse `K/N` with 1 ≤ K ≤ N.
+    fn from_str(text: &str) -> std::result::Result<Shard, ShardError> {
+        let (k, n) = text.split_once('/').ok_or(ShardError)?;
+        let index: u64 = k.trim().parse().map_err(|_| ShardError)?;
+        let count: u64 = n.trim().parse().map_err(|_| ShardError)?;
+        if index == 0 || count == 0 || index > count {
+            return Err(ShardError);
+        }
+        Ok(Shard { index, count })
+    }
+}
+
+impl Shard {
+    /// Whether game `game` belongs to this shard.
+    pub fn contains(&self, game: u64) -> bool {
+        game % self.count == self.index - 1
+    }
+}

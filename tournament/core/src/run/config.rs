@@ -41,7 +41,7 @@ impl Settings {
     /// `run.json` (which may have been edited): one line says what is
     /// wrong.
     pub fn validate(&self) -> Result<()> {
-        if !(2..=6).contains(&self.players) {
+        if !engine::PLAYERS.contains(&self.players) {
             return Err(Error::Invalid(format!(
                 "players must be 2 to 6, not {}",
                 self.players

@@ -27,25 +27,8 @@
 //!   games share a tile order (paired decks compare agents; self-play
 //!   data wants variety).
 
+use crate::seeds::mix;
 use protocol::secret::Secret;
-use serde::{Deserialize, Serialize};
-
-/// One step of splitmix64 (Steele, Lea & Flood): a fixed, well-mixed
-/// bijection of 64-bit words.
-pub fn splitmix64(x: u64) -> u64 {
-    let mut z = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
-/// Hash a sequence of words with a domain tag into one seed:
-/// `h = splitmix64(seed ^ tag)`, then `h = splitmix64(h ^ w)` per word.
-pub fn mix(seed: u64, tag: u64, words: &[u64]) -> u64 {
-    words
-        .iter()
-        .fold(splitmix64(seed ^ tag), |h, &w| splitmix64(h ^ w))
-}
 
 /// Domain tag of deck seeds ("DECK").
 const DECK_TAG: u64 = 0x4445_434B;
@@ -64,48 +47,7 @@ pub fn agent_seed(seed: u64, game: u64, seat: usize) -> u64 {
     mix(seed, AGENT_TAG, &[game, seat as u64])
 }
 
-/// Play shard `index` (1-based) of `count`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Shard {
-    /// K, from 1 to `count`.
-    pub index: u64,
-    /// N, at least 1.
-    pub count: u64,
-}
-
-/// A shard that is not `K/N` with 1 ≤ K ≤ N.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ShardError;
-
-impl std::fmt::Display for ShardError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("expected K/N with 1 <= K <= N, e.g. 1/4")
-    }
-}
-
-impl std::error::Error for ShardError {}
-
-impl std::str::FromStr for Shard {
-    type Err = ShardError;
-
-    /// Parse `K/N` with 1 ≤ K ≤ N.
-    fn from_str(text: &str) -> std::result::Result<Shard, ShardError> {
-        let (k, n) = text.split_once('/').ok_or(ShardError)?;
-        let index: u64 = k.trim().parse().map_err(|_| ShardError)?;
-        let count: u64 = n.trim().parse().map_err(|_| ShardError)?;
-        if index == 0 || count == 0 || index > count {
-            return Err(ShardError);
-        }
-        Ok(Shard { index, count })
-    }
-}
-
-impl Shard {
-    /// Whether game `game` belongs to this shard.
-    pub fn contains(&self, game: u64) -> bool {
-        game % self.count == self.index - 1
-    }
-}
+pub use crate::results::schema::{Shard, ShardError};
 
 /// An arithmetic run of game indices, `first, first + step, …` (`len` of
 /// them): the games of a run or of what is left of it, held in constant
@@ -465,6 +407,6 @@ mod tests {
     #[test]
     fn seeds_are_pinned() {
         // Changing the derivation changes every published result.
-        assert_eq!(splitmix64(0), 0xE220_A839_7B1D_CDAF);
+        assert_eq!(crate::seeds::splitmix64(0), 0xE220_A839_7B1D_CDAF);
     }
 }

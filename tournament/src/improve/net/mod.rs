@@ -59,7 +59,7 @@ use std::path::{Path, PathBuf};
 use times::{read_times, timed};
 use tournament::learning::train_net::fit;
 use tournament::results::output::read_run_info;
-use tournament::run::schedule::mix;
+use tournament::seeds::mix;
 use tournament::stats::SprtDecision;
 use training::{count_examples, fact, initial, save, training_facts};
 

@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 use tournament::learning::train_net::TrainNetConfig;
 use tournament::results::output::write_atomic;
 use tournament::run::lock::FolderLock;
-use tournament::run::schedule::mix;
+use tournament::seeds::mix;
 
 /// The settings of a run (`improve-net.json`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -236,7 +236,7 @@ impl NetSettings {
             n => Ok(n),
         };
         let players = args.players.unwrap_or(2);
-        if !(2..=6).contains(&players) {
+        if !engine::is_player_count(players) {
             return Err(invalid(format!("--players must be 2 to 6, not {players}")));
         }
         let noise = args.noise.unwrap_or(0.25);

@@ -8,7 +8,7 @@ use agents::neural::NetEvaluator;
 use files::error::{Error, Result};
 use std::path::Path;
 use tournament::learning::train_net::fit;
-use tournament::run::schedule::mix;
+use tournament::seeds::mix;
 
 /// Write the network `net` of generation `k`, with what the run knows of
 /// it in its metadata.
