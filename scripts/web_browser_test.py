@@ -3,10 +3,13 @@
 DevTools protocol, plays complete games against `random` by clicking —
 the base game, The Gifts, and a hand of tiles — and checks that each saved
 record replays (`carcassonne replay`) to the scores the page shows, and
-that the page logged no console error. At the end of each game it clicks
+that the pages logged no console error. At the end of each game it clicks
 what is left (nothing may be offered or throw), and checks the whole page
 of the web app and of `carcassonne view` at 600, 1000, 1280 and 1920 px:
-no sideways scroll, every column of the score tables in the window.
+no sideways scroll, every column of the score tables in the window. It
+steps through the analysis panel of the base and the Gifts game
+(`analyze-game`, then `view --analysis`: candidate moves and chart marks
+clicked).
 
     python scripts/web_browser_test.py target/debug/carcassonne [--screenshot docs/web.png] [--shots docs/screenshots]
 
@@ -379,6 +382,48 @@ def check_widths(page, what, url):
     print(f"{what}: the whole board shows at 600, 800 and 1000 px")
 
 
+def check_analysis_panel(page, binary, record, tmp, what):
+    """`view --analysis`: step through the turns, click candidate moves and
+    a chart mark; each click must show what it names (console errors are
+    collected with the rest)."""
+    analysis = os.path.join(tmp, f"analysis-{what}.json")
+    viewer = os.path.join(tmp, f"analysis-{what}.html")
+    subprocess.run([binary, "analyze-game", record, "--agent", "mcts:iterations=100", "--out", analysis],
+                   check=True, capture_output=True)
+    subprocess.run([binary, "view", record, "--analysis", analysis, "--out", viewer],
+                   check=True, capture_output=True)
+    page.call("Page.navigate", url="file://" + viewer)
+    wait_for(page, lambda: page.js("!!document.getElementById('analysis-body') && document.readyState === 'complete'"),
+             f"the analysis panel ({what})")
+    last = page.js("GAME.frames.length - 1")
+    picked = 0
+    for n in range(0, last, 7):
+        page.js(f"window.viewerShow({n})")
+        rows = page.count("#analysis tr[data-i]")
+        if rows == 0:
+            continue
+        shown = page.js("Array.from(document.querySelectorAll('#board g.cand')).filter(g => g.style.display !== 'none').length")
+        page.js(f"document.querySelectorAll('#analysis tr[data-i]')[{rows - 1}].scrollIntoView({{block: 'center'}})")
+        if not page.click("#analysis tr[data-i]", rows - 1):
+            fail(f"{what}: turn {n}: the last top move cannot be clicked")
+        row_picked = page.js("document.querySelectorAll('#analysis tr.picked').length")
+        if row_picked != 1:
+            fail(f"{what}: turn {n}: clicking a top move picked {row_picked} rows")
+        if shown and page.count("#board g.cand.picked") > 1:
+            fail(f"{what}: turn {n}: more than one candidate highlighted")
+        picked += page.count("#board g.cand.picked")
+    if picked == 0:
+        fail(f"{what}: no candidate placement was highlighted on the board")
+    marks = page.count("#evalchart circle.mark")
+    if marks:
+        page.js("document.querySelector('#evalchart circle.mark').dispatchEvent(new MouseEvent('click'))")
+        turn = page.js("window.viewerCurrent()")
+        body = page.js("document.getElementById('analysis-body').textContent")
+        if "Played" not in body:
+            fail(f"{what}: the chart's mark led to turn {turn} without an analysed decision")
+    print(f"{what}: the analysis panel steps, highlights {picked} candidates, {marks} marks on its chart")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("binary", help="the carcassonne binary")
@@ -419,6 +464,8 @@ def main():
                     page.call("Page.navigate", url="file://" + viewer)
                     wait_for(page, lambda: page.js("document.readyState === 'complete' && !!document.querySelector('#seats tr')"), "the viewer")
                     check_layout(page, f"the replay viewer of {name}", ["#seats"], args.shots if n == 1 else None, "view")
+                    if n < 2:
+                        check_analysis_panel(page, binary, record, tmp, name)
                     if n == 0:
                         check_widths(page, "the web app", url + "?speed=0")
                         check_widths(page, "the replay viewer", "file://" + viewer)

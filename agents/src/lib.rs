@@ -189,6 +189,12 @@ pub struct Context<'a> {
     /// own budget (their iterations or `time_ms`, whichever ends first);
     /// the others are fast anyway.
     pub time_left: Option<Duration>,
+    /// Search only these of the legal actions at the root, when the
+    /// caller asks (an analysis valuing a move the agent would not have
+    /// looked at); `None`: all of them. `mcts` and `ismcts` honour it;
+    /// other agents may ignore it. Actions that are not legal are left
+    /// out; if none is left, all are searched.
+    pub only: Option<&'a [Action]>,
 }
 
 impl<'a> Context<'a> {
@@ -200,6 +206,7 @@ impl<'a> Context<'a> {
             history: None,
             rng,
             time_left: None,
+            only: None,
         }
     }
 
@@ -207,6 +214,15 @@ impl<'a> Context<'a> {
     pub fn with_history(self, history: History<'a>) -> Context<'a> {
         Context {
             history: Some(history),
+            ..self
+        }
+    }
+
+    /// The same decision, searching only `actions` at the root
+    /// ([`Context::only`]).
+    pub fn with_only(self, actions: &'a [Action]) -> Context<'a> {
+        Context {
+            only: Some(actions),
             ..self
         }
     }
@@ -281,6 +297,42 @@ pub struct SearchStats {
     /// example; `false` for the fast searches of playout cap
     /// randomisation (`az:cap_full=`), which are played, not recorded.
     pub full: bool,
+    /// What the search found of each action of
+    /// [`SearchStats::root_visits`], in their order (empty when the agent
+    /// does not say): analyses read it.
+    pub root_values: Vec<RootValue>,
+}
+
+impl SearchStats {
+    /// The actions of the root with their visits and values, in the
+    /// search's order (values `None` where the agent gives none).
+    pub fn root(&self) -> impl Iterator<Item = (Action, u32, Option<&RootValue>)> + '_ {
+        self.root_visits
+            .iter()
+            .enumerate()
+            .map(|(i, &(a, v))| (a, v, self.root_values.get(i)))
+    }
+}
+
+/// What a search found of one action at its root.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct RootValue {
+    /// The mean value of the action for the deciding seat, on the agent's
+    /// own scale (as [`SearchStats::value`]); 0 if it was not visited.
+    pub value: f64,
+    /// The prior the search gave the action (`az`: the network's), if it
+    /// has one.
+    pub prior: Option<f32>,
+    /// The mean lead in points of the deciding seat over the best other
+    /// seat where the search valued the positions after the action
+    /// (`mcts`: at the end of each rollout, by the end-now scores or the
+    /// `eval=` model's predicted final lead; the final lead with
+    /// `depth=all`), if the agent measures it.
+    pub lead: Option<f64>,
+    /// The share of those valuations in which the deciding seat led (½
+    /// for a tie): its chance of winning as the search sees it (a true
+    /// win rate with `depth=all`), if the agent measures it.
+    pub win: Option<f64>,
 }
 
 /// Why an agent gives up the game instead of choosing an action.

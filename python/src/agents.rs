@@ -63,6 +63,46 @@ impl BuiltinAgent {
         Ok(Action::new(&state, chosen))
     }
 
+    /// What the agent thinks of the position of `view` (whose seat must
+    /// be to play), from that seat's view only: a dict with ``seat``,
+    /// ``legal`` (legal actions), ``iterations`` (0 without a search),
+    /// ``best`` (the agent's choice) and ``top`` (at most `top` moves,
+    /// the choice first, then by visits). A move is a dict: ``action`` in
+    /// record notation (as ``str()`` of the matching action of ``view.legal_actions()``), ``place`` (tile,
+    /// x, y, rot, meeple) for a placement, ``visits``, ``share`` of the
+    /// root's visits, ``prior``, ``value``, ``lead`` (mean lead in points
+    /// over the best other seat) and ``win`` (share of the search's
+    /// valuations in which the seat led), ``None`` where the agent gives
+    /// none (docs/analysis.md). Draws from the agent's generator.
+    #[pyo3(signature = (view, top = 5))]
+    fn analyze<'py>(
+        &self,
+        py: Python<'py>,
+        view: PyRef<'_, View>,
+        top: usize,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        if !view.seat_view().for_each_action_any() {
+            return Err(illegal(format!(
+                "seat {} has no decision to make now",
+                view.seat_view().seat().index()
+            )));
+        }
+        let state = view.state().clone();
+        let seat = view.seat_view().seat();
+        let analysis = py.detach(|| {
+            let mut inner = self.inner.lock().unwrap_or_else(|e| e.into_inner());
+            let (agent, rng) = &mut *inner;
+            let view = state.view(seat);
+            guard(|| {
+                ::tournament::analysis::analyze_position(agent.as_mut(), &view, rng, top, None)
+                    .map_err(|e| EngineError::new_err(e.to_string()))
+            })
+        })?;
+        let text =
+            serde_json::to_string(&analysis).map_err(|e| EngineError::new_err(e.to_string()))?;
+        py.import("json")?.call_method1("loads", (text,))
+    }
+
     /// Forget anything kept from an earlier game.
     fn reset(&self) {
         self.inner

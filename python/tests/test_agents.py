@@ -22,6 +22,32 @@ def test_agent_specs_build_and_select_legal_actions():
         carcassonne.agent("random").select(game.view(1))
 
 
+def test_analyze_gives_the_searchs_top_moves_as_legal_actions_with_values():
+    game = carcassonne.Game(seed=3)
+    game.draw_random()
+    view = game.view(0)
+    legal = {str(a) for a in game.legal_actions()}
+    a = carcassonne.agent("mcts:iterations=300", seed=2).analyze(view, top=3)
+    assert a["seat"] == 0 and a["legal"] == len(legal) and a["iterations"] == 300
+    assert 1 <= len(a["top"]) <= 3
+    assert a["top"][0] == a["best"]
+    visits = [m["visits"] for m in a["top"]]
+    assert visits[1:] == sorted(visits[1:], reverse=True)
+    for m in a["top"]:
+        assert m["action"] in legal
+        assert 0.0 <= m["share"] <= 1.0 and 0.0 <= m["win"] <= 1.0
+        assert isinstance(m["lead"], float)
+        assert m["place"]["tile"] == m["action"].split()[0]
+    # The same seed, the same analysis; an agent without a search gives
+    # its choice only.
+    again = carcassonne.agent("mcts:iterations=300", seed=2).analyze(view, top=3)
+    assert again == a
+    g = carcassonne.agent("greedy").analyze(view)
+    assert g["iterations"] == 0 and g["best"]["visits"] == 0 and g["best"]["lead"] is None
+    with pytest.raises(carcassonne.IllegalActionError):
+        carcassonne.agent("greedy").analyze(game.view(1))
+
+
 def test_a_python_agent_that_raises_forfeits_its_tournament_game(tmp_path):
     def crashing(view):
         if view.seat == 0 and len(view.board()) > 4:

@@ -59,6 +59,10 @@ pub enum Command {
     /// Play against the agents in a browser (a local server), or watch a
     /// tournament folder live with --watch.
     Web(crate::web::WebArgs),
+    /// What an agent thinks of every decision of a recorded game: its
+    /// top moves, the value of the move played and a verdict on it, as
+    /// JSON (and CSV).
+    AnalyzeGame(crate::commands::analyze::AnalyzeArgs),
     /// Check game records and print their scores as JSON.
     Replay(crate::commands::replay::ReplayArgs),
 }

@@ -232,6 +232,16 @@ impl AzAgent {
                 value: total / f64::from(visits.max(1)),
                 policy: (!stats.improved.is_empty()).then(|| stats.improved.clone()),
                 full,
+                root_values: stats
+                    .children
+                    .iter()
+                    .map(|&(_, visits, total, prior)| crate::RootValue {
+                        value: total / f64::from(visits.max(1)),
+                        prior: Some(prior),
+                        lead: None,
+                        win: None,
+                    })
+                    .collect(),
             },
         )
     }

@@ -79,14 +79,14 @@ mod tree;
 
 pub use config::{MctsConfig, Reward, Rollout, PARAMS};
 pub use rollout::sampled_greedy_move;
-pub use search::{RootStats, SearchResult};
+pub use search::{RootChild, RootStats, SearchResult};
 pub use tree::NodeId;
 
 use crate::clock::{Budget, Clock, SearchClock};
 use crate::solver;
 use crate::spec::AgentKind;
 use crate::{Agent, AgentError, AgentRng, Context, Decision, Lifecycle, SearchStats};
-use engine::SeatView;
+use engine::{Action, SeatView};
 use rand::{Rng, SeedableRng};
 use reuse::LastSearch;
 use search::Search;
@@ -162,7 +162,7 @@ impl MctsAgent {
         let budget = self
             .clock
             .budget(self.config.limits(), view, self.clock.now(), None);
-        self.run(view, rng, &budget, None).choose()
+        self.run(view, rng, &budget, None, None).choose()
     }
 
     /// One search on this thread, or `threads` searches in parallel with
@@ -175,6 +175,7 @@ impl MctsAgent {
         rng: &mut AgentRng,
         budget: &Budget,
         path: Option<&[Key]>,
+        only: Option<&[Action]>,
     ) -> RootStats {
         let cfg = &self.config;
         let threads = cfg.threads.max(1) as usize;
@@ -190,11 +191,15 @@ impl MctsAgent {
             }
         }
         if threads == 1 {
-            return Search::new(cfg, &mut self.trees[0]).run(view, rng, budget);
+            return Search::new(cfg, &mut self.trees[0])
+                .only(only)
+                .run(view, rng, budget);
         }
         let seeds: Vec<u64> = (0..threads).map(|_| rng.r#gen()).collect();
         let search = |tree: &mut Tree, seed: u64| {
-            Search::new(cfg, tree).run(view, &mut AgentRng::seed_from_u64(seed), budget)
+            Search::new(cfg, tree)
+                .only(only)
+                .run(view, &mut AgentRng::seed_from_u64(seed), budget)
         };
         // Operating-system threads, not the rayon pool: a tournament plays
         // its games on that pool, where the searches of one move could run
@@ -230,16 +235,18 @@ impl MctsAgent {
 
     /// Choose the move of `view`: from the solver in its reach (no
     /// search statistics then), else by a search on the trees kept at the
-    /// end of `path` (or fresh ones), cut at `time_left`.
+    /// end of `path` (or fresh ones), cut at `time_left`; with `only`, a
+    /// search of those actions alone (never the solver).
     fn choose(
         &mut self,
         view: &SeatView<'_>,
         rng: &mut AgentRng,
         path: Option<&[Key]>,
         time_left: Option<Duration>,
+        only: Option<&[Action]>,
     ) -> Decision {
         self.kept = None;
-        if self.config.solver_tiles > 0 {
+        if self.config.solver_tiles > 0 && only.is_none() {
             let state = view.determinize(rng);
             if solver::in_reach(&state, self.config.solver_tiles) {
                 return Decision::new(solver::solve(&state).1);
@@ -249,17 +256,22 @@ impl MctsAgent {
         let budget = self
             .clock
             .budget(self.config.limits(), view, start, time_left);
-        let stats = self.run(view, rng, &budget, path);
+        let stats = self.run(view, rng, &budget, path, only);
         let best = stats.choose();
         self.clock.charge(start);
         Decision::searched(
             best.action,
             SearchStats {
-                root_visits: stats.children.iter().map(|&(a, v, _)| (a, v)).collect(),
+                root_visits: stats
+                    .children
+                    .iter()
+                    .map(|c| (c.action, c.visits))
+                    .collect(),
                 iterations: stats.iterations,
                 value: best.value,
                 policy: None,
                 full: true,
+                root_values: stats.children.iter().map(RootChild::value).collect(),
             },
         )
     }
@@ -275,13 +287,15 @@ impl Agent for MctsAgent {
     /// else on fresh trees.
     fn decide(&mut self, cx: Context<'_>) -> Result<Decision, AgentError> {
         let (view, rng) = (cx.view, cx.rng);
-        let history = cx.history.filter(|_| self.config.reuse);
+        let history = cx
+            .history
+            .filter(|_| self.config.reuse && cx.only.is_none());
         let Some(history) = history else {
             self.last = None;
-            return Ok(self.choose(view, rng, None, cx.time_left));
+            return Ok(self.choose(view, rng, None, cx.time_left, cx.only));
         };
         let path = self.last.take().and_then(|l| l.path_to(view, &history));
-        let decision = self.choose(view, rng, path.as_deref(), cx.time_left);
+        let decision = self.choose(view, rng, path.as_deref(), cx.time_left, None);
         if decision.search.is_some() {
             self.last = LastSearch::new(view, &history, decision.action);
         }
@@ -396,6 +410,37 @@ mod tests {
     }
 
     #[test]
+    fn a_search_of_only_some_actions_visits_only_them_and_measures_their_leads() {
+        let mut state = State::new(Rules::default(), 2, Seat(0));
+        state.draw(Tile::D).unwrap();
+        let view = state.view(Seat(0));
+        let legal = state.legal_actions();
+        let only = [legal[legal.len() - 1], legal[0]];
+        let spec = "mcts:iterations=60";
+        let mut agent = MctsAgent::new(spec.into(), config(spec));
+        let mut rng = AgentRng::seed_from_u64(3);
+        let d = agent
+            .decide(Context::new(&view, &mut rng).with_only(&only))
+            .unwrap();
+        assert!(only.contains(&d.action));
+        let s = d.search.expect("a search");
+        let mut searched: Vec<Action> = s.root_visits.iter().map(|&(a, _)| a).collect();
+        searched.sort_by_key(|a| format!("{a:?}"));
+        let mut want = only.to_vec();
+        want.sort_by_key(|a| format!("{a:?}"));
+        assert_eq!(searched, want);
+        assert_eq!(s.root_visits.iter().map(|&(_, v)| v).sum::<u32>(), 60);
+        assert_eq!(s.root_values.len(), 2);
+        for v in &s.root_values {
+            assert!(v.lead.is_some(), "{v:?}");
+            assert!((0.0..=1.0).contains(&v.win.expect("a win share")));
+        }
+        // Without the restriction the search sees the other actions too.
+        let d = agent.decide(Context::new(&view, &mut rng)).unwrap();
+        assert!(d.search.expect("a search").root_visits.len() > 2);
+    }
+
+    #[test]
     fn the_endgame_solver_answers_without_search_statistics() {
         let state = crate::test_support::random_play_until(2, Rules::default(), 5, |s| {
             s.bag().total() == 1 && !s.is_chance()
@@ -450,19 +495,22 @@ mod tests {
         let a = Action::Keep(Tile::A);
         let b = Action::Keep(Tile::B);
         let mut x = RootStats {
-            children: vec![(a, 3, 1.5), (b, 2, 2.0)],
+            children: vec![RootChild::new(a, 3, 1.5), RootChild::new(b, 2, 2.0)],
             first_untried: None,
             iterations: 5,
             nodes: 9,
         };
         let y = RootStats {
-            children: vec![(b, 2, 1.0)],
+            children: vec![RootChild::new(b, 2, 1.0)],
             first_untried: Some(a),
             iterations: 2,
             nodes: 4,
         };
         x.merge(&y);
-        assert_eq!(x.children, vec![(a, 3, 1.5), (b, 4, 3.0)]);
+        assert_eq!(
+            x.children,
+            vec![RootChild::new(a, 3, 1.5), RootChild::new(b, 4, 3.0)]
+        );
         assert_eq!((x.iterations, x.nodes), (7, 13));
         // b has more visits now; alone, a led.
         assert_eq!(x.choose().action, b);

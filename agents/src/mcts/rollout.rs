@@ -27,19 +27,29 @@ pub(crate) fn evaluate(
     scores
 }
 
-/// The reward of each seat for `scores`.
-pub(crate) fn rewards(
-    cfg: &MctsConfig,
-    scores: &[f64; MAX_PLAYERS],
-    players: usize,
-) -> [f64; MAX_PLAYERS] {
+/// The lead of each seat over the best other for `scores`.
+pub(crate) fn leads(scores: &[f64; MAX_PLAYERS], players: usize) -> [f64; MAX_PLAYERS] {
     let mut out = [0.0; MAX_PLAYERS];
     for (s, r) in out.iter_mut().enumerate().take(players) {
         let best_other = (0..players)
             .filter(|&o| o != s)
             .map(|o| scores[o])
             .fold(f64::NEG_INFINITY, f64::max);
-        *r = reward(cfg, scores[s] - best_other);
+        *r = scores[s] - best_other;
+    }
+    out
+}
+
+/// The reward of each seat for `scores`.
+#[cfg(test)]
+pub(crate) fn rewards(
+    cfg: &MctsConfig,
+    scores: &[f64; MAX_PLAYERS],
+    players: usize,
+) -> [f64; MAX_PLAYERS] {
+    let mut out = leads(scores, players);
+    for r in out.iter_mut().take(players) {
+        *r = reward(cfg, *r);
     }
     out
 }

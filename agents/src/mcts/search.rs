@@ -3,7 +3,7 @@
 //! and gift draws, and the backup of each seat's reward.
 
 use super::config::MctsConfig;
-use super::rollout::{evaluate, quick_value, reward, rewards, rollout};
+use super::rollout::{evaluate, leads, quick_value, reward, rollout};
 use super::tree::{Key, NodeId, Tree};
 use crate::clock::Budget;
 use crate::greedy::action_value_in;
@@ -31,8 +31,8 @@ pub struct SearchResult {
 /// merge with other searches of the same position).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct RootStats {
-    /// Each child of the root: its action, visits and total reward.
-    pub children: Vec<(Action, u32, f64)>,
+    /// Each child of the root, in the tree's order.
+    pub children: Vec<RootChild>,
     /// The best untried action by the ordering, if any is left.
     pub first_untried: Option<Action>,
     /// Iterations run.
@@ -41,17 +41,70 @@ pub struct RootStats {
     pub nodes: usize,
 }
 
+/// One child of the root: its action, visits and total reward, and the
+/// leads of the seat to play measured through it in this search (a tree
+/// kept with `reuse` brings visits without leads, hence their own count).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RootChild {
+    /// The action.
+    pub action: Action,
+    /// Its visits.
+    pub visits: u32,
+    /// The sum of the rewards of the seat to play through it.
+    pub total: f64,
+    /// How many leads were measured through it ([`RootChild::lead`]).
+    pub measured: u32,
+    /// The sum of the seat's leads in points over the best other seat at
+    /// the valuations of this search through it.
+    pub lead: f64,
+    /// The sum over those valuations of 1 (ahead), ½ (level) or 0.
+    pub wins: f64,
+}
+
+impl RootChild {
+    /// A child of `action` with `visits` and a `total` reward, no leads.
+    pub fn new(action: Action, visits: u32, total: f64) -> RootChild {
+        RootChild {
+            action,
+            visits,
+            total,
+            measured: 0,
+            lead: 0.0,
+            wins: 0.0,
+        }
+    }
+
+    /// Its mean reward (0 unvisited).
+    pub fn mean(&self) -> f64 {
+        self.total / self.visits.max(1) as f64
+    }
+
+    /// What the search found of it, for [`crate::SearchStats`].
+    pub fn value(&self) -> crate::RootValue {
+        let n = f64::from(self.measured);
+        crate::RootValue {
+            value: self.mean(),
+            prior: None,
+            lead: (self.measured > 0).then(|| self.lead / n),
+            win: (self.measured > 0).then(|| self.wins / n),
+        }
+    }
+}
+
 impl RootStats {
-    /// Add the statistics of another search of the same position: visits
-    /// and rewards per action are summed (root parallelism).
+    /// Add the statistics of another search of the same position: visits,
+    /// rewards and leads per action are summed (root parallelism).
     pub fn merge(&mut self, other: &RootStats) {
-        for &(action, visits, total) in &other.children {
-            match self.children.iter_mut().find(|c| c.0 == action) {
+        for o in &other.children {
+            match self.children.iter_mut().find(|c| c.action == o.action) {
                 Some(c) => {
-                    c.1 += visits;
-                    c.2 += total;
+                    c.visits += o.visits;
+                    c.total += o.total;
+                    c.measured += o.measured;
+                    c.lead += o.lead;
+                    c.wins += o.wins;
                 }
-                None => self.children.push((action, visits, total)),
+                None => self.children.push(*o),
             }
         }
         self.first_untried = self.first_untried.or(other.first_untried);
@@ -62,9 +115,8 @@ impl RootStats {
     /// The most visited action (ties: the higher mean reward, then the
     /// first listed); with no children, the best untried action.
     pub fn choose(&self) -> SearchResult {
-        let mean = |&(_, v, t): &(Action, u32, f64)| t / v.max(1) as f64;
         let best = self.children.iter().reduce(|a, b| {
-            if (b.1, mean(b)) > (a.1, mean(a)) {
+            if (b.visits, b.mean()) > (a.visits, a.mean()) {
                 b
             } else {
                 a
@@ -72,11 +124,11 @@ impl RootStats {
         });
         match best {
             Some(b) => SearchResult {
-                action: b.0,
+                action: b.action,
                 iterations: self.iterations,
                 nodes: self.nodes,
-                visits: b.1,
-                value: mean(b),
+                visits: b.visits,
+                value: b.mean(),
             },
             None => SearchResult {
                 action: self.first_untried.expect("a legal action"),
@@ -98,6 +150,12 @@ pub(crate) struct Search<'c, 't> {
     scratch: Vec<(i32, Action)>,
     /// The fields' touched cities, kept across the iterations.
     fields: Box<FieldCache>,
+    /// The root's actions to search, if the caller restricts them.
+    only: Option<Vec<Action>>,
+    /// Per child of the root: the leads measured through it in this
+    /// search ([`RootChild::lead`]).
+    /// (node, leads measured, their sum, the wins among them).
+    measured: Vec<(NodeId, u32, f64, f64)>,
 }
 
 impl<'c, 't> Search<'c, 't> {
@@ -112,6 +170,17 @@ impl<'c, 't> Search<'c, 't> {
             actions: Vec::new(),
             scratch: Vec::new(),
             fields: Box::default(),
+            only: None,
+            measured: Vec::new(),
+        }
+    }
+
+    /// The same search over only `actions` at the root (those legal; all
+    /// if none is), see [`crate::Context::only`].
+    pub(crate) fn only(self, actions: Option<&[Action]>) -> Search<'c, 't> {
+        Search {
+            only: actions.map(<[Action]>::to_vec),
+            ..self
         }
     }
 
@@ -140,7 +209,7 @@ impl<'c, 't> Search<'c, 't> {
         let root_moves = self.tree.untried(NodeId::ROOT).len()
             + self.tree.node(NodeId::ROOT).child_count as usize;
         let mut iterations = 0;
-        if root_moves > 1 {
+        if root_moves > 1 || (self.only.is_some() && root_moves > 0) {
             while budget.allows(iterations) {
                 self.iterate(view, rng, &mut state);
                 iterations += 1;
@@ -155,7 +224,20 @@ impl<'c, 't> Search<'c, 't> {
                     let Key::Act(action) = ch.key else {
                         unreachable!("root children are actions")
                     };
-                    (action, ch.visits, ch.total)
+                    let (_, measured, lead, wins) = self
+                        .measured
+                        .iter()
+                        .find(|l| l.0 == c)
+                        .copied()
+                        .unwrap_or((c, 0, 0.0, 0.0));
+                    RootChild {
+                        action,
+                        visits: ch.visits,
+                        total: ch.total,
+                        measured,
+                        lead,
+                        wins,
+                    }
                 })
                 .collect(),
             first_untried: tree.untried(NodeId::ROOT).last().copied(),
@@ -176,6 +258,11 @@ impl<'c, 't> Search<'c, 't> {
         if self.tree.node(id).child_count > 0 {
             let tree = &*self.tree;
             actions.retain(|&a| tree.child(id, Key::Act(a)).is_none());
+        }
+        if let (Some(only), true) = (&self.only, id == NodeId::ROOT) {
+            if actions.iter().any(|a| only.contains(a)) {
+                actions.retain(|a| only.contains(a));
+            }
         }
         if id != NodeId::ROOT && self.cfg.pick > 0 {
             self.tree.set_untried(id, actions.iter().copied());
@@ -274,7 +361,31 @@ impl<'c, 't> Search<'c, 't> {
             }
         }
         rollout(self.cfg, state, rng, &mut self.fields);
-        let rewards = self.rewards(state);
+        let leads = self.leads(state);
+        let mut rewards = [0.0; MAX_PLAYERS];
+        for (r, &lead) in rewards.iter_mut().zip(&leads).take(state.players()) {
+            *r = reward(self.cfg, lead);
+        }
+        if let Some(&child) = self.path.get(1) {
+            let lead = leads[observer.index()];
+            let i = match self.measured.iter().position(|l| l.0 == child) {
+                Some(i) => i,
+                None => {
+                    self.measured.push((child, 0, 0.0, 0.0));
+                    self.measured.len() - 1
+                }
+            };
+            let m = &mut self.measured[i];
+            m.1 += 1;
+            m.2 += lead;
+            m.3 += if lead > 0.0 {
+                1.0
+            } else if lead == 0.0 {
+                0.5
+            } else {
+                0.0
+            };
+        }
         for &n in &self.path {
             let node = self.tree.node_mut(n);
             node.visits += 1;
@@ -402,19 +513,13 @@ impl<'c, 't> Search<'c, 't> {
         best.map(|(_, i)| self.tree.take_untried(id, i, false))
     }
 
-    /// The reward of each seat for the end-now scores of `state`, or for
-    /// its leads predicted by the `eval=` model.
-    fn rewards(&mut self, state: &State) -> [f64; MAX_PLAYERS] {
+    /// The lead of each seat over the best other for the end-now scores
+    /// of `state` (see [`evaluate`]), or as predicted by the `eval=`
+    /// model.
+    fn leads(&mut self, state: &State) -> [f64; MAX_PLAYERS] {
         match &self.cfg.eval {
-            Some(model) => {
-                let mut out = model.leads(state);
-                for r in out.iter_mut().take(state.players()) {
-                    *r = reward(self.cfg, *r);
-                }
-                out
-            }
-            None => rewards(
-                self.cfg,
+            Some(model) => model.leads(state),
+            None => leads(
                 &evaluate(self.cfg, state, &mut self.fields),
                 state.players(),
             ),

@@ -17,11 +17,14 @@
 //! - [`learning`]: self-play decisions as positions and training
 //!   examples, fitting a value model, training the network.
 //! - [`bench`](mod@bench): the `carcassonne bench` timings and signatures.
+//! - [`analysis`]: what an agent thinks of a position or of every
+//!   decision of a recorded game (`carcassonne analyze-game`).
 //! - [`seeds`]: the splitmix64 chains every derived seed comes from.
 //!
 //! Imports point down only: `run` uses `learning`, `results` and
 //! `stats`; `learning` uses `results`; `results` uses `stats`; `seeds`
-//! and `stats` use nothing of the crate.
+//! and `stats` use nothing of the crate; `analysis` uses nothing of the
+//! crate either.
 //!
 //! The front door: a caller that only runs tournaments (the Python
 //! package) needs the items re-exported here — build a
@@ -32,6 +35,7 @@
 //! the bot protocol is the `carcassonne-protocol` crate: import those
 //! crates directly.
 
+pub mod analysis;
 pub mod bench;
 pub mod learning;
 pub mod ratings;

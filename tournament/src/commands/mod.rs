@@ -3,6 +3,7 @@
 //! What a command is made of beyond its glue lives in its own module
 //! (`play`, `ratings`, `improve/`, `web/`) or in the library crates.
 
+pub mod analyze;
 pub mod bench;
 pub mod improve;
 pub mod merge;
@@ -41,6 +42,7 @@ pub fn run(command: Option<Command>, out: &mut Stdout) -> Result<ExitCode> {
         Command::Serve(args) => done(serve::run(&args)),
         Command::Web(args) => done(crate::web::web(&args)),
         Command::Replay(args) => done(replay::run(&args, out)),
+        Command::AnalyzeGame(args) => done(analyze::analyze_game(&args, out)),
     }
 }
 

@@ -18,10 +18,16 @@ pub struct ViewArgs {
     /// The page, FILE.html (default: RECORD with .html).
     #[arg(long)]
     pub out: Option<PathBuf>,
+    /// Add the analysis panel of this game's `analyze-game` JSON: the
+    /// agent's top moves on the board, its evaluation and where the
+    /// moves cost most (docs/analysis.md).
+    #[arg(long, value_name = "FILE")]
+    pub analysis: Option<PathBuf>,
 }
 
 /// Write the page and say where it went.
 pub fn run(args: ViewArgs, out: &mut Stdout) -> Result<()> {
-    let written = pictures::viewer::view(&args.record, args.game, args.out)?;
+    let written =
+        pictures::viewer::view_with(&args.record, args.game, args.out, args.analysis.as_deref())?;
     out.print(&format!("wrote {}\n", written.display()))
 }

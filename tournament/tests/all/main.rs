@@ -3,6 +3,7 @@
 //! `tests/*.rs` file, [`common`] their shared helpers. Run one file's
 //! tests with `cargo test -p carcassonne --test all MODULE::`.
 
+mod analyze;
 mod common;
 mod external;
 mod forfeits;

@@ -173,6 +173,7 @@ mod tests {
                 value: 0.0,
                 policy,
                 full,
+                root_values: Vec::new(),
             },
         )
     }

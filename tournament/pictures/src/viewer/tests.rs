@@ -45,3 +45,72 @@ fn the_page_is_self_contained_with_every_turn_and_seat() {
         assert!(html.contains(&slider), "slider missing");
     }
 }
+
+/// An analysis of `record` as `analyze-game` writes it, by hand: each
+/// turn's decision with the move played as the agent's only top move.
+fn analysis_of(record: &engine::Record) -> serde_json::Value {
+    let decisions: Vec<serde_json::Value> = record
+        .turns
+        .iter()
+        .enumerate()
+        .filter(|(_, t)| t.tile.is_some() && t.gift_open.is_none())
+        .map(|(i, t)| {
+            let m = serde_json::json!({
+                "action": "x", "visits": 10, "share": 1.0, "prior": null, "value": 0.5,
+                "lead": 1.5, "win": 0.6,
+                "place": {"tile": t.tile.unwrap().to_string(), "x": t.x, "y": t.y, "rot": t.rot,
+                          "meeple": t.meeple.map(|l| l.to_string())},
+            });
+            serde_json::json!({
+                "decision": i, "turn": i + 1, "seat": t.player, "kind": "place", "legal": 2,
+                "iterations": 10, "best": m, "top": [m], "played": m,
+                "points_lost": 0.0, "win_lost": 0.0, "revalued": false, "verdict": "best",
+            })
+        })
+        .collect();
+    serde_json::json!({
+        "format": "carcassonne-analysis/1", "agent": "mcts", "seed": 1, "mistake": 3.0,
+        "blunder": 8.0, "players": record.players, "decisions": decisions,
+    })
+}
+
+#[test]
+fn an_analysis_adds_its_panel_and_candidates_and_one_of_another_game_is_refused() {
+    let dir = std::env::temp_dir().join(format!("viewer-analysis-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for gifts in [false, true] {
+        let record = game(2, gifts);
+        let history = History::new(&record).unwrap();
+        let json = analysis_of(&record);
+        let path = dir.join("a.json");
+        std::fs::write(&path, json.to_string()).unwrap();
+        let analysis = super::Analysis::load(&path, &history).unwrap();
+        let html = super::page_with(&history, Some(&analysis)).unwrap();
+        let n = json["decisions"].as_array().unwrap().len();
+        assert!(n > 60, "{n} decisions");
+        assert_eq!(html.matches(r#"<g class="cand""#).count(), n);
+        assert!(html.contains(r#"<div id="analysis">"#));
+        assert!(html.contains("const ANALYSIS = "));
+        assert!(!html.contains("http") && !html.contains("src="));
+        // The plain page has none of it.
+        let plain = page(&history).unwrap();
+        assert!(!plain.contains("ANALYSIS") && !plain.contains("class=\"cand\""));
+        // Another game's analysis (a move moved) is refused.
+        let mut other = json.clone();
+        other["decisions"][3]["played"]["place"]["x"] = serde_json::json!(40);
+        std::fs::write(&path, other.to_string()).unwrap();
+        let err = super::Analysis::load(&path, &history)
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(err.contains("not of this game"), "{err}");
+    }
+    std::fs::write(dir.join("b.json"), "{}").unwrap();
+    let record = game(2, false);
+    let err = super::Analysis::load(&dir.join("b.json"), &History::new(&record).unwrap())
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(err.contains("not an analysis"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -75,7 +75,12 @@
     if (li.offsetTop < list.scrollTop || li.offsetTop + li.offsetHeight > list.scrollTop + list.clientHeight) {
       list.scrollTop = li.offsetTop - list.clientHeight / 2;
     }
+    // For panels that follow the turn shown (the analysis panel).
+    document.dispatchEvent(new CustomEvent("viewer-frame", { detail: current }));
   }
+
+  window.viewerShow = (n) => { stop(); show(n); };
+  window.viewerCurrent = () => current;
 
   function stop() {
     if (timer !== null) clearInterval(timer);
