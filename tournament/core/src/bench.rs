@@ -4,6 +4,7 @@
 use crate::run::roster::Roster;
 use crate::run::runner::{Flow, Runner};
 use crate::run::schedule::{GameIndices, Schedule};
+use agents::az::{AzAgent, AzConfig};
 use agents::greedy::greedy_move;
 use agents::mcts::{MctsAgent, MctsConfig};
 use agents::AgentRng;
@@ -13,6 +14,7 @@ use files::error::{Error, Result};
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 use serde::Serialize;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 /// Settings of one benchmark run.
@@ -34,6 +36,12 @@ pub struct BenchConfig {
     /// greedy decisions repeat until then; the median of up to 3 rounds
     /// is reported).
     pub search_secs: f64,
+    /// The network of the `az` figures (default: the shipped
+    /// `models/net-2p-zero.safetensors` when found); `None` skips them.
+    pub network: Option<PathBuf>,
+    /// Self-play games of `az:net=NETWORK,iterations=400` (with self-play's
+    /// noise and temperature) timed for examples per CPU-second; 0 skips.
+    pub selfplay_games: u64,
 }
 
 impl BenchConfig {
@@ -73,6 +81,12 @@ impl BenchConfig {
     }
 }
 
+/// The shipped 2-player network, if this checkout has it.
+pub fn shipped_network() -> Option<PathBuf> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../models/net-2p-zero.safetensors");
+    path.is_file().then_some(path)
+}
+
 /// Most timed rounds (`--rounds`): their timings are kept in memory.
 pub const MAX_ROUNDS: usize = 1000;
 
@@ -85,6 +99,8 @@ impl Default for BenchConfig {
             ext_games: 200,
             rules: Rules::default(),
             search_secs: 1.0,
+            network: shipped_network(),
+            selfplay_games: 2,
         }
     }
 }
@@ -136,6 +152,14 @@ pub struct BenchReport {
     pub python_games_per_s: Option<f64>,
     /// The Python bot's mean think time per decision, in µs.
     pub python_us_per_decision: Option<f64>,
+    /// `az:net=NETWORK,iterations=400` searches per second on one thread
+    /// in the midgame position of the MCTS figures (`None`: no network).
+    pub az_iterations_per_s_midgame: Option<f64>,
+    /// Training examples per CPU-second (user + system time of the
+    /// process) of single-threaded self-play with
+    /// `az:net=NETWORK,iterations=400,noise=0.25,temp_moves=10`, through
+    /// the run's own recorder (`None`: skipped).
+    pub selfplay_examples_per_cpu_s: Option<f64>,
 }
 
 /// Two agents playing `games` 2-player games (base rules, no records).
@@ -292,7 +316,64 @@ pub fn run(config: &BenchConfig) -> BenchReport {
         python_games_per_s: python.map(|r| r.games_per_s),
         python_us_per_decision: python.map(|r| r.us_per_decision),
         greedy_decisions_per_s: mcts.greedy,
+        az_iterations_per_s_midgame: config
+            .network
+            .as_deref()
+            .and_then(|net| search.az_iterations_per_s(net, 1)),
+        selfplay_examples_per_cpu_s: config
+            .network
+            .as_deref()
+            .filter(|_| config.selfplay_games > 0)
+            .and_then(|net| selfplay_examples_per_cpu_s(net, config.selfplay_games)),
     }
+}
+
+/// The `az` spec of the network figures.
+fn az_spec(network: &Path) -> String {
+    format!("az:net={},iterations=400", network.display())
+}
+
+/// Training examples per CPU-second of `games` self-play games of
+/// [`az_spec`] with self-play's noise and temperature, on one thread
+/// (the runner and example recorder of `carcassonne selfplay`, no files
+/// written). `None` when the network does not load.
+pub fn selfplay_examples_per_cpu_s(network: &Path, games: u64) -> Option<f64> {
+    let specs = vec![format!("{},noise=0.25,temp_moves=10", az_spec(network))];
+    let schedule = Schedule::selfplay(2, games, 1, None);
+    let roster = Roster::new(&specs, None, protocol::secret::Secret::bot_key(1)).ok()?;
+    let labels = crate::run::agent_list::labels(&specs);
+    let cancel = std::sync::atomic::AtomicBool::new(false);
+    let runner = Runner {
+        schedule: &schedule,
+        roster: &roster,
+        labels: &labels,
+        rules: Rules::default(),
+        records: false,
+        positions: true,
+        make_agent: None,
+        cancel: &cancel,
+        keyed_agent_seeds: None,
+    };
+    let mut examples = 0usize;
+    let start = cpu_seconds();
+    runner
+        .run(schedule.planned(), 1, |game| {
+            examples += game.examples.as_ref().map_or(0, |d| d.len());
+            Ok(Flow::Continue)
+        })
+        .ok()?;
+    let cpu = cpu_seconds() - start;
+    roster.shutdown();
+    Some(examples as f64 / cpu.max(1e-9))
+}
+
+/// The CPU time this process has used (user + system), in seconds.
+fn cpu_seconds() -> f64 {
+    use nix::sys::resource::{getrusage, UsageWho};
+    getrusage(UsageWho::RUSAGE_SELF).map_or(0.0, |u| {
+        let (user, system) = (u.user_time(), u.system_time());
+        (user.tv_sec() + system.tv_sec()) as f64 + (user.tv_usec() + system.tv_usec()) as f64 * 1e-6
+    })
 }
 
 /// Median random games per second under `rules` over the configured
@@ -409,18 +490,7 @@ impl SearchBench {
             })
         };
         let opening = rate(&state, &mut rng);
-        while state.turns() < 30 || !matches!(state.phase(), Phase::Place(_)) {
-            match state.phase() {
-                Phase::Place(_) => {
-                    let mv = random_move(&state, &mut rng).expect("placeable");
-                    state.play_action_unchecked(engine::Action::Place(mv));
-                }
-                Phase::Over => unreachable!("a game lasts more than 30 turns"),
-                _ => {
-                    state.apply_chance(&mut rng);
-                }
-            }
-        }
+        play_to_midgame(&mut state, &mut rng);
         let midgame = rate(&state, &mut rng);
         let greedy = self.median_rate(|| {
             std::hint::black_box(greedy_move(&state, &mut rng));
@@ -430,6 +500,44 @@ impl SearchBench {
             opening,
             midgame,
             greedy,
+        }
+    }
+}
+
+impl SearchBench {
+    /// Iterations per second of [`az_spec`]'s search with `network` on
+    /// one thread in the midgame position of
+    /// [`SearchBench::mcts_iterations_per_s`] for the same `seed`; `None`
+    /// when the network does not load.
+    pub fn az_iterations_per_s(&self, network: &Path, seed: u64) -> Option<f64> {
+        let spec = az_spec(network);
+        let parsed = agents::spec::Spec::parse(&spec).ok()?;
+        let params = agents::spec::Params::new(&parsed, agents::az::PARAMS).ok()?;
+        let mut agent = AzAgent::new(spec.clone(), AzConfig::from_params(&params).ok()?);
+        let mut rng = AgentRng::seed_from_u64(seed);
+        let mut state = State::new(Rules::default(), 2, Seat(0));
+        state.apply_chance(&mut rng);
+        play_to_midgame(&mut state, &mut rng);
+        Some(self.median_rate(|| {
+            let stats = agent.search(&state.view(state.to_play()), &mut rng);
+            u64::from(stats.iterations)
+        }))
+    }
+}
+
+/// Random moves from `state` until 30 turns are played and a tile is to
+/// be placed (the benchmarks' midgame position).
+fn play_to_midgame(state: &mut State, rng: &mut AgentRng) {
+    while state.turns() < 30 || !matches!(state.phase(), Phase::Place(_)) {
+        match state.phase() {
+            Phase::Place(_) => {
+                let mv = random_move(state, rng).expect("placeable");
+                state.play_action_unchecked(engine::Action::Place(mv));
+            }
+            Phase::Over => unreachable!("a game lasts more than 30 turns"),
+            _ => {
+                state.apply_chance(rng);
+            }
         }
     }
 }
@@ -444,6 +552,7 @@ impl BenchReport {
              mcts (default): {:.0} iterations/s from the opening, {:.0} in the midgame\n\
              bot protocol: serve random vs serve random {}; Python random bot vs random {}\n\
              greedy: {:.0} decisions/s in the midgame\n\
+             az (shipped network, 400 iterations): {} iterations/s in the midgame; self-play {} examples per CPU-second\n\
              signature: {}\n",
             self.random_games_per_s,
             self.us_per_game,
@@ -459,9 +568,16 @@ impl BenchReport {
             rate_text(self.ext_games_per_s, self.ext_us_per_decision),
             rate_text(self.python_games_per_s, self.python_us_per_decision),
             self.greedy_decisions_per_s,
+            optional_rate(self.az_iterations_per_s_midgame),
+            optional_rate(self.selfplay_examples_per_cpu_s),
             self.signature
         )
     }
+}
+
+/// A rate to one decimal, or `skipped`.
+fn optional_rate(rate: Option<f64>) -> String {
+    rate.map_or("skipped".to_string(), |r| format!("{r:.1}"))
 }
 
 /// `N games/s (M µs/decision)`, or `skipped`.
@@ -482,6 +598,20 @@ mod tests {
     /// (`engine/src/sampling.rs`; before: 38,959,425, 41,845,088,
     /// 15,056,038 and 17,491,510, unchanged since the table,
     /// `start_in_bag` and `unplaceable` variants were added).
+    /// Issue 45: the network figures are measured with the shipped
+    /// network and skipped without one.
+    #[test]
+    fn the_network_figures_measure_the_shipped_network() {
+        let net = shipped_network().expect("models/net-2p-zero.safetensors is shipped");
+        let rate = SearchBench::ONCE.az_iterations_per_s(&net, 1).unwrap();
+        assert!(rate > 0.0, "{rate}");
+        let examples = selfplay_examples_per_cpu_s(&net, 1).unwrap();
+        assert!(examples > 0.0, "{examples}");
+        let missing = Path::new("no-such-network.safetensors");
+        assert_eq!(SearchBench::ONCE.az_iterations_per_s(missing, 1), None);
+        assert_eq!(selfplay_examples_per_cpu_s(missing, 1), None);
+    }
+
     #[test]
     fn bench_signatures_are_pinned() {
         let standard = Rules::default();
