@@ -13,8 +13,7 @@ use agents::neural::encode::{
     CELL_COLUMNS, GLOBAL_COLUMNS, GLOBAL_FEATURES, WINDOW,
 };
 use agents::neural::net::{batch, segment_softmax, Net, NetConfig};
-use agents::neural::{NetError, NetEvaluator, Provenance, ENCODING_VERSION};
-use candle_core::{Device, Var};
+use agents::neural::{NetError, NetEvaluator, ENCODING_VERSION};
 use engine::{Action as EngineAction, Seat, State, MAX_PLAYERS};
 use numpy::{IntoPyArray, PyArrayMethods, PyReadonlyArrayDyn, PyUntypedArrayMethods};
 use pyo3::exceptions::{PyOSError, PyValueError};
