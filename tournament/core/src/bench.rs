@@ -334,7 +334,7 @@ fn az_spec(network: &Path) -> String {
 }
 
 /// Training examples per CPU-second of `games` self-play games of
-/// [`az_spec`] with self-play's noise and temperature, on one thread
+/// `az:net=NETWORK,iterations=400` with self-play's noise and temperature, on one thread
 /// (the runner and example recorder of `carcassonne selfplay`, no files
 /// written). `None` when the network does not load.
 pub fn selfplay_examples_per_cpu_s(network: &Path, games: u64) -> Option<f64> {
@@ -505,7 +505,7 @@ impl SearchBench {
 }
 
 impl SearchBench {
-    /// Iterations per second of [`az_spec`]'s search with `network` on
+    /// Iterations per second of `az:net=NETWORK,iterations=400`'s search on
     /// one thread in the midgame position of
     /// [`SearchBench::mcts_iterations_per_s`] for the same `seed`; `None`
     /// when the network does not load.
