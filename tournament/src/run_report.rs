@@ -6,7 +6,6 @@
 
 use crate::progress::Progress;
 use files::error::Result;
-use std::sync::atomic::AtomicBool;
 use tournament::results::schema::RunStatus;
 use tournament::run::config::TournamentConfig;
 use tournament::run::tournament::RunReport;
@@ -21,7 +20,7 @@ pub fn run(config: &TournamentConfig) -> Result<RunReport> {
     let report = tournament::run::tournament::run_watched(
         config,
         None,
-        &AtomicBool::new(false),
+        tournament::run::interrupt::flag(),
         &Progress::new(),
     )?;
     if report.info.status == RunStatus::Running {

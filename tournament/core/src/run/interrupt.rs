@@ -3,8 +3,11 @@
 //! mark run.json `interrupted`; a second one exits at once (the files
 //! then end at most in a torn line, which `--resume` drops).
 //!
-//! The handler comes from the `ctrlc` crate and only sets a flag that the
-//! runner's workers read between games.
+//! The handler comes from the `ctrlc` crate and only sets a flag,
+//! [`flag`]: the command line hands it to a run as the run's one stop
+//! flag (`cancel` of [`crate::run::tournament::run_with`]), which the
+//! runner's workers read between games; an embedding (Python) hands its
+//! own flag instead.
 
 use files::error::{Error, Result};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -36,4 +39,10 @@ pub fn install() -> Result<()> {
 /// Whether an interrupt has been received.
 pub fn requested() -> bool {
     REQUESTED.load(Ordering::Relaxed)
+}
+
+/// The flag Ctrl-C and SIGTERM set once [`install`]ed: the stop flag of
+/// the command line's runs.
+pub fn flag() -> &'static AtomicBool {
+    &REQUESTED
 }

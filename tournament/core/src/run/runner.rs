@@ -77,7 +77,9 @@ pub struct Runner<'a> {
     /// Builds the agents of the roster's custom specs (an embedding's own
     /// agents, e.g. Python callables); None when there are none.
     pub make_agent: Option<&'a AgentFactory<'a>>,
-    /// Set by an embedding to stop the run as an interrupt would.
+    /// The run's one stop flag: Ctrl-C's ([`crate::run::interrupt::flag`])
+    /// for the command line, an embedding's own (Python's
+    /// KeyboardInterrupt) otherwise.
     pub cancel: &'a AtomicBool,
     /// Test hook: give the seats that are not external bots the seeds a
     /// bot would be sent ([`Secret::bot_seed`] of this key), so a served
@@ -86,10 +88,9 @@ pub struct Runner<'a> {
 }
 
 impl Runner<'_> {
-    /// Whether the run was asked to stop: Ctrl-C ([`crate::run::interrupt`]) or
-    /// [`Runner::cancel`].
+    /// Whether the run was asked to stop ([`Runner::cancel`]).
     pub fn interrupted(&self) -> bool {
-        crate::run::interrupt::requested() || self.cancel.load(Ordering::Relaxed)
+        self.cancel.load(Ordering::Relaxed)
     }
 
     /// Play game `index` on this thread.

@@ -468,7 +468,7 @@ fn check_record_line(
 /// ([`crate::run::interrupt`]) the games already complete are written, with
 /// summaries of them, and run.json says `interrupted`.
 pub fn run(config: &TournamentConfig) -> Result<RunReport> {
-    run_with(config, None, &AtomicBool::new(false))
+    run_with(config, None, crate::run::interrupt::flag())
 }
 
 /// What a run tells as it goes: the command line shows a progress bar,
