@@ -316,7 +316,7 @@ def test_save_network_refuses_what_az_could_not_play(tmp_path):
     # Finite weights whose forward pass overflows f32 (agents::neural::check_network).
     with pytest.raises(ValueError, match="overflows in its forward pass"):
         carcassonne.save_network(path, {**good, "trunk1.weight": np.full_like(good["trunk1.weight"], 1e30)})
-    with pytest.raises(ValueError, match=f"is 1, this build encodes version {carcassonne.ENCODING_VERSION}"):
+    with pytest.raises(ValueError, match=f"encoding version 1, this build encodes version {carcassonne.ENCODING_VERSION}"):
         carcassonne.save_network(path, good, {"encoding_version": 1})
     with pytest.raises(ValueError, match="metadata `board` is false, the arrays' shapes say true"):
         carcassonne.save_network(path, good, {"board": "false"})
