@@ -544,11 +544,8 @@ fn run_settings<'py>(
         path: Some(folder.join("agents.log")),
         entries: Mutex::new(Vec::new()),
     });
-    let threads = match threads {
-        Some(0) => return Err(PyValueError::new_err("threads must be at least 1")),
-        Some(n) => n.min(::tournament::run::config::MAX_THREADS),
-        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
-    };
+    let threads = ::tournament::run::config::worker_threads(threads)
+        .map_err(|why| PyValueError::new_err(format!("threads {why}")))?;
     let config = TournamentConfig {
         settings,
         folder: Folder::New(folder),

@@ -168,3 +168,13 @@ def test_ctrl_c_interrupts_a_tournament_as_it_does_the_command_line(tmp_path):
     again = carcassonne.tournament(["random", "greedy"], games=2, seed=2,
                                    out=str(tmp_path / "again"), threads=1)
     assert again["status"] == "finished"
+
+
+def test_threads_are_checked_as_the_command_line_checks_them(tmp_path):
+    """One thread policy (issue 42): too many threads are refused, as
+    `--threads` refuses them, not clamped silently."""
+    for threads, message in [(0, "threads must be at least 1"),
+                             (5000, "threads must be at most 1024, not 5000")]:
+        with pytest.raises(ValueError, match=message):
+            carcassonne.tournament(["random", "random"], games=2,
+                                   out=str(tmp_path / f"t{threads}"), threads=threads)

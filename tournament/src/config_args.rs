@@ -14,22 +14,14 @@ use tournament::results::schema::{Settings, GAMES_CSV};
 use tournament::run::agent_list::split_agents;
 use tournament::run::config::{
     check_agents, check_new_folder, default_folder, Folder, TournamentConfig, DEFAULT_AGENTS,
-    DEFAULT_GAMES, DEFAULT_NAME, DEFAULT_SEED, MAX_THREADS,
+    DEFAULT_GAMES, DEFAULT_NAME, DEFAULT_SEED,
 };
 
 /// Validate `args`. Without `--agents`, the agents of
 /// [`DEFAULT_AGENTS`] that this build knows are used.
 pub fn tournament_config(args: &TournamentArgs) -> Result<TournamentConfig> {
-    let threads = match args.game.threads {
-        Some(0) => return Err(Error::Invalid("--threads must be at least 1".to_string())),
-        Some(n) if n > MAX_THREADS => {
-            return Err(Error::Invalid(format!(
-                "--threads must be at most {MAX_THREADS}, not {n}"
-            )))
-        }
-        Some(n) => n,
-        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
-    };
+    let threads = tournament::run::config::worker_threads(args.game.threads)
+        .map_err(|why| Error::Invalid(format!("--threads {why}")))?;
     // No sandboxed bot is ever given the results folder (checked when
     // its spec is, below, and again when it starts).
     let results = [args.game.resume.as_deref(), args.game.out.as_deref()];

@@ -36,6 +36,22 @@ pub const MAX_PAIRINGS: u64 = 100_000;
 /// Most worker threads.
 pub const MAX_THREADS: usize = 1024;
 
+/// The worker threads of a run: `requested`, or all cores when `None`.
+/// The one thread policy of the command line (`--threads`) and Python
+/// (`threads=`).
+///
+/// # Errors
+/// 0, or more than [`MAX_THREADS`]: what the value must be (the caller
+/// names the option before it).
+pub fn worker_threads(requested: Option<usize>) -> std::result::Result<usize, String> {
+    match requested {
+        Some(0) => Err("must be at least 1".to_string()),
+        Some(n) if n > MAX_THREADS => Err(format!("must be at most {MAX_THREADS}, not {n}")),
+        Some(n) => Ok(n),
+        None => Ok(std::thread::available_parallelism().map_or(1, |n| n.get())),
+    }
+}
+
 impl Settings {
     /// Check settings that came from the command line or from a folder's
     /// `run.json` (which may have been edited): one line says what is
