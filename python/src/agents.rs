@@ -30,6 +30,34 @@ pub struct BuiltinAgent {
     inner: Mutex<(Box<dyn Agent>, AgentRng)>,
 }
 
+impl BuiltinAgent {
+    /// Run `think` on the agent, its generator and the view of `view`'s
+    /// seat, which must be to play, with the GIL released and a panic
+    /// turned into an exception (what `select` and `analyze` share).
+    fn think<T: Send>(
+        &self,
+        py: Python<'_>,
+        view: &View,
+        think: impl FnOnce(&mut Box<dyn Agent>, &engine::SeatView<'_>, &mut AgentRng) -> PyResult<T>
+            + Send,
+    ) -> PyResult<T> {
+        if !view.seat_view().for_each_action_any() {
+            return Err(illegal(format!(
+                "seat {} has no decision to make now",
+                view.seat_view().seat().index()
+            )));
+        }
+        let state = view.state().clone();
+        let seat = view.seat_view().seat();
+        py.detach(|| {
+            let mut inner = self.inner.lock().unwrap_or_else(|e| e.into_inner());
+            let (agent, rng) = &mut *inner;
+            let view = state.view(seat);
+            guard(|| think(agent, &view, rng))
+        })
+    }
+}
+
 #[pymethods]
 impl BuiltinAgent {
     /// The agent's spec string.
@@ -41,24 +69,12 @@ impl BuiltinAgent {
     /// Choose an action for the seat of `view`, which must be to play.
     /// Releases the GIL while the agent thinks.
     fn select(&self, py: Python<'_>, view: PyRef<'_, View>) -> PyResult<Action> {
-        if !view.seat_view().for_each_action_any() {
-            return Err(illegal(format!(
-                "seat {} has no decision to make now",
-                view.seat_view().seat().index()
-            )));
-        }
         let state = view.state().clone();
-        let seat = view.seat_view().seat();
-        let chosen = py.detach(|| {
-            let mut inner = self.inner.lock().unwrap_or_else(|e| e.into_inner());
-            let (agent, rng) = &mut *inner;
-            let view = state.view(seat);
-            guard(|| {
-                agent
-                    .decide(Context::new(&view, rng))
-                    .map(|d| d.action)
-                    .map_err(|e| EngineError::new_err(e.to_string()))
-            })
+        let chosen = self.think(py, &view, |agent, view, rng| {
+            agent
+                .decide(Context::new(view, rng))
+                .map(|d| d.action)
+                .map_err(|e| EngineError::new_err(e.to_string()))
         })?;
         Ok(Action::new(&state, chosen))
     }
@@ -81,22 +97,9 @@ impl BuiltinAgent {
         view: PyRef<'_, View>,
         top: usize,
     ) -> PyResult<Bound<'py, PyAny>> {
-        if !view.seat_view().for_each_action_any() {
-            return Err(illegal(format!(
-                "seat {} has no decision to make now",
-                view.seat_view().seat().index()
-            )));
-        }
-        let state = view.state().clone();
-        let seat = view.seat_view().seat();
-        let analysis = py.detach(|| {
-            let mut inner = self.inner.lock().unwrap_or_else(|e| e.into_inner());
-            let (agent, rng) = &mut *inner;
-            let view = state.view(seat);
-            guard(|| {
-                ::tournament::analysis::analyze_position(agent.as_mut(), &view, rng, top, None)
-                    .map_err(|e| EngineError::new_err(e.to_string()))
-            })
+        let analysis = self.think(py, &view, |agent, view, rng| {
+            ::tournament::analysis::analyze_position(agent.as_mut(), view, rng, top, None)
+                .map_err(|e| EngineError::new_err(e.to_string()))
         })?;
         let text =
             serde_json::to_string(&analysis).map_err(|e| EngineError::new_err(e.to_string()))?;
