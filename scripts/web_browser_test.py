@@ -9,9 +9,11 @@ of the web app and of `carcassonne view` at 600, 1000, 1280 and 1920 px:
 no sideways scroll, every column of the score tables in the window. It
 steps through the analysis panel of the base and the Gifts game
 (`analyze-game`, then `view --analysis`: candidate moves and chart marks
-clicked).
+clicked). In the base game (`--hints`) it presses the Hint button on three
+turns (three moves must be listed and drawn on the board), checks the
+record counts them, and waits for the analysis of its moves after the game.
 
-    python scripts/web_browser_test.py target/debug/carcassonne [--screenshot docs/web.png] [--shots docs/screenshots]
+    python scripts/web_browser_test.py target/debug/carcassonne [--screenshot docs/web.png] [--shots docs/screenshots] [--hint-shot docs/screenshots/web-hint.png]
 
 Needs Debian's `chromium` (or CHROMIUM=/path) and the `websocket-client`
 package; a missing browser is an error, never a skip. Exit status 0 when
@@ -46,8 +48,13 @@ CHROMIUM_FLAGS = [
     "--remote-debugging-port=0",
 ]
 
+# The base game offers hints (`--hints`): the test presses the Hint button
+# on a few turns and reads the analysis of its moves after the game.
+HINTS = ["--hints", "mcts:iterations=300"]
+HINT_PRESSES = 3
+
 GAMES = [
-    ("base game", []),
+    ("base game", HINTS),
     ("The Gifts", ["--gifts", "--agents", "mcts:iterations=2,c=0.7"]),
     ("a hand of two tiles", ["--rules", "hand=2"]),
 ]
@@ -178,11 +185,35 @@ def wait_for(page, predicate, what, seconds=60):
     fail(f"timed out waiting for {what}")
 
 
-def play(page, url, name, binary, rng, screenshot):
+def press_hint(page, name, hint_shot):
+    """Press Hint: three moves listed and three placements drawn."""
+    if not page.click("#hint"):
+        fail(f"{name}: the Hint button cannot be clicked")
+    wait_for(page, lambda: page.count("#hint-moves li[data-action]") > 0 or page.js("document.getElementById('error').textContent"), "the hint")
+    error = page.js("document.getElementById('error').textContent")
+    if error:
+        fail(f"{name}: the hint failed: {error}")
+    listed, drawn = page.count("#hint-moves li[data-action]"), page.count("#overlay g.hint-move")
+    if (listed, drawn) != (3, 3):
+        fail(f"{name}: the hint lists {listed} moves and draws {drawn} (3 and 3 wanted)")
+    if page.count("#hint-moves li.expected") != 1:
+        fail(f"{name}: the hint shows no expected scores")
+    if page.js("document.getElementById('hint').disabled") is not True:
+        fail(f"{name}: the Hint button stays enabled with its hint shown")
+    if hint_shot:
+        data = page.call("Page.captureScreenshot", format="png")["data"]
+        with open(hint_shot, "wb") as f:
+            f.write(base64.b64decode(data))
+
+
+def play(page, url, name, binary, rng, screenshot, hints=False, hint_shot=None):
     page.call("Page.navigate", url=url + "?speed=0")
     wait_for(page, lambda: page.phase() in ("place", "wait", "choose", "over"), "the first view")
     clicks = opened = 0
+    presses = turns = 0
     shot_taken = screenshot is None
+    if not hints and page.js("!document.getElementById('hint-box').hidden"):
+        fail(f"{name}: a Hint button without --hints")
     while True:
         phase = page.phase()
         if phase == "over":
@@ -205,6 +236,11 @@ def play(page, url, name, binary, rng, screenshot):
                 opened += 1
                 wait_for(page, lambda: page.count("#log li") > log_length, "the gift to open")
                 continue
+        turns += 1
+        if hints and presses < HINT_PRESSES and turns % 4 == 2:
+            press_hint(page, name, hint_shot if presses == HINT_PRESSES - 1 else None)
+            presses += 1
+            clicks += 1
         if not shot_taken and page.count("#log li") >= 12:
             data = page.call("Page.captureScreenshot", format="png")["data"]
             with open(screenshot, "wb") as f:
@@ -260,6 +296,20 @@ def play(page, url, name, binary, rng, screenshot):
         fail(f"{name}: the record's download answered {download}")
     if name == "The Gifts" and opened == 0:
         print(f"  note: no gift was opened in {name}")
+    with open(match.group(1)) as f:
+        counted = json.load(f).get("hints")
+    if hints:
+        if presses != HINT_PRESSES or counted != [presses, 0]:
+            fail(f"{name}: {presses} hints pressed, the record counts {counted}")
+        wait_for(page, lambda: page.count("#review-summary") or "could not" in page.js("document.getElementById('review').textContent"),
+                 "the analysis of the person's moves", seconds=120)
+        review = page.js("document.getElementById('review').textContent")
+        if "Your moves analysed by mcts:iterations=300" not in review:
+            fail(f"{name}: the analysis after the game says {review!r}")
+        summary = page.js("document.getElementById('review-summary').textContent")
+        print(f"  {presses} hints shown and counted in the record; after the game: {summary}")
+    elif counted is not None:
+        fail(f"{name}: the record counts hints without --hints: {counted}")
     print(f"{name}: {clicks} clicks, {opened} gifts opened, scores {totals} replayed from {match.group(1)}")
     return match.group(1)
 
@@ -432,6 +482,7 @@ def main():
         "--shots",
         help="a folder for whole-page screenshots of the end of the game with The Gifts (web-end-W.png) and its viewer (view-W.png) at 600, 1280 and 1920 px",
     )
+    parser.add_argument("--hint-shot", help="save a picture of the page with the first hint shown (PNG)")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     chromium = os.environ.get("CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
@@ -450,7 +501,8 @@ def main():
             for n, (name, extra) in enumerate(GAMES):
                 server, url = start_server(binary, os.path.join(tmp, f"out{n}"), extra)
                 try:
-                    record = play(page, url, name, binary, rng, args.screenshot if n == 1 else None)
+                    record = play(page, url, name, binary, rng, args.screenshot if n == 1 else None,
+                                  hints="--hints" in extra, hint_shot=args.hint_shot)
                     check_game_over(page, name)
                     check_layout(
                         page,

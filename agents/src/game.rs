@@ -1,4 +1,5 @@
-//! Playing one game between agents.
+//! Playing one game between agents: [`play_game`], and the step-wise
+//! [`Driver`] every game here is played with.
 //!
 //! The tile draws come from their own generator, seeded by `deck_seed`;
 //! every bag holds the same tiles whatever is played, so one deck seed
@@ -11,7 +12,10 @@
 
 use crate::history::{GameEnd, GameStart, History};
 use crate::{Agent, AgentRng, Context};
-use engine::{Action, Move, Phase, Record, RecordBuilder, Rules, Score, Seat, State};
+use engine::{
+    Action, Chance, ChanceOutcome, IllegalMove, Move, Phase, Record, RecordBuilder, Rules, Score,
+    Seat, State,
+};
 use rand::SeedableRng;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::{Duration, Instant};
@@ -57,6 +61,283 @@ pub struct GameOutcome {
     pub record: Record,
 }
 
+/// What a [`Driver`] does next.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Step {
+    /// A chance event was resolved from the deck seed's generators: a
+    /// tile (or a gift card) drawn and recorded.
+    Chance(ChanceOutcome),
+    /// This seat is to decide: [`Driver::decide`] asks its agent, or
+    /// [`Driver::play`] takes a move from elsewhere (a person).
+    Ask(Seat),
+    /// The game is over, or stopped at a forfeit: [`Driver::finish`].
+    Over,
+}
+
+/// One game played step by step, as every game here is played: the
+/// state, its record, the tile and gift generators of its deck seed, each
+/// seat's generator, and what each seat did. [`play_game_watched`] drives
+/// one between agents; the web app drives one with a person in a seat;
+/// Python's `Game` is one with chance left to its caller.
+///
+/// ```
+/// use agents::game::{Driver, Step};
+/// use engine::{Rules, Seat};
+///
+/// let mut agents = [agents::from_spec("random").unwrap(), agents::from_spec("greedy").unwrap()];
+/// let mut game = Driver::new(Rules::default(), 2, 7, &[1, 2]);
+/// for (s, agent) in agents.iter_mut().enumerate() {
+///     game.start(Seat(s as u8), agent.as_mut());
+/// }
+/// loop {
+///     match game.step() {
+///         Step::Chance(_) => {}
+///         Step::Ask(seat) => {
+///             if let Some(action) = game.decide(agents[seat.index()].as_mut()) {
+///                 game.play_or_forfeit(action);
+///             }
+///         }
+///         Step::Over => break,
+///     }
+/// }
+/// let outcome = game.finish(|seat, history, end| agents[seat.index()].game_over(history, end));
+/// assert!(outcome.forfeit.is_none() && outcome.record.final_scores.is_some());
+/// ```
+#[derive(Clone, Debug)]
+pub struct Driver {
+    state: State,
+    record: RecordBuilder,
+    deck: rand_pcg::Pcg64,
+    gift_deck: rand_pcg::Pcg64,
+    agent_seeds: Vec<u64>,
+    rngs: Vec<AgentRng>,
+    meeples_placed: Vec<u32>,
+    think_time: Vec<Duration>,
+    decisions: Vec<u32>,
+    forfeit: Option<Forfeit>,
+}
+
+impl Driver {
+    /// A new game of `players` seats under `rules`, seat 0 first: tiles
+    /// from [`deck_rng`]`(deck_seed)`, gift cards from
+    /// [`gift_rng`]`(deck_seed)`, seat `s`'s agent from a generator seeded
+    /// with `agent_seeds[s]`. The record names the deck seed.
+    ///
+    /// # Panics
+    /// When `agent_seeds` has not one seed per seat.
+    pub fn new(rules: Rules, players: usize, deck_seed: u64, agent_seeds: &[u64]) -> Driver {
+        assert_eq!(agent_seeds.len(), players, "one seed per agent");
+        let mut driver = Driver::from_state(State::new(rules, players, Seat(0)), deck_seed);
+        driver.record.record_mut().seed = Some(deck_seed);
+        driver.rngs = agent_seeds
+            .iter()
+            .map(|&s| AgentRng::seed_from_u64(s))
+            .collect();
+        driver.agent_seeds = agent_seeds.to_vec();
+        driver
+    }
+
+    /// A game that goes on from `state` (its record starts there, without
+    /// a seed), its draws from `deck_seed`'s generators; seat `s`'s agent
+    /// generator is seeded with `s`.
+    pub fn from_state(state: State, deck_seed: u64) -> Driver {
+        let players = state.players();
+        let agent_seeds: Vec<u64> = (0..players as u64).collect();
+        Driver {
+            record: RecordBuilder::new(players, state.rules()),
+            state,
+            deck: deck_rng(deck_seed),
+            gift_deck: gift_rng(deck_seed),
+            rngs: agent_seeds
+                .iter()
+                .map(|&s| AgentRng::seed_from_u64(s))
+                .collect(),
+            agent_seeds,
+            meeples_placed: vec![0; players],
+            think_time: vec![Duration::ZERO; players],
+            decisions: vec![0; players],
+            forfeit: None,
+        }
+    }
+
+    /// The game as it stands (for a seat's view, or its score).
+    pub fn state(&self) -> &State {
+        &self.state
+    }
+
+    /// The record so far, to fill in its header (agents' names, seed).
+    pub fn record_mut(&mut self) -> &mut Record {
+        self.record.record_mut()
+    }
+
+    /// The record so far (with final scores once the game is over),
+    /// leaving the game as it is.
+    pub fn record_so_far(&self) -> Record {
+        self.record.clone().finish(&self.state)
+    }
+
+    /// The forfeit that stopped the game, if one did.
+    pub fn forfeit(&self) -> Option<&Forfeit> {
+        self.forfeit.as_ref()
+    }
+
+    /// Tell `agent`, which plays `seat`, that this game starts (after a
+    /// reset).
+    pub fn start(&self, seat: Seat, agent: &mut dyn Agent) {
+        agent.reset();
+        agent.new_game(&GameStart {
+            rules: self.state.rules(),
+            players: self.state.players(),
+            seat,
+            first: Seat(0),
+            seed: self.agent_seeds[seat.index()],
+        });
+    }
+
+    /// The next step: resolve one due chance event ([`Driver::draw`]),
+    /// or name the seat to decide, or say the game is over.
+    pub fn step(&mut self) -> Step {
+        if self.forfeit.is_some() || self.state.is_over() {
+            return Step::Over;
+        }
+        match self.draw() {
+            Some(outcome) => Step::Chance(outcome),
+            None => Step::Ask(self.state.to_play()),
+        }
+    }
+
+    /// Resolve the due chance event from the deck seed's generators —
+    /// tiles from one, gift cards from the other, so gift draws do not
+    /// shift the tile order — and record it; `None` when none is due.
+    pub fn draw(&mut self) -> Option<ChanceOutcome> {
+        if !self.state.is_chance() {
+            return None;
+        }
+        let outcome = if self.state.phase() == Phase::DrawGift {
+            self.state.apply_chance(&mut self.gift_deck)
+        } else {
+            self.state.apply_chance(&mut self.deck)
+        };
+        self.record.chance(&self.state, outcome);
+        Some(outcome)
+    }
+
+    /// Resolve the due chance event with `chance` (a tile or gift card
+    /// chosen by the caller) and record it.
+    ///
+    /// # Errors
+    /// No such event is due, or that tile or card is not in the bag.
+    pub fn apply_chance(&mut self, chance: Chance) -> Result<ChanceOutcome, IllegalMove> {
+        let outcome = self.state.apply_chance_outcome(chance)?;
+        self.record.chance(&self.state, outcome);
+        Ok(outcome)
+    }
+
+    /// Ask `agent` for the move of the seat to play, from that seat's view
+    /// and history with its own generator, timing it. `None` when it
+    /// gave up ([`crate::AgentError`]) or panicked: it forfeits then, and
+    /// the game is over. The move is not played ([`Driver::play_or_forfeit`]).
+    pub fn decide(&mut self, agent: &mut dyn Agent) -> Option<Action> {
+        let seat = self.state.to_play();
+        let s = seat.index();
+        let view = self.state.view(seat);
+        let start = Instant::now();
+        let history = History::new(&self.record, seat);
+        let rng = &mut self.rngs[s];
+        let chosen = catch_unwind(AssertUnwindSafe(|| {
+            agent.decide(Context::new(&view, rng).with_history(history))
+        }));
+        self.think_time[s] += start.elapsed();
+        let reason = match chosen {
+            Ok(Ok(decision)) => return Some(decision.action),
+            Ok(Err(e)) => e.to_string(),
+            Err(panic) => format!("panicked: {}", panic_message(&*panic)),
+        };
+        self.forfeit = Some(Forfeit { seat, reason });
+        None
+    }
+
+    /// Play `action` for the seat to play and record it.
+    ///
+    /// # Errors
+    /// It is not legal now (the game is unchanged).
+    pub fn play(&mut self, action: Action) -> Result<(), IllegalMove> {
+        let seat = self.state.to_play();
+        self.state.try_action(action)?;
+        if let Action::Place(Move {
+            meeple: Some(_), ..
+        }) = action
+        {
+            self.meeples_placed[seat.index()] += 1;
+        }
+        self.decisions[seat.index()] += 1;
+        self.record.action(seat, &self.state, action);
+        Ok(())
+    }
+
+    /// [`Driver::play`] an agent's move; an illegal one forfeits the game
+    /// for its seat. Returns whether it was played.
+    pub fn play_or_forfeit(&mut self, action: Action) -> bool {
+        match self.play(action) {
+            Ok(()) => true,
+            Err(e) => {
+                self.forfeit = Some(Forfeit {
+                    seat: self.state.to_play(),
+                    reason: format!("illegal move {}: {e}", self.state.describe(action)),
+                });
+                false
+            }
+        }
+    }
+
+    /// End the game (once [`Driver::step`] says [`Step::Over`]): close
+    /// the record, tell each seat's agent through `tell` (its seat, its
+    /// history, the end), and return what the game produced. A forfeited
+    /// game's record has no final scores. The driver keeps the final
+    /// state ([`Driver::state`]).
+    pub fn finish(
+        &mut self,
+        mut tell: impl FnMut(Seat, &History<'_>, &GameEnd<'_>),
+    ) -> GameOutcome {
+        let players = self.state.players();
+        let scores: Vec<Score> = (0..players)
+            .map(|s| self.state.score(Seat(s as u8)))
+            .collect();
+        let end = GameEnd {
+            scores: &scores,
+            forfeit: self.forfeit.as_ref(),
+        };
+        let mut record = self.record.clone();
+        record.close_turn();
+        for s in 0..players {
+            let seat = Seat(s as u8);
+            tell(seat, &History::new(&record, seat), &end);
+        }
+        let mut record = record.finish(&self.state);
+        if self.forfeit.is_some() {
+            record.final_scores = None;
+        }
+        GameOutcome {
+            scores,
+            turns: self.state.turns(),
+            meeples_placed: self.meeples_placed.clone(),
+            think_time: self.think_time.clone(),
+            decisions: self.decisions.clone(),
+            forfeit: self.forfeit.clone(),
+            record,
+        }
+    }
+}
+
+/// The text of a caught panic.
+fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
+    panic
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "unknown panic".to_string())
+}
+
 /// Play one game: `agents[s]` plays seat `s`, seat 0 starts, tiles drawn
 /// from `deck_seed`, agent `s` uses a generator seeded with
 /// `agent_seeds[s]`. Gift cards (The Gifts) come from a generator of their
@@ -80,115 +361,27 @@ pub fn play_game_watched(
     agent_seeds: &[u64],
     watch: &mut dyn FnMut(&Record),
 ) -> GameOutcome {
-    let players = agents.len();
-    assert_eq!(agent_seeds.len(), players, "one seed per agent");
-    let mut deck = deck_rng(deck_seed);
-    let mut gift_deck = gift_rng(deck_seed);
-    let mut rngs: Vec<AgentRng> = agent_seeds
-        .iter()
-        .map(|&s| AgentRng::seed_from_u64(s))
-        .collect();
+    let mut game = Driver::new(rules, agents.len(), deck_seed, agent_seeds);
     for (s, agent) in agents.iter_mut().enumerate() {
-        agent.reset();
-        agent.new_game(&GameStart {
-            rules,
-            players,
-            seat: Seat(s as u8),
-            first: Seat(0),
-            seed: agent_seeds[s],
-        });
+        game.start(Seat(s as u8), agent.as_mut());
     }
-    let mut state = State::new(rules, players, Seat(0));
-    let mut record = RecordBuilder::new(players, rules);
-    record.record_mut().seed = Some(deck_seed);
-    record.record_mut().agents = agents.iter().map(|a| a.name().to_string()).collect();
-    let mut meeples_placed = vec![0u32; players];
-    let mut think_time = vec![Duration::ZERO; players];
-    let mut decisions = vec![0u32; players];
-    let mut forfeit = None;
-    while !state.is_over() {
-        if state.is_chance() {
-            // Tiles and gift cards come from generators of their own.
-            let outcome = if state.phase() == Phase::DrawGift {
-                state.apply_chance(&mut gift_deck)
-            } else {
-                state.apply_chance(&mut deck)
-            };
-            record.chance(&state, outcome);
-            watch(record.record_mut());
-            continue;
-        }
-        let seat = state.to_play();
-        let s = seat.index();
-        let view = state.view(seat);
-        let start = Instant::now();
-        let history = History::new(&record, seat);
-        let chosen = catch_unwind(AssertUnwindSafe(|| {
-            agents[s].decide(Context::new(&view, &mut rngs[s]).with_history(history))
-        }));
-        think_time[s] += start.elapsed();
-        let action = match chosen {
-            Ok(Ok(decision)) => decision.action,
-            Ok(Err(e)) => {
-                forfeit = Some(Forfeit {
-                    seat,
-                    reason: e.to_string(),
-                });
-                break;
+    game.record_mut().agents = agents.iter().map(|a| a.name().to_string()).collect();
+    loop {
+        match game.step() {
+            Step::Chance(_) => {}
+            Step::Ask(seat) => {
+                let Some(action) = game.decide(agents[seat.index()].as_mut()) else {
+                    break;
+                };
+                if !game.play_or_forfeit(action) {
+                    break;
+                }
             }
-            Err(panic) => {
-                let msg = panic
-                    .downcast_ref::<&str>()
-                    .map(|s| s.to_string())
-                    .or_else(|| panic.downcast_ref::<String>().cloned())
-                    .unwrap_or_else(|| "unknown panic".to_string());
-                forfeit = Some(Forfeit {
-                    seat,
-                    reason: format!("panicked: {msg}"),
-                });
-                break;
-            }
-        };
-        if let Err(e) = state.try_action(action) {
-            // A refused action leaves the state as it was.
-            forfeit = Some(Forfeit {
-                seat,
-                reason: format!("illegal move {}: {e}", state.describe(action)),
-            });
-            break;
+            Step::Over => break,
         }
-        if let Action::Place(Move {
-            meeple: Some(_), ..
-        }) = action
-        {
-            meeples_placed[s] += 1;
-        }
-        decisions[s] += 1;
-        record.action(seat, &state, action);
-        watch(record.record_mut());
+        watch(game.record_mut());
     }
-    let scores: Vec<Score> = (0..players).map(|s| state.score(Seat(s as u8))).collect();
-    let end = GameEnd {
-        scores: &scores,
-        forfeit: forfeit.as_ref(),
-    };
-    record.close_turn();
-    for (s, agent) in agents.iter_mut().enumerate() {
-        agent.game_over(&History::new(&record, Seat(s as u8)), &end);
-    }
-    let mut record = record.finish(&state);
-    if forfeit.is_some() {
-        record.final_scores = None;
-    }
-    GameOutcome {
-        scores,
-        turns: state.turns(),
-        meeples_placed,
-        think_time,
-        decisions,
-        forfeit,
-        record,
-    }
+    game.finish(|seat, history, end| agents[seat.index()].game_over(history, end))
 }
 
 #[cfg(test)]
@@ -277,6 +470,31 @@ mod tests {
         assert_eq!(forfeit.reason, "timed out after 10 ms");
         assert_eq!(out.decisions, vec![1, 0]);
         assert_eq!(*heard.lock().unwrap(), ["reset", "new_game", "game_over"]);
+    }
+
+    #[test]
+    fn a_move_refused_from_outside_changes_nothing_and_forfeits_nobody() {
+        let mut game = Driver::new(Rules::default(), 2, 3, &[1, 2]);
+        assert!(matches!(game.step(), Step::Chance(_)));
+        let Step::Ask(seat) = game.step() else {
+            panic!("seat 0 is to place the first tile drawn");
+        };
+        let before = game.state().clone();
+        let placement = game.state().view(seat).nth_placement(0).unwrap();
+        let bad = Action::Place(Move {
+            placement,
+            meeple: Some(200),
+        });
+        assert!(game.play(bad).is_err());
+        assert_eq!(*game.state(), before);
+        assert!(game.forfeit().is_none());
+        assert_eq!(game.step(), Step::Ask(seat));
+        // The same move from an agent forfeits, and the game is over.
+        assert!(!game.play_or_forfeit(bad));
+        assert_eq!(game.forfeit().map(|f| f.seat), Some(seat));
+        assert_eq!(game.step(), Step::Over);
+        let outcome = game.finish(|_, _, end| assert!(end.forfeit.is_some()));
+        assert!(outcome.record.final_scores.is_none());
     }
 
     #[test]

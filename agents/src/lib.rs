@@ -333,6 +333,12 @@ pub struct RootValue {
     /// for a tie): its chance of winning as the search sees it (a true
     /// win rate with `depth=all`), if the agent measures it.
     pub win: Option<f64>,
+    /// Each seat's mean end-now score (RULES.md: the game scored as if it
+    /// ended there) at those valuations, in seat order (seats past the
+    /// game's count 0): the expected final scores as the search sees
+    /// them (the true final scores with `depth=all`), if the agent
+    /// measures them.
+    pub scores: Option<[f64; engine::MAX_PLAYERS]>,
 }
 
 /// Why an agent gives up the game instead of choosing an action.

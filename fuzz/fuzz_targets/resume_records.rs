@@ -17,6 +17,7 @@ use libfuzzer_sys::fuzz_target;
 use std::path::PathBuf;
 use std::sync::OnceLock;
 use tournament::run::config::{Folder, TournamentConfig};
+use tournament::run::roster::AgentPlan;
 use tournament::run::schedule::Schedule;
 use tournament::results::schema::{RunInfo, Settings};
 
@@ -47,13 +48,9 @@ fn run() -> &'static Run {
             "sprt": null,
         }))
         .expect("valid settings");
-        let config = TournamentConfig {
-            settings,
-            folder: Folder::New(dir.clone()),
-            threads: 1,
-            stop_after: None,
-            keyed_agent_seeds: false,
-        };
+        let plan = AgentPlan::parse(&settings.agents).expect("built-in agents");
+        let config = TournamentConfig::new(settings, plan, Folder::New(dir.clone()), 1)
+            .expect("valid settings");
         tournament::run::tournament::run(&config).expect("the run plays");
         let info = tournament::results::output::read_run_info(&dir).expect("its run.json");
         let (schedule, labels) = tournament::run::tournament::schedule_of(&info.settings);

@@ -7,7 +7,7 @@ use crate::errors::{guard, illegal, panic_message, EngineError};
 use crate::game::Game;
 use crate::rules::rules_from;
 use crate::view::View;
-use ::tournament::{Folder, Settings, TournamentConfig};
+use ::tournament::{Folder, RunKind, Settings, TournamentConfig};
 use agents::history::GameStart;
 use agents::{Agent, AgentError, AgentRng, Context, Decision, Lifecycle, SpecError};
 use engine::{Action as EngineAction, SeatView};
@@ -88,7 +88,8 @@ impl BuiltinAgent {
     /// x, y, rot, meeple) for a placement, ``visits``, ``share`` of the
     /// root's visits, ``prior``, ``value``, ``lead`` (mean lead in points
     /// over the best other seat) and ``win`` (share of the search's
-    /// valuations in which the seat led), ``None`` where the agent gives
+    /// valuations in which the seat led), ``scores`` (each seat's mean
+    /// end-now score at those valuations: expected final scores), ``None`` where the agent gives
     /// none (docs/analysis.md). Draws from the agent's generator.
     #[pyo3(signature = (view, top = 5))]
     fn analyze<'py>(
@@ -309,7 +310,8 @@ impl AgentTable {
         for item in agents.try_iter()? {
             let item = item?;
             if let Ok(spec) = item.extract::<String>() {
-                agents::from_spec(&spec).map_err(|e| PyValueError::new_err(e.to_string()))?;
+                // Checked where it is parsed: by the run's plan, or when
+                // `play_game` builds its seats.
                 table.specs.push(spec);
             } else if let Ok(builtin) = item.cast::<BuiltinAgent>() {
                 table.specs.push(builtin.get().name.clone());
@@ -409,13 +411,13 @@ pub fn play_game<'py>(
             agent_seeds.len()
         )));
     }
+    let mut seats = table
+        .specs
+        .iter()
+        .map(|s| table.make(s))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
     let outcome = py.detach(|| {
-        let mut seats = table
-            .specs
-            .iter()
-            .map(|s| table.make(s))
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(|e| e.to_string())?;
         std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             agents::game::play_game(&mut seats, rules, seed, &agent_seeds)
         }))
@@ -478,7 +480,7 @@ pub fn run_tournament<'py>(
         records,
         shard: None,
         sprt: None,
-        selfplay: false,
+        kind: RunKind::Tournament,
         secret_decks: false,
     };
     run_settings(py, table, settings, out, threads)
@@ -519,7 +521,7 @@ pub fn run_selfplay<'py>(
         records: true,
         shard: None,
         sprt: None,
-        selfplay: true,
+        kind: RunKind::Selfplay,
         secret_decks: false,
     };
     run_settings(py, table, settings, out, threads)
@@ -536,6 +538,18 @@ fn run_settings<'py>(
     threads: Option<usize>,
 ) -> PyResult<Bound<'py, PyDict>> {
     settings.validate().map_err(run_error)?;
+    let option = match settings.kind {
+        RunKind::Tournament => "agents",
+        RunKind::Selfplay => "agent",
+    };
+    let python_agent = |spec: &str| table.python.contains_key(spec);
+    let plan = ::tournament::run::config::plan_agents(
+        &settings.agents,
+        settings.kind,
+        option,
+        &python_agent,
+    )
+    .map_err(run_error)?;
     let folder = match out {
         Some(dir) => {
             ::tournament::run::config::check_new_folder(&dir, "out").map_err(run_error)?;
@@ -549,13 +563,8 @@ fn run_settings<'py>(
     });
     let threads = ::tournament::run::config::worker_threads(threads)
         .map_err(|why| PyValueError::new_err(format!("threads {why}")))?;
-    let config = TournamentConfig {
-        settings,
-        folder: Folder::New(folder),
-        threads,
-        stop_after: None,
-        keyed_agent_seeds: false,
-    };
+    let config =
+        TournamentConfig::new(settings, plan, Folder::New(folder), threads).map_err(run_error)?;
     let make = |spec: &str| table.make_python(spec);
     let cancel = AtomicBool::new(false);
     let mut interrupt = None;

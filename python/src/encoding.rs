@@ -167,7 +167,7 @@ pub fn decode_action(
 ) -> Option<String> {
     let action = ActionSpace::new(radius).decode(id)?;
     Some(match game {
-        Some(game) => game.state.describe(action),
+        Some(game) => game.state().describe(action),
         None => describe(action),
     })
 }

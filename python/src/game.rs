@@ -7,10 +7,8 @@ use crate::errors::{guard, illegal};
 use crate::observation::Observation;
 use crate::rules::{rules_dict, rules_from};
 use crate::view::View;
-use agents::game::{deck_rng, gift_rng};
-use engine::{
-    Action as EngineAction, Chance, ChanceOutcome, Phase, Record, RecordBuilder, Seat, State,
-};
+use agents::game::Driver;
+use engine::{Action as EngineAction, Chance, ChanceOutcome, Phase, Record, Seat, State};
 use pyo3::exceptions::{PyOSError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -25,63 +23,49 @@ use pyo3::types::PyDict;
 #[pyclass(module = "carcassonne")]
 #[derive(Clone)]
 pub struct Game {
-    pub(crate) state: State,
-    record: RecordBuilder,
-    deck: rand_pcg::Pcg64,
-    gift_deck: rand_pcg::Pcg64,
+    /// The state, its record and the deck seed's generators: the game
+    /// driver every game of the toolkit is played with.
+    driver: Driver,
 }
 
 impl Game {
-    fn with_state(state: State, record: RecordBuilder, seed: u64) -> Game {
-        Game {
-            state,
-            record,
-            deck: deck_rng(seed),
-            gift_deck: gift_rng(seed),
-        }
-    }
-
     /// A game that goes on from `state` (its record starts empty), its
     /// draws seeded with `seed`.
     pub fn from_state(state: State, seed: u64) -> Game {
-        let record = RecordBuilder::new(state.players(), state.rules());
-        Game::with_state(state, record, seed)
+        Game {
+            driver: Driver::from_state(state, seed),
+        }
+    }
+
+    /// The game as it stands.
+    pub(crate) fn state(&self) -> &State {
+        self.driver.state()
     }
 
     /// Turn an ``Action``, an integer id or a notation string into an
     /// engine action (legality is checked when it is applied).
     pub(crate) fn action_of(&self, action: &Bound<'_, PyAny>) -> PyResult<EngineAction> {
-        action_from(&self.state, action)
+        action_from(self.driver.state(), action)
     }
 
     fn apply_engine(&mut self, action: EngineAction) -> PyResult<()> {
-        let seat = self.state.to_play();
-        if self.state.is_chance() || self.state.is_over() {
+        let state = self.driver.state();
+        if state.is_chance() || state.is_over() {
             return Err(illegal(format!(
                 "no seat is to play ({:?}): {}",
-                self.state.phase(),
-                self.state.describe(action)
+                state.phase(),
+                state.describe(action)
             )));
         }
-        self.state
-            .try_action(action)
-            .map_err(|e| illegal(format!("{}: {e}", self.state.describe(action))))?;
-        self.record.action(seat, &self.state, action);
-        Ok(())
-    }
-
-    /// Record a chance outcome that was just applied.
-    fn chanced(&mut self, outcome: ChanceOutcome) -> String {
-        self.record.chance(&self.state, outcome);
-        match outcome {
-            ChanceOutcome::Tile(t, _) => t.to_string(),
-            ChanceOutcome::Gift(g) => g.to_string(),
-        }
+        let described = state.describe(action);
+        self.driver
+            .play(action)
+            .map_err(|e| illegal(format!("{described}: {e}")))
     }
 
     /// The record so far (with final scores once the game is over).
     pub fn record(&self) -> Record {
-        self.record.clone().finish(&self.state)
+        self.driver.record_so_far()
     }
 }
 
@@ -113,60 +97,59 @@ impl Game {
             )));
         }
         let rules = rules_from(farmers, gifts, rules, variants)?;
-        let mut record = RecordBuilder::new(players, rules);
-        record.record_mut().seed = seed;
-        let seed = seed.unwrap_or_else(rand::random);
-        Ok(Game::with_state(
+        let mut game = Game::from_state(
             State::new(rules, players, Seat(0)),
-            record,
-            seed,
-        ))
+            seed.unwrap_or_else(rand::random),
+        );
+        game.driver.record_mut().seed = seed;
+        Ok(game)
     }
 
     /// Number of seats.
     #[getter]
     fn players(&self) -> usize {
-        self.state.players()
+        self.driver.state().players()
     }
 
     /// The rules: a dict of every rules key (``farmers``, ``gifts``, the
     /// RULES.md §8 variants) to its value.
     #[getter]
     fn rules<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        rules_dict(py, &self.state.rules())
+        rules_dict(py, &self.driver.state().rules())
     }
 
     /// Turns completed so far.
     #[getter]
     fn turns(&self) -> usize {
-        self.state.turns()
+        self.driver.state().turns()
     }
 
     /// A chance event (tile or gift draw) is due.
     fn is_chance(&self) -> bool {
-        self.state.is_chance()
+        self.driver.state().is_chance()
     }
 
     /// The game is over (final scoring done).
     fn is_over(&self) -> bool {
-        self.state.is_over()
+        self.driver.state().is_over()
     }
 
     /// The seat that must choose an action, or None at a chance event or
     /// when the game is over.
     fn current_seat(&self) -> Option<usize> {
-        (!self.state.is_chance() && !self.state.is_over()).then(|| self.state.to_play().index())
+        (!self.driver.state().is_chance() && !self.driver.state().is_over())
+            .then(|| self.driver.state().to_play().index())
     }
 
     /// The seat whose turn it is (also during its chance events).
     fn turn_seat(&self) -> usize {
-        self.state.to_play().index()
+        self.driver.state().to_play().index()
     }
 
     /// ``"draw"``, ``"place"``, ``"draw_second"``, ``"choose"``,
     /// ``"draw_gift"``, ``"draw_hand"``, ``"place_hand"`` or ``"over"``.
     fn phase(&self) -> &'static str {
-        match self.state.phase() {
+        match self.driver.state().phase() {
             Phase::Draw => "draw",
             Phase::Place(_) => "place",
             Phase::DrawSecond(_) => "draw_second",
@@ -181,7 +164,7 @@ impl Game {
     /// The tile to place (or the two tiles to choose from after Take 2),
     /// as letters; empty at other times.
     fn tiles_to_place(&self) -> Vec<String> {
-        match self.state.phase() {
+        match self.driver.state().phase() {
             Phase::Place(t) => vec![t.to_string()],
             Phase::Choose(a, b) => vec![a.to_string(), b.to_string()],
             _ => Vec::new(),
@@ -192,7 +175,8 @@ impl Game {
     /// probabilities: tile letters (``"A"``–``"X"``) for a tile draw, gift
     /// names (``"synod"``, …) for a gift draw; empty when none is due.
     fn chance_outcomes(&self) -> Vec<(String, f64)> {
-        self.state
+        self.driver
+            .state()
             .chance_outcomes()
             .into_iter()
             .map(|(chance, p)| (chance_name(chance), p))
@@ -204,12 +188,11 @@ impl Game {
     /// aside and another draw is due.
     fn apply_chance(&mut self, outcome: &str) -> PyResult<()> {
         guard(|| {
-            let chance = match self.state.phase() {
+            let chance = match self.driver.state().phase() {
                 Phase::DrawGift => Chance::Gift(outcome.parse().map_err(illegal)?),
                 _ => Chance::Tile(outcome.parse().map_err(illegal)?),
             };
-            let outcome = self.state.apply_chance_outcome(chance).map_err(illegal)?;
-            self.chanced(outcome);
+            self.driver.apply_chance(chance).map_err(illegal)?;
             Ok(())
         })
     }
@@ -218,29 +201,31 @@ impl Game {
     /// generator, gift cards from its gift generator) and return the
     /// outcome.
     fn draw_random(&mut self) -> PyResult<String> {
-        guard(|| {
-            let outcome = match self.state.phase() {
-                Phase::Draw | Phase::DrawSecond(_) | Phase::DrawHand => {
-                    self.state.apply_chance(&mut self.deck)
-                }
-                Phase::DrawGift => self.state.apply_chance(&mut self.gift_deck),
-                other => return Err(illegal(format!("no chance event is due ({other:?})"))),
-            };
-            Ok(self.chanced(outcome))
+        guard(|| match self.driver.draw() {
+            Some(ChanceOutcome::Tile(t, _)) => Ok(t.to_string()),
+            Some(ChanceOutcome::Gift(g)) => Ok(g.to_string()),
+            None => Err(illegal(format!(
+                "no chance event is due ({:?})",
+                self.driver.state().phase()
+            ))),
         })
     }
 
     /// Every legal action of the seat to play (empty at chance events and
     /// at the end).
     fn legal_actions(&self) -> ActionList {
-        ActionList::new(&self.state, |f| self.state.for_each_action(f))
+        ActionList::new(self.driver.state(), |f| {
+            self.driver.state().for_each_action(f)
+        })
     }
 
     /// The ids of the legal actions (faster than ``legal_actions()`` when
     /// only ids are needed).
     fn legal_action_ids(&self) -> Vec<u32> {
         let mut out = Vec::new();
-        self.state.for_each_action(|a| out.extend(a.to_index()));
+        self.driver
+            .state()
+            .for_each_action(|a| out.extend(a.to_index()));
         out
     }
 
@@ -269,11 +254,11 @@ impl Game {
     fn apply_random(&mut self, seed: u64) -> PyResult<Option<Action>> {
         use rand::SeedableRng;
         let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(seed);
-        let seat = self.state.to_play();
-        let Some(action) = self.state.view(seat).random_action(&mut rng) else {
+        let seat = self.driver.state().to_play();
+        let Some(action) = self.driver.state().view(seat).random_action(&mut rng) else {
             return Ok(None);
         };
-        let described = Action::new(&self.state, action);
+        let described = Action::new(self.driver.state(), action);
         guard(|| self.apply_engine(action))?;
         Ok(Some(described))
     }
@@ -294,8 +279,8 @@ impl Game {
     /// Each seat's score: a dict with ``total``, ``road``, ``city``,
     /// ``monastery``, ``farm`` and ``gifts`` (unopened cards at the end).
     fn scores<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyDict>>> {
-        (0..self.state.players())
-            .map(|s| score_dict(py, self.state.score(Seat(s as u8))))
+        (0..self.driver.state().players())
+            .map(|s| score_dict(py, self.driver.state().score(Seat(s as u8))))
             .collect()
     }
 
@@ -303,14 +288,16 @@ impl Game {
     /// winner, split equally among tied winners, 0 to the others; they sum
     /// to 1), None before.
     fn returns(&self) -> Option<Vec<f64>> {
-        self.state
+        self.driver
+            .state()
             .returns()
-            .map(|r| r[..self.state.players()].to_vec())
+            .map(|r| r[..self.driver.state().players()].to_vec())
     }
 
     /// Tiles left to draw, by letter.
     fn bag(&self) -> Vec<(String, u8)> {
-        self.state
+        self.driver
+            .state()
             .bag()
             .iter()
             .map(|(t, c)| (t.to_string(), c))
@@ -319,14 +306,15 @@ impl Game {
 
     /// Meeples in each seat's supply.
     fn supplies(&self) -> Vec<u8> {
-        (0..self.state.players())
-            .map(|s| self.state.supply(Seat(s as u8)))
+        (0..self.driver.state().players())
+            .map(|s| self.driver.state().supply(Seat(s as u8)))
             .collect()
     }
 
     /// The placed tiles: ``(x, y, tile, rotation)`` in placement order.
     fn board(&self) -> Vec<(i8, i8, String, u8)> {
-        self.state
+        self.driver
+            .state()
             .board()
             .tiles()
             .iter()
@@ -336,7 +324,7 @@ impl Game {
 
     /// What `seat` may see (its own gift cards, never another seat's).
     fn view(&self, seat: usize) -> PyResult<View> {
-        View::new(self.state.clone(), seat)
+        View::new(self.driver.state().clone(), seat)
     }
 
     /// The observation of `seat` as numpy arrays (see the package README,
@@ -351,8 +339,8 @@ impl Game {
         seat: usize,
         radius: u32,
     ) -> PyResult<Bound<'py, PyDict>> {
-        let seat = check_seat(&self.state, seat)?;
-        Observation::of(&self.state, seat, radius).to_numpy(py)
+        let seat = check_seat(self.driver.state(), seat)?;
+        Observation::of(self.driver.state(), seat, radius).to_numpy(py)
     }
 
     /// The features of every legal action, one row per action in the
@@ -361,7 +349,7 @@ impl Game {
     /// ``carcassonne.ACTION_FEATURES``, documented in the package README),
     /// computed in one call. Empty at chance events and at the end.
     fn action_features<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        crate::observation::action_features_numpy(py, &self.state)
+        crate::observation::action_features_numpy(py, self.driver.state())
     }
 
     /// The legal-action mask of window radius `radius` as a numpy int8
@@ -369,7 +357,7 @@ impl Game {
     /// outside the window are not in it.
     #[pyo3(signature = (radius = 10))]
     fn action_mask<'py>(&self, py: Python<'py>, radius: u32) -> PyResult<Bound<'py, PyAny>> {
-        crate::observation::mask_numpy(py, &self.state, radius)
+        crate::observation::mask_numpy(py, self.driver.state(), radius)
     }
 
     /// The game's record as JSON (the format of docs/RECORD-FORMAT.md), with final
@@ -392,11 +380,11 @@ impl Game {
     fn __repr__(&self) -> String {
         format!(
             "Game(players={}, turn={}, phase={}, scores={:?})",
-            self.state.players(),
-            self.state.turns(),
+            self.driver.state().players(),
+            self.driver.state().turns(),
             self.phase(),
-            (0..self.state.players())
-                .map(|s| self.state.score(Seat(s as u8)).total())
+            (0..self.driver.state().players())
+                .map(|s| self.driver.state().score(Seat(s as u8)).total())
                 .collect::<Vec<_>>()
         )
     }
@@ -415,9 +403,9 @@ fn game_of_record(mut record: Record) -> Result<Game, engine::ReplayError> {
     let state = engine::replay(&record, false)?;
     record.final_scores = None;
     let seed = record.seed.unwrap_or_else(rand::random);
-    let mut builder = RecordBuilder::new(record.players, record.rules);
-    *builder.record_mut() = record;
-    Ok(Game::with_state(state, builder, seed))
+    let mut game = Game::from_state(state, seed);
+    *game.driver.record_mut() = record;
+    Ok(game)
 }
 
 /// Turn an ``Action``, an integer id or a notation string (read in the

@@ -231,13 +231,14 @@ pub fn _save_network<'py>(
 /// The array shapes of a network of these sizes, name → shape (weights
 /// ``[out, in]`` as PyTorch's ``nn.Linear``, biases ``[out]``).
 #[pyfunction]
-#[pyo3(signature = (hidden = 256, context = 32, cell = 8, policy_hidden = 64, board = true))]
+#[pyo3(signature = (hidden = 256, context = 32, cell = 8, policy_hidden = 64, board = true, features = true))]
 pub fn network_layout(
     hidden: usize,
     context: usize,
     cell: usize,
     policy_hidden: usize,
     board: bool,
+    features: bool,
 ) -> Vec<(String, Vec<usize>)> {
     let config = NetConfig {
         hidden,
@@ -245,6 +246,7 @@ pub fn network_layout(
         cell,
         policy_hidden,
         board,
+        features,
     };
     config
         .layers()
@@ -278,7 +280,7 @@ impl Network {
             .detach(|| {
                 let net = NetEvaluator::load(&path)?;
                 let meta = agents::neural::tensors::File::read(&path, agents::capped::Cap::NET)
-                    .map_err(NetError::Format)?
+                    .map_err(NetError::from)?
                     .metadata();
                 Ok((net, meta))
             })
@@ -357,6 +359,7 @@ impl Network {
         let seat = Seat(view.seat_index() as u8);
         let out = py
             .detach(|| -> Result<_, String> {
+                let line = |e| agents::neural::net::one_line(&e);
                 let v = state.view(seat);
                 let p = encode_position(&v);
                 let a = encode_actions(&v, &actions);
@@ -366,11 +369,12 @@ impl Network {
                     a.iter().flat_map(|x| x.features.clone()).collect(),
                     &a.iter().map(|x| x.cell).collect::<Vec<_>>(),
                     &vec![0; a.len()],
-                )?;
-                let out = self.net.net.forward(&input)?;
-                let value = out.value.to_vec2::<f32>().map_err(|e| e.to_string())?;
-                let lead = out.lead.to_vec2::<f32>().map_err(|e| e.to_string())?;
-                let logits = out.logits.to_vec1::<f32>().map_err(|e| e.to_string())?;
+                )
+                .map_err(line)?;
+                let out = self.net.net.forward(&input).map_err(line)?;
+                let value = out.value.to_vec2::<f32>().map_err(line)?;
+                let lead = out.lead.to_vec2::<f32>().map_err(line)?;
+                let logits = out.logits.to_vec1::<f32>().map_err(line)?;
                 Ok((value[0].clone(), lead[0].clone(), logits))
             })
             .map_err(PyValueError::new_err)?;

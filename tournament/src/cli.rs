@@ -63,6 +63,10 @@ pub enum Command {
     /// top moves, the value of the move played and a verdict on it, as
     /// JSON (and CSV).
     AnalyzeGame(crate::commands::analyze::AnalyzeArgs),
+    /// What the games of results folders say about the game: each seat's
+    /// advantage, the deck's share of the points and margins, game
+    /// length, points by category per agent.
+    Analyze(crate::commands::analyze_runs::AnalyzeRunsArgs),
     /// Check game records and print their scores as JSON.
     Replay(crate::commands::replay::ReplayArgs),
 }

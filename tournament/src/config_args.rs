@@ -13,7 +13,7 @@ use tournament::results::output::read_run_info;
 use tournament::results::schema::{Settings, GAMES_CSV};
 use tournament::run::agent_list::split_agents;
 use tournament::run::config::{
-    check_agents, check_new_folder, default_folder, Folder, TournamentConfig, DEFAULT_AGENTS,
+    check_new_folder, default_folder, plan_agents, Folder, TournamentConfig, DEFAULT_AGENTS,
     DEFAULT_GAMES, DEFAULT_NAME, DEFAULT_SEED,
 };
 
@@ -41,7 +41,7 @@ pub fn tournament_config(args: &TournamentArgs) -> Result<TournamentConfig> {
     } else {
         split_agents(&args.agents)
     };
-    check_agents(&agents, args.selfplay)?;
+    let plan = plan_agents(&agents, args.kind, args.kind.agents_option(), &|_| false)?;
     let players = match args.game.players {
         None => 2,
         Some(p) if engine::is_player_count(p) => p as usize,
@@ -96,7 +96,7 @@ pub fn tournament_config(args: &TournamentArgs) -> Result<TournamentConfig> {
         records: args.records,
         shard,
         sprt,
-        selfplay: args.selfplay,
+        kind: args.kind,
         secret_decks: args.game.secret_decks,
     };
     settings.validate()?;
@@ -107,13 +107,10 @@ pub fn tournament_config(args: &TournamentArgs) -> Result<TournamentConfig> {
         }
         None => Folder::Default(default_folder(&settings)),
     };
-    Ok(TournamentConfig {
-        settings,
-        folder,
-        threads,
-        stop_after: args.game.stop_after,
-        keyed_agent_seeds: args.game.keyed_agent_seeds,
-    })
+    Ok(with_test_hooks(
+        TournamentConfig::new(settings, plan, folder, threads)?,
+        args,
+    ))
 }
 
 /// [`DEFAULT_AGENTS`] without those this build does not know.
@@ -167,14 +164,26 @@ fn resume_config(args: &TournamentArgs, dir: &Path, threads: usize) -> Result<To
     info.settings
         .validate()
         .map_err(|e| Error::Folder(format!("{}: run.json: {e}", dir.display())))?;
-    check_agents(&info.settings.agents, info.settings.selfplay)?;
-    Ok(TournamentConfig {
-        settings: info.settings.clone(),
-        folder: Folder::Resume(dir.to_path_buf(), Box::new(info)),
-        threads,
+    let kind = info.settings.kind;
+    let plan = plan_agents(&info.settings.agents, kind, kind.agents_option(), &|_| {
+        false
+    })?;
+    let settings = info.settings.clone();
+    let folder = Folder::Resume(dir.to_path_buf(), Box::new(info));
+    Ok(with_test_hooks(
+        TournamentConfig::new(settings, plan, folder, threads)?,
+        args,
+    ))
+}
+
+/// `config` with the test hooks of `args` (`--stop-after`,
+/// `--keyed-agent-seeds`).
+fn with_test_hooks(config: TournamentConfig, args: &TournamentArgs) -> TournamentConfig {
+    TournamentConfig {
         stop_after: args.game.stop_after,
         keyed_agent_seeds: args.game.keyed_agent_seeds,
-    })
+        ..config
+    }
 }
 
 #[cfg(test)]

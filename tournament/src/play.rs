@@ -17,7 +17,7 @@ use std::fmt::Write as _;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use tournament::run::agent_list::split_agents;
-use tournament::run::roster::Roster;
+use tournament::run::roster::AgentPlan;
 use tournament::run::schedule::agent_seed;
 
 /// A validated `play` command.
@@ -25,6 +25,8 @@ use tournament::run::schedule::agent_seed;
 pub struct PlayConfig {
     /// Agent spec per seat.
     pub seats: Vec<String>,
+    /// The seats' agents, parsed once.
+    pub agents: AgentPlan,
     /// Deck seed.
     pub seed: u64,
     /// Rules options.
@@ -39,10 +41,6 @@ impl PlayConfig {
     /// Check `args`: every spec builds an agent, 2–6 seats.
     pub fn from_args(args: &PlayArgs) -> Result<PlayConfig> {
         let specs = split_agents(&args.agents);
-        for spec in &specs {
-            tournament::run::roster::check_spec(spec)
-                .map_err(|e| Error::Invalid(format!("--agents: {e}")))?;
-        }
         if specs.is_empty() {
             return Err(Error::Invalid(
                 "--agents: give at least one agent".to_string(),
@@ -54,9 +52,11 @@ impl PlayConfig {
                 "--players must be 2 to 6, not {players}"
             )));
         }
-        let seats = (0..players as usize)
+        let seats: Vec<String> = (0..players as usize)
             .map(|s| specs[s % specs.len()].clone())
             .collect();
+        let agents =
+            AgentPlan::parse(&seats).map_err(|e| Error::Invalid(format!("--agents: {e}")))?;
         let out = args
             .out
             .clone()
@@ -69,6 +69,7 @@ impl PlayConfig {
         }
         Ok(PlayConfig {
             seats,
+            agents,
             seed: args.seed,
             rules: args.rules.rules()?,
             out,
@@ -128,7 +129,9 @@ fn play_game(
         .join(tournament::run::roster::BOT_LOGS);
     // Bots are sent keyed seeds: an agent seed would give away --seed,
     // the deck seed of the game (protocol::secret).
-    let roster = Roster::new(&config.seats, Some(logs), Secret::bot_key(config.seed))?;
+    let roster = config
+        .agents
+        .roster(Some(logs), Secret::bot_key(config.seed));
     let mut seats: Vec<Box<dyn agents::Agent>> =
         (0..config.seats.len()).map(|s| roster.build(s)).collect();
     let seeds: Vec<u64> = (0..seats.len())
@@ -351,8 +354,10 @@ mod tests {
     fn turns_are_printed_as_they_are_played() {
         let dir = std::env::temp_dir().join(format!("play-unit-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
+        let seats = vec!["random".to_string(), "random".to_string()];
         let config = PlayConfig {
-            seats: vec!["random".to_string(), "random".to_string()],
+            agents: AgentPlan::parse(&seats).unwrap(),
+            seats,
             seed: 3,
             rules: Rules::default(),
             out: dir.join("game.json"),

@@ -240,6 +240,7 @@ impl AzAgent {
                         prior: Some(prior),
                         lead: None,
                         win: None,
+                        scores: None,
                     })
                     .collect(),
             },

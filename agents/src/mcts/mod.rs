@@ -441,6 +441,37 @@ mod tests {
     }
 
     #[test]
+    fn the_expected_scores_of_a_search_to_the_end_give_its_leads() {
+        // With `depth=all` each valuation is a finished game, whose lead
+        // is the difference of the final scores: the mean scores must
+        // differ by the mean lead, and none is below the score now.
+        let state = crate::test_support::random_play_until(2, Rules::default(), 7, |s| {
+            s.turns() >= 50 && !s.is_chance()
+        });
+        let seat = state.to_play();
+        let spec = "mcts:iterations=200,depth=all";
+        let mut agent = MctsAgent::new(spec.into(), config(spec));
+        let mut rng = AgentRng::seed_from_u64(4);
+        let d = agent
+            .decide(Context::new(&state.view(seat), &mut rng))
+            .unwrap();
+        let s = d.search.expect("a search");
+        let mut checked = 0;
+        for v in s.root_values.iter().filter(|v| v.lead.is_some()) {
+            let scores = v.scores.expect("expected scores with a lead");
+            let lead = scores[seat.index()] - scores[1 - seat.index()];
+            assert!((lead - v.lead.unwrap()).abs() < 1e-9, "{v:?}");
+            for (i, &expected) in scores.iter().enumerate().take(2) {
+                let now = state.score(Seat(i as u8)).total();
+                assert!(expected >= f64::from(now) - 1e-9, "{expected} < {now}");
+            }
+            assert_eq!(scores[2..], [0.0; engine::MAX_PLAYERS - 2]);
+            checked += 1;
+        }
+        assert!(checked > 1);
+    }
+
+    #[test]
     fn the_endgame_solver_answers_without_search_statistics() {
         let state = crate::test_support::random_play_until(2, Rules::default(), 5, |s| {
             s.bag().total() == 1 && !s.is_chance()

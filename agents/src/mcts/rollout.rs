@@ -2,19 +2,18 @@
 //! play with random draws, then the end-now scores turned into rewards.
 
 use super::config::{MctsConfig, Reward, Rollout};
-use crate::eval::{advantage_gain, end_now_scores_in};
+use crate::eval::advantage_gain;
 use engine::{Action, EndNow, FieldCache, Move, Phase, Seat, State, MAX_PLAYERS};
 use rand::Rng;
 
-/// The value of `state` to each seat: its end-now score plus `cfg.meeple`
-/// per meeple in supply, times the fraction of tiles left in the bag.
-/// Fields are listed in `fields` (see [`FieldCache`]).
+/// The value of `state` to each seat: its end-now score (`end_now`, as
+/// [`crate::eval::end_now_scores_in`] gives them) plus `cfg.meeple` per meeple in
+/// supply, times the fraction of tiles left in the bag.
 pub(crate) fn evaluate(
     cfg: &MctsConfig,
     state: &State,
-    fields: &mut FieldCache,
+    end_now: &crate::eval::Scores,
 ) -> [f64; MAX_PLAYERS] {
-    let end_now = end_now_scores_in(state, fields);
     let mut scores = [0.0; MAX_PLAYERS];
     let left = if state.is_over() {
         0.0

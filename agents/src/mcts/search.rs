@@ -59,6 +59,10 @@ pub struct RootChild {
     pub lead: f64,
     /// The sum over those valuations of 1 (ahead), ½ (level) or 0.
     pub wins: f64,
+    /// The sum over those valuations of each seat's end-now score;
+    /// `None` for a search that values positions with an `eval=` model
+    /// (which does not compute them).
+    pub scores: Option<[f64; MAX_PLAYERS]>,
 }
 
 impl RootChild {
@@ -71,6 +75,7 @@ impl RootChild {
             measured: 0,
             lead: 0.0,
             wins: 0.0,
+            scores: None,
         }
     }
 
@@ -87,6 +92,10 @@ impl RootChild {
             prior: None,
             lead: (self.measured > 0).then(|| self.lead / n),
             win: (self.measured > 0).then(|| self.wins / n),
+            scores: self
+                .scores
+                .filter(|_| self.measured > 0)
+                .map(|s| s.map(|s| s / n)),
         }
     }
 }
@@ -103,6 +112,10 @@ impl RootStats {
                     c.measured += o.measured;
                     c.lead += o.lead;
                     c.wins += o.wins;
+                    c.scores = match (c.scores, o.scores) {
+                        (Some(a), Some(b)) => Some(std::array::from_fn(|k| a[k] + b[k])),
+                        (a, None) | (None, a) => a,
+                    };
                 }
                 None => self.children.push(*o),
             }
@@ -154,9 +167,16 @@ pub(crate) struct Search<'c, 't> {
     only: Option<Vec<Action>>,
     /// Per child of the root: the leads measured through it in this
     /// search ([`RootChild::lead`]).
-    /// (node, leads measured, their sum, the wins among them).
-    measured: Vec<(NodeId, u32, f64, f64)>,
+    /// (node, leads measured, their sum, the wins among them, the sum of
+    /// each seat's end-now score at those valuations unless an `eval=`
+    /// model values them).
+    measured: Vec<Measured>,
 }
+
+/// What a search measured through one child of the root: (the child,
+/// leads measured, their sum, the wins among them, the sum of each seat's
+/// end-now score at those valuations — `None` with an `eval=` model).
+type Measured = (NodeId, u32, f64, f64, Option<[f64; MAX_PLAYERS]>);
 
 impl<'c, 't> Search<'c, 't> {
     /// A search growing `tree`: a fresh one if it is empty, else the
@@ -224,12 +244,12 @@ impl<'c, 't> Search<'c, 't> {
                     let Key::Act(action) = ch.key else {
                         unreachable!("root children are actions")
                     };
-                    let (_, measured, lead, wins) = self
+                    let (_, measured, lead, wins, scores) = self
                         .measured
                         .iter()
                         .find(|l| l.0 == c)
                         .copied()
-                        .unwrap_or((c, 0, 0.0, 0.0));
+                        .unwrap_or((c, 0, 0.0, 0.0, None));
                     RootChild {
                         action,
                         visits: ch.visits,
@@ -237,6 +257,7 @@ impl<'c, 't> Search<'c, 't> {
                         measured,
                         lead,
                         wins,
+                        scores,
                     }
                 })
                 .collect(),
@@ -361,7 +382,7 @@ impl<'c, 't> Search<'c, 't> {
             }
         }
         rollout(self.cfg, state, rng, &mut self.fields);
-        let leads = self.leads(state);
+        let (leads, end_now) = self.leads(state);
         let mut rewards = [0.0; MAX_PLAYERS];
         for (r, &lead) in rewards.iter_mut().zip(&leads).take(state.players()) {
             *r = reward(self.cfg, lead);
@@ -371,7 +392,8 @@ impl<'c, 't> Search<'c, 't> {
             let i = match self.measured.iter().position(|l| l.0 == child) {
                 Some(i) => i,
                 None => {
-                    self.measured.push((child, 0, 0.0, 0.0));
+                    let scores = end_now.is_some().then_some([0.0; MAX_PLAYERS]);
+                    self.measured.push((child, 0, 0.0, 0.0, scores));
                     self.measured.len() - 1
                 }
             };
@@ -385,6 +407,11 @@ impl<'c, 't> Search<'c, 't> {
             } else {
                 0.0
             };
+            if let (Some(sums), Some(end_now)) = (m.4.as_mut(), &end_now) {
+                for (sum, &score) in sums.iter_mut().zip(end_now) {
+                    *sum += f64::from(score);
+                }
+            }
         }
         for &n in &self.path {
             let node = self.tree.node_mut(n);
@@ -515,14 +542,16 @@ impl<'c, 't> Search<'c, 't> {
 
     /// The lead of each seat over the best other for the end-now scores
     /// of `state` (see [`evaluate`]), or as predicted by the `eval=`
-    /// model.
-    fn leads(&mut self, state: &State) -> [f64; MAX_PLAYERS] {
+    /// model; and the end-now scores themselves, when computed (not with
+    /// a model, whose valuations stay as fast as they were).
+    fn leads(&mut self, state: &State) -> ([f64; MAX_PLAYERS], Option<crate::eval::Scores>) {
         match &self.cfg.eval {
-            Some(model) => model.leads(state),
-            None => leads(
-                &evaluate(self.cfg, state, &mut self.fields),
-                state.players(),
-            ),
+            Some(model) => (model.leads(state), None),
+            None => {
+                let end_now = crate::eval::end_now_scores_in(state, &mut self.fields);
+                let leads = leads(&evaluate(self.cfg, state, &end_now), state.players());
+                (leads, Some(end_now))
+            }
         }
     }
 }

@@ -13,6 +13,7 @@ use super::encode::{
     ENCODING_VERSION, GLOBAL_FEATURES,
 };
 use super::encode::{FIRST_SEAT_BLOCK, SEAT_BLOCK};
+use super::error::{ExampleError, FileError};
 use super::tensors::{Array, File};
 use crate::capped::Cap;
 use engine::{Action, SeatView, MAX_PLAYERS};
@@ -211,7 +212,11 @@ impl Dataset {
     ///
     /// # Errors
     /// One line naming the file when it cannot be written.
-    pub fn write(&self, path: &Path, mut metadata: HashMap<String, String>) -> Result<(), String> {
+    pub fn write(
+        &self,
+        path: &Path,
+        mut metadata: HashMap<String, String>,
+    ) -> Result<(), FileError> {
         let n = self.len();
         let m = self.cells.len();
         let offsets = if self.offsets.is_empty() {
@@ -260,7 +265,7 @@ impl Dataset {
     /// encoding version, with arrays of inconsistent sizes, or with an
     /// example [`Dataset::check`] refuses (the line names the field and
     /// the example).
-    pub fn read(path: &Path) -> Result<(Dataset, HashMap<String, String>), String> {
+    pub fn read(path: &Path) -> Result<(Dataset, HashMap<String, String>), FileError> {
         Dataset::read_with_digest(path).map(|(data, meta, _)| (data, meta))
     }
 
@@ -272,18 +277,19 @@ impl Dataset {
     /// As [`Dataset::read`].
     pub fn read_with_digest(
         path: &Path,
-    ) -> Result<(Dataset, HashMap<String, String>, u64), String> {
+    ) -> Result<(Dataset, HashMap<String, String>, u64), FileError> {
         let file = File::read(path, Cap::SHARD)?;
         let meta = file.metadata();
         let name = path.display();
         if meta.get("format").map(String::as_str) != Some("carcassonne-examples") {
-            return Err(format!("{name}: not a file of training examples"));
+            return Err(FileError::format(&name, "not a file of training examples"));
         }
         let version = meta.get("encoding_version").cloned().unwrap_or_default();
         if version != ENCODING_VERSION.to_string() {
-            return Err(format!(
-                "{name}: examples of encoding version {version}, this build reads version {ENCODING_VERSION}"
-            ));
+            return Err(FileError::format(
+                &name,
+                format!("examples of encoding version {version}, this build reads version {ENCODING_VERSION}"
+            )));
         }
         let (board_shape, board) = file.u8("board")?;
         let (globals_shape, globals) = file.f32("globals")?;
@@ -313,33 +319,43 @@ impl Dataset {
             ("players", &players_shape, vec![n]),
         ] {
             if *shape != want {
-                return Err(format!(
-                    "{name}: `{field}` is {shape:?}; {n} examples of {m} actions make it {want:?}"
+                return Err(FileError::format(
+                    &name,
+                    format!("`{field}` is {shape:?}; {n} examples of {m} actions make it {want:?}"),
                 ));
             }
         }
         if offsets.first() != Some(&0) || offsets.last() != Some(&(m as u32)) {
-            return Err(format!(
-                "{name}: `action_offset` runs from {:?} to {:?}, not from 0 to the {m} actions",
-                offsets.first(),
-                offsets.last()
+            return Err(FileError::format(
+                &name,
+                format!(
+                    "`action_offset` runs from {:?} to {:?}, not from 0 to the {m} actions",
+                    offsets.first(),
+                    offsets.last()
+                ),
             ));
         }
         if let Some(i) = offsets.windows(2).position(|w| w[0] > w[1]) {
-            return Err(format!(
-                "{name}: example {i}: `action_offset` goes back from {} to {}",
-                offsets[i],
-                offsets[i + 1]
+            return Err(FileError::format(
+                &name,
+                format!(
+                    "example {i}: `action_offset` goes back from {} to {}",
+                    offsets[i],
+                    offsets[i + 1]
+                ),
             ));
         }
         if let Some(k) = cells
             .iter()
             .position(|&c| c as usize >= super::encode::CELLS)
         {
-            return Err(format!(
-                "{name}: action {k}: `action_cell` is {}, outside the {} cells of the window",
-                cells[k],
-                super::encode::CELLS
+            return Err(FileError::format(
+                &name,
+                format!(
+                    "action {k}: `action_cell` is {}, outside the {} cells of the window",
+                    cells[k],
+                    super::encode::CELLS
+                ),
             ));
         }
         let mut targets = Vec::with_capacity(n);
@@ -365,34 +381,38 @@ impl Dataset {
             visits,
             targets,
         };
-        data.check().map_err(|e| format!("{name}: {e}"))?;
+        data.check().map_err(|e| FileError::format(&name, e))?;
         if let Some(p) = meta.get("players") {
             if let Some(i) = data
                 .targets
                 .iter()
                 .position(|t| t.players.to_string() != *p)
             {
-                return Err(format!(
-                    "{name}: example {i}: `players` is {}, its metadata says players {p}",
-                    data.targets[i].players
+                return Err(FileError::format(
+                    &name,
+                    format!(
+                        "example {i}: `players` is {}, its metadata says players {p}",
+                        data.targets[i].players
+                    ),
                 ));
             }
         }
         if let Some(text) = meta.get("rules") {
-            let rules: engine::Rules = text
-                .parse()
-                .map_err(|e| format!("{name}: rules `{text}` in its metadata: {e}"))?;
+            let rules: engine::Rules = text.parse().map_err(|e| {
+                FileError::format(&name, format!("rules `{text}` in its metadata: {e}"))
+            })?;
             let want = super::encode::rules_globals(&rules);
             let at = super::encode::FIRST_RULES_GLOBAL;
             for i in 0..data.len() {
                 let got = &data.globals[i * GLOBAL_FEATURES + at..][..want.len()];
                 if let Some(k) = (0..want.len()).find(|&k| got[k] != want[k]) {
-                    return Err(format!(
-                        "{name}: example {i}: `globals` column {} is {:?}, its metadata's rules `{text}` make it {:?}",
+                    return Err(FileError::format(
+                        &name,
+                        format!("example {i}: `globals` column {} is {:?}, its metadata's rules `{text}` make it {:?}",
                         at + k,
                         got[k],
                         want[k]
-                    ));
+                    )));
                 }
             }
         }
@@ -408,18 +428,26 @@ impl Dataset {
     /// count.
     ///
     /// # Errors
-    /// The first problem, as one line naming the example and the field
-    /// (the caller adds the file).
-    pub fn check(&self) -> Result<(), String> {
+    /// The first problem: the example and the field (the caller adds the
+    /// file).
+    pub fn check(&self) -> Result<(), ExampleError> {
         let n = self.len();
         if self.offsets.len() != n + 1 && !(n == 0 && self.offsets.len() <= 1) {
-            return Err(format!(
-                "`action_offset` has {} entries for {n} examples",
-                self.offsets.len()
-            ));
+            return Err(ExampleError {
+                example: None,
+                what: format!(
+                    "`action_offset` has {} entries for {n} examples",
+                    self.offsets.len()
+                ),
+            });
         }
         for i in 0..n {
-            let bad = |field: &str, what: String| Err(format!("example {i}: `{field}` {what}"));
+            let bad = |field: &str, what: String| {
+                Err(ExampleError {
+                    example: Some(i),
+                    what: format!("`{field}` {what}"),
+                })
+            };
             let t = &self.targets[i];
             let players = t.players as usize;
             if !engine::PLAYERS.contains(&players) {
@@ -651,7 +679,7 @@ pub(crate) mod tests {
         // A damaged stream is refused in one line naming the file.
         let cut = dir.join("cut.safetensors.gz");
         std::fs::write(&cut, &gz_bytes[..gz_bytes.len() / 2]).unwrap();
-        let e = Dataset::read(&cut).unwrap_err();
+        let e = Dataset::read(&cut).unwrap_err().to_string();
         assert!(e.contains("cut.safetensors.gz") && !e.contains('\n'), "{e}");
         std::fs::remove_dir_all(&dir).unwrap();
     }
@@ -677,7 +705,9 @@ pub(crate) mod tests {
                 .map(|(k, v)| (k.to_string(), v.to_string()))
                 .collect();
             data.write(&path, meta).unwrap();
-            let e = Dataset::read(&path).expect_err("a bad shard was read");
+            let e = Dataset::read(&path)
+                .expect_err("a bad shard was read")
+                .to_string();
             assert!(e.starts_with(&path.display().to_string()), "{e}");
             assert_eq!(e.lines().count(), 1, "{e}");
             e
@@ -778,7 +808,7 @@ pub(crate) mod tests {
             })
             .collect();
         super::super::tensors::write(&path, &arrays, file.metadata()).unwrap();
-        let e = Dataset::read(&path).err().unwrap();
+        let e = Dataset::read(&path).err().unwrap().to_string();
         assert!(e.contains("`board` is [7200, 8]"), "{e}");
         // The untouched data reads.
         let meta = [("players", "2"), ("rules", "gifts=true")];

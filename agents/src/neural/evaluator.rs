@@ -13,12 +13,13 @@
 
 use super::encode::{
     encode_actions, encode_globals_into, encode_position, encode_position_into, ActionEncoder,
-    ActionInput, PositionInput, ACTION_FEATURES, BOARD_FEATURES, CELLS, ENCODING_VERSION,
-    GLOBAL_FEATURES,
+    ActionInput, PositionInput, ACTION_FEATURES, BASE_GLOBALS, BOARD_FEATURES, CELLS,
+    ENCODING_VERSION, GLOBAL_FEATURES,
 };
+use super::error::{FileError, InputError};
 #[cfg(doc)]
 use super::net::segment_softmax;
-use super::net::{err, Net, NetConfig};
+use super::net::{one_line, Net, NetConfig};
 use super::tensors::{Array, File};
 use crate::capped::Cap;
 use crate::evaluator::{EvalRequest, Evaluation, Evaluator};
@@ -67,37 +68,56 @@ impl fmt::Display for NetError {
 
 impl std::error::Error for NetError {}
 
+impl From<FileError> for NetError {
+    fn from(e: FileError) -> NetError {
+        match e {
+            FileError::Io { .. } => NetError::Io(e.to_string()),
+            FileError::Format { .. } => NetError::Format(e.to_string()),
+        }
+    }
+}
+
 /// A network's arrays: name → (shape, values), the layout of
 /// docs/neural.md (weights `[out, in]` as PyTorch's `nn.Linear`).
 pub type Arrays = HashMap<String, (Vec<usize>, Vec<f32>)>;
 
 /// The sizes of a network from its arrays' shapes: `trunk1` is `hidden`
 /// wide, `context` `context`, `cells` `CELLS × cell`, `policy1`
-/// `policy_hidden`; a `trunk1` reading the globals only is a network
-/// without the board.
-fn infer_config(arrays: &Arrays) -> Result<NetConfig, String> {
-    let rows = |name: &str| -> Result<usize, String> {
+/// `policy_hidden`; `trunk1`'s inputs say whether it reads the board
+/// and the position features ([`NetConfig::inputs`]).
+fn infer_config(name: &str, arrays: &Arrays) -> Result<NetConfig, NetError> {
+    let rows = |array: &str| -> Result<usize, NetError> {
         arrays
-            .get(name)
+            .get(array)
             .and_then(|(shape, _)| shape.first().copied())
-            .ok_or_else(|| format!("no array `{name}`"))
+            .ok_or_else(|| NetError::Format(format!("{name}: no array `{array}`")))
     };
     let cells = rows("cells.weight")?;
     if cells % CELLS != 0 {
-        return Err(format!(
-            "`cells.weight` has {cells} rows, not a multiple of the {CELLS} window cells"
-        ));
+        return Err(NetError::Format(format!(
+            "{name}: `cells.weight` has {cells} rows, not a multiple of the {CELLS} window cells"
+        )));
     }
-    let board = arrays
+    // The first layer's width says what it reads: the board window or
+    // not, the position features or not.
+    let inputs = arrays
         .get("trunk1.weight")
-        .and_then(|(shape, _)| shape.get(1))
-        .is_none_or(|&inputs| inputs != GLOBAL_FEATURES);
+        .and_then(|(shape, _)| shape.get(1).copied());
+    let (board, features) = match inputs {
+        Some(n) if n == BOARD_FEATURES + GLOBAL_FEATURES => (true, true),
+        Some(n) if n == BOARD_FEATURES + BASE_GLOBALS => (true, false),
+        Some(GLOBAL_FEATURES) => (false, true),
+        Some(BASE_GLOBALS) => (false, false),
+        // A missing array or another width is named by the shape check.
+        _ => (true, true),
+    };
     Ok(NetConfig {
         hidden: rows("trunk1.weight")?,
         context: rows("context.weight")?,
         cell: cells / CELLS,
         policy_hidden: rows("policy1.weight")?,
         board,
+        features,
     })
 }
 
@@ -166,7 +186,7 @@ impl NetEvaluator {
             let data = var
                 .flatten_all()
                 .and_then(|t| t.to_vec1::<f32>())
-                .map_err(|e| NetError::Io(err(e)))?;
+                .map_err(|e| NetError::Io(one_line(&e)))?;
             arrays.push(Array::f32(name, shape, &data));
         }
         let c = self.net.config;
@@ -179,6 +199,7 @@ impl NetEvaluator {
         meta.insert("cell".into(), c.cell.to_string());
         meta.insert("policy_hidden".into(), c.policy_hidden.to_string());
         meta.insert("board".into(), c.board.to_string());
+        meta.insert("features".into(), c.features.to_string());
         meta.insert("seed".into(), p.seed.to_string());
         meta.insert("revision".into(), p.revision.clone());
         meta.insert(
@@ -191,7 +212,7 @@ impl NetEvaluator {
                 serde_json::to_string(f).expect("rules serialise"),
             );
         }
-        super::tensors::write(path, &arrays, meta).map_err(NetError::Io)
+        super::tensors::write(path, &arrays, meta).map_err(NetError::from)
     }
 
     /// Read a weights file written by [`NetEvaluator::save`] (or by
@@ -206,7 +227,7 @@ impl NetEvaluator {
         if !path.exists() {
             return Err(NetError::Io(format!("{name}: no such file")));
         }
-        let file = File::read(path, Cap::NET).map_err(NetError::Format)?;
+        let file = File::read(path, Cap::NET)?;
         let meta = file.metadata();
         if meta.get("format").map(String::as_str) != Some(FORMAT) {
             return Err(NetError::Format(format!(
@@ -222,9 +243,7 @@ impl NetEvaluator {
         }
         let mut arrays = Arrays::new();
         for array in file.names() {
-            let values = file
-                .f32(&array)
-                .map_err(|e| NetError::Format(format!("{name}: {e}")))?;
+            let values = file.f32(&array)?;
             arrays.insert(array, values);
         }
         NetEvaluator::from_arrays(&name, arrays, meta)
@@ -250,7 +269,7 @@ impl NetEvaluator {
         mut metadata: HashMap<String, String>,
     ) -> Result<NetEvaluator, NetError> {
         let format = |e: String| NetError::Format(format!("{name}: {e}"));
-        let config = infer_config(&arrays).map_err(format)?;
+        let config = infer_config(name, &arrays)?;
         if let Some(found) = metadata.remove("format") {
             if found != FORMAT {
                 return Err(format(format!(
@@ -266,12 +285,13 @@ impl NetEvaluator {
                 });
             }
         }
-        if let Some(v) = metadata.remove("board") {
-            if v != config.board.to_string() {
-                return Err(format(format!(
-                    "metadata `board` is {v}, the arrays' shapes say {}",
-                    config.board
-                )));
+        for (key, read) in [("board", config.board), ("features", config.features)] {
+            if let Some(v) = metadata.remove(key) {
+                if v != read.to_string() {
+                    return Err(format(format!(
+                        "metadata `{key}` is {v}, the arrays' shapes say {read}"
+                    )));
+                }
             }
         }
         let sizes = [
@@ -311,7 +331,8 @@ impl NetEvaluator {
                     )));
                 }
                 vars.push(
-                    Var::from_vec(data.clone(), want, &Device::Cpu).map_err(|e| format(err(e)))?,
+                    Var::from_vec(data.clone(), want, &Device::Cpu)
+                        .map_err(|e| format(one_line(&e)))?,
                 );
             }
         }
@@ -372,7 +393,7 @@ impl NetEvaluator {
         &self,
         requests: &[EvalRequest<'_>],
         lead: f32,
-    ) -> Result<Vec<Evaluation>, String> {
+    ) -> Result<Vec<Evaluation>, InputError> {
         BUFFERS.with(|b| {
             let b = &mut *b.borrow_mut();
             let n = requests.len();
@@ -441,19 +462,20 @@ impl NetEvaluator {
 /// without The Gifts) with their legal actions.
 ///
 /// # Errors
-/// One line completing "the network …": the array and element that is
-/// not finite, or the layer that overflows and on which probe.
-pub fn check_network(net: &Net) -> Result<(), String> {
+/// [`NetError::Unsound`], one line completing "the network …": the array
+/// and element that is not finite, or the layer that overflows and on
+/// which probe.
+pub fn check_network(net: &Net) -> Result<(), NetError> {
     for (name, t) in Net::names(&net.config).iter().zip(net.tensors()) {
         let data = t
             .flatten_all()
             .and_then(|t| t.to_vec1::<f32>())
-            .map_err(err)?;
+            .map_err(|e| NetError::Unsound(one_line(&e)))?;
         if let Some(k) = data.iter().position(|v| !v.is_finite()) {
-            return Err(format!(
+            return Err(NetError::Unsound(format!(
                 "holds {} in `{name}` (element {k}), which is not finite",
                 data[k]
-            ));
+            )));
         }
     }
     let (positions, actions, offsets) = probes();
@@ -639,6 +661,25 @@ mod tests {
             actions: &actions,
         }];
         assert_eq!(e.evaluate(&request), back.evaluate(&request));
+    }
+
+    /// Every combination of board and position features is read back as
+    /// saved: the first layer's width tells them apart.
+    #[test]
+    fn what_the_trunk_reads_is_read_back_from_the_shapes() {
+        for board in [true, false] {
+            for features in [true, false] {
+                let config = NetConfig {
+                    board,
+                    features,
+                    ..NetConfig::TINY
+                };
+                let e = NetEvaluator::new(config, 4);
+                let path = temp(&format!("reads-{board}-{features}.safetensors"));
+                e.save(&path).unwrap();
+                assert_eq!(NetEvaluator::load(&path).unwrap().net.config, config);
+            }
+        }
     }
 
     #[test]

@@ -34,6 +34,8 @@ use super::encode::{
     ActionInput, PositionInput, ACTION_FEATURES, BOARD_FEATURES, CELLS, CELL_CHANNELS,
     GLOBAL_FEATURES,
 };
+use super::error::InputError;
+use super::evaluator::NetError;
 use super::net::Net;
 use candle_core::{Storage, Tensor};
 use engine::MAX_PLAYERS;
@@ -45,12 +47,14 @@ struct Weights<'a> {
 
 impl<'a> Weights<'a> {
     /// Lock every parameter of `net` for reading.
-    fn of(net: &'a Net) -> Result<Weights<'a>, String> {
+    fn of(net: &'a Net) -> Result<Weights<'a>, InputError> {
         let mut guards = Vec::with_capacity(net.tensors().len());
         for t in net.tensors() {
             let (guard, layout) = t.storage_and_layout();
             if !layout.is_contiguous() || layout.start_offset() != 0 {
-                return Err("a parameter is not a contiguous tensor".to_string());
+                return Err(InputError(
+                    "a parameter is not a contiguous tensor".to_string(),
+                ));
             }
             guards.push(guard);
         }
@@ -58,10 +62,12 @@ impl<'a> Weights<'a> {
     }
 
     /// Parameter `k`'s numbers.
-    fn slice(&self, k: usize) -> Result<&[f32], String> {
+    fn slice(&self, k: usize) -> Result<&[f32], InputError> {
         match &*self.guards[k] {
-            Storage::Cpu(c) => c.as_slice::<f32>().map_err(super::net::err),
-            _ => Err("a parameter is not on the CPU".to_string()),
+            Storage::Cpu(c) => c
+                .as_slice::<f32>()
+                .map_err(|e| InputError(super::net::one_line(&e))),
+            _ => Err(InputError("a parameter is not on the CPU".to_string())),
         }
     }
 }
@@ -89,6 +95,10 @@ pub struct Packed {
     /// Whether the first layer reads the board window (else the globals
     /// only, and a position's board is not looked at).
     board: bool,
+    /// How many of a position's globals the first layer reads
+    /// ([`NetConfig::globals`]: without the position features, the first
+    /// `BASE_GLOBALS`).
+    globals: usize,
     w1: Vec<f32>,
     b1: Vec<f32>,
     w2: Vec<f32>,
@@ -116,16 +126,16 @@ impl Packed {
     /// # Errors
     /// When the parameters are not plain CPU f32 tensors of the
     /// network's shapes.
-    fn of(net: &Net) -> Result<Packed, String> {
+    fn of(net: &Net) -> Result<Packed, InputError> {
         let w = Weights::of(net)?;
         let c = net.config;
         let layers = c.layers();
         // Layer `k`'s weight transposed, and its bias.
-        let p = |k: usize| -> Result<(Vec<f32>, Vec<f32>), String> {
+        let p = |k: usize| -> Result<(Vec<f32>, Vec<f32>), InputError> {
             let (weight, bias) = (w.slice(2 * k)?, w.slice(2 * k + 1)?);
             let (name, inputs, outputs) = layers[k];
             if weight.len() != inputs * outputs || bias.len() != outputs {
-                return Err(format!("layer {name} has the wrong shape"));
+                return Err(InputError(format!("layer {name} has the wrong shape")));
             }
             Ok((transpose(weight, outputs, inputs), bias.to_vec()))
         };
@@ -140,7 +150,7 @@ impl Packed {
         // weight become `[hidden][cell]` blocks.
         let (cells_w, bm) = (w.slice(10)?, w.slice(11)?.to_vec());
         if cells_w.len() != CELLS * c.cell * c.hidden || bm.len() != CELLS * c.cell {
-            return Err("layer cells has the wrong shape".to_string());
+            return Err(InputError("layer cells has the wrong shape".to_string()));
         }
         let wm = cells_w
             .chunks_exact(c.cell * c.hidden)
@@ -152,6 +162,7 @@ impl Packed {
             cell: c.cell,
             policy_hidden: c.policy_hidden,
             board: c.board,
+            globals: c.globals(),
             w1,
             b1,
             w2,
@@ -172,7 +183,7 @@ impl Packed {
     }
 
     /// The packed weights of `net`: kept in it, made on first use.
-    fn get(net: &Net) -> Result<&Packed, String> {
+    fn get(net: &Net) -> Result<&Packed, InputError> {
         if let Some(p) = net.packed.get() {
             return Ok(p);
         }
@@ -295,7 +306,7 @@ pub fn forward_into(
     lead: f32,
     values: &mut Vec<[f32; MAX_PLAYERS]>,
     logits: &mut Vec<f32>,
-) -> Result<(), String> {
+) -> Result<(), InputError> {
     let pk = Packed::get(net)?;
     let (hd, ph) = (pk.hidden, pk.policy_hidden);
     let actions = cells.len();
@@ -303,7 +314,9 @@ pub fn forward_into(
         || offsets.len() != positions.len() + 1
         || offsets.last() != Some(&actions)
     {
-        return Err("actions and offsets of the wrong sizes".to_string());
+        return Err(InputError(
+            "actions and offsets of the wrong sizes".to_string(),
+        ));
     }
     let s = scratch;
     s.h1.resize(hd, 0.0);
@@ -321,7 +334,7 @@ pub fn forward_into(
     let (p_cell, p_action) = rest.split_at(pk.cell * ph);
     for (i, pos) in positions.iter().enumerate() {
         if (pk.board && pos.board.len() != BOARD_FEATURES) || pos.globals.len() != GLOBAL_FEATURES {
-            return Err("a position of the wrong size".to_string());
+            return Err(InputError("a position of the wrong size".to_string()));
         }
         // First layer, over the non-zero inputs only, in input order:
         // the board cell by cell (an empty cell, all its bits zero, is
@@ -343,7 +356,7 @@ pub fn forward_into(
         } else {
             0
         };
-        for (j, &x) in pos.globals.iter().enumerate() {
+        for (j, &x) in pos.globals[..pk.globals].iter().enumerate() {
             s.list[n] = ((first_global + j) as u32, x);
             n += usize::from(x != 0.0);
         }
@@ -388,7 +401,9 @@ pub fn forward_into(
         for k in lo..hi {
             let cell = cells[k] as usize;
             if cell >= CELLS {
-                return Err(format!("an action's cell {cell} is outside the window"));
+                return Err(InputError(format!(
+                    "an action's cell {cell} is outside the window"
+                )));
             }
             if s.cell_slot[cell] == u16::MAX {
                 // This cell's embedding, then the policy sum continued
@@ -462,29 +477,31 @@ pub fn check_activations(
     positions: &[PositionInput],
     actions: &[ActionInput],
     offsets: &[usize],
-) -> Result<(), String> {
-    let pk = Packed::get(net)?;
+) -> Result<(), NetError> {
+    let pk = Packed::get(net).map_err(|e| NetError::Format(e.0))?;
     if offsets.len() != positions.len() + 1 || offsets.last() != Some(&actions.len()) {
-        return Err("actions and offsets of the wrong sizes".to_string());
+        return Err(NetError::Format(
+            "actions and offsets of the wrong sizes".to_string(),
+        ));
     }
-    let check = |layer: &str, v: &[f32], i: usize| -> Result<(), String> {
+    let check = |layer: &str, v: &[f32], i: usize| -> Result<(), NetError> {
         match v.iter().find(|x| !(x.is_finite() && x.abs() <= ACTIVATION_BOUND)) {
-            Some(x) => Err(format!(
+            Some(x) => Err(NetError::Unsound(format!(
                 "overflows in its forward pass: layer `{layer}` reaches {x:e} on probe position {i} (the bound is {ACTIVATION_BOUND:e})"
-            )),
+            ))),
             None => Ok(()),
         }
     };
     let (hd, ph) = (pk.hidden, pk.policy_hidden);
     for (i, pos) in positions.iter().enumerate() {
         if (pk.board && pos.board.len() != BOARD_FEATURES) || pos.globals.len() != GLOBAL_FEATURES {
-            return Err("a position of the wrong size".to_string());
+            return Err(NetError::Format("a position of the wrong size".to_string()));
         }
         let mut x = Vec::with_capacity(BOARD_FEATURES + GLOBAL_FEATURES);
         if pk.board {
             x.extend_from_slice(&pos.board);
         }
-        x.extend_from_slice(&pos.globals);
+        x.extend_from_slice(&pos.globals[..pk.globals]);
         let mut h1 = vec![0.0; hd];
         dense(&pk.w1, &pk.b1, &x, &mut h1);
         check("trunk1", &h1, i)?;
@@ -504,7 +521,9 @@ pub fn check_activations(
         for a in &actions[offsets[i]..offsets[i + 1]] {
             let cell = a.cell as usize;
             if cell >= CELLS || a.features.len() != ACTION_FEATURES {
-                return Err("an action of the wrong size or cell".to_string());
+                return Err(NetError::Format(
+                    "an action of the wrong size or cell".to_string(),
+                ));
             }
             let mut m = vec![0.0; pk.cell];
             dense(
@@ -542,11 +561,11 @@ pub fn forward(
     positions: &[PositionInput],
     actions: &[ActionInput],
     offsets: &[usize],
-) -> Result<(Vec<[f32; MAX_PLAYERS]>, Vec<f32>), String> {
+) -> Result<(Vec<[f32; MAX_PLAYERS]>, Vec<f32>), InputError> {
     let mut features = Vec::with_capacity(actions.len() * ACTION_FEATURES);
     for a in actions {
         if a.features.len() != ACTION_FEATURES {
-            return Err("an action of the wrong size".to_string());
+            return Err(InputError("an action of the wrong size".to_string()));
         }
         features.extend_from_slice(&a.features);
     }
@@ -570,13 +589,13 @@ pub fn forward(
 /// [`forward`] is checked against, and the "before" of its speed).
 ///
 /// # Errors
-/// A candle error, as one line.
+/// A candle error.
 pub fn forward_candle(
     net: &Net,
     positions: &[PositionInput],
     actions: &[ActionInput],
     offsets: &[usize],
-) -> Result<(Vec<[f32; MAX_PLAYERS]>, Vec<f32>), String> {
+) -> candle_core::Result<(Vec<[f32; MAX_PLAYERS]>, Vec<f32>)> {
     let (values, _, logits) = candle_heads(net, positions, actions, offsets)?;
     Ok((values, logits))
 }
@@ -590,7 +609,7 @@ fn candle_heads(
     positions: &[PositionInput],
     actions: &[ActionInput],
     offsets: &[usize],
-) -> Result<(HeadRows, HeadRows, Vec<f32>), String> {
+) -> candle_core::Result<(HeadRows, HeadRows, Vec<f32>)> {
     let mut board = Vec::new();
     let mut globals = Vec::new();
     let mut features = Vec::new();
@@ -607,8 +626,8 @@ fn candle_heads(
     }
     let input = super::net::batch(board, &globals, features, &cells, &owners)?;
     let out = net.forward(&input)?;
-    let rows = |t: &Tensor| -> Result<HeadRows, String> {
-        let rows = t.to_vec2::<f32>().map_err(super::net::err)?;
+    let rows = |t: &Tensor| -> candle_core::Result<HeadRows> {
+        let rows = t.to_vec2::<f32>()?;
         Ok(rows
             .iter()
             .map(|r| {
@@ -621,14 +640,14 @@ fn candle_heads(
     Ok((rows(&out.value)?, rows(&out.lead)?, to_vec(&out.logits)?))
 }
 
-fn to_vec(t: &Tensor) -> Result<Vec<f32>, String> {
-    t.to_vec1::<f32>().map_err(super::net::err)
+fn to_vec(t: &Tensor) -> candle_core::Result<Vec<f32>> {
+    t.to_vec1::<f32>()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::neural::encode::{encode_actions, encode_position};
+    use crate::neural::encode::{encode_actions, encode_position, BASE_GLOBALS};
     use crate::neural::NetConfig;
     use crate::test_support::{random_decisions, random_play_until};
     use engine::Rules;
@@ -659,7 +678,7 @@ mod tests {
         for (i, pos) in positions.iter().enumerate() {
             let mut h1 = b1.to_vec();
             let board: &[f32] = if c.board { &pos.board } else { &[] };
-            let x = board.iter().chain(&pos.globals);
+            let x = board.iter().chain(&pos.globals[..c.globals()]);
             for (k, &xk) in x.enumerate() {
                 if xk != 0.0 {
                     for (h, row) in h1.iter_mut().zip(w1[k..].iter().step_by(inputs)) {
@@ -771,6 +790,50 @@ mod tests {
                     .zip(&full.1)
                     .all(|(a, b)| (a - b).abs() < 1e-4));
             }
+        }
+    }
+
+    /// A network without the position features gives the same numbers
+    /// whatever those columns hold, in both forward passes, and one with
+    /// them does not.
+    #[test]
+    fn a_network_without_the_features_never_reads_them() {
+        let (positions, actions, offsets) = encoded(13);
+        let scrambled: Vec<PositionInput> = positions
+            .iter()
+            .map(|p| {
+                let mut globals = p.globals.clone();
+                for (k, x) in globals[BASE_GLOBALS..].iter_mut().enumerate() {
+                    *x = 3.0 - k as f32 * 0.25;
+                }
+                PositionInput {
+                    board: p.board.clone(),
+                    globals,
+                }
+            })
+            .collect();
+        for (board, features) in [(true, true), (true, false), (false, false)] {
+            let net = Net::new(
+                NetConfig {
+                    board,
+                    features,
+                    ..NetConfig::TINY
+                },
+                6,
+            );
+            let full = forward(&net, &positions, &actions, &offsets).unwrap();
+            let other = forward(&net, &scrambled, &actions, &offsets).unwrap();
+            assert_eq!(
+                full == other,
+                !features,
+                "board {board}, features {features}"
+            );
+            let candle = forward_candle(&net, &scrambled, &actions, &offsets).unwrap();
+            assert!(candle
+                .1
+                .iter()
+                .zip(&other.1)
+                .all(|(a, b)| (a - b).abs() < 1e-4));
         }
     }
 

@@ -14,9 +14,12 @@
 //! - [`train`]: AdamW on policy cross-entropy and value losses, held-out
 //!   split by game.
 //! - [`tensors`]: reading and writing safetensors files.
+//! - [`error`]: the errors of files of arrays, examples, forward passes
+//!   and training ([`NetError`] is a network file's).
 
 pub mod data;
 pub mod encode;
+pub mod error;
 pub mod evaluator;
 pub mod fast;
 pub mod net;
@@ -24,5 +27,6 @@ pub mod tensors;
 pub mod train;
 
 pub use encode::ENCODING_VERSION;
+pub use error::{ExampleError, FileError, InputError, TrainError};
 pub use evaluator::{check_network, Arrays, LeadBlend, NetError, NetEvaluator, Provenance};
 pub use net::{Net, NetConfig};

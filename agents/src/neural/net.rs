@@ -19,7 +19,7 @@
 //! PyTorch's `nn.Linear`, drawn by `rand_pcg` so the same seed gives the
 //! same network on every machine.
 
-use super::encode::{ACTION_FEATURES, BOARD_FEATURES, CELLS, GLOBAL_FEATURES};
+use super::encode::{ACTION_FEATURES, BASE_GLOBALS, BOARD_FEATURES, CELLS, GLOBAL_FEATURES};
 use candle_core::{DType, Device, Tensor, Var};
 use candle_nn::{Linear, Module};
 use engine::MAX_PLAYERS;
@@ -42,6 +42,12 @@ pub struct NetConfig {
     /// network that is cheaper to evaluate and, trained on few games,
     /// cannot learn a game's board by heart.
     pub board: bool,
+    /// Whether the trunk reads the 40 hand-made position features (the
+    /// last globals, `encode::BASE_GLOBALS..GLOBAL_FEATURES`). Without
+    /// them the network learns from the raw inputs only: the board
+    /// window, the scores, supplies, bag counts and the rest of the
+    /// globals.
+    pub features: bool,
 }
 
 impl Default for NetConfig {
@@ -53,6 +59,7 @@ impl Default for NetConfig {
             cell: 8,
             policy_hidden: 64,
             board: true,
+            features: true,
         }
     }
 }
@@ -65,15 +72,28 @@ impl NetConfig {
         cell: 4,
         policy_hidden: 16,
         board: true,
+        features: true,
     };
 
     /// Inputs of the trunk's first layer: the board window (unless
-    /// [`NetConfig::board`] is off) and the globals.
+    /// [`NetConfig::board`] is off) and the globals it reads
+    /// ([`NetConfig::globals`]).
     pub fn inputs(&self) -> usize {
         if self.board {
-            BOARD_FEATURES + GLOBAL_FEATURES
+            BOARD_FEATURES + self.globals()
         } else {
+            self.globals()
+        }
+    }
+
+    /// The globals the trunk reads: all of them, or without the position
+    /// features ([`NetConfig::features`]) the first
+    /// [`BASE_GLOBALS`] only.
+    pub fn globals(&self) -> usize {
+        if self.features {
             GLOBAL_FEATURES
+        } else {
+            BASE_GLOBALS
         }
     }
 
@@ -140,8 +160,8 @@ pub struct Output {
     pub logits: Tensor,
 }
 
-/// A candle error as one line.
-pub(crate) fn err(e: candle_core::Error) -> String {
+/// A candle error as one line (its first: candle adds a backtrace).
+pub fn one_line(e: &candle_core::Error) -> String {
     e.to_string()
         .lines()
         .next()
@@ -210,17 +230,12 @@ impl Net {
     /// The network's output on `batch`.
     ///
     /// # Errors
-    /// A candle error (shapes that do not fit), as one line.
-    pub fn forward(&self, batch: &Batch) -> Result<Output, String> {
-        self.forward_inner(batch).map_err(err)
-    }
-
-    fn forward_inner(&self, batch: &Batch) -> candle_core::Result<Output> {
-        let x = if self.config.board {
-            batch.x.clone()
-        } else {
-            batch.x.narrow(1, BOARD_FEATURES, GLOBAL_FEATURES)?
-        };
+    /// A candle error: shapes that do not fit.
+    pub fn forward(&self, batch: &Batch) -> candle_core::Result<Output> {
+        // The board, then the globals with the position features last:
+        // what the trunk reads is one run of columns.
+        let first = if self.config.board { 0 } else { BOARD_FEATURES };
+        let x = batch.x.narrow(1, first, self.config.inputs())?;
         let h = self.linear(0).forward(&x)?.relu()?;
         let h = self.linear(1).forward(&h)?.relu()?;
         let value = self.linear(2).forward(&h)?.tanh()?;
@@ -256,34 +271,31 @@ impl Net {
 /// action its features, cell and position.
 ///
 /// # Errors
-/// A candle error, as one line.
+/// A candle error: rows of the wrong sizes.
 pub fn batch(
     board: Vec<f32>,
     globals: &[f32],
     actions: Vec<f32>,
     cells: &[u32],
     owners: &[u32],
-) -> Result<Batch, String> {
+) -> candle_core::Result<Batch> {
     let positions = globals.len() / GLOBAL_FEATURES;
     let m = cells.len();
     let dev = Device::Cpu;
-    let inner = || -> candle_core::Result<Batch> {
-        let b = Tensor::from_vec(board, (positions, BOARD_FEATURES), &dev)?;
-        let g = Tensor::from_slice(globals, (positions, GLOBAL_FEATURES), &dev)?;
-        let cell: Vec<u32> = cells
-            .iter()
-            .zip(owners)
-            .map(|(&c, &o)| o * CELLS as u32 + c)
-            .collect();
-        Ok(Batch {
-            x: Tensor::cat(&[&b, &g], 1)?,
-            actions: Tensor::from_vec(actions, (m, ACTION_FEATURES), &dev)?,
-            owner: Tensor::from_slice(owners, m, &dev)?,
-            cell: Tensor::from_vec(cell, m, &dev)?,
-            positions,
-        })
-    };
-    inner().map_err(err)
+    let b = Tensor::from_vec(board, (positions, BOARD_FEATURES), &dev)?;
+    let g = Tensor::from_slice(globals, (positions, GLOBAL_FEATURES), &dev)?;
+    let cell: Vec<u32> = cells
+        .iter()
+        .zip(owners)
+        .map(|(&c, &o)| o * CELLS as u32 + c)
+        .collect();
+    Ok(Batch {
+        x: Tensor::cat(&[&b, &g], 1)?,
+        actions: Tensor::from_vec(actions, (m, ACTION_FEATURES), &dev)?,
+        owner: Tensor::from_slice(owners, m, &dev)?,
+        cell: Tensor::from_vec(cell, m, &dev)?,
+        positions,
+    })
 }
 
 /// Softmax of `logits` within each position's actions

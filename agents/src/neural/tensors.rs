@@ -8,6 +8,7 @@
 //! Files are written whole to a temporary name beside the target and
 //! renamed, so a killed writer leaves no half-written file.
 
+use super::error::{FileError, InputError};
 use crate::capped::Cap;
 use safetensors::{Dtype, SafeTensors};
 use std::collections::HashMap;
@@ -88,16 +89,17 @@ pub fn write(
     path: &Path,
     arrays: &[Array],
     metadata: HashMap<String, String>,
-) -> Result<(), String> {
-    let mut bytes = encode(arrays, &metadata).map_err(|e| format!("{}: {e}", path.display()))?;
+) -> Result<(), FileError> {
+    let name = path.display();
+    let mut bytes = encode(arrays, &metadata).map_err(|e| FileError::format(&name, e))?;
     if path.extension().is_some_and(|x| x == "gz") {
-        bytes = gzip(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+        bytes = gzip(&bytes).map_err(|e| FileError::io(&name, e))?;
     }
     let mut tmp = path.as_os_str().to_owned();
     tmp.push(".tmp");
     let tmp = std::path::PathBuf::from(tmp);
-    std::fs::write(&tmp, &bytes).map_err(|e| format!("{}: {e}", tmp.display()))?;
-    std::fs::rename(&tmp, path).map_err(|e| format!("{}: {e}", path.display()))
+    std::fs::write(&tmp, &bytes).map_err(|e| FileError::io(&tmp.display(), e))?;
+    std::fs::rename(&tmp, path).map_err(|e| FileError::io(&name, e))
 }
 
 /// The safetensors bytes of `arrays` and `metadata`, byte-deterministic.
@@ -113,12 +115,12 @@ pub fn write(
 /// # Errors
 /// One line when two arrays share a name or an array's byte length does
 /// not match its type and shape.
-pub fn encode(arrays: &[Array], metadata: &HashMap<String, String>) -> Result<Vec<u8>, String> {
+pub fn encode(arrays: &[Array], metadata: &HashMap<String, String>) -> Result<Vec<u8>, InputError> {
     let json = |s: &str| serde_json::to_string(s).unwrap_or_default();
     let mut sorted: Vec<&Array> = arrays.iter().collect();
     sorted.sort_by(|a, b| a.name.cmp(&b.name));
     if let Some(w) = sorted.windows(2).find(|w| w[0].name == w[1].name) {
-        return Err(format!("two arrays named `{}`", w[0].name));
+        return Err(InputError(format!("two arrays named `{}`", w[0].name)));
     }
     let mut header = String::from("{");
     if !metadata.is_empty() {
@@ -134,14 +136,14 @@ pub fn encode(arrays: &[Array], metadata: &HashMap<String, String>) -> Result<Ve
     for a in &sorted {
         let elements: usize = a.shape.iter().product();
         if elements * a.dtype.bitsize() != a.bytes.len() * 8 {
-            return Err(format!(
+            return Err(InputError(format!(
                 "array `{}`: {} bytes do not hold {elements} {:?}",
                 a.name,
                 a.bytes.len(),
                 a.dtype
-            ));
+            )));
         }
-        let dtype = serde_json::to_string(&a.dtype).map_err(|e| e.to_string())?;
+        let dtype = serde_json::to_string(&a.dtype).map_err(|e| InputError(e.to_string()))?;
         let shape: Vec<String> = a.shape.iter().map(usize::to_string).collect();
         if header.len() > 1 {
             header.push(',');
@@ -217,10 +219,10 @@ impl File {
     /// # Errors
     /// One line naming the file when it cannot be read, is not a regular
     /// file of at most `cap` bytes, or is not safetensors.
-    pub fn read(path: &Path, cap: Cap) -> Result<File, String> {
-        let bytes = crate::capped::read(path, cap)
-            .and_then(|bytes| gunzip(bytes, cap))
-            .map_err(|e| format!("{}: {e}", path.display()))?;
+    pub fn read(path: &Path, cap: Cap) -> Result<File, FileError> {
+        let name = path.display();
+        let bytes = crate::capped::read(path, cap).map_err(|e| FileError::io(&name, e))?;
+        let bytes = gunzip(bytes, cap).map_err(|e| FileError::format(&name, e))?;
         let file = File {
             path: path.display().to_string(),
             bytes,
@@ -229,9 +231,9 @@ impl File {
         Ok(file)
     }
 
-    fn parsed(&self) -> Result<SafeTensors<'_>, String> {
+    fn parsed(&self) -> Result<SafeTensors<'_>, FileError> {
         SafeTensors::deserialize(&self.bytes)
-            .map_err(|e| format!("{}: not a safetensors file ({e})", self.path))
+            .map_err(|e| FileError::format(&self.path, format!("not a safetensors file ({e})")))
     }
 
     /// A digest of the file's bytes, unzipped (SipHash with fixed keys):
@@ -259,16 +261,15 @@ impl File {
             .unwrap_or_default()
     }
 
-    fn view(&self, name: &str, dtype: Dtype) -> Result<(Vec<usize>, Vec<u8>), String> {
+    fn view(&self, name: &str, dtype: Dtype) -> Result<(Vec<usize>, Vec<u8>), FileError> {
         let t = self.parsed()?;
         let v = t
             .tensor(name)
-            .map_err(|_| format!("{}: no array `{name}`", self.path))?;
+            .map_err(|_| FileError::format(&self.path, format!("no array `{name}`")))?;
         if v.dtype() != dtype {
-            return Err(format!(
-                "{}: array `{name}` is {:?}, not {dtype:?}",
-                self.path,
-                v.dtype()
+            return Err(FileError::format(
+                &self.path,
+                format!("array `{name}` is {:?}, not {dtype:?}", v.dtype()),
             ));
         }
         Ok((v.shape().to_vec(), v.data().to_vec()))
@@ -278,7 +279,7 @@ impl File {
     ///
     /// # Errors
     /// One line when the array is missing or of another type.
-    pub fn f32(&self, name: &str) -> Result<(Vec<usize>, Vec<f32>), String> {
+    pub fn f32(&self, name: &str) -> Result<(Vec<usize>, Vec<f32>), FileError> {
         let (shape, bytes) = self.view(name, Dtype::F32)?;
         let data = bytes
             .chunks_exact(4)
@@ -291,7 +292,7 @@ impl File {
     ///
     /// # Errors
     /// One line when the array is missing or of another type.
-    pub fn u32(&self, name: &str) -> Result<(Vec<usize>, Vec<u32>), String> {
+    pub fn u32(&self, name: &str) -> Result<(Vec<usize>, Vec<u32>), FileError> {
         let (shape, bytes) = self.view(name, Dtype::U32)?;
         let data = bytes
             .chunks_exact(4)
@@ -304,7 +305,7 @@ impl File {
     ///
     /// # Errors
     /// One line when the array is missing or of another type.
-    pub fn u8(&self, name: &str) -> Result<(Vec<usize>, Vec<u8>), String> {
+    pub fn u8(&self, name: &str) -> Result<(Vec<usize>, Vec<u8>), FileError> {
         self.view(name, Dtype::U8)
     }
 }

@@ -9,7 +9,8 @@
 
 use super::data::{outcome_array, Dataset};
 use super::encode::{ACTION_FEATURES, BOARD_FEATURES, GLOBAL_FEATURES};
-use super::net::{batch, err, segment_softmax, Batch, Net};
+use super::error::TrainError;
+use super::net::{batch, segment_softmax, Batch, Net};
 use candle_core::{Device, Tensor};
 use candle_nn::{AdamW, Optimizer, ParamsAdamW};
 use engine::MAX_PLAYERS;
@@ -155,7 +156,7 @@ struct Rows {
 
 /// The rows of positions `idx` of `data`, each weighted by
 /// `weights[i]` if given (indexed as `data`).
-fn rows(data: &Dataset, idx: &[usize], weights: Option<&[f32]>) -> Result<Rows, String> {
+fn rows(data: &Dataset, idx: &[usize], weights: Option<&[f32]>) -> candle_core::Result<Rows> {
     let mut board = Vec::with_capacity(idx.len() * BOARD_FEATURES);
     let mut globals = Vec::with_capacity(idx.len() * GLOBAL_FEATURES);
     let mut actions = Vec::new();
@@ -209,13 +210,13 @@ fn rows(data: &Dataset, idx: &[usize], weights: Option<&[f32]>) -> Result<Rows, 
 /// every KL is 0.
 ///
 /// # Errors
-/// A candle error, as one line.
+/// A candle error.
 pub fn surprise_weights(
     net: &Net,
     data: &Dataset,
     idx: &[usize],
     surprise: f64,
-) -> Result<Vec<f32>, String> {
+) -> candle_core::Result<Vec<f32>> {
     let mut weights = vec![1.0f32; data.len()];
     if surprise <= 0.0 || idx.is_empty() {
         return Ok(weights);
@@ -224,7 +225,7 @@ pub fn surprise_weights(
     for chunk in idx.chunks(256) {
         let r = rows(data, chunk, None)?;
         let out = net.forward(&r.batch)?;
-        let logits = out.logits.to_vec1::<f32>().map_err(err)?;
+        let logits = out.logits.to_vec1::<f32>()?;
         let priors = segment_softmax(&logits, &r.offsets);
         for w in r.offsets.windows(2) {
             let d: f64 = (w[0]..w[1])
@@ -254,7 +255,7 @@ type Losses = (Tensor, Tensor, Tensor, Vec<f32>, Vec<f32>);
 /// The three losses of `net` on `rows`, as tensors (for the gradient).
 fn losses(net: &Net, rows: &Rows) -> candle_core::Result<Losses> {
     let dev = Device::Cpu;
-    let out = net.forward(&rows.batch).map_err(candle_core::Error::msg)?;
+    let out = net.forward(&rows.batch)?;
     let b = rows.batch.positions;
     let logits_now = out.logits.to_vec1::<f32>()?;
     // Each action's position's largest logit, a constant shift that keeps
@@ -299,17 +300,17 @@ fn losses(net: &Net, rows: &Rows) -> candle_core::Result<Losses> {
 /// Measure `net` on positions `idx` of `data`.
 ///
 /// # Errors
-/// A candle error, as one line.
-pub fn measure(net: &Net, data: &Dataset, idx: &[usize]) -> Result<Metrics, String> {
+/// A candle error.
+pub fn measure(net: &Net, data: &Dataset, idx: &[usize]) -> candle_core::Result<Metrics> {
     let mut sum = Metrics::default();
     let (mut agree, mut choices) = (0usize, 0usize);
     let mut right = [0usize; 3];
     let mut counted = [0usize; 3];
     for chunk in idx.chunks(256) {
         let r = rows(data, chunk, None)?;
-        let (p, v, l, logits, values) = losses(net, &r).map_err(err)?;
+        let (p, v, l, logits, values) = losses(net, &r)?;
         let n = chunk.len() as f64;
-        let scalar = |t: Tensor| t.to_scalar::<f32>().map(|x| x as f64).map_err(err);
+        let scalar = |t: Tensor| t.to_scalar::<f32>().map(|x| x as f64);
         sum.policy_loss += scalar(p)? * n;
         let seats: f64 = r.mask.iter().map(|&x| x as f64).sum();
         sum.value_loss += scalar(v)? * seats;
@@ -363,11 +364,11 @@ pub fn train(
     data: &Dataset,
     config: &TrainConfig,
     mut progress: impl FnMut(usize, &Metrics, Option<&Metrics>),
-) -> Result<TrainReport, String> {
+) -> Result<TrainReport, TrainError> {
     let (held, mut trained): (Vec<usize>, Vec<usize>) =
         (0..data.len()).partition(|&i| is_held_out(data.targets[i].game, config));
     if trained.is_empty() {
-        return Err("no training positions (every game is held out, or no data)".to_string());
+        return Err(TrainError::NoTrainingData);
     }
     let mut held_games: Vec<u32> = held.iter().map(|&i| data.targets[i].game).collect();
     held_games.dedup();
@@ -378,7 +379,7 @@ pub fn train(
         weight_decay: config.weight_decay,
         ..ParamsAdamW::default()
     };
-    let mut opt = AdamW::new(net.vars_mut().to_vec(), params).map_err(err)?;
+    let mut opt = AdamW::new(net.vars_mut().to_vec(), params)?;
     let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(config.seed ^ 0x7261_696e);
     let mut report = TrainReport {
         train_positions: trained.len(),
@@ -397,7 +398,7 @@ pub fn train(
                 let (p, v, l, _, _) = losses(net, &r)?;
                 opt.backward_step(&((p + v)? + l)?)
             };
-            step().map_err(err)?;
+            step()?;
             // The weights changed in place: drop the inference copy.
             net.vars_mut();
         }

@@ -69,6 +69,14 @@ pub struct Record {
         serde(default, skip_serializing_if = "Vec::is_empty")
     )]
     pub deal: Vec<Vec<Tile>>,
+    /// Hints shown per seat, in seat order (`carcassonne web --hints`:
+    /// how many of a person's decisions they asked the analysing agent
+    /// about); empty when the game offered none. Replay ignores it.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
+    pub hints: Vec<u32>,
     /// The turns in order.
     pub turns: Vec<TurnRecord>,
     /// What the game ended with, if recorded.

@@ -328,6 +328,12 @@ pub fn run(config: &BenchConfig) -> BenchReport {
     }
 }
 
+/// Without the network's code there are no examples to count.
+#[cfg(not(feature = "neural"))]
+fn selfplay_examples_per_cpu_s(_network: &Path, _games: u64) -> Option<f64> {
+    None
+}
+
 /// The `az` spec of the network figures.
 fn az_spec(network: &Path) -> String {
     format!("az:net={},iterations=400", network.display())
@@ -337,6 +343,7 @@ fn az_spec(network: &Path) -> String {
 /// `az:net=NETWORK,iterations=400` with self-play's noise and temperature, on one thread
 /// (the runner and example recorder of `carcassonne selfplay`, no files
 /// written). `None` when the network does not load.
+#[cfg(feature = "neural")]
 pub fn selfplay_examples_per_cpu_s(network: &Path, games: u64) -> Option<f64> {
     let specs = vec![format!("{},noise=0.25,temp_moves=10", az_spec(network))];
     let schedule = Schedule::selfplay(2, games, 1, None);
@@ -368,6 +375,7 @@ pub fn selfplay_examples_per_cpu_s(network: &Path, games: u64) -> Option<f64> {
 }
 
 /// The CPU time this process has used (user + system), in seconds.
+#[cfg(feature = "neural")]
 fn cpu_seconds() -> f64 {
     use nix::sys::resource::{getrusage, UsageWho};
     getrusage(UsageWho::RUSAGE_SELF).map_or(0.0, |u| {
@@ -600,6 +608,7 @@ mod tests {
     /// `start_in_bag` and `unplaceable` variants were added).
     /// Issue 45: the network figures are measured with the shipped
     /// network and skipped without one.
+    #[cfg(feature = "neural")]
     #[test]
     fn the_network_figures_measure_the_shipped_network() {
         let net = shipped_network().expect("models/net-2p-zero.safetensors is shipped");

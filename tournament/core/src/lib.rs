@@ -17,6 +17,9 @@
 //! - [`learning`]: self-play decisions as positions and training
 //!   examples, fitting a value model, training the network.
 //! - [`bench`](mod@bench): the `carcassonne bench` timings and signatures.
+//! - [`metrics`]: what the games of results folders say about the game
+//!   itself — seat advantage, the deck's share, length, points by
+//!   category (`carcassonne analyze`).
 //! - [`analysis`]: what an agent thinks of a position or of every
 //!   decision of a recorded game (`carcassonne analyze-game`).
 //! - [`seeds`]: the splitmix64 chains every derived seed comes from.
@@ -24,7 +27,7 @@
 //! Imports point down only: `run` uses `learning`, `results` and
 //! `stats`; `learning` uses `results`; `results` uses `stats`; `seeds`
 //! and `stats` use nothing of the crate; `analysis` uses nothing of the
-//! crate either.
+//! crate either; `metrics` reads `results` and `stats`.
 //!
 //! The front door: a caller that only runs tournaments (the Python
 //! package) needs the items re-exported here — build a
@@ -38,12 +41,13 @@
 pub mod analysis;
 pub mod bench;
 pub mod learning;
+pub mod metrics;
 pub mod ratings;
 pub mod results;
 pub mod run;
 pub mod seeds;
 pub mod stats;
 
-pub use results::schema::{RunInfo, RunStatus, Settings};
+pub use results::schema::{RunInfo, RunKind, RunStatus, Settings};
 pub use run::config::{Folder, TournamentConfig};
 pub use run::tournament::{run_with, RunReport};

@@ -75,6 +75,11 @@ pub struct ImproveArgs {
     /// measured to learn faster yet).
     #[arg(long, help_heading = "The az network (--net)")]
     pub board: bool,
+    /// Networks that do not read the 40 hand-made position features: they
+    /// learn from the raw inputs only (with --board, the board window
+    /// and the raw counts).
+    #[arg(long, help_heading = "The az network (--net)")]
+    pub no_features: bool,
     /// Training passes per generation (default: 2).
     #[arg(long, help_heading = "The az network (--net)")]
     pub epochs: Option<usize>,

@@ -4,6 +4,7 @@
 //! (`play`, `ratings`, `improve/`, `web/`) or in the library crates.
 
 pub mod analyze;
+pub mod analyze_runs;
 pub mod bench;
 pub mod improve;
 pub mod merge;
@@ -43,6 +44,7 @@ pub fn run(command: Option<Command>, out: &mut Stdout) -> Result<ExitCode> {
         Command::Web(args) => done(crate::web::web(&args)),
         Command::Replay(args) => done(replay::run(&args, out)),
         Command::AnalyzeGame(args) => done(analyze::analyze_game(&args, out)),
+        Command::Analyze(args) => done(analyze_runs::run(&args, out)),
     }
 }
 

@@ -7,6 +7,7 @@ use clap::Args as ClapArgs;
 use files::error::Result;
 use files::stdio::Stdout;
 use std::process::ExitCode;
+use tournament::RunKind;
 
 /// Options of `carcassonne selfplay`: the tournament's game options, with
 /// help in self-play's words (and --shard listed before --resume).
@@ -55,7 +56,7 @@ impl SelfplayArgs {
             records: true,
             name: Some("selfplay".to_string()),
             sprt: None,
-            selfplay: true,
+            kind: RunKind::Selfplay,
         }
     }
 }

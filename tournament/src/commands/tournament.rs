@@ -7,7 +7,7 @@ use clap::Args as ClapArgs;
 use files::error::Result;
 use files::stdio::Stdout;
 use std::process::ExitCode;
-use tournament::results::schema::SprtSettings;
+use tournament::results::schema::{RunKind, SprtSettings};
 
 /// Options of `carcassonne tournament`.
 #[derive(Debug, Clone, Default, ClapArgs)]
@@ -37,9 +37,10 @@ pub struct TournamentArgs {
     /// H1: elo ≥ elo1 decides (α = β = 0.05); --games is then the maximum.
     #[arg(long, value_name = "ELO0,ELO1", allow_hyphen_values = true, value_parser = parse_sprt)]
     pub sprt: Option<SprtSettings>,
-    /// Set by `carcassonne selfplay` (not an option of `tournament`).
+    /// A tournament, or self-play when `carcassonne selfplay` sets it
+    /// (not an option of `tournament`).
     #[arg(skip)]
-    pub selfplay: bool,
+    pub kind: RunKind,
 }
 
 /// A tournament (or self-play run) to the end or to an interrupt.

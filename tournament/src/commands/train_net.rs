@@ -48,6 +48,12 @@ pub struct TrainNetArgs {
     /// features among them), not the board window: cheaper to evaluate.
     #[arg(long)]
     pub no_board: bool,
+    /// A network that does not read the 40 hand-made position features
+    /// (the linear value models' features): it learns from the raw
+    /// inputs only — the board window (unless --no-board), scores,
+    /// supplies, bag counts, the tile to place, gift cards.
+    #[arg(long)]
+    pub no_features: bool,
 }
 
 /// Train the network and print each epoch's losses.
@@ -60,6 +66,7 @@ pub fn run(t: TrainNetArgs, out: &mut Stdout) -> Result<()> {
         net: agents::neural::NetConfig {
             hidden: t.hidden,
             board: !t.no_board,
+            features: !t.no_features,
             ..defaults
         },
         train: agents::neural::train::TrainConfig {

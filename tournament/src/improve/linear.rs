@@ -33,6 +33,7 @@ use tournament::results::output::{csv_bytes, read_run_info, write_atomic};
 use tournament::run::lock::FolderLock;
 use tournament::seeds::mix;
 use tournament::stats::SprtDecision;
+use tournament::RunKind;
 
 /// Domain tag of the generation seeds ("IMPR").
 const IMPROVE_TAG: u64 = 0x494D_5052;
@@ -267,7 +268,7 @@ pub fn improve(args: &ImproveArgs) -> Result<Vec<GenerationRow>> {
                 },
                 records: true,
                 name: Some("selfplay".to_string()),
-                selfplay: true,
+                kind: RunKind::Selfplay,
                 ..TournamentArgs::default()
             },
             None,

@@ -8,12 +8,15 @@
 //! - [`routes`]: the requests it answers, as a function tests call
 //!   in-process.
 //! - [`session`]: one game of a person against agents, step by step.
+//! - [`hints`]: `--hints`: the analysing agent's top moves for the
+//!   person, and the person's moves analysed after the game.
 //! - [`seat_json`]: what the page learns: the person's seat view as JSON.
 //! - [`assets`]: the page, its style and script (embedded).
 //! - [`watch`]: a tournament folder's progress, table and Elo, live.
 
 pub mod assets;
 pub mod guard;
+pub mod hints;
 pub mod pool;
 pub mod routes;
 pub mod seat_json;
@@ -62,6 +65,12 @@ pub struct WebArgs {
     /// Show this tournament folder live instead of playing.
     #[arg(long, value_name = "DIR")]
     pub watch: Option<PathBuf>,
+    /// Offer hints: a Hint button on the person's turn shows this agent's
+    /// top three moves for the person's seat (from what that seat may
+    /// see), counted in the saved record; after the game the person's
+    /// moves are analysed by it. Without a spec: mcts:iterations=20000.
+    #[arg(long, value_name = "SPEC", num_args = 0..=1, default_missing_value = hints::DEFAULT_AGENT)]
+    pub hints: Option<String>,
     /// Seconds without a request after which a tab's game ends.
     #[arg(long, default_value_t = 600, hide = true)]
     pub idle: u64,
@@ -84,6 +93,8 @@ pub struct WebConfig {
     pub watch: Option<PathBuf>,
     /// How long a quiet tab's game is kept.
     pub idle: Duration,
+    /// The analysing agent of `--hints` (`None`: no hints).
+    pub hints: Option<agents::Factory>,
 }
 
 impl WebConfig {
@@ -124,7 +135,15 @@ impl WebConfig {
                 args.out.display()
             )));
         }
+        let hints = match &args.hints {
+            Some(spec) => Some(
+                agents::Factory::new(spec)
+                    .map_err(|e| Error::Invalid(format!("--hints {spec}: {e}")))?,
+            ),
+            None => None,
+        };
         Ok(WebConfig {
+            hints,
             agents,
             players: players as usize,
             rules,

@@ -10,6 +10,8 @@
 //! | `POST /api/game/ID/step` | one agent action; the seat view |
 //! | `POST /api/game/ID/close` | the game ends (the tab closed) |
 //! | `GET /api/game/ID/record` | the record, once the game is over |
+//! | `POST /api/game/ID/hint` | with `--hints`: the analysing agent's top three moves for the person's decision now ([`super::hints`]) |
+//! | `GET /api/game/ID/analysis` | with `--hints`, once the game is over: the person's moves analysed (`{"status": "queued"|"running"|"done"|"failed", …}`; the first ask starts it) |
 //!
 //! Game ids are 32 hexadecimal digits made by the server; no part of a
 //! request ever names a file. Who may ask (Host, Origin, the token) is
@@ -21,7 +23,7 @@ use super::{assets, seat_json::seat_json, WebConfig};
 use files::error::Error;
 use serde_json::{json, Value};
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
@@ -80,6 +82,10 @@ pub struct App {
     started: AtomicU64,
     token: String,
     watcher: Option<super::watch::Watcher>,
+    /// Hints being computed now (at most [`super::hints::MAX_HINTING`]).
+    hinting: AtomicUsize,
+    /// With `--hints`: the one thread that analyses finished games.
+    analyst: Option<super::pool::Pool>,
 }
 
 impl App {
@@ -89,7 +95,13 @@ impl App {
     /// # Errors
     /// The operating system gives no random bytes.
     pub fn new(config: WebConfig) -> files::error::Result<App> {
+        let analyst = match config.hints {
+            Some(_) => Some(super::pool::Pool::new(1, MAX_GAMES)?),
+            None => None,
+        };
         Ok(App {
+            hinting: AtomicUsize::new(0),
+            analyst,
             games: Mutex::new(HashMap::new()),
             started: AtomicU64::new(0),
             token: super::guard::new_token()?,
@@ -162,6 +174,8 @@ impl App {
                 None => Reply::error(404, format!("no game {id}")),
             },
             ("GET", ["api", "game", id, "record"]) => self.record(id),
+            ("POST", ["api", "game", id, "hint"]) => self.hint(id),
+            ("GET", ["api", "game", id, "analysis"]) => self.post_game(id),
             (_, ["api", ..]) | (_, ["watch", ..]) => {
                 Reply::error(405, format!("{method} {path}: no such request"))
             }
@@ -248,6 +262,7 @@ impl App {
             seed,
             person,
             &self.config.out,
+            self.config.hints.is_some(),
         ) {
             Ok(s) => s,
             Err(e) => return Reply::error(500, e),
@@ -257,6 +272,71 @@ impl App {
         self.games()
             .insert(id.clone(), Arc::new(Mutex::new(session)));
         Reply::json(200, &value)
+    }
+
+    /// A hint for the person's decision now: the one already shown, or
+    /// a new one if fewer than [`super::hints::MAX_HINTING`] are being
+    /// computed (else 503: ask again).
+    fn hint(&self, id: &str) -> Reply {
+        let Some(factory) = &self.config.hints else {
+            return Reply::error(404, "hints are off (start the server with --hints)");
+        };
+        let Some(game) = self.game(id) else {
+            return Reply::error(404, format!("no game {id} (closed, or idle too long)"));
+        };
+        let mut session = game.lock().unwrap_or_else(|e| e.into_inner());
+        session.last_used = Instant::now();
+        if let Some(shown) = session.shown_hint().filter(|_| session.persons_turn()) {
+            return Reply::json(200, shown);
+        }
+        if self.hinting.fetch_add(1, Ordering::SeqCst) >= super::hints::MAX_HINTING {
+            self.hinting.fetch_sub(1, Ordering::SeqCst);
+            return Reply::error(503, "other hints are being computed: ask again");
+        }
+        let found = session.hint(factory);
+        self.hinting.fetch_sub(1, Ordering::SeqCst);
+        match found {
+            Ok(v) => Reply::json(200, &v),
+            Err(Error::Invalid(e)) => Reply::error(400, e),
+            Err(e) => Reply::error(500, e),
+        }
+    }
+
+    /// The person's moves analysed, once the game is over: queued on the
+    /// analysis thread at the first ask, then its progress or result.
+    fn post_game(&self, id: &str) -> Reply {
+        let (Some(factory), Some(analyst)) = (&self.config.hints, &self.analyst) else {
+            return Reply::error(404, "hints are off (start the server with --hints)");
+        };
+        let Some(game) = self.game(id) else {
+            return Reply::error(404, format!("no game {id} (closed, or idle too long)"));
+        };
+        let mut session = game.lock().unwrap_or_else(|e| e.into_inner());
+        session.last_used = Instant::now();
+        let Some(record) = session.finished.clone() else {
+            return Reply::error(409, "the game is not over");
+        };
+        let slot = match &session.post_game {
+            Some(slot) => slot.clone(),
+            None => {
+                use super::hints::{post_game_job, PostGame};
+                let slot = Arc::new(Mutex::new(PostGame::Queued));
+                let job = post_game_job(
+                    record,
+                    session.person,
+                    factory.clone(),
+                    session.saved.clone(),
+                    slot.clone(),
+                );
+                if analyst.submit(Box::new(job)).is_err() {
+                    return Reply::error(503, "too many games wait for analysis: ask again");
+                }
+                session.post_game = Some(slot.clone());
+                slot
+            }
+        };
+        let state = slot.lock().unwrap_or_else(|e| e.into_inner()).clone();
+        Reply::json(200, &super::hints::post_game_status(&state))
     }
 
     fn record(&self, id: &str) -> Reply {

@@ -221,6 +221,14 @@ pub fn seat_json(session: &Session, id: &str) -> Value {
     if phase == "place" || phase == "choose" {
         out["choices"] = choices(&view);
     }
+    if let Some(hints) = session.hints() {
+        // Hints are on: how many the person used, and the one shown for
+        // the decision now (computed from the person's seat view only).
+        out["hints"] = json!(hints[session.person.index()]);
+        if let Some(hint) = session.shown_hint().filter(|_| session.persons_turn()) {
+            out["hint"] = hint.clone();
+        }
+    }
     if session.is_over() {
         let before: Vec<Value> = session
             .before_last

@@ -1,9 +1,10 @@
 //! One game of a person against agents, played step by step.
 //!
-//! The game is played as [`agents::game::play_game_watched`] plays it (the
-//! same deck and gift generators from the deck seed, the same agent
-//! seeds), except that one seat is the person's: the session stops there
-//! until the page sends a move. Agents move one action per
+//! The game is played by the same step-wise driver as every game here
+//! ([`agents::game::Driver`], which [`agents::game::play_game_watched`]
+//! drives too: the same deck and gift generators from the deck seed, the
+//! same agent seeds), except that one seat is the person's: the session
+//! stops there until the page sends a move. Agents move one action per
 //! [`Session::step`], so the page can show them one by one. Chance steps
 //! are resolved as soon as they come.
 //!
@@ -11,14 +12,10 @@
 //! person's [`engine::SeatView`]; the session's own fields (the state, the
 //! generators, the seed) never leave the server while the game runs.
 
-use agents::game::{deck_rng, gift_rng};
-use agents::history::{GameEnd, GameStart, History};
-use agents::{Agent, AgentRng, Context};
-use engine::{
-    Action, ChanceOutcome, Move, Phase, Pos, Record, RecordBuilder, Rules, Score, Seat, State,
-};
+use agents::game::{Driver, Step};
+use agents::Agent;
+use engine::{Action, ChanceOutcome, Move, Pos, Record, Rules, Score, Seat, State};
 use files::error::{Error, Result};
-use rand::SeedableRng;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -54,12 +51,10 @@ pub struct Session {
     pub person: Seat,
     /// The agents' specs by seat (the person's seat holds [`PERSON`]).
     pub specs: Vec<String>,
-    state: State,
-    record: Option<RecordBuilder>,
-    deck: rand_pcg::Pcg64,
-    gift_deck: rand_pcg::Pcg64,
+    /// The game: its state, record and generators.
+    game: Driver,
+    /// The agents by seat (none in the person's).
     agents: Vec<Option<Box<dyn Agent>>>,
-    rngs: Vec<AgentRng>,
     roster: Roster,
     /// The moves so far, as the person may see them.
     pub log: Vec<LogLine>,
@@ -77,6 +72,16 @@ pub struct Session {
     /// When the page last asked anything of this game.
     pub last_used: Instant,
     out: PathBuf,
+    /// Actions taken so far by every seat (the index of the next
+    /// decision, as `analyze-game` numbers them).
+    decisions: usize,
+    /// With `--hints`: hints shown per seat (written into the record).
+    hints: Option<Vec<u32>>,
+    /// The hint shown for the current decision (asking again shows it).
+    hint: Option<(usize, serde_json::Value)>,
+    /// With `--hints`, once the page asked: the analysis of the person's
+    /// moves.
+    pub post_game: Option<super::hints::PostGameSlot>,
 }
 
 impl Drop for Session {
@@ -88,7 +93,8 @@ impl Drop for Session {
 
 impl Session {
     /// A new game: `agent_specs` fill the seats other than `person` in
-    /// turn; the record is saved into `out` when the game ends.
+    /// turn; the record is saved into `out` when the game ends (with the
+    /// hints shown per seat when `hints`).
     ///
     /// # Errors
     /// A spec that does not build an agent.
@@ -99,6 +105,7 @@ impl Session {
         seed: u64,
         person: usize,
         out: &Path,
+        hints: bool,
     ) -> Result<Session> {
         let person = Seat((person % players) as u8);
         let mut specs = Vec::with_capacity(players);
@@ -130,31 +137,19 @@ impl Session {
             .map(|s| (s != person.index()).then(|| roster.build(s)))
             .collect();
         let seeds: Vec<u64> = (0..players).map(|s| agent_seed(seed, 0, s)).collect();
+        let mut game = Driver::new(rules, players, seed, &seeds);
         for (s, agent) in agents.iter_mut().enumerate() {
             if let Some(agent) = agent {
-                agent.reset();
-                agent.new_game(&GameStart {
-                    rules,
-                    players,
-                    seat: Seat(s as u8),
-                    first: Seat(0),
-                    seed: seeds[s],
-                });
+                game.start(Seat(s as u8), agent.as_mut());
             }
         }
-        let mut record = RecordBuilder::new(players, rules);
-        record.record_mut().seed = Some(seed);
-        record.record_mut().agents = specs.clone();
+        game.record_mut().agents = specs.clone();
         let mut session = Session {
             seed,
             person,
             specs,
-            state: State::new(rules, players, Seat(0)),
-            record: Some(record),
-            deck: deck_rng(seed),
-            gift_deck: gift_rng(seed),
+            game,
             agents,
-            rngs: seeds.iter().map(|&s| AgentRng::seed_from_u64(s)).collect(),
             roster,
             log: Vec::new(),
             last: None,
@@ -164,6 +159,10 @@ impl Session {
             saved: None,
             last_used: Instant::now(),
             out: out.to_path_buf(),
+            decisions: 0,
+            hints: hints.then(|| vec![0; players]),
+            hint: None,
+            post_game: None,
         };
         session.settle()?;
         Ok(session)
@@ -171,7 +170,7 @@ impl Session {
 
     /// The game, for building the person's view (never sent as is).
     pub fn state(&self) -> &State {
-        &self.state
+        self.game.state()
     }
 
     /// The game is over (or stopped at a forfeit).
@@ -181,86 +180,84 @@ impl Session {
 
     /// The person is to decide.
     pub fn persons_turn(&self) -> bool {
-        !self.is_over() && !self.state.is_chance() && self.state.to_play() == self.person
+        let state = self.game.state();
+        !self.is_over() && !state.is_chance() && state.to_play() == self.person
     }
 
     /// Resolve chance steps; finish the game when it is over.
     fn settle(&mut self) -> Result<()> {
-        let Some(record) = self.record.as_mut() else {
+        if self.is_over() {
             return Ok(());
-        };
-        while !self.state.is_over() && self.state.is_chance() {
-            // Tiles and gift cards come from generators of their own.
-            let deck = if self.state.phase() == Phase::DrawGift {
-                &mut self.gift_deck
-            } else {
-                &mut self.deck
-            };
-            let outcome = self.state.apply_chance(deck);
-            if let ChanceOutcome::Gift(gift) = outcome {
-                let seat = self.state.to_play();
-                // Which card a seat receives is hidden from the others.
-                let text = if seat == self.person {
-                    format!("received the gift {gift}")
-                } else {
-                    "received a gift card".to_string()
-                };
-                self.log.push(LogLine {
-                    seat: seat.index(),
-                    text,
-                });
+        }
+        loop {
+            match self.game.step() {
+                Step::Chance(ChanceOutcome::Gift(gift)) => {
+                    let seat = self.game.state().to_play();
+                    // Which card a seat receives is hidden from the others.
+                    let text = if seat == self.person {
+                        format!("received the gift {gift}")
+                    } else {
+                        "received a gift card".to_string()
+                    };
+                    self.log.push(LogLine {
+                        seat: seat.index(),
+                        text,
+                    });
+                }
+                Step::Chance(ChanceOutcome::Tile(..)) => {}
+                Step::Ask(_) => return Ok(()),
+                Step::Over => return self.finish(),
             }
-            record.chance(&self.state, outcome);
         }
-        if self.state.is_over() {
-            self.finish(None)?;
-        }
-        Ok(())
     }
 
     /// Close the record, tell the agents, save it.
-    fn finish(&mut self, forfeit: Option<agents::game::Forfeit>) -> Result<()> {
-        let Some(mut record) = self.record.take() else {
+    fn finish(&mut self) -> Result<()> {
+        if self.is_over() {
             return Ok(());
-        };
-        record.close_turn();
-        let scores: Vec<Score> = (0..self.state.players())
-            .map(|s| self.state.score(Seat(s as u8)))
-            .collect();
-        let end = GameEnd {
-            scores: &scores,
-            forfeit: forfeit.as_ref(),
-        };
-        for (s, agent) in self.agents.iter_mut().enumerate() {
-            if let Some(agent) = agent {
-                agent.game_over(&History::new(&record, Seat(s as u8)), &end);
-            }
         }
-        let mut record = record.finish(&self.state);
-        if let Some(f) = &forfeit {
-            record.final_scores = None;
+        if let Some(hints) = &self.hints {
+            self.game.record_mut().hints = hints.clone();
+        }
+        let agents = &mut self.agents;
+        let outcome = self.game.finish(|seat, history, end| {
+            if let Some(agent) = agents[seat.index()].as_mut() {
+                agent.game_over(history, end);
+            }
+        });
+        if let Some(f) = &outcome.forfeit {
             self.forfeit = Some(format!("seat {} forfeits: {}", f.seat, f.reason));
         }
-        self.saved = Some(save_record(&self.out, &record, self.seed)?);
-        self.finished = Some(record);
+        self.saved = Some(save_record(&self.out, &outcome.record, self.seed)?);
+        self.finished = Some(outcome.record);
         self.roster.shutdown();
         Ok(())
     }
 
-    /// Apply `action` for `seat`, logging it as the person may see it.
-    fn apply(
-        &mut self,
-        seat: Seat,
-        action: Action,
-    ) -> std::result::Result<(), engine::IllegalMove> {
+    /// `action` of `seat`, about to be played, as the person may see it,
+    /// and every seat's score before it.
+    fn about(&self, seat: Seat, action: Action) -> (LogLine, Vec<Score>) {
+        let state = self.game.state();
         let text = match action {
             Action::Keep(_) if seat != self.person => "kept one of the two tiles".to_string(),
-            _ => self.state.describe(action),
+            _ => state.describe(action),
         };
-        let before: Vec<Score> = (0..self.state.players())
-            .map(|s| self.state.score(Seat(s as u8)))
+        let before = (0..state.players())
+            .map(|s| state.score(Seat(s as u8)))
             .collect();
-        self.state.try_action(action)?;
+        let line = LogLine {
+            seat: seat.index(),
+            text,
+        };
+        (line, before)
+    }
+
+    /// What follows an action played: its log line, the decision count,
+    /// the hint cleared, the scores before it and the last tile placed.
+    fn played(&mut self, seat: Seat, action: Action, (line, before): (LogLine, Vec<Score>)) {
+        self.log.push(line);
+        self.decisions += 1;
+        self.hint = None;
         self.before_last = before;
         if let Action::Place(Move { placement, .. }) = action {
             self.last = Some(LastMove {
@@ -268,14 +265,6 @@ impl Session {
                 seat: seat.index(),
             });
         }
-        if let Some(record) = self.record.as_mut() {
-            record.action(seat, &self.state, action);
-        }
-        self.log.push(LogLine {
-            seat: seat.index(),
-            text,
-        });
-        Ok(())
     }
 
     /// The person's move, in record notation (`U (1, 0) r1 NNE`,
@@ -289,14 +278,16 @@ impl Session {
             return Err(Error::Invalid("it is not your turn".to_string()));
         }
         let action = self
-            .state
+            .game
+            .state()
             .parse_action(text)
             .map_err(|e| Error::Invalid(format!("move {text:?}: {e}")))?;
-        self.state
-            .check_action(action)
+        let about = self.about(self.person, action);
+        // A refused move leaves the game as it was.
+        self.game
+            .play(action)
             .map_err(|e| Error::Invalid(format!("move {text:?}: {e}")))?;
-        self.apply(self.person, action)
-            .map_err(|e| Error::Invalid(format!("move {text:?}: {e}")))?;
+        self.played(self.person, action, about);
         self.settle()
     }
 
@@ -309,36 +300,77 @@ impl Session {
         if self.is_over() || self.persons_turn() {
             return Ok(false);
         }
-        let seat = self.state.to_play();
-        let s = seat.index();
-        let Some(record) = self.record.as_ref() else {
+        let seat = self.game.state().to_play();
+        let Some(agent) = self.agents[seat.index()].as_mut() else {
             return Ok(false);
         };
-        let Some(agent) = self.agents[s].as_mut() else {
-            return Ok(false);
+        // An agent that gives up, panics or plays an illegal move forfeits
+        // (the driver notes why); the game is over then.
+        let Some(action) = self.game.decide(agent.as_mut()) else {
+            self.finish()?;
+            return Ok(true);
         };
-        let view = self.state.view(seat);
-        let history = History::new(record, seat);
-        let rng = &mut self.rngs[s];
-        let chosen = catch_unwind(AssertUnwindSafe(|| {
-            agent.decide(Context::new(&view, rng).with_history(history))
-        }));
-        let action = match chosen {
-            Ok(Ok(decision)) => decision.action,
-            Ok(Err(e)) => return self.forfeits(seat, e.to_string()),
-            Err(_) => return self.forfeits(seat, "panicked".to_string()),
-        };
-        if let Err(e) = self.apply(seat, action) {
-            let reason = format!("illegal move {}: {e}", self.state.describe(action));
-            return self.forfeits(seat, reason);
+        let about = self.about(seat, action);
+        if self.game.play_or_forfeit(action) {
+            self.played(seat, action, about);
+            self.settle()?;
+        } else {
+            // Refused: the driver notes the forfeit; the move is not logged.
+            self.finish()?;
         }
-        self.settle()?;
         Ok(true)
     }
 
-    fn forfeits(&mut self, seat: Seat, reason: String) -> Result<bool> {
-        self.finish(Some(agents::game::Forfeit { seat, reason }))?;
-        Ok(true)
+    /// The index of the decision to be made now among the game's
+    /// decisions (public: the number of actions taken so far).
+    #[cfg(test)]
+    pub fn decision(&self) -> usize {
+        self.decisions
+    }
+
+    /// Hints shown per seat so far (`None` without `--hints`).
+    pub fn hints(&self) -> Option<&[u32]> {
+        self.hints.as_deref()
+    }
+
+    /// The hint already shown for the current decision, if any.
+    pub fn shown_hint(&self) -> Option<&serde_json::Value> {
+        self.hint
+            .as_ref()
+            .filter(|(d, _)| *d == self.decisions)
+            .map(|(_, h)| h)
+    }
+
+    /// A hint for the person's decision now from `factory`'s agent, which
+    /// sees the person's seat view only; counted once per decision.
+    ///
+    /// # Errors
+    /// [`Error::Invalid`] without `--hints` or when it is not the person's
+    /// turn; [`Error::Internal`] when the agent gives up.
+    pub fn hint(&mut self, factory: &agents::Factory) -> Result<serde_json::Value> {
+        if self.hints.is_none() {
+            return Err(Error::Invalid(
+                "hints are off (start the server with --hints)".to_string(),
+            ));
+        }
+        if !self.persons_turn() {
+            return Err(Error::Invalid("it is not your turn".to_string()));
+        }
+        if let Some(shown) = self.shown_hint() {
+            return Ok(shown.clone());
+        }
+        let view = self.game.state().view(self.person);
+        let found = catch_unwind(AssertUnwindSafe(|| {
+            super::hints::hint(&view, factory, self.decisions)
+        }))
+        .map_err(|_| Error::Internal("the hint's agent panicked".to_string()))?
+        .map_err(|e| Error::Internal(format!("the hint's agent gave up: {e}")))?;
+        let json = super::hints::hint_json(&found, self.decisions, factory.spec());
+        if let Some(hints) = self.hints.as_mut() {
+            hints[self.person.index()] += 1;
+        }
+        self.hint = Some((self.decisions, json.clone()));
+        Ok(json)
     }
 }
 

@@ -25,6 +25,7 @@ fn app(name: &str, agents: &[&str], players: usize, rules: Rules) -> App {
         out: temp_dir(name),
         watch: None,
         idle: Duration::from_secs(600),
+        hints: None,
     })
     .unwrap()
 }
@@ -654,4 +655,241 @@ fn decks_without_a_seed_take_64_random_bits() {
         ok(&app, "POST", &format!("/api/game/{id}/close"), "");
     }
     assert!(wide, "every seed fits in 32 bits");
+}
+
+/// An app of `app` with `--hints SPEC`.
+fn app_with_hints(name: &str, agents: &[&str], rules: Rules, spec: &str) -> App {
+    let plain = app(name, agents, 2, rules);
+    App::new(WebConfig {
+        hints: Some(agents::Factory::new(spec).unwrap()),
+        ..plain.config.clone()
+    })
+    .unwrap()
+}
+
+#[test]
+fn hints_are_counted_in_the_saved_record_which_still_replays() {
+    let app = app_with_hints("hints", &["random"], Rules::default(), "mcts:iterations=30");
+    let mut view = ok(&app, "POST", "/api/new", "");
+    let id = view["id"].as_str().unwrap().to_string();
+    let (mut asked, mut turns) = (0u32, 0);
+    // The hint shown for each decision it was asked at.
+    let mut shown: Vec<(u64, Value)> = Vec::new();
+    while view["phase"] != "over" {
+        if view["phase"] == "wait" {
+            // Not the person's turn: no hint.
+            assert_eq!(
+                call(&app, "POST", &format!("/api/game/{id}/hint"), "").0,
+                400
+            );
+            view = ok(&app, "POST", &format!("/api/game/{id}/step"), "");
+            continue;
+        }
+        turns += 1;
+        if turns % 3 == 1 {
+            let hint = ok(&app, "POST", &format!("/api/game/{id}/hint"), "");
+            // Asked again: the same hint, counted once.
+            assert_eq!(ok(&app, "POST", &format!("/api/game/{id}/hint"), ""), hint);
+            asked += 1;
+            let moves = hint["moves"].as_array().unwrap();
+            assert!(!moves.is_empty() && moves.len() <= 3, "{hint}");
+            // Every move is legal now.
+            let game = app.session_for_tests(&id).unwrap();
+            let session = game.lock().unwrap();
+            for m in moves {
+                let action = session.state().parse_action(m["action"].as_str().unwrap());
+                assert_eq!(session.state().check_action(action.unwrap()), Ok(()), "{m}");
+                assert_eq!(m["place"].is_null(), view["phase"] == "choose");
+            }
+            drop(session);
+            let again = ok(&app, "GET", &format!("/api/game/{id}"), "");
+            assert_eq!((&again["hints"], &again["hint"]), (&json!(asked), &hint));
+            shown.push((hint["decision"].as_u64().unwrap(), hint));
+        }
+        let placements = view["choices"]["placements"].as_array().unwrap();
+        let action = placements[turns % placements.len()]["none"].clone();
+        view = ok(
+            &app,
+            "POST",
+            &format!("/api/game/{id}/move"),
+            &json!({ "action": action }).to_string(),
+        );
+        assert!(view.get("hint").is_none(), "a hint outlives its decision");
+    }
+    assert!(asked >= 5, "{asked}");
+    assert_eq!(view["hints"], asked);
+    let saved = PathBuf::from(view["over"]["saved"].as_str().unwrap());
+    let text = std::fs::read_to_string(&saved).unwrap();
+    let raw: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(raw["hints"], json!([asked, 0]));
+    let record = pictures::render::load_record(&saved, None).unwrap();
+    assert_eq!(record.hints, vec![asked, 0]);
+    let state = engine::replay(&record, true).unwrap();
+    for s in 0..2 {
+        assert_eq!(
+            view["seats"][s]["total"],
+            state.score(Seat(s as u8)).total()
+        );
+    }
+    // After the game: the person's moves analysed in the background,
+    // their top moves those the hints showed.
+    let url = format!("/api/game/{id}/analysis");
+    let analysis = loop {
+        let status = ok(&app, "GET", &url, "");
+        match status["status"].as_str().unwrap() {
+            "done" => break status["analysis"].clone(),
+            "queued" | "running" => std::thread::sleep(Duration::from_millis(50)),
+            other => panic!("{other}: {status}"),
+        }
+    };
+    assert_eq!(analysis["seat"], 0);
+    assert!(analysis["choices"].as_u64().unwrap() > 0);
+    let file = PathBuf::from(analysis["file"].as_str().unwrap());
+    let full: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    let decisions = full["decisions"].as_array().unwrap();
+    assert!(decisions.iter().all(|d| d["seat"] == 0));
+    for (decision, hint) in &shown {
+        let d = decisions
+            .iter()
+            .find(|d| d["decision"] == *decision)
+            .unwrap();
+        let top: Vec<&Value> = d["top"].as_array().unwrap().iter().take(3).collect();
+        let hinted: Vec<&Value> = hint["moves"].as_array().unwrap().iter().collect();
+        assert_eq!(top.len(), hinted.len());
+        for (t, h) in top.iter().zip(hinted) {
+            assert_eq!((&t["action"], &t["visits"]), (&h["action"], &h["visits"]));
+        }
+    }
+    let lost: Vec<f64> = analysis["costliest"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["points_lost"].as_f64().unwrap())
+        .collect();
+    assert!(lost.windows(2).all(|w| w[0] >= w[1]), "{lost:?}");
+}
+
+#[test]
+fn without_hints_there_is_no_hint_and_no_count_in_the_record() {
+    let app = app("nohints", &["random"], 2, Rules::default());
+    let view = until_person(&app, ok(&app, "POST", "/api/new", ""));
+    let id = view["id"].as_str().unwrap().to_string();
+    assert!(view.get("hints").is_none());
+    assert_eq!(
+        call(&app, "POST", &format!("/api/game/{id}/hint"), "").0,
+        404
+    );
+    assert_eq!(
+        call(&app, "GET", &format!("/api/game/{id}/analysis"), "").0,
+        404
+    );
+    let record = engine::Record::new(2, Rules::default());
+    let json = serde_json::to_string(&record).unwrap();
+    assert!(!json.contains("hints"), "{json}");
+}
+
+#[test]
+fn a_hint_ignores_what_the_persons_seat_cannot_see() {
+    // The person's turns of a game with The Gifts where the other seat
+    // holds cards: a position that differs only in those cards gives the
+    // same hint, number for number.
+    let rules = Rules {
+        gifts: true,
+        ..Rules::STANDARD
+    };
+    let app = app_with_hints("hinthidden", &["greedy"], rules, "mcts:iterations=60");
+    let factory = app.config.hints.clone().unwrap();
+    let mut view = until_person(&app, ok(&app, "POST", "/api/new", ""));
+    let id = view["id"].as_str().unwrap().to_string();
+    let mut compared = 0;
+    let mut rng = <agents::AgentRng as rand::SeedableRng>::seed_from_u64(5);
+    while view["phase"] != "over" && compared < 3 {
+        if view["phase"] == "wait" {
+            view = ok(&app, "POST", &format!("/api/game/{id}/step"), "");
+            continue;
+        }
+        {
+            let game = app.session_for_tests(&id).unwrap();
+            let session = game.lock().unwrap();
+            let state = session.state();
+            let (me, other) = (Seat(0), Seat(1));
+            let mine = state.view(me);
+            let twin = (0..50)
+                .map(|_| mine.determinize(&mut rng))
+                .find(|t| t.view(other).own_hand() != state.view(other).own_hand());
+            if let Some(twin) = twin {
+                assert_eq!(twin.view(me).own_hand(), mine.own_hand());
+                let d = session.decision();
+                let a = super::hints::hint(&mine, &factory, d).unwrap();
+                let b = super::hints::hint(&twin.view(me), &factory, d).unwrap();
+                assert_eq!(a, b);
+                assert!(a.iterations > 0);
+                assert_eq!(
+                    super::hints::hint_json(&a, d, "x"),
+                    super::hints::hint_json(&b, d, "x")
+                );
+                compared += 1;
+            }
+        }
+        // Meeples out, so the other seat may complete features they are
+        // on and receive cards.
+        let turn = view["turn"].as_u64().unwrap() as usize;
+        let action = if view["phase"] == "choose" {
+            view["choices"]["keep"][0]["action"].clone()
+        } else {
+            let placements = view["choices"]["placements"].as_array().unwrap();
+            let p = &placements[turn * 7 % placements.len()];
+            match p["meeples"].as_array().unwrap().first() {
+                Some(m) => m["action"].clone(),
+                None => p["none"].clone(),
+            }
+        };
+        view = ok(
+            &app,
+            "POST",
+            &format!("/api/game/{id}/move"),
+            &json!({ "action": action }).to_string(),
+        );
+    }
+    assert_eq!(compared, 3, "turns where the other seat holds a card");
+}
+
+/// The web app plays the game `play_game` plays (one driver): a session
+/// whose person moves as `random` would, with that seat's agent seed,
+/// gives the record of `play_game` with `random` in that seat — the same
+/// draws, moves and scores — in the base game and with The Gifts.
+#[test]
+fn a_web_game_is_the_game_play_game_plays() {
+    use agents::{AgentRng, Context};
+    use rand::SeedableRng;
+    use tournament::run::schedule::agent_seed;
+    for (rules, seed) in [("", 7u64), ("gifts=true", 8)] {
+        let rules: Rules = rules.parse().unwrap();
+        let dir = temp_dir(&format!("driver-{seed}"));
+        let mut session =
+            super::session::Session::new(&["greedy".to_string()], 2, rules, seed, 1, &dir, false)
+                .unwrap();
+        let mut person = agents::from_spec("random").unwrap();
+        let mut rng = AgentRng::seed_from_u64(agent_seed(seed, 0, 1));
+        while !session.is_over() {
+            if session.persons_turn() {
+                let view = session.state().view(Seat(1));
+                let action = person.decide(Context::new(&view, &mut rng)).unwrap().action;
+                let text = session.state().describe(action);
+                session.person_moves(&text).unwrap();
+            } else {
+                assert!(session.step().unwrap());
+            }
+        }
+        let mut web = session.finished.clone().unwrap();
+        let mut seats = vec![
+            agents::from_spec("greedy").unwrap(),
+            agents::from_spec("random").unwrap(),
+        ];
+        let seeds = [agent_seed(seed, 0, 0), agent_seed(seed, 0, 1)];
+        let played = agents::game::play_game(&mut seats, rules, seed, &seeds).record;
+        assert_eq!(web.agents, ["greedy", super::session::PERSON]);
+        web.agents = played.agents.clone();
+        assert_eq!(web, played, "seed {seed}");
+    }
 }

@@ -17,6 +17,8 @@
   // The view box of the board: centre and units per pixel.
   let view = null;
   let fitted = true;
+  let hinting = false; // a hint is being computed
+  let review = null; // the person's moves analysed after the game (with --hints)
 
   function el(tag, attrs, parent) {
     const e = document.createElementNS(NS, tag);
@@ -59,6 +61,7 @@
       const g = await call("POST", "/api/new", { mode, after });
       game = null;
       fitted = true;
+      review = null;
       accept(g);
     } catch (e) {
       showError(e);
@@ -119,6 +122,10 @@
       slot = game.choices.tiles.length ? game.choices.tiles[0].slot : 0;
       rot = firstRotation();
       draw();
+    }
+    if (game && game.phase === "over" && game.hints !== undefined && !review && mine === generation) {
+      review = { status: "queued" };
+      pollReview();
     }
   }
 
@@ -225,6 +232,147 @@
         if (!p) { rot = ps[0].rot; draw(); return; }
         choose(p);
       });
+    }
+    drawHintMoves(overlay);
+  }
+
+  // The hint's placements on the board: the tile as it would lie, the
+  // meeple it puts, its rank and share of the search's visits (clicks go
+  // through to the cells below).
+  function drawHintMoves(overlay) {
+    if (!game.hint) return;
+    const size = game.board.size;
+    for (const m of game.hint.moves) {
+      if (!m.place) continue;
+      const [x, y] = cell(m.place.x, m.place.y);
+      const g = el("g", { class: "hint-move", "data-rank": m.rank, "data-action": m.action }, overlay);
+      const t = el("g", { transform: "translate(" + x + "," + y + ")", class: "hint-tile" }, g);
+      t.innerHTML = m.place.svg + (m.place.meeple ? m.place.meeple.svg : "");
+      el("rect", { x: x + 2, y: y + 2, width: size - 4, height: size - 4, stroke: game.hint.colour }, g);
+      const label = el("text", { x: x + 6, y: y + size - 8, fill: game.hint.colour }, g);
+      label.textContent = m.rank + " · " + Math.round(100 * m.share) + "%";
+    }
+  }
+
+  function number(v, digits, sign) {
+    if (v === null || v === undefined) return "–";
+    return (sign && v > 0 ? "+" : "") + v.toFixed(digits);
+  }
+
+  // What a move of a hint or an analysis says, in one line.
+  function moveText(m) {
+    const parts = [m.action];
+    if (m.visits) parts.push(Math.round(100 * m.share) + "% of visits");
+    if (m.lead !== null) parts.push("lead " + number(m.lead, 1, true));
+    if (m.win !== null) parts.push("wins " + Math.round(100 * m.win) + "%");
+    else if (m.value !== null) parts.push("value " + number(m.value, 2));
+    return parts.join(" · ");
+  }
+
+  // The Hint button (with --hints): on the person's turn, before a
+  // placement is chosen; the hint's moves listed below it.
+  function drawHint() {
+    const on = game.hints !== undefined;
+    $("hint-box").hidden = !on;
+    if (!on) return;
+    const mine = game.phase === "place" || game.phase === "choose";
+    const button = $("hint");
+    button.hidden = !mine;
+    button.disabled = hinting || !!game.hint;
+    button.textContent = hinting ? "Thinking…" : "Hint";
+    $("hint-count").textContent = "hints used: " + game.hints + " (saved in the record)";
+    const list = $("hint-moves");
+    list.innerHTML = "";
+    if (!mine || !game.hint) return;
+    for (const m of game.hint.moves) {
+      const li = html("li", moveText(m), list);
+      li.dataset.action = m.action;
+    }
+    const best = game.hint.moves[0];
+    if (best && best.scores) {
+      const p = html("li", "expected scores after 1: " +
+        best.scores.map((v, s) => seatName(s) + " " + v.toFixed(1)).join(", "), list, "expected");
+      p.style.listStyle = "none";
+    }
+  }
+
+  async function askHint() {
+    if (!game || hinting || game.hint || !(game.phase === "place" || game.phase === "choose")) return;
+    const mine = generation;
+    hinting = true;
+    showError(null);
+    drawHint();
+    try {
+      await call("POST", "/api/game/" + game.id + "/hint");
+      const g = await call("GET", "/api/game/" + game.id);
+      hinting = false;
+      if (mine === generation) accept(g);
+    } catch (e) {
+      hinting = false;
+      showError(e);
+      draw();
+    }
+  }
+
+  // After the game (with --hints): the person's moves analysed on the
+  // server's analysis thread, polled until done.
+  async function pollReview() {
+    const mine = generation;
+    while (game && game.phase === "over" && game.hints !== undefined && mine === generation) {
+      try {
+        const r = await call("GET", "/api/game/" + game.id + "/analysis");
+        if (mine !== generation) return;
+        review = r;
+        drawReview();
+        if (r.status === "done" || r.status === "failed") return;
+      } catch (e) {
+        showError(e);
+        return;
+      }
+      await new Promise((r) => setTimeout(r, 500));
+    }
+  }
+
+  function drawReview() {
+    const box = $("review");
+    box.hidden = !(game.phase === "over" && game.hints !== undefined);
+    box.innerHTML = "";
+    if (box.hidden) return;
+    if (!review || review.status === "queued" || review.status === "running") {
+      html("p", "Analysing your moves…", box).id = "review-wait";
+      return;
+    }
+    if (review.status === "failed") {
+      html("p", "Your moves could not be analysed: " + review.error, box);
+      return;
+    }
+    const a = review.analysis;
+    const summary = html("p", "Your moves analysed by " + a.agent + ": " + a.choices + " choices, " + a.best +
+      " as the agent would play, " + a.mistakes + " mistakes, " + a.blunders + " blunders, " +
+      number(a.points_lost, 1) + " points lost.", box);
+    summary.id = "review-summary";
+    if (a.costliest.length === 0) {
+      html("p", "No move of yours cost points by its account.", box);
+    } else {
+      html("p", "The moves that cost most:", box);
+      const wrap = html("div", undefined, box, "scroll");
+      const t = html("table", undefined, wrap, "grid");
+      t.id = "costliest";
+      const head = t.insertRow();
+      for (const c of ["turn", "you played", "better", "lost", "verdict"]) html("th", c, head);
+      for (const c of a.costliest) {
+        const row = t.insertRow();
+        row.insertCell().textContent = c.turn;
+        row.insertCell().textContent = c.played.action;
+        row.insertCell().textContent = c.best.action;
+        const lost = row.insertCell();
+        lost.textContent = number(c.points_lost, 1);
+        lost.className = "num";
+        row.insertCell().textContent = c.verdict;
+      }
+    }
+    if (a.file) {
+      html("p", "Every decision: carcassonne view " + game.over.saved + " --analysis " + a.file, box);
     }
   }
 
@@ -413,9 +561,11 @@
     drawPlace();
     drawGifts();
     drawKeep();
+    drawHint();
     drawOwnHand();
     drawSeats();
     drawFinal();
+    drawReview();
     drawLog();
   }
 
@@ -431,6 +581,7 @@
     const keys = {
       r: () => rotate(1), e: () => rotate(1), q: () => rotate(-1), R: () => rotate(-1),
       Escape: () => { pending = null; draw(); },
+      h: askHint,
       "+": () => zoom(1 / 1.25), "=": () => zoom(1 / 1.25), "-": () => zoom(1.25), "0": fit,
     };
     if (keys[e.key]) { keys[e.key](); e.preventDefault(); }
@@ -439,6 +590,7 @@
   $("same").addEventListener("click", () => newGame("same"));
   $("swap").addEventListener("click", () => newGame("swap"));
   $("speed").addEventListener("change", pump);
+  $("hint").addEventListener("click", askHint);
   // A closed tab ends its game on the server.
   window.addEventListener("pagehide", () => {
     if (game) {

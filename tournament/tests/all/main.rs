@@ -8,6 +8,7 @@ mod common;
 mod external;
 mod forfeits;
 mod improve_net;
+mod metrics;
 mod misuse;
 mod neural;
 mod pictures;

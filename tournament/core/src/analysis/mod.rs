@@ -8,7 +8,9 @@
 //!   best move alone when the first search hardly looked at it) and a
 //!   [`Verdict`] on it.
 //! - [`analyze_record`]: every decision of a record ([`decisions`]), each
-//!   from its own seat's view, in parallel, reproducible for a seed.
+//!   from its own seat's view, in parallel, reproducible for a seed;
+//!   [`analyze_seat`] the decisions of one seat alone, on one thread,
+//!   with the same numbers (`carcassonne web --hints` after a game).
 //!
 //! Hidden information stays hidden: the agent is given only the deciding
 //! seat's [`SeatView`] (other seats' gift cards and the order of the bag
@@ -32,7 +34,7 @@ pub use decisions::{decisions, RecordedDecision};
 pub use output::{csv_text, CSV_COLUMNS};
 
 use agents::{Agent, AgentError, AgentRng, Context, Factory};
-use engine::{Action, Location, Move, Record, Rules, SeatView, State};
+use engine::{Action, Location, Move, Record, Rules, Seat, SeatView, State};
 use rand::SeedableRng;
 use rayon::prelude::*;
 use serde::Serialize;
@@ -98,6 +100,10 @@ pub struct MoveStats {
     pub lead: Option<f64>,
     /// The share of valuations in which the seat to play led.
     pub win: Option<f64>,
+    /// Each seat's mean end-now score where the search valued the
+    /// positions after the move (seat order): the expected final scores
+    /// as the search sees them (`mcts`, `ismcts`).
+    pub scores: Option<Vec<f64>>,
     /// The action itself.
     #[serde(skip)]
     pub raw: Action,
@@ -300,6 +306,9 @@ fn move_stats(
         value: value.filter(|_| visits > 0).map(|v| v.value),
         lead: value.and_then(|v| v.lead),
         win: value.and_then(|v| v.win),
+        scores: value
+            .and_then(|v| v.scores)
+            .map(|s| s[..state.players()].to_vec()),
         raw: action,
     }
 }
@@ -507,25 +516,67 @@ pub fn analyze_record(
     let analysed: Vec<Result<DecisionAnalysis, AnalysisError>> = list
         .par_iter()
         .enumerate()
-        .map(|(i, d)| {
-            let seat = d.state.to_play();
-            let view = d.state.view(seat);
-            let mut agent = factory.build();
-            let mut rng = decision_rng(settings.seed, i);
-            let analysed = analyze_decision(agent.as_mut(), &view, d.action, &mut rng, settings)
-                .map_err(|error| AnalysisError::Agent { decision: i, error })?;
-            Ok(DecisionAnalysis {
-                decision: i,
-                turn: d.turn,
-                ..analysed
-            })
-        })
+        .map(|(i, d)| analyze_recorded(i, d, factory, settings))
         .collect();
     let decisions = analysed.into_iter().collect::<Result<Vec<_>, _>>()?;
+    Ok(game_analysis(record, factory, settings, decisions))
+}
+
+/// The decisions of one seat of `record` analysed as [`analyze_record`]
+/// analyses them (the same numbers for the same seed), one after another
+/// on the calling thread: a server's background job that keeps to one
+/// core. The other seats' decisions are left out of the result.
+///
+/// # Errors
+/// The record does not replay, or the agent gave up a decision.
+pub fn analyze_seat(
+    record: &Record,
+    seat: Seat,
+    factory: &Factory,
+    settings: &Settings,
+) -> Result<GameAnalysis, AnalysisError> {
+    let list = decisions(record).map_err(AnalysisError::Record)?;
+    let decisions = list
+        .iter()
+        .enumerate()
+        .filter(|(_, d)| d.state.to_play() == seat)
+        .map(|(i, d)| analyze_recorded(i, d, factory, settings))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(game_analysis(record, factory, settings, decisions))
+}
+
+/// Decision `i` of a record analysed by a fresh agent of `factory` with
+/// the generator [`decision_rng`] gives it, from its seat's view only.
+fn analyze_recorded(
+    i: usize,
+    d: &RecordedDecision,
+    factory: &Factory,
+    settings: &Settings,
+) -> Result<DecisionAnalysis, AnalysisError> {
+    let seat = d.state.to_play();
+    let view = d.state.view(seat);
+    let mut agent = factory.build();
+    let mut rng = decision_rng(settings.seed, i);
+    let analysed = analyze_decision(agent.as_mut(), &view, d.action, &mut rng, settings)
+        .map_err(|error| AnalysisError::Agent { decision: i, error })?;
+    Ok(DecisionAnalysis {
+        decision: i,
+        turn: d.turn,
+        ..analysed
+    })
+}
+
+/// The analysis of `record` made of `decisions`, with its seats' summaries.
+fn game_analysis(
+    record: &Record,
+    factory: &Factory,
+    settings: &Settings,
+    decisions: Vec<DecisionAnalysis>,
+) -> GameAnalysis {
     let seats = (0..record.players)
         .map(|s| summary(s as u8, record.agents.get(s).cloned(), &decisions))
         .collect();
-    Ok(GameAnalysis {
+    GameAnalysis {
         format: FORMAT,
         agent: factory.spec().to_string(),
         seed: settings.seed,
@@ -535,7 +586,7 @@ pub fn analyze_record(
         rules: record.rules,
         seats,
         decisions,
-    })
+    }
 }
 
 /// How `seat`'s decisions were judged.

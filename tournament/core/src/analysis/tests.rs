@@ -229,3 +229,17 @@ fn the_analysis_of_a_seat_ignores_what_it_cannot_see() {
     }
     assert_eq!(compared, 3, "positions where the other seat holds a card");
 }
+
+#[test]
+fn the_analysis_of_one_seat_is_that_seats_part_of_the_whole_analysis() {
+    let record = game(&["greedy", "random"], gifts(), 4);
+    let factory = Factory::new("mcts:iterations=30").unwrap();
+    let settings = Settings::default();
+    let whole = analyze_record(&record, &factory, &settings).unwrap();
+    let one = analyze_seat(&record, Seat(1), &factory, &settings).unwrap();
+    let theirs: Vec<&DecisionAnalysis> = whole.decisions.iter().filter(|d| d.seat == 1).collect();
+    assert!(!theirs.is_empty());
+    assert_eq!(one.decisions.iter().collect::<Vec<_>>(), theirs);
+    assert_eq!(one.seats[1], whole.seats[1]);
+    assert_eq!(one.seats[0].decisions, 0);
+}

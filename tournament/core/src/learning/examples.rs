@@ -22,29 +22,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
-/// The folder of the examples in a run folder.
-pub const EXAMPLES_DIR: &str = "examples";
-
-/// How a shard's file name ends: gzip-compressed safetensors.
-pub const SHARD_EXTENSION: &str = "safetensors.gz";
-
-/// The game number of a shard's file name (`game-NNNNNNN.safetensors.gz`,
-/// or `.safetensors` as shards were written before issue 47), or `None`
-/// when it is not a shard's name.
-pub fn shard_game(name: &str) -> Option<u64> {
-    name.strip_prefix("game-")
-        .and_then(|n| {
-            n.strip_suffix(".safetensors.gz")
-                .or_else(|| n.strip_suffix(".safetensors"))
-        })
-        .and_then(|n| n.parse::<u64>().ok())
-}
-
-/// Whether a file name is an example shard's, by its ending
-/// (`.safetensors.gz`, or `.safetensors` uncompressed).
-pub fn is_shard_name(name: &str) -> bool {
-    name.ends_with(".safetensors.gz") || name.ends_with(".safetensors")
-}
+pub use super::shards::{is_shard_name, shard_game, shard_path, EXAMPLES_DIR, SHARD_EXTENSION};
 
 /// One game's recorder, shared by its seats.
 pub type Shared = Arc<Mutex<GameRecorder>>;
@@ -105,12 +83,6 @@ pub fn finish(log: &Shared, totals: &[u32], game: u64) -> Dataset {
     data
 }
 
-/// The shard file of game `game` in run folder `dir`.
-pub fn shard_path(dir: &Path, game: u64) -> PathBuf {
-    dir.join(EXAMPLES_DIR)
-        .join(format!("game-{game:07}.{SHARD_EXTENSION}"))
-}
-
 /// Why a game's examples were not written (one line naming the file or
 /// folder).
 #[derive(Debug)]
@@ -122,16 +94,15 @@ pub enum WriteError {
         /// Why.
         source: std::io::Error,
     },
-    /// The shard could not be written (the agents crate's line, naming
-    /// the file).
-    Shard(String),
+    /// The shard could not be written (the file and why).
+    Shard(agents::neural::FileError),
 }
 
 impl std::fmt::Display for WriteError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             WriteError::Folder { path, source } => write!(f, "{}: {source}", path.display()),
-            WriteError::Shard(why) => f.write_str(why),
+            WriteError::Shard(e) => write!(f, "{e}"),
         }
     }
 }

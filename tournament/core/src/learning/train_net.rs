@@ -155,7 +155,8 @@ pub fn for_each_shard(
 ) -> Result<()> {
     let mut digests: Vec<(u64, PathBuf)> = Vec::new();
     for file in shard_files(data)? {
-        let (shard, meta, digest) = Dataset::read_with_digest(&file).map_err(Error::Invalid)?;
+        let (shard, meta, digest) =
+            Dataset::read_with_digest(&file).map_err(|e| Error::Invalid(e.to_string()))?;
         if let Some((_, first)) = digests.iter().find(|(d, _)| *d == digest) {
             return Err(Error::Invalid(format!(
                 "{}: the same bytes as {} (a copy of that shard): its games would count twice",
@@ -269,7 +270,7 @@ pub fn fit(config: &TrainNetConfig, out: &mut dyn std::io::Write) -> Result<Fitt
         let held = h.map_or(String::new(), |h| format!(" | held-out {}", line(h)));
         say(out, format!("epoch {epoch}: train {}{held}", line(t)));
     })
-    .map_err(Error::Invalid)?;
+    .map_err(|e| Error::Invalid(e.to_string()))?;
     // A network that diverged is refused here, before anything is written.
     agents::neural::check_network(&net.net).map_err(|e| {
         Error::Invalid(format!(

@@ -11,8 +11,8 @@
 //! not independent observations; [`super::fit()`]'s bootstrap resamples
 //! whole deck groups for that reason.
 
-use crate::results::output::{parse_games, read_run_info};
-use crate::results::schema::{GameRow, RunStatus, GAMES_CSV, RUN_JSON};
+use crate::results::output::{read_games, read_run_info};
+use crate::results::schema::{GameRow, RunKind, RunStatus, GAMES_CSV, RUN_JSON};
 use crate::results::summary::{self, comparisons};
 use engine::Rules;
 use files::error::{Error, Result};
@@ -30,8 +30,9 @@ pub struct PoolFolder {
     pub rules: Rules,
     /// run.json's `code_revision`.
     pub code_revision: String,
-    /// A self-play folder (one agent: it adds no comparisons).
-    pub selfplay: bool,
+    /// A tournament or a self-play folder (one agent: it adds no
+    /// comparisons).
+    pub kind: RunKind,
     /// Complete games read from its games.csv.
     pub games: u64,
 }
@@ -180,9 +181,7 @@ pub fn load_games(dirs: &[PathBuf], allow_revisions: bool) -> Result<Pool> {
         }
         let info = read_run_info(dir)?;
         let path = dir.join(GAMES_CSV);
-        let text = std::fs::read_to_string(&path).map_err(|e| Error::io("read", &path, e))?;
-        let rows =
-            parse_games(&text).map_err(|e| Error::Folder(format!("{}: {e}", dir.display())))?;
+        let rows = read_games(dir)?;
         let settings = &info.settings;
         let labels = &info.plan.agents;
         let players = settings.players;
@@ -192,7 +191,7 @@ pub fn load_games(dirs: &[PathBuf], allow_revisions: bool) -> Result<Pool> {
             players,
             rules: settings.rules,
             code_revision: info.code_revision.clone(),
-            selfplay: settings.selfplay,
+            kind: settings.kind,
             games: games.len() as u64,
         };
         if let Some(first) = pool.folders.first() {
@@ -210,7 +209,7 @@ pub fn load_games(dirs: &[PathBuf], allow_revisions: bool) -> Result<Pool> {
         }
         let f = pool.folders.len();
         pool.folders.push(folder);
-        if settings.selfplay || labels.len() < 2 {
+        if settings.kind.is_selfplay() || labels.len() < 2 {
             pool.warnings.push(format!(
                 "{} is self-play (one agent): it adds no comparisons",
                 dir.display()

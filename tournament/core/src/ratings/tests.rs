@@ -3,7 +3,7 @@
 use super::pool::Comparison;
 use super::*;
 use crate::results::output::{csv_bytes, write_run_info};
-use crate::results::schema::{GameRow, RunStatus, Settings};
+use crate::results::schema::{GameRow, RunKind, RunStatus, Settings};
 use crate::results::summary::rank_seats;
 use crate::stats::elo_from_score;
 use crate::stats::test_support::assert_close;
@@ -205,7 +205,7 @@ fn settings(agents: &[&str], players: usize) -> Settings {
         records: false,
         shard: None,
         sprt: None,
-        selfplay: false,
+        kind: RunKind::Tournament,
         secret_decks: false,
     }
 }
@@ -365,7 +365,7 @@ fn folders_of_other_rules_players_or_revisions_are_refused_naming_both() {
 fn self_play_adds_nothing_and_a_non_results_folder_is_refused() {
     let root = scratch("selfplay");
     let mut s = settings(&["a"], 2);
-    s.selfplay = true;
+    s.kind = RunKind::Selfplay;
     let selfplay = root.join("sp");
     folder(&selfplay, &s, "r1", &[(1, vec![("a", 10), ("a", 5)])]);
     let base = root.join("base");

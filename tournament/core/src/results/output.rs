@@ -246,6 +246,18 @@ impl GamesWriter {
     }
 }
 
+/// Read the complete rows of a results folder's games.csv
+/// ([`parse_games`]).
+///
+/// # Errors
+/// The file cannot be read, or a row does not parse (the line names the
+/// folder).
+pub fn read_games(dir: &Path) -> Result<Vec<GameRow>> {
+    let path = dir.join(GAMES_CSV);
+    let text = std::fs::read_to_string(&path).map_err(|e| Error::io("read", &path, e))?;
+    parse_games(&text).map_err(|e| Error::Folder(format!("{}: {e}", dir.display())))
+}
+
 /// Parse `games.csv` text that may end in a partial line (an interrupted
 /// write): only complete lines are read.
 pub fn parse_games(text: &str) -> Result<Vec<GameRow>> {

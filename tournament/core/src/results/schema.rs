@@ -47,15 +47,77 @@ pub struct Settings {
     pub shard: Option<Shard>,
     /// Stop when the SPRT decides.
     pub sprt: Option<SprtSettings>,
-    /// A self-play run (`carcassonne selfplay`): one agent in every seat,
-    /// a new deck for every game, positions.csv written.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub selfplay: bool,
+    /// A tournament or a self-play run (run.json's `"selfplay": true`,
+    /// absent for a tournament).
+    #[serde(
+        rename = "selfplay",
+        default,
+        skip_serializing_if = "RunKind::is_tournament",
+        with = "run_kind_as_bool"
+    )]
+    pub kind: RunKind,
     /// `--secret-decks`: the deck seeds come from a key drawn from the
     /// operating system, not from `seed` (run.json's `deck_key` once the
     /// run ends).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub secret_decks: bool,
+}
+
+/// What a run plays.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum RunKind {
+    /// Agents against each other (`carcassonne tournament`): at least two
+    /// agents, every pairing, each deck under every seat rotation.
+    #[default]
+    Tournament,
+    /// One agent in every seat (`carcassonne selfplay`): a new deck for
+    /// every game, positions.csv and training examples written.
+    Selfplay,
+}
+
+impl RunKind {
+    /// Whether this is a tournament.
+    pub fn is_tournament(&self) -> bool {
+        *self == RunKind::Tournament
+    }
+
+    /// Whether this is a self-play run.
+    pub fn is_selfplay(&self) -> bool {
+        *self == RunKind::Selfplay
+    }
+
+    /// The subcommand that makes such a run.
+    pub fn command(self) -> &'static str {
+        match self {
+            RunKind::Tournament => "tournament",
+            RunKind::Selfplay => "selfplay",
+        }
+    }
+
+    /// The command line's option naming its agents.
+    pub fn agents_option(self) -> &'static str {
+        match self {
+            RunKind::Tournament => "--agents",
+            RunKind::Selfplay => "--agent",
+        }
+    }
+}
+
+/// run.json keeps the kind as the boolean `selfplay` it always had.
+mod run_kind_as_bool {
+    use super::RunKind;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(kind: &RunKind, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_bool(kind.is_selfplay())
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<RunKind, D::Error> {
+        Ok(match bool::deserialize(d)? {
+            true => RunKind::Selfplay,
+            false => RunKind::Tournament,
+        })
+    }
 }
 
 /// The format tag of `run.json`.

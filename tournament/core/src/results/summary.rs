@@ -15,7 +15,7 @@
 //!   the Bradley–Terry fit of all comparisons ([`stats::fit_elo`]).
 
 use crate::results::schema::{GameRow, Outcome, PairwiseRow, SummaryRow};
-use crate::stats::{self, fit_elo, mean_interval, mean_se, wilson_interval, Z95};
+use crate::stats::{self, bounded_mean_interval, fit_elo, mean_se, wilson_interval, Z95};
 use std::fmt::Write as _;
 
 /// Rank and result of every seat, from the totals and the forfeiting seat.
@@ -350,15 +350,13 @@ impl DeckScores {
     }
 }
 
-/// The 95% interval of a win rate from its per-deck mean scores (the
-/// pentanomial interval for 2 players, [`stats::pentanomial_interval`]),
-/// clamped to `[0, 1]`; `(0, 1)` with fewer than 2 decks.
+/// The 95% interval of a win rate from its per-deck mean scores
+/// ([`stats::bounded_mean_interval`]: the pentanomial interval for 2
+/// players, [`stats::pentanomial_interval`]); `(0, 1)` with fewer than 2
+/// decks.
 fn paired_interval(deck_means: &[f64]) -> (f64, f64) {
-    if deck_means.len() < 2 {
-        return (0.0, 1.0);
-    }
-    let (_, low, high) = mean_interval(deck_means);
-    (low.max(0.0), high.min(1.0))
+    let (_, low, high) = bounded_mean_interval(deck_means.iter().map(|&m| (m, 1.0)));
+    (low, high)
 }
 
 /// The kind of a forfeit: its reason up to the first `:` (`timeout`,

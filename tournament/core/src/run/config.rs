@@ -1,12 +1,13 @@
-//! A checked tournament ([`TournamentConfig`]): its settings, its folder,
-//! and the checks and limits every caller applies (the command line's
-//! arguments are turned into one by `carcassonne`'s `config_args`, the
-//! Python package builds one itself).
+//! A checked tournament ([`TournamentConfig`]): its settings, its agents
+//! parsed once ([`plan_agents`]), its folder, and the checks and limits
+//! every caller applies. The command line (`carcassonne`'s `config_args`)
+//! and the Python package both build theirs with [`TournamentConfig::new`].
 //!
 //! Everything is validated before any file or folder is created, so bad
 //! input gives one line on stderr and leaves nothing behind.
 
-use crate::results::schema::{RunInfo, Settings};
+use crate::results::schema::{RunInfo, RunKind, Settings};
+use crate::run::roster::AgentPlan;
 use files::error::{Error, Result};
 use std::path::{Path, PathBuf};
 
@@ -63,27 +64,31 @@ impl Settings {
                 self.players
             )));
         }
-        if self.selfplay && self.agents.len() != 1 {
-            return Err(Error::Invalid(format!(
-                "self-play takes 1 agent, not {}",
-                self.agents.len()
-            )));
-        }
-        if !self.selfplay && self.agents.len() < 2 {
-            return Err(Error::Invalid(format!(
-                "at least 2 agents, not {}",
-                self.agents.len()
-            )));
+        match self.kind {
+            RunKind::Selfplay if self.agents.len() != 1 => {
+                return Err(Error::Invalid(format!(
+                    "self-play takes 1 agent, not {}",
+                    self.agents.len()
+                )));
+            }
+            RunKind::Tournament if self.agents.len() < 2 => {
+                return Err(Error::Invalid(format!(
+                    "at least 2 agents, not {}",
+                    self.agents.len()
+                )));
+            }
+            _ => {}
         }
         if self.games_per_pairing == 0 {
             return Err(Error::Invalid("games must be at least 1".to_string()));
         }
         // Counted, not listed: many agents in 6-seat games have more
         // pairings than memory holds.
-        let pairings = if self.selfplay {
-            Some(1)
-        } else {
-            crate::run::schedule::pairing_count(self.agents.len(), self.players)
+        let pairings = match self.kind {
+            RunKind::Selfplay => Some(1),
+            RunKind::Tournament => {
+                crate::run::schedule::pairing_count(self.agents.len(), self.players)
+            }
         };
         let pairings = match pairings {
             Some(n) if n <= MAX_PAIRINGS => n,
@@ -121,7 +126,9 @@ impl Settings {
                 "secret decks cannot be sharded (each shard would draw its own key)".to_string(),
             ));
         }
-        if self.sprt.is_some() && (self.agents.len() != 2 || self.players != 2 || self.selfplay) {
+        if self.sprt.is_some()
+            && (self.agents.len() != 2 || self.players != 2 || self.kind.is_selfplay())
+        {
             return Err(Error::Invalid(
                 "--sprt compares exactly 2 agents in 2-player games".to_string(),
             ));
@@ -143,11 +150,15 @@ pub enum Folder {
     Resume(PathBuf, Box<RunInfo>),
 }
 
-/// A validated tournament.
+/// A validated run: its settings, its agents parsed once, where it
+/// writes. Made by [`TournamentConfig::new`], the one builder the command
+/// line and the Python package share.
 #[derive(Clone, Debug)]
 pub struct TournamentConfig {
     /// What to play.
     pub settings: Settings,
+    /// The agents of `settings.agents`, parsed ([`plan_agents`]).
+    pub agents: AgentPlan,
     /// Where.
     pub folder: Folder,
     /// Worker threads.
@@ -158,30 +169,62 @@ pub struct TournamentConfig {
     pub keyed_agent_seeds: bool,
 }
 
-/// Every spec builds an agent, and there are at least two (self-play:
-/// exactly one).
-pub fn check_agents(agents: &[String], selfplay: bool) -> Result<()> {
-    let option = if selfplay { "--agent" } else { "--agents" };
-    for spec in agents {
-        crate::run::roster::check_spec(spec)
-            .map_err(|e| Error::Invalid(format!("{option}: {e}")))?;
-    }
-    if selfplay {
-        if agents.len() != 1 {
-            return Err(Error::Invalid(format!(
-                "--agent: self-play takes one agent spec, got {}",
-                agents.len()
+impl TournamentConfig {
+    /// The run of `settings`, checked ([`Settings::validate`]), with the
+    /// agents `agents` planned from `settings.agents`, written to
+    /// `folder` on `threads` worker threads (no test hooks).
+    ///
+    /// # Errors
+    /// Invalid settings, or a plan of another number of agents.
+    pub fn new(
+        settings: Settings,
+        agents: AgentPlan,
+        folder: Folder,
+        threads: usize,
+    ) -> Result<TournamentConfig> {
+        settings.validate()?;
+        if agents.len() != settings.agents.len() {
+            return Err(Error::Internal(format!(
+                "{} agents planned for {} specs",
+                agents.len(),
+                settings.agents.len()
             )));
         }
-        return Ok(());
+        Ok(TournamentConfig {
+            settings,
+            agents,
+            folder,
+            threads,
+            stop_after: None,
+            keyed_agent_seeds: false,
+        })
     }
-    if agents.len() < 2 {
-        return Err(Error::Invalid(format!(
-            "--agents: a tournament needs at least 2 agents, got {}",
-            agents.len()
-        )));
+}
+
+/// Parse the agents of a run of `kind` once: every spec builds an agent
+/// ([`AgentPlan::with_custom`]; the specs `custom` accepts are left to the
+/// embedding), and a tournament has at least two, self-play exactly one.
+/// Errors name the agents as `option` does (the command line's
+/// [`RunKind::agents_option`], Python's argument).
+pub fn plan_agents(
+    specs: &[String],
+    kind: RunKind,
+    option: &str,
+    custom: &dyn Fn(&str) -> bool,
+) -> Result<AgentPlan> {
+    let plan = AgentPlan::with_custom(specs, custom)
+        .map_err(|e| Error::Invalid(format!("{option}: {e}")))?;
+    match kind {
+        RunKind::Selfplay if specs.len() != 1 => Err(Error::Invalid(format!(
+            "{option}: self-play takes one agent spec, got {}",
+            specs.len()
+        ))),
+        RunKind::Tournament if specs.len() < 2 => Err(Error::Invalid(format!(
+            "{option}: a tournament needs at least 2 agents, got {}",
+            specs.len()
+        ))),
+        _ => Ok(plan),
     }
-    Ok(())
 }
 
 /// A folder we may create: absent, or an empty directory (a stale lock

@@ -12,7 +12,7 @@
 //! file name found in two shards (a clash) is refused before anything is
 //! written.
 
-use crate::learning::examples::EXAMPLES_DIR;
+use crate::learning::shards::EXAMPLES_DIR;
 use crate::results::output::{write_run_info, write_summaries, GamesWriter};
 use crate::results::schema::{GameRow, RunInfo, RunStatus};
 use crate::results::summary::{games, summarize};
@@ -55,11 +55,11 @@ fn example_files(shards: &[ShardFolder], count: u64) -> Result<BTreeMap<String, 
             else {
                 continue;
             };
-            if !crate::learning::examples::is_shard_name(&name) {
+            if !crate::learning::shards::is_shard_name(&name) {
                 continue;
             }
             let index = s.info.settings.shard.map_or(1, |x| x.index);
-            let game = crate::learning::examples::shard_game(&name);
+            let game = crate::learning::shards::shard_game(&name);
             if let Some(g) = game.filter(|g| g % count + 1 != index) {
                 return Err(Error::Folder(format!(
                     "{}: game {g} belongs to shard {}/{count}, not to this shard {index}/{count}",
@@ -113,7 +113,7 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<RunReport> {
         };
         let (schedule, labels) = schedule_of(&info.settings);
         let (rows, records) = load_games(dir, &info, &schedule, &labels)?;
-        let positions = if info.settings.selfplay {
+        let positions = if info.settings.kind.is_selfplay() {
             crate::learning::positions::load(dir, &rows)?
         } else {
             Vec::new()
@@ -195,7 +195,7 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<RunReport> {
         .collect();
     let (_, _lock) = crate::run::tournament::claim_folder(out, false)?;
     let mut writer = GamesWriter::create(out, settings.records)?;
-    if settings.selfplay {
+    if settings.kind.is_selfplay() {
         writer = writer.with_positions(out, None)?;
     }
     let mut rows = Vec::with_capacity(schedule.total_games() as usize * p);

@@ -3,7 +3,7 @@
 //! record (when kept) checked against the game — deck seed, agents and
 //! the scores its replay gives. Anything else is refused in one line.
 
-use crate::results::output::parse_games;
+use crate::results::output::read_games;
 use crate::results::schema::{GameRow, RunInfo, Settings, GAMES_CSV, RECORDS_JSONL};
 use crate::results::summary::games;
 use crate::run::schedule::Schedule;
@@ -29,8 +29,7 @@ pub fn load_games(
 ) -> Result<(Vec<GameRow>, Vec<String>)> {
     let settings = &info.settings;
     let path = dir.join(GAMES_CSV);
-    let text = std::fs::read_to_string(&path).map_err(|e| Error::io("read", &path, e))?;
-    let rows = parse_games(&text).map_err(|e| Error::Folder(format!("{}: {e}", dir.display())))?;
+    let rows = read_games(dir)?;
     let mismatch = |what: String| {
         Error::Folder(format!(
             "{} does not match its run.json ({what})",

@@ -1,10 +1,14 @@
 //! The agents of a command, built from spec strings: built-in agents
 //! through [`agents::Factory`], external bots (`ext:`) through
 //! [`protocol::external`]. Every command checks and builds its agents here,
-//! so `ext:` specs mix with built-in ones everywhere. The specs are
-//! parsed once, when the roster is made (a model file named by `eval=`
-//! or `net=` is read then and shared): building an agent for a game
-//! cannot fail, whatever happens to the files afterwards.
+//! so `ext:` specs mix with built-in ones everywhere.
+//!
+//! The specs are parsed once, into an [`AgentPlan`] (a model file named by
+//! `eval=` or `net=` is read then and shared); the plan answers the
+//! checks made before a run (e.g. [`AgentPlan::unsuited`]) and becomes a
+//! [`Roster`] when the run starts, which adds the external bots' process
+//! pool. Building an agent for a game cannot fail, whatever happens to the
+//! files afterwards.
 
 use agents::{Agent, Factory};
 use files::error::{Error, Result};
@@ -21,9 +25,18 @@ pub const BOT_LOGS: &str = "bots";
 #[derive(Clone, Debug)]
 enum Entry {
     Builtin(Factory),
-    /// Built by the embedding's factory ([`Roster::with_custom`]).
+    /// Built by the embedding's factory ([`AgentPlan::with_custom`]).
     Custom(String),
     External(Arc<BotDef>),
+}
+
+/// Agent specs parsed once: built-in agents' factories (their model files
+/// read), external bots' definitions, and the specs an embedding builds
+/// itself. What [`crate::run::config::TournamentConfig`] carries and
+/// [`AgentPlan::roster`] turns into agents.
+#[derive(Clone, Debug)]
+pub struct AgentPlan {
+    entries: Vec<Entry>,
 }
 
 /// Checked specs, ready to build agents from; external bots' processes
@@ -72,43 +85,28 @@ pub fn check_spec(spec: &str) -> std::result::Result<(), SpecError> {
     }
 }
 
-/// One line per built-in agent of `specs` that may play badly in games
-/// of `players` seats under `rules` ([`Factory::unsuited_to`]: a value
-/// model or network fitted on other games), naming the agent; the command line
-/// prints them as warnings. Specs that build no built-in agent (external
-/// bots, an embedding's own) are skipped.
-pub fn unsuited(specs: &[String], rules: &engine::Rules, players: usize) -> Vec<String> {
-    specs
-        .iter()
-        .filter(|spec| !ext_spec::is_external(spec))
-        .filter_map(|spec| {
-            let why = Factory::new(spec).ok()?.unsuited_to(rules, players)?;
-            Some(format!("agent {spec}: {why}"))
-        })
-        .collect()
-}
-
 /// A built-in agent's factory.
 fn builtin(spec: &str) -> std::result::Result<Factory, SpecError> {
     Factory::new(spec).map_err(SpecError::Builtin)
 }
 
-impl Roster {
-    /// Check `specs`; bots will write their stderr to `log_dir` and be
-    /// sent seeds keyed with `bot_key` ([`Secret::bot_seed`]).
-    pub fn new(specs: &[String], log_dir: Option<PathBuf>, bot_key: Secret) -> Result<Roster> {
-        Roster::with_custom(specs, log_dir, bot_key, &|_| false)
+impl AgentPlan {
+    /// Parse `specs`: each builds a built-in agent or names a runnable
+    /// bot.
+    ///
+    /// # Errors
+    /// The first spec that does neither: why, in one line.
+    pub fn parse(specs: &[String]) -> std::result::Result<AgentPlan, SpecError> {
+        AgentPlan::with_custom(specs, &|_| false)
     }
 
-    /// As [`Roster::new`], with the specs `custom` accepts left to the
-    /// embedding's own agent factory (e.g. Python callables): the runner
-    /// builds those, see [`Roster::custom_spec`].
+    /// As [`AgentPlan::parse`], with the specs `custom` accepts left to
+    /// the embedding's own agent factory (e.g. Python callables): the
+    /// runner builds those, see [`Roster::custom_spec`].
     pub fn with_custom(
         specs: &[String],
-        log_dir: Option<PathBuf>,
-        bot_key: Secret,
         custom: &dyn Fn(&str) -> bool,
-    ) -> Result<Roster> {
+    ) -> std::result::Result<AgentPlan, SpecError> {
         let entries = specs
             .iter()
             .map(|spec| {
@@ -122,12 +120,65 @@ impl Roster {
                     builtin(spec).map(Entry::Builtin)
                 }
             })
-            .collect::<std::result::Result<_, SpecError>>()
-            .map_err(|e| Error::Invalid(e.to_string()))?;
-        Ok(Roster {
-            entries,
+            .collect::<std::result::Result<_, SpecError>>()?;
+        Ok(AgentPlan { entries })
+    }
+
+    /// How many specs.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// Whether some specs are left to the embedding's factory.
+    pub fn has_custom(&self) -> bool {
+        self.entries.iter().any(|e| matches!(e, Entry::Custom(_)))
+    }
+
+    /// One line per built-in agent that may play badly in games of
+    /// `players` seats under `rules` ([`Factory::unsuited_to`]: a value
+    /// model or network fitted on other games), naming the agent by
+    /// `specs[i]`; the command line prints them as warnings. External bots
+    /// and an embedding's own agents are skipped.
+    pub fn unsuited(&self, specs: &[String], rules: &engine::Rules, players: usize) -> Vec<String> {
+        self.entries
+            .iter()
+            .zip(specs)
+            .filter_map(|(entry, spec)| match entry {
+                Entry::Builtin(factory) => {
+                    let why = factory.unsuited_to(rules, players)?;
+                    Some(format!("agent {spec}: {why}"))
+                }
+                Entry::Custom(_) | Entry::External(_) => None,
+            })
+            .collect()
+    }
+
+    /// The roster that builds the plan's agents: bots will write their
+    /// stderr to `log_dir` and be sent seeds keyed with `bot_key`
+    /// ([`Secret::bot_seed`]).
+    pub fn roster(&self, log_dir: Option<PathBuf>, bot_key: Secret) -> Roster {
+        Roster {
+            entries: self.entries.clone(),
             pool: BotPool::new(log_dir, bot_key),
-        })
+        }
+    }
+}
+
+impl Roster {
+    /// Parse `specs` ([`AgentPlan::parse`]) into a roster whose bots
+    /// write their stderr to `log_dir` and are sent seeds keyed with
+    /// `bot_key`.
+    ///
+    /// # Errors
+    /// A spec that builds no agent: why, in one line.
+    pub fn new(specs: &[String], log_dir: Option<PathBuf>, bot_key: Secret) -> Result<Roster> {
+        let plan = AgentPlan::parse(specs).map_err(|e| Error::Invalid(e.to_string()))?;
+        Ok(plan.roster(log_dir, bot_key))
     }
 
     /// A fresh agent for spec `i`.

@@ -9,6 +9,7 @@
 //! game and every seed comes from the schedule, so what the sink sees is
 //! the same whatever the number of threads (except the think times).
 
+#[cfg(feature = "neural")]
 use crate::learning::examples::ExampleRecorder;
 use crate::learning::positions;
 use crate::results::schema::GameRow;
@@ -40,7 +41,9 @@ pub struct Finished {
     /// Its positions.csv lines (self-play), header excluded.
     pub positions: Option<String>,
     /// Its training examples (self-play of a searching agent such as
-    /// `az`: [`crate::learning::examples`]); `None` or empty otherwise.
+    /// `az`: `learning::examples`, the feature `neural`); `None` or empty
+    /// otherwise.
+    #[cfg(feature = "neural")]
     pub examples: Option<agents::neural::data::Dataset>,
 }
 
@@ -97,6 +100,7 @@ impl Runner<'_> {
     pub fn play(&self, index: u64) -> Finished {
         let spec = self.schedule.game(index);
         let log = positions::Log::default();
+        #[cfg(feature = "neural")]
         let examples = crate::learning::examples::Shared::default();
         let mut seats: Vec<Box<dyn agents::Agent>> = spec
             .seats
@@ -107,8 +111,9 @@ impl Runner<'_> {
                     _ => self.roster.build(a),
                 };
                 if self.positions {
-                    let recorder = ExampleRecorder::new(examples.clone());
-                    let agent = Observed::new(agent, recorder);
+                    #[cfg(feature = "neural")]
+                    let agent: Box<dyn agents::Agent> =
+                        Box::new(Observed::new(agent, ExampleRecorder::new(examples.clone())));
                     Box::new(Observed::new(agent, positions::Recorder::new(log.clone())))
                 } else {
                     agent
@@ -136,6 +141,7 @@ impl Runner<'_> {
             let decisions = log.lock().unwrap_or_else(|e| e.into_inner());
             positions::lines(&rows, &decisions)
         });
+        #[cfg(feature = "neural")]
         let examples = self.positions.then(|| {
             let totals: Vec<u32> = outcome.scores.iter().map(|s| s.total()).collect();
             crate::learning::examples::finish(&examples, &totals, index)
@@ -145,6 +151,7 @@ impl Runner<'_> {
             rows,
             record,
             positions,
+            #[cfg(feature = "neural")]
             examples,
         }
     }

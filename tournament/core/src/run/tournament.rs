@@ -19,7 +19,6 @@ use crate::run::agent_list::labels;
 use crate::run::config::{Folder, TournamentConfig};
 use crate::run::lock::{lock_new_folder, FolderLock};
 pub use crate::run::resume::load_games;
-use crate::run::roster::Roster;
 use crate::run::runner::{AgentFactory, Flow, Runner};
 use crate::run::schedule::{GameIndices, Schedule};
 use crate::run::sprt_run::SprtRun;
@@ -74,11 +73,7 @@ impl RunReport {
             out.push_str(&format!("the report: {}\n", report.display()));
         }
         if self.info.status == RunStatus::Interrupted {
-            let command = if self.info.settings.selfplay {
-                "selfplay"
-            } else {
-                "tournament"
-            };
+            let command = self.info.settings.kind.command();
             out.push_str(&format!(
                 "continue it with: {} {command} --resume {}\n",
                 crate::results::meta::program(),
@@ -102,7 +97,7 @@ pub const ALL_FORFEITED_EXIT_CODE: u8 = 3;
 /// The schedule and agent labels of `settings`.
 pub fn schedule_of(settings: &Settings) -> (Schedule, Vec<String>) {
     let labels = labels(&settings.agents);
-    let schedule = if settings.selfplay {
+    let schedule = if settings.kind.is_selfplay() {
         Schedule::selfplay(
             settings.players,
             settings.games_per_pairing,
@@ -236,6 +231,7 @@ fn read_deck_key(dir: &Path, info: &RunInfo) -> Result<Secret> {
 /// played under and by (`train-net` reads `rules` for the network's
 /// `fitted_on`). `rules` names every option, the standard ones included
 /// (`farmers=true,gifts=false,…`), never the empty string.
+#[cfg(feature = "neural")]
 fn examples_metadata(settings: &Settings) -> std::collections::HashMap<String, String> {
     let mut out = std::collections::HashMap::new();
     out.insert("rules".to_string(), settings.rules.explicit());
@@ -273,8 +269,9 @@ impl Watch for () {
 }
 
 /// Run (or resume) the tournament of `config`, building agents with
-/// `make_agent` for the specs it accepts (the others as [`run`] does:
-/// built-in agents and external bots). Setting
+/// `make_agent` for the specs its plan leaves to the embedding
+/// ([`crate::run::roster::AgentPlan::with_custom`]; the others as [`run`]
+/// does: built-in agents and external bots). Setting
 /// `cancel` has the effect of an interrupt for this run only (an
 /// embedding's own Ctrl-C, e.g. Python's KeyboardInterrupt).
 pub fn run_with(
@@ -293,6 +290,12 @@ pub fn run_watched(
     watch: &dyn Watch,
 ) -> Result<RunReport> {
     let started = Instant::now();
+    if make_agent.is_none() && config.agents.has_custom() {
+        return Err(Error::Internal(
+            "the run's plan leaves agents to an embedding's factory, and none was given"
+                .to_string(),
+        ));
+    }
     let prepared = prepare(config)?;
     let played = play(&prepared, config, make_agent, cancel, watch)?;
     finish(prepared, played, started)
@@ -341,8 +344,10 @@ fn prepare(config: &TournamentConfig) -> Result<Prepared> {
     if let Some(key) = &deck_key {
         schedule = schedule.with_deck_key(key.clone());
     }
-    for warning in crate::run::roster::unsuited(&settings.agents, &settings.rules, settings.players)
-    {
+    let unsuited = config
+        .agents
+        .unsuited(&settings.agents, &settings.rules, settings.players);
+    for warning in unsuited {
         files::stdio::warn(&format!("carcassonne: warning: {warning}"));
     }
     match &config.folder {
@@ -384,7 +389,7 @@ fn prepare(config: &TournamentConfig) -> Result<Prepared> {
                 )));
             }
             let (rows, records) = load_games(dir, &info, &schedule, &labels)?;
-            let positions = if settings.selfplay {
+            let positions = if settings.kind.is_selfplay() {
                 crate::learning::positions::load(dir, &rows)?
             } else {
                 Vec::new()
@@ -429,7 +434,7 @@ fn play(
     } else {
         GamesWriter::create(dir, settings.records)?
     };
-    if settings.selfplay {
+    if settings.kind.is_selfplay() {
         let kept = run.resumed.then_some(run.old_positions.as_slice());
         writer = writer.with_positions(dir, kept)?;
     }
@@ -456,25 +461,22 @@ fn play(
     let mut hook_stopped = false;
     let log_dir = Some(dir.join(crate::run::roster::BOT_LOGS));
     let bot_key = Secret::bot_key(settings.seed);
-    let roster = match make_agent {
-        Some(make) => Roster::with_custom(&settings.agents, log_dir, bot_key.clone(), &|spec| {
-            make(spec).is_ok()
-        })?,
-        None => Roster::new(&settings.agents, log_dir, bot_key.clone())?,
-    };
+    let roster = config.agents.roster(log_dir, bot_key.clone());
     let runner = Runner {
         schedule,
         roster: &roster,
         labels,
         rules: settings.rules,
         records: settings.records,
-        positions: settings.selfplay,
+        positions: settings.kind.is_selfplay(),
         make_agent,
         cancel,
         keyed_agent_seeds: config.keyed_agent_seeds.then_some(&bot_key),
     };
+    #[cfg(feature = "neural")]
     let example_meta = examples_metadata(settings);
     let played = runner.run(remaining, config.threads, |finished| {
+        #[cfg(feature = "neural")]
         if let Some(data) = finished.examples.as_ref().filter(|d| !d.is_empty()) {
             crate::learning::examples::write(dir, finished.index, data, example_meta.clone())
                 .map_err(|e| Error::Invalid(e.to_string()))?;

@@ -148,16 +148,41 @@ pub fn elo_interval(wins: f64, draws: f64, losses: f64) -> (f64, f64, f64) {
 // Paired games
 // ---------------------------------------------------------------------------
 
-/// The mean of `values` with its normal 95% interval `mean ± Z95 · se`
-/// (standard error as [`mean_se`]). Returns `(mean, low, high)`; with no
-/// values `(0, 0, 0)`.
+/// The mean of scores bounded in `[0, 1]` with a 95% interval that does
+/// not collapse at the ends. Returns `(mean, low, high)`; `values` yields
+/// `(score, count)`, and with fewer than 2 values the interval is `(0, 1)`
+/// (the mean 0 with none).
 ///
-/// Used for scores that come in correlated groups (the games of one deck
-/// under its seat rotations): each group's mean score is one value, so the
-/// interval reflects the variance between decks, not between games.
-pub fn mean_interval(values: &[f64]) -> (f64, f64, f64) {
-    let MeanSe { mean, se, .. } = mean_se(values);
-    (mean, mean - Z95 * se, mean + Z95 * se)
+/// The normal interval `mean ± Z95 · se` has zero width when every value is
+/// the same — 0 of 100 pairs won would read as "exactly 0%". Here, as in
+/// the Agresti–Coull interval for a proportion, `Z95²/2` pseudo-values at 0
+/// and as many at 1 join the sample before its mean `m̃` and population
+/// variance `ṽ` are taken, and the interval is `m̃ ± Z95 · sqrt(ṽ / ñ)` over
+/// the `ñ = n + Z95²` values, clamped to `[0, 1]`. For 0/1 values this is
+/// exactly Agresti–Coull's interval; for n = 100 all-0 values it is
+/// `[0, 0.044]`, where Wilson's for 100 failures is `[0, 0.037]`. The
+/// reported mean is the observed one.
+pub fn bounded_mean_interval(values: impl IntoIterator<Item = (f64, f64)>) -> (f64, f64, f64) {
+    let values: Vec<(f64, f64)> = values.into_iter().filter(|&(_, c)| c > 0.0).collect();
+    let n: f64 = values.iter().map(|&(_, c)| c).sum();
+    let mean = if n > 0.0 {
+        values.iter().map(|&(v, c)| v * c).sum::<f64>() / n
+    } else {
+        0.0
+    };
+    if n < 2.0 {
+        return (mean, 0.0, 1.0);
+    }
+    let pseudo = Z95 * Z95 / 2.0;
+    let augmented = || values.iter().copied().chain([(0.0, pseudo), (1.0, pseudo)]);
+    let total = n + 2.0 * pseudo;
+    let centre = augmented().map(|(v, c)| v * c).sum::<f64>() / total;
+    let variance = augmented()
+        .map(|(v, c)| c * (v - centre) * (v - centre))
+        .sum::<f64>()
+        / total;
+    let half = Z95 * (variance / total).sqrt();
+    (mean, (centre - half).max(0.0), (centre + half).min(1.0))
 }
 
 /// The per-game score of the first agent over game pairs (one deck played
@@ -168,28 +193,13 @@ pub fn mean_interval(values: &[f64]) -> (f64, f64, f64) {
 /// half-points (0 = two losses, 1 = a loss and a draw, 2 = two draws or a
 /// win and a loss, 3 = a win and a draw, 4 = two wins). Each pair is one
 /// observation with score `k / 4` per game; the interval is
-/// [`mean_interval`] of those pair scores, so the correlation of the two
-/// games of a deck (a strong deck for one seat helps each agent once) is
-/// measured rather than assumed away, as fastchess and Fishtest do for
-/// paired openings. The bounds are clamped to `[0, 1]`; with no pairs the
-/// result is `(0, 0, 1)`.
+/// [`bounded_mean_interval`] of those pair scores, so the correlation of
+/// the two games of a deck (a strong deck for one seat helps each agent
+/// once) is measured rather than assumed away, as fastchess and Fishtest do
+/// for paired openings, and a score of 0 or 1 still has an interval of
+/// some width. With no pairs the result is `(0, 0, 1)`.
 pub fn pentanomial_interval(counts: &[u64; 5]) -> (f64, f64, f64) {
-    let n: u64 = counts.iter().sum();
-    if n == 0 {
-        return (0.0, 0.0, 1.0);
-    }
-    let nf = n as f64;
-    let score = |k: usize| k as f64 / 4.0;
-    let mean = (0..5).map(|k| counts[k] as f64 * score(k)).sum::<f64>() / nf;
-    let half = if n < 2 {
-        f64::INFINITY
-    } else {
-        let squares: f64 = (0..5)
-            .map(|k| counts[k] as f64 * (score(k) - mean) * (score(k) - mean))
-            .sum();
-        Z95 * (squares / (nf - 1.0) / nf).sqrt()
-    };
-    (mean, (mean - half).max(0.0), (mean + half).min(1.0))
+    bounded_mean_interval((0..5).map(|k| (k as f64 / 4.0, counts[k] as f64)))
 }
 
 #[cfg(test)]
@@ -201,23 +211,25 @@ mod tests {
 
     #[test]
     fn pentanomial_interval_by_hand() {
-        // 90 pairs 10/20/30/20/10 over 0, ¼, ½, ¾, 1: mean ½, sample variance
-        // (10·¼ + 20·¹⁄₁₆ + 20·¹⁄₁₆ + 10·¼)/89 = 7.5/89 = 0.084270, standard
-        // error sqrt(0.084270/90) = 0.030600, half-width 0.059974.
+        // 90 pairs 10/20/30/20/10 over 0, ¼, ½, ¾, 1, and z²/2 = 1.920729
+        // pseudo-pairs at 0 and at 1: ñ = 93.841459 pairs, centre ½,
+        // variance (10·¼ + 20·¹⁄₁₆ + 20·¹⁄₁₆ + 10·¼ + 2·1.920729·¼)/ñ
+        // = 8.460365/93.841459 = 0.0901559, standard error
+        // sqrt(0.0901559/93.841459) = 0.0309956, half-width 0.0607502.
         let (score, low, high) = pentanomial_interval(&[10, 20, 30, 20, 10]);
         assert_close(score, 0.5, 1e-12);
-        assert_close(low, 0.440026, 1e-6);
-        assert_close(high, 0.559974, 1e-6);
+        assert_close(low, 0.439250, 1e-6);
+        assert_close(high, 0.560750, 1e-6);
         assert_eq!(pentanomial_interval(&[0; 5]), (0.0, 0.0, 1.0));
+        assert_eq!(pentanomial_interval(&[0, 0, 1, 0, 0]), (0.5, 0.0, 1.0));
     }
 
     #[test]
     fn pentanomial_interval_is_the_interval_of_pair_scores() {
         let counts = [3, 7, 40, 11, 5];
-        let values: Vec<f64> = (0..5)
-            .flat_map(|k| std::iter::repeat_n(k as f64 / 4.0, counts[k] as usize))
-            .collect();
-        let (m, lo, hi) = mean_interval(&values);
+        let values =
+            (0..5).flat_map(|k| std::iter::repeat_n((k as f64 / 4.0, 1.0), counts[k] as usize));
+        let (m, lo, hi) = bounded_mean_interval(values);
         let (pm, plo, phi) = pentanomial_interval(&counts);
         assert_close(pm, m, 1e-12);
         assert_close(plo, lo, 1e-12);
@@ -225,12 +237,43 @@ mod tests {
     }
 
     #[test]
+    fn bounded_mean_interval_of_zeros_and_ones_is_agresti_coull() {
+        // Agresti & Coull (1998): ñ = n + z², p̃ = (x + z²/2)/ñ,
+        // p̃ ± z·sqrt(p̃(1 − p̃)/ñ), clamped to [0, 1].
+        for (x, n) in [(8.0, 10.0), (0.0, 100.0), (37.0, 50.0), (1.0, 3.0)] {
+            let total = n + Z95 * Z95;
+            let centre = (x + Z95 * Z95 / 2.0) / total;
+            let half = Z95 * (centre * (1.0 - centre) / total).sqrt();
+            let (mean, low, high) = bounded_mean_interval([(1.0, x), (0.0, n - x)]);
+            assert_close(mean, x / n, 1e-12);
+            assert_close(low, (centre - half).max(0.0), 1e-12);
+            assert_close(high, (centre + half).min(1.0), 1e-12);
+        }
+    }
+
+    #[test]
+    fn a_score_of_0_or_1_keeps_an_interval() {
+        // 100 pairs all lost: not "exactly 0%" but [0, 4.4%] — a little
+        // wider than Wilson's [0, 3.7%] for 100 lost games.
+        let (score, low, high) = pentanomial_interval(&[100, 0, 0, 0, 0]);
+        assert_eq!((score, low), (0.0, 0.0));
+        assert_close(high, 0.044412, 1e-6);
+        let (_, wilson_high) = wilson_interval(0.0, 100.0, Z95);
+        assert!(high > wilson_high);
+        let (score, low, high) = pentanomial_interval(&[0, 0, 0, 0, 100]);
+        assert_eq!((score, high), (1.0, 1.0));
+        assert_close(low, 1.0 - 0.044412, 1e-6);
+    }
+
+    #[test]
     fn split_pairs_give_a_narrower_interval_than_independent_games() {
         // 100 pairs, each a win and a loss (the deck decided): the games
-        // alone look like a coin toss (Wilson ±0.069), the pairs show no
-        // doubt at all about a score of ½.
+        // alone look like a coin toss (Wilson ±0.069); the pairs show far
+        // less doubt about a score of ½ (±0.0185), though not none.
         let (score, low, high) = pentanomial_interval(&[0, 0, 100, 0, 0]);
-        assert_eq!((score, low, high), (0.5, 0.5, 0.5));
+        assert_eq!(score, 0.5);
+        assert_close(high - 0.5, 0.018497, 1e-6);
+        assert_close(0.5 - low, 0.018497, 1e-6);
         let (wl, wh) = wilson_interval(100.0, 200.0, Z95);
         assert!(wh - wl > 0.13);
     }

@@ -5,6 +5,7 @@
 use files::error::{Error, Result};
 use serde::Deserialize;
 use std::path::Path;
+use tournament::metrics::{self, DeckRow, SeatRow};
 use tournament::results::schema::{GAMES_CSV, PAIRWISE_CSV, RUN_JSON, SUMMARY_CSV};
 
 /// A CSV file as text cells: its header and rows, shown as they are.
@@ -89,6 +90,12 @@ pub struct Results {
     pub seats: Vec<SeatResult>,
     /// run.json.
     pub run: serde_json::Value,
+    /// What its games say about the game (`carcassonne analyze` of this
+    /// folder): each seat's share of the wins, and the deck's share of the
+    /// variance of the points and of the margins. `None` when the folder's
+    /// run.json is of a form the run core no longer reads (an old
+    /// folder): the report then leaves the section out.
+    pub game: Option<(Vec<SeatRow>, Vec<DeckRow>)>,
 }
 
 fn open(dir: &Path, name: &str) -> Result<csv::Reader<std::fs::File>> {
@@ -194,6 +201,15 @@ fn finite_rows<T: serde::de::DeserializeOwned + Numbers>(dir: &Path, name: &str)
     Ok(out)
 }
 
+/// The seats and decks of `carcassonne analyze` for the one folder `dir`
+/// (its bootstrap seeded with 1, as the command's default).
+fn game_metrics(dir: &Path) -> Result<(Vec<SeatRow>, Vec<DeckRow>)> {
+    let groups = metrics::load(&[dir.to_path_buf()])?;
+    let seats = groups.iter().flat_map(metrics::seats).collect();
+    let decks = groups.iter().flat_map(|g| metrics::decks(g, 1)).collect();
+    Ok((seats, decks))
+}
+
 impl Results {
     /// Read the results folder `dir`.
     ///
@@ -213,6 +229,7 @@ impl Results {
             pairings: finite_rows(dir, PAIRWISE_CSV)?,
             seats: finite_rows(dir, GAMES_CSV)?,
             run,
+            game: game_metrics(dir).ok(),
         })
     }
 

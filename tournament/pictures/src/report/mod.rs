@@ -17,6 +17,7 @@ use serde_json::Value;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
+use tournament::metrics::{DeckRow, SeatRow};
 
 /// The report's file name inside a results folder.
 pub const REPORT_HTML: &str = "report.html";
@@ -134,6 +135,67 @@ fn seat_table(results: &Results, names: &[String]) -> Table {
         })
         .collect();
     Table { header, rows }
+}
+
+/// What the games say about the game itself (`carcassonne analyze`): each
+/// seat's share of the wins with its interval, and the deck's share of
+/// the variance of the points and of the margins.
+fn game_section(seats: &[SeatRow], decks: &[DeckRow]) -> String {
+    let percent = |x: f64| format!("{:.1}%", 100.0 * x);
+    let rows = seats
+        .iter()
+        .map(|r| {
+            vec![
+                format!("seat {}", r.seat),
+                format!(
+                    "{} [{}, {}]",
+                    percent(r.win_share),
+                    percent(r.win_share_low),
+                    percent(r.win_share_high)
+                ),
+                percent(r.fair_share),
+                format!("{:+.2} ± {:.2}", r.mean_margin, r.mean_margin_se),
+            ]
+        })
+        .collect();
+    let table = Table {
+        header: [
+            "seat",
+            "share of the wins [95%]",
+            "fair share",
+            "margin over the table",
+        ]
+        .map(String::from)
+        .to_vec(),
+        rows,
+    };
+    let mut html = String::from("<h2>Seat advantage and the deck's share</h2>");
+    html.push_str(&html_table(&table));
+    let shares: Vec<String> = decks
+        .iter()
+        .map(|d| {
+            let what = if d.measure == "total" {
+                "a game's total points"
+            } else {
+                "the margin between two agents"
+            };
+            match (d.share, d.share_low, d.share_high) {
+                (Some(x), Some(lo), Some(hi)) => format!(
+                    "of {what}: <b>{}</b> [{}, {}] ({} groups)",
+                    percent(x),
+                    percent(lo),
+                    percent(hi),
+                    d.groups
+                ),
+                _ => format!("of {what}: not measurable (no deck played twice)"),
+            }
+        })
+        .collect();
+    html.push_str(&format!(
+        "<p>The share of the wins counts a shared first place split; the margin is the seat's score minus the other seats' mean. The deck's share of the variance {} — the agents held fixed (<code>carcassonne analyze</code>, results/README.md).</p>",
+        shares.join("; ")
+    ));
+    html
 }
 
 /// Forfeits per agent with their reasons by kind (games.csv's `forfeit`);
@@ -321,6 +383,9 @@ pub fn page(results: &Results) -> Result<String> {
     body.push_str(&figure(&charts::seats(&results.seats, results.players())?, "All agents together: seat 0 plays first. Seat rotation gives every agent every seat equally often, so a seat's advantage does not favour an agent."));
     body.push_str(&html_table(&seat_table(results, &names)));
     body.push_str("<p>Cells: win rate (wins/draws/losses) of the agent in that seat.</p>");
+    if let Some((seats, decks)) = &results.game {
+        body.push_str(&game_section(seats, decks));
+    }
     if let Some(SprtTrace { llr: trace, bounds }) = sprt_trace(results) {
         body.push_str("<h2>SPRT</h2>");
         body.push_str(&figure(

@@ -1,8 +1,9 @@
 //! The report of small results folders written by real runs.
 
 use super::REPORT_HTML;
-use tournament::results::schema::{Settings, SprtSettings};
+use tournament::results::schema::{RunKind, Settings, SprtSettings};
 use tournament::run::config::{Folder, TournamentConfig};
+use tournament::run::roster::AgentPlan;
 
 /// A tournament of `agents` (a comma-separated list) played into a fresh
 /// folder, with its report written as the command writes it.
@@ -30,16 +31,11 @@ fn run(
             alpha: tournament::run::config::SPRT_ALPHA,
             beta: tournament::run::config::SPRT_BETA,
         }),
-        selfplay: false,
+        kind: RunKind::Tournament,
         secret_decks: false,
     };
-    let config = TournamentConfig {
-        settings,
-        folder: Folder::New(dir.clone()),
-        threads: 1,
-        stop_after: None,
-        keyed_agent_seeds: false,
-    };
+    let plan = AgentPlan::parse(&settings.agents).unwrap();
+    let config = TournamentConfig::new(settings, plan, Folder::New(dir.clone()), 1).unwrap();
     tournament::run::tournament::run(&config).unwrap();
     super::report(&dir, None).unwrap();
     dir
@@ -94,6 +90,14 @@ fn a_tournament_writes_a_report_holding_its_summary_values() {
     }
     assert!(!html.contains("<h2>SPRT</h2>"));
     assert!(html.contains("seat 2"));
+    // The analysis of the game: three seats with their share of the wins,
+    // and the deck's shares (each deck is played under its rotations).
+    assert!(html.contains("<h2>Seat advantage and the deck's share</h2>"));
+    assert!(html.contains(">33.3%</td>"), "the fair share of 3 seats");
+    assert!(
+        html.contains("of a game's total points: <b>"),
+        "a measured share"
+    );
 }
 
 #[test]

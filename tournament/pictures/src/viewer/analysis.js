@@ -72,6 +72,19 @@
       box.appendChild(el("p",
         "Seat " + d.seat + " (" + GAME.names[d.seat] + ") to play, " + d.kind + ", " + d.legal +
         " legal: best " + d.best.action + " (lead " + pts(d.best.lead) + ", win " + pct(d.best.win) + ")"));
+      if (d.best.scores) {
+        // Each seat's mean end-now score where the search valued the
+        // positions after the best move: its expected final scores.
+        const expected = el("p", "Expected scores: ", "expected");
+        expected.title = "each seat's mean end-now score where the search valued the positions after the best move";
+        d.best.scores.forEach((v, s) => {
+          const dot = el("span", "● ");
+          dot.style.color = GAME.colours[s];
+          expected.appendChild(dot);
+          expected.appendChild(el("span", "seat " + s + " " + v.toFixed(1) + (s + 1 < d.best.scores.length ? " · " : "")));
+        });
+        box.appendChild(expected);
+      }
       const verdict = el("p", "Played " + d.played.action + ": " + d.verdict +
         (d.points_lost ? ", " + d.points_lost.toFixed(1) + " points lost" : ""), "verdict " + d.verdict);
       box.appendChild(verdict);

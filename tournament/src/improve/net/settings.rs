@@ -16,6 +16,7 @@ use tournament::learning::train_net::TrainNetConfig;
 use tournament::results::output::write_atomic;
 use tournament::run::lock::FolderLock;
 use tournament::seeds::mix;
+use tournament::RunKind;
 
 /// The settings of a run (`improve-net.json`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -50,6 +51,11 @@ pub struct NetSettings {
     /// globals only). Runs written before the option read it.
     #[serde(default = "reads_the_board")]
     pub board: bool,
+    /// Whether the networks read the 40 hand-made position features
+    /// (`--no-features`: the raw inputs only). Runs written before the
+    /// option read them.
+    #[serde(default = "reads_the_features")]
+    pub features: bool,
     /// Training passes per generation.
     pub epochs: usize,
     /// Positions per training step.
@@ -108,6 +114,11 @@ fn reads_the_board() -> bool {
     true
 }
 
+/// What a run written before `--no-features` existed did.
+fn reads_the_features() -> bool {
+    true
+}
+
 /// `spec` without the parameters that only self-play uses (playout cap
 /// randomisation's `cap_full=`, `cap_fast=`): matches and the gauntlet
 /// play every move with the full search.
@@ -129,13 +140,14 @@ pub(super) fn invalid(text: String) -> Error {
 }
 
 /// The options that only `--net` takes, with whether each was given.
-fn net_only(args: &ImproveArgs) -> [(&'static str, bool); 18] {
+fn net_only(args: &ImproveArgs) -> [(&'static str, bool); 19] {
     [
         ("--anchors", args.anchors.is_some()),
         ("--gauntlet-games", args.gauntlet_games.is_some()),
         ("--keep-shards", args.keep_shards),
         ("--no-board", args.no_board),
         ("--board", args.board),
+        ("--no-features", args.no_features),
         ("--bootstrap", !args.bootstrap.is_empty()),
         ("--resume", args.resume.is_some()),
         ("--hidden", args.hidden.is_some()),
@@ -261,6 +273,7 @@ impl NetSettings {
             temp_moves: args.temp_moves.unwrap_or(10),
             hidden: args.hidden.unwrap_or(DEFAULT_HIDDEN),
             board: args.board,
+            features: !args.no_features,
             epochs: args.epochs.unwrap_or(2),
             batch: args.batch.unwrap_or(d.batch),
             lr: args.lr.unwrap_or(d.lr),
@@ -362,6 +375,7 @@ impl NetSettings {
             net: NetConfig {
                 hidden: self.hidden,
                 board: self.board,
+                features: self.features,
                 ..NetConfig::default()
             },
             train: TrainConfig {
@@ -419,7 +433,7 @@ impl NetSettings {
             },
             records: true,
             name: Some("selfplay".to_string()),
-            selfplay: true,
+            kind: RunKind::Selfplay,
             ..TournamentArgs::default()
         }
     }
