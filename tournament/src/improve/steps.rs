@@ -59,7 +59,7 @@ fn resolved(spec: &str) -> String {
 /// `spec` rebuilt from its parameters ([`agents::spec::Spec`]) with each
 /// value replaced by `f(key, value)`, a parameter dropped where `f` gives
 /// `None`; a spec that does not parse is returned as it is.
-pub fn rewrite_params(spec: &str, f: impl Fn(&str, &str) -> Option<String>) -> String {
+pub fn rewrite_params(spec: &str, mut f: impl FnMut(&str, &str) -> Option<String>) -> String {
     let Ok(parsed) = agents::spec::Spec::parse(spec) else {
         return spec.to_string();
     };

@@ -79,8 +79,8 @@ pub struct WebArgs {
 /// The checked settings of the server.
 #[derive(Clone, Debug)]
 pub struct WebConfig {
-    /// Agent specs for the seats other than the person's.
-    pub agents: Vec<String>,
+    /// The agents for the seats other than the person's, parsed once.
+    pub agents: session::WebAgents,
     /// Seats per game.
     pub players: usize,
     /// The rules.
@@ -104,17 +104,8 @@ impl WebConfig {
     /// A spec that builds no agent, a seat count out of 2–6, rules that
     /// cannot go together, a watched folder that is not one.
     pub fn from_args(args: &WebArgs) -> Result<WebConfig> {
-        let agents = split_agents(&args.agents);
-        if agents.is_empty() {
-            return Err(Error::Invalid(
-                "--agents: give at least one agent".to_string(),
-            ));
-        }
-        for spec in &agents {
-            tournament::run::roster::check_spec(spec)
-                .map_err(|e| Error::Invalid(format!("--agents: {e}")))?;
-        }
-        let players = args.players.unwrap_or(agents.len() as u64 + 1);
+        let agents = session::WebAgents::parse(split_agents(&args.agents))?;
+        let players = args.players.unwrap_or(agents.specs().len() as u64 + 1);
         if !engine::is_player_count(players) {
             return Err(Error::Invalid(format!(
                 "--players must be 2 to 6, not {players}"

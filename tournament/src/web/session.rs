@@ -19,11 +19,43 @@ use files::error::{Error, Result};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
-use tournament::run::roster::Roster;
+use tournament::run::roster::{AgentPlan, Roster};
 use tournament::run::schedule::agent_seed;
 
 /// The name the record gives the person's seat.
 pub const PERSON: &str = "person";
+
+/// The agents that fill the seats other than the person's: their specs
+/// (the names the records give them) and the plan they are built from,
+/// parsed once when the server starts.
+#[derive(Clone, Debug)]
+pub struct WebAgents {
+    specs: Vec<String>,
+    plan: AgentPlan,
+}
+
+impl WebAgents {
+    /// Parse `specs`: each builds a built-in agent or names a runnable
+    /// bot.
+    ///
+    /// # Errors
+    /// The first spec that does neither, or no spec at all.
+    pub fn parse(specs: Vec<String>) -> Result<WebAgents> {
+        if specs.is_empty() {
+            return Err(Error::Invalid(
+                "--agents: give at least one agent".to_string(),
+            ));
+        }
+        let plan =
+            AgentPlan::parse(&specs).map_err(|e| Error::Invalid(format!("--agents: {e}")))?;
+        Ok(WebAgents { specs, plan })
+    }
+
+    /// The specs, in the order they fill the seats.
+    pub fn specs(&self) -> &[String] {
+        &self.specs
+    }
+}
 
 /// A line of the move log (public information only).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -92,14 +124,14 @@ impl Drop for Session {
 }
 
 impl Session {
-    /// A new game: `agent_specs` fill the seats other than `person` in
+    /// A new game: `cast`'s agents fill the seats other than `person` in
     /// turn; the record is saved into `out` when the game ends (with the
     /// hints shown per seat when `hints`).
     ///
     /// # Errors
-    /// A spec that does not build an agent.
+    /// The game's folder cannot be made.
     pub fn new(
-        agent_specs: &[String],
+        cast: &WebAgents,
         players: usize,
         rules: Rules,
         seed: u64,
@@ -108,34 +140,25 @@ impl Session {
         hints: bool,
     ) -> Result<Session> {
         let person = Seat((person % players) as u8);
+        // The agent of each seat but the person's, in seat order.
+        let picks: Vec<usize> = (0..players - 1).map(|i| i % cast.specs.len()).collect();
+        let roster = cast.plan.pick(&picks).roster(
+            Some(out.join(tournament::run::roster::BOT_LOGS)),
+            protocol::secret::Secret::bot_key(seed),
+        );
         let mut specs = Vec::with_capacity(players);
-        let mut next = 0;
+        let mut agents: Vec<Option<Box<dyn Agent>>> = Vec::with_capacity(players);
+        let mut r = 0;
         for s in 0..players {
             if s == person.index() {
                 specs.push(PERSON.to_string());
+                agents.push(None);
             } else {
-                specs.push(agent_specs[next % agent_specs.len()].clone());
-                next += 1;
+                specs.push(cast.specs[picks[r]].clone());
+                agents.push(Some(roster.build(r)));
+                r += 1;
             }
         }
-        let agent_only: Vec<String> = specs
-            .iter()
-            .map(|s| {
-                if s == PERSON {
-                    "random".to_string()
-                } else {
-                    s.clone()
-                }
-            })
-            .collect();
-        let roster = Roster::new(
-            &agent_only,
-            Some(out.join(tournament::run::roster::BOT_LOGS)),
-            protocol::secret::Secret::bot_key(seed),
-        )?;
-        let mut agents: Vec<Option<Box<dyn Agent>>> = (0..players)
-            .map(|s| (s != person.index()).then(|| roster.build(s)))
-            .collect();
         let seeds: Vec<u64> = (0..players).map(|s| agent_seed(seed, 0, s)).collect();
         let mut game = Driver::new(rules, players, seed, &seeds);
         for (s, agent) in agents.iter_mut().enumerate() {

@@ -18,7 +18,8 @@ fn temp_dir(name: &str) -> PathBuf {
 
 fn app(name: &str, agents: &[&str], players: usize, rules: Rules) -> App {
     App::new(WebConfig {
-        agents: agents.iter().map(|s| s.to_string()).collect(),
+        agents: super::session::WebAgents::parse(agents.iter().map(|s| s.to_string()).collect())
+            .unwrap(),
         players,
         rules,
         seed: Some(SEED),
@@ -595,7 +596,7 @@ fn bad_options_are_one_line_errors() {
         assert!(e.starts_with(says) && !e.contains('\n'), "{e}");
     }
     let config = WebConfig::from_args(&base).unwrap();
-    assert_eq!((config.players, config.agents.len()), (2, 1));
+    assert_eq!((config.players, config.agents.specs().len()), (2, 1));
     let taken =
         super::server::Server::bind(App::new(config.clone()).unwrap(), "127.0.0.1", 0).unwrap();
     let port = taken.addr().port();
@@ -866,9 +867,9 @@ fn a_web_game_is_the_game_play_game_plays() {
     for (rules, seed) in [("", 7u64), ("gifts=true", 8)] {
         let rules: Rules = rules.parse().unwrap();
         let dir = temp_dir(&format!("driver-{seed}"));
+        let cast = super::session::WebAgents::parse(vec!["greedy".to_string()]).unwrap();
         let mut session =
-            super::session::Session::new(&["greedy".to_string()], 2, rules, seed, 1, &dir, false)
-                .unwrap();
+            super::session::Session::new(&cast, 2, rules, seed, 1, &dir, false).unwrap();
         let mut person = agents::from_spec("random").unwrap();
         let mut rng = AgentRng::seed_from_u64(agent_seed(seed, 0, 1));
         while !session.is_over() {

@@ -1,6 +1,7 @@
 //! `carcassonne improve --net` end to end on a tiny budget (8 search
 //! iterations, a network 8 wide, one epoch): generations.csv and its
-//! promotion decisions, resumption after a kill, self-play played as
+//! promotion decisions, resumption after a kill (and after the run's
+//! folder is moved), self-play played as
 //! shards and merged, and the one-line errors of bad flags. Also `merge`
 //! of self-play examples.
 
@@ -186,8 +187,12 @@ fn improve_net_runs_generations_resumes_after_a_kill_and_takes_merged_selfplay()
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("--resume"), "{err}");
     assert!(!b.join("gen-1/net.safetensors").exists());
-    // Continued from another folder, the run's folder spelled otherwise.
-    let spelled = format!("{}/../b", b.display());
+    // The run's folder moved, then continued from another folder, the
+    // moved folder spelled otherwise.
+    let moved = dir.join("b-moved");
+    std::fs::rename(&b, &moved).unwrap();
+    let b = moved;
+    let spelled = format!("{}/../b-moved", b.display());
     let out = command(&["improve", "--net", "--resume", &spelled, "--threads", "1"])
         .current_dir("/")
         .output()

@@ -158,6 +158,18 @@ impl AgentPlan {
             .collect()
     }
 
+    /// The plan of `indices`' entries, in that order (an entry may be
+    /// taken more than once): e.g. the seats of one game from a list of
+    /// agents parsed once.
+    ///
+    /// # Panics
+    /// An index out of range.
+    pub fn pick(&self, indices: &[usize]) -> AgentPlan {
+        AgentPlan {
+            entries: indices.iter().map(|&i| self.entries[i].clone()).collect(),
+        }
+    }
+
     /// The roster that builds the plan's agents: bots will write their
     /// stderr to `log_dir` and be sent seeds keyed with `bot_key`
     /// ([`Secret::bot_seed`]).

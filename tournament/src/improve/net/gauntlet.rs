@@ -7,8 +7,8 @@
 //! [`tournament::ratings`]) puts every generation on one scale anchored
 //! on the first anchor.
 
+use super::gen_dir;
 use super::settings::NetSettings;
-use super::{gen_dir, net_path};
 use crate::improve::steps::{r4, tournament_step, Hints};
 use files::error::{Error, Result};
 use serde::{Deserialize, Serialize};
@@ -55,7 +55,7 @@ pub fn play(
     stop_after: Option<u64>,
     hints: &Hints,
 ) -> Result<Vec<GauntletRow>> {
-    let net = net_path(dir, k);
+    let net = settings.spec_net(dir, k);
     let mut rows = Vec::new();
     for (i, anchor) in settings.anchors.iter().enumerate() {
         let args = settings.gauntlet_args(&net, i, threads);

@@ -36,7 +36,10 @@
 //! continued by `--resume DIR`: finished steps are read back, not redone,
 //! so `generations.csv` is the one an uninterrupted run writes (but for
 //! the time columns). The folder is locked ([`tournament::run::lock`]) while the
-//! run lasts.
+//! run lasts. The run works in its folder, and its agent specs name its
+//! networks relative to it (`net=gen-K/net.safetensors`;
+//! [`NetSettings::movable`]): a run moved elsewhere, or resumed from any
+//! working directory, continues where it is.
 
 pub mod gauntlet;
 mod report;
@@ -111,6 +114,10 @@ pub fn improve_net(
     out: &mut dyn std::io::Write,
 ) -> Result<Vec<NetGenerationRow>> {
     let (settings, dir, _lock) = NetSettings::from_args(args)?;
+    if settings.movable {
+        // The specs name the run's networks relative to its folder.
+        std::env::set_current_dir(&dir).map_err(|e| Error::io("enter", &dir, e))?;
+    }
     let mode = if args.selfplay_command {
         Mode::Plan
     } else {
@@ -200,10 +207,13 @@ pub fn improve_net(
         let best_net = net_path(&dir, best);
         let candidate = net_path(&dir, k);
         let selfplay = gen_folder.join("selfplay");
-        let selfplay_args = settings.selfplay_args(k, &best_net, threads);
+        let selfplay_args = settings.selfplay_args(k, &settings.spec_net(&dir, best), threads);
         if mode == Mode::Plan {
             if finished(&selfplay, &selfplay_args).is_none() {
-                print_selfplay_command(out, &settings, &selfplay_args, &selfplay, k)?;
+                // The shards are played from anywhere: the network by
+                // its absolute path.
+                let printed = settings.selfplay_args(k, &best_net, threads);
+                print_selfplay_command(out, &settings, &printed, &selfplay, k)?;
                 return Ok(rows);
             }
             if !candidate.exists() {
@@ -245,7 +255,12 @@ pub fn improve_net(
         }
         let trained = NetEvaluator::load(&candidate).map_err(|e| Error::Folder(e.to_string()))?;
         let match_dir = gen_folder.join("match");
-        let match_args = settings.match_args(&candidate, &best_net, k, threads)?;
+        let match_args = settings.match_args(
+            &settings.spec_net(&dir, k),
+            &settings.spec_net(&dir, best),
+            k,
+            threads,
+        )?;
         let info = match mode {
             Mode::Plan => {
                 finished(&match_dir, &match_args).ok_or_else(|| plan_error(k, "match"))?
@@ -321,7 +336,7 @@ fn rate(settings: &NetSettings, dir: &Path, k: u64, rows: &mut [NetGenerationRow
         return Ok(());
     };
     for row in rows {
-        let rated = ladder.get(&settings.match_agent(&net_path(dir, row.generation)));
+        let rated = ladder.get(&settings.match_agent(&settings.spec_net(dir, row.generation)));
         row.rating = rated.and_then(|r| r.rating).map(r1);
         row.rating_low = rated.and_then(|r| r.low).map(r1);
         row.rating_high = rated.and_then(|r| r.high).map(r1);

@@ -2,7 +2,7 @@
 //! from the options of a new run, or from the folder of a run to
 //! continue, and the tournaments and trainings they make.
 
-use super::{gen_dir, FORMAT, GAUNTLET, SETTINGS_FILE, TAG};
+use super::{gen_dir, net_path, FORMAT, GAUNTLET, SETTINGS_FILE, TAG};
 use crate::cli::GameOptions;
 use crate::commands::improve::ImproveArgs;
 use crate::commands::tournament::TournamentArgs;
@@ -83,13 +83,20 @@ pub struct NetSettings {
     /// Remove example shards that no later training window needs.
     #[serde(default)]
     pub prune_shards: bool,
+    /// Whether the run's agent specs name its networks relative to the
+    /// run folder (`net=gen-K/net.safetensors`), the folder being the
+    /// run's working directory while it runs, so that a run can be moved
+    /// and resumed where it now is. Runs made before the option name
+    /// them by absolute paths and cannot be moved.
+    #[serde(default)]
+    pub movable: bool,
 }
 
 /// The gauntlet's anchors when `--anchors` is not given: `greedy`, and
 /// for 2 players under the standard rules the value-model search and the
 /// shipped from-scratch network where they are found (from the current
-/// folder; named by absolute paths, as the run's own networks are), at
-/// the run's own search budget.
+/// folder; named by absolute paths), at the run's own search budget and
+/// searched as the run's matches search ([`without_self_play_params`]).
 fn default_anchors(agent: &str, players: u64, rules: &Rules) -> Vec<String> {
     let mut anchors = vec!["greedy".to_string()];
     if players == 2 && *rules == Rules::default() {
@@ -97,7 +104,10 @@ fn default_anchors(agent: &str, players: u64, rules: &Rules) -> Vec<String> {
             anchors.push(format!("mcts:depth=0,eval={}", value.display()));
         }
         if let Ok(zero) = Path::new("models/net-2p-zero.safetensors").canonicalize() {
-            anchors.push(with_params(agent, &[("net", zero.display().to_string())]));
+            anchors.push(with_params(
+                &without_self_play_params(agent),
+                &[("net", zero.display().to_string())],
+            ));
         }
     }
     anchors
@@ -119,13 +129,22 @@ fn reads_the_features() -> bool {
     true
 }
 
-/// `spec` without the parameters that only self-play uses (playout cap
-/// randomisation's `cap_full=`, `cap_fast=`): matches and the gauntlet
-/// play every move with the full search.
+/// `spec` without what only self-play uses: playout cap randomisation
+/// (`cap_full=`, `cap_fast=`: matches and the gauntlet play every move
+/// with the full search) and a Gumbel root's draws (`gumbel_noise=`, the
+/// exploration self-play needs; matches play without it, the stronger
+/// search: experiments/gumbel-root).
 fn without_self_play_params(spec: &str) -> String {
-    crate::improve::steps::rewrite_params(spec, |k, v| {
-        (!matches!(k, "cap_full" | "cap_fast")).then(|| v.to_string())
-    })
+    let gumbel = agents::spec::Spec::parse(spec)
+        .is_ok_and(|s| s.params.iter().any(|(k, v)| *k == "root" && *v == "gumbel"));
+    let kept = crate::improve::steps::rewrite_params(spec, |k, v| {
+        (!matches!(k, "cap_full" | "cap_fast" | "gumbel_noise")).then(|| v.to_string())
+    });
+    if gumbel {
+        with_params(&kept, &[("gumbel_noise", "0".to_string())])
+    } else {
+        kept
+    }
 }
 
 /// `base` with the parameters `extra` added (`az` → `az:k=v,…`).
@@ -133,6 +152,23 @@ fn with_params(base: &str, extra: &[(&str, String)]) -> String {
     let extra: Vec<String> = extra.iter().map(|(k, v)| format!("{k}={v}")).collect();
     let sep = if base.contains(':') { ',' } else { ':' };
     format!("{base}{sep}{}", extra.join(","))
+}
+
+/// `spec` with the files of its `net=` and `eval=` parameters named by
+/// absolute paths (the run works in its own folder).
+fn with_absolute_files(spec: &str) -> Result<String> {
+    let mut failed = None;
+    let rewritten = crate::improve::steps::rewrite_params(spec, |k, v| match k {
+        "net" | "eval" => match std::path::absolute(v) {
+            Ok(path) => Some(path.display().to_string()),
+            Err(e) => {
+                failed = Some(Error::io("resolve", Path::new(v), e));
+                Some(v.to_string())
+            }
+        },
+        _ => Some(v.to_string()),
+    });
+    failed.map_or(Ok(rewritten), Err)
 }
 
 pub(super) fn invalid(text: String) -> Error {
@@ -281,19 +317,27 @@ impl NetSettings {
             holdout: args.holdout.unwrap_or(d.held_out),
             surprise: args.surprise.unwrap_or(d.surprise),
             sprt,
-            bootstrap: args.bootstrap.clone(),
+            // The run works in its own folder: files are kept by
+            // absolute paths.
+            bootstrap: args
+                .bootstrap
+                .iter()
+                .map(|p| std::path::absolute(p).map_err(|e| Error::io("resolve", p, e)))
+                .collect::<Result<_>>()?,
             anchors: Vec::new(),
             gauntlet_games: args.gauntlet_games.unwrap_or(100),
             prune_shards: !args.keep_shards,
+            movable: true,
         };
         settings.anchors = match args.anchors.as_deref() {
             None => default_anchors(&settings.agent, players, &rules),
             Some("none") => Vec::new(),
             Some(text) => tournament::run::agent_list::split_agents(&[text.to_string()]),
         };
-        for anchor in &settings.anchors {
+        for anchor in &mut settings.anchors {
             tournament::run::roster::check_spec(anchor)
                 .map_err(|e| invalid(format!("--anchors: {e}")))?;
+            *anchor = with_absolute_files(anchor)?;
         }
         if settings.gauntlet_games == 0 {
             settings.anchors.clear();
@@ -387,6 +431,17 @@ impl NetSettings {
                 seed,
                 surprise: self.surprise,
             },
+        }
+    }
+
+    /// Generation `k`'s network as the run's agent specs name it:
+    /// relative to the run folder `dir` in a movable run (its working
+    /// directory), else by its absolute path.
+    pub(super) fn spec_net(&self, dir: &Path, k: u64) -> PathBuf {
+        if self.movable {
+            net_path(Path::new(""), k)
+        } else {
+            net_path(dir, k)
         }
     }
 
@@ -515,7 +570,7 @@ impl NetSettings {
 #[cfg(test)]
 mod tests {
     #[test]
-    fn matches_play_without_the_playout_cap() {
+    fn matches_play_without_the_playout_cap_or_gumbel_draws() {
         use super::without_self_play_params as strip;
         assert_eq!(
             strip("az:iterations=8,cap_full=0.25,cap_fast=4"),
@@ -525,7 +580,12 @@ mod tests {
         assert_eq!(strip("az"), "az");
         assert_eq!(
             strip("az:root=gumbel,iterations=8"),
-            "az:root=gumbel,iterations=8"
+            "az:root=gumbel,iterations=8,gumbel_noise=0"
         );
+        assert_eq!(
+            strip("az:root=gumbel,gumbel_noise=0.5,cap_full=0.25"),
+            "az:root=gumbel,gumbel_noise=0"
+        );
+        assert_eq!(strip("az:root=puct,gumbel_noise=0.5"), "az:root=puct");
     }
 }
