@@ -38,6 +38,10 @@ pub enum Command {
     #[command(name = "train-net")]
     TrainNet(crate::commands::train_net::TrainNetArgs),
 
+    /// Tune an agent's numeric parameters by SPSA with games, then check
+    /// the tuned spec against the start by SPRT (docs/tune.md).
+    Tune(crate::commands::tune::TuneArgs),
+
     /// Rate every agent of any number of results folders on one Elo
     /// ladder (see results/README.md, "Ratings").
     Ratings(crate::ratings::RatingsArgs),
