@@ -231,11 +231,14 @@ impl TuneWatch for Progress {
 /// Tune, draw the trace, then run the final SPRT.
 pub fn run(args: &TuneArgs, out: &mut Stdout) -> Result<ExitCode> {
     let config = config(args)?;
+    let last = config.settings.iterations - 1;
     for d in &config.space.dims {
-        let c = config.settings.gains.c * (d.hi - d.lo);
-        if d.integer && c < 1.0 {
+        // θ+ and θ− are 2·c_k·(HI − LO) apart; below 1 they may round to
+        // the same integer.
+        let apart = 2.0 * config.settings.gains.c_k(last) * (d.hi - d.lo);
+        if d.integer && apart < 1.0 {
             warn(&format!(
-                "carcassonne: note: {} is an integer and the first perturbation c·(HI − LO) = {c:.2} is below 1: θ+ and θ− often play the same value (widen the range or raise --c)",
+                "carcassonne: note: {} is an integer and θ+, θ− are only {apart:.2} apart by the last iteration: they may round to the same value (widen the range or raise --c)",
                 d.name
             ));
         }

@@ -101,7 +101,7 @@ mod tests {
     /// A standard normal draw (Box–Muller).
     fn normal(rng: &mut Pcg64) -> f64 {
         let u: f64 = rng.gen_range(f64::EPSILON..1.0);
-        let v: f64 = rng.gen();
+        let v: f64 = rng.gen_range(0.0..1.0);
         (-2.0 * u.ln()).sqrt() * (std::f64::consts::TAU * v).cos()
     }
 
