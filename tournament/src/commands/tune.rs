@@ -369,10 +369,7 @@ fn final_sprt(config: &TuneConfig, report: &TuneReport, out: &mut Stdout) -> Res
             "continue with: {program} tune --resume {}",
             report.dir.display()
         ),
-        other_run: format!(
-            "remove {} to play the check again",
-            dir.display()
-        ),
+        other_run: format!("remove {} to play the check again", dir.display()),
     };
     let info = tournament_step(&dir, args, None, &hints)?;
     let Some(result) = info.sprt else {

@@ -45,8 +45,14 @@ fn a_killed_tune_resumes_to_the_trace_of_an_uninterrupted_run() {
     let tuned = info["tuned_spec"].as_str().unwrap();
     assert_ne!(tuned, "mcts:iterations=20,c=0.7,k=4", "{stdout}");
     assert!(stdout.contains(&format!("tuned spec: {tuned}")), "{stdout}");
-    assert!(stdout.contains("start spec: mcts:iterations=20,c=0.7,k=4"), "{stdout}");
-    assert!(stdout.contains("SPRT 0,10 of the tuned spec against the start"), "{stdout}");
+    assert!(
+        stdout.contains("start spec: mcts:iterations=20,c=0.7,k=4"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("SPRT 0,10 of the tuned spec against the start"),
+        "{stdout}"
+    );
     assert!(whole.join("sprt/games.csv").is_file());
     let svg = read(&whole.join("tuning.svg"));
     // A standalone SVG, one panel per parameter.
@@ -62,11 +68,19 @@ fn a_killed_tune_resumes_to_the_trace_of_an_uninterrupted_run() {
     let first = read(&killed.join("tuning.csv"));
     assert_eq!(first.lines().count(), 2, "{first}");
     std::fs::write(killed.join("tuning.csv"), format!("{first}1,0.05,0.1,0.8")).unwrap();
-    let resumed = ok(&["tune", "--resume", killed.to_str().unwrap(), "--threads", "1"]);
+    let resumed = ok(&[
+        "tune",
+        "--resume",
+        killed.to_str().unwrap(),
+        "--threads",
+        "1",
+    ]);
     assert_eq!(read(&killed.join("tuning.csv")), trace);
-    assert!(resumed.contains(&format!("tuned spec: {tuned}")), "{resumed}");
-    let again: serde_json::Value =
-        serde_json::from_str(&read(&killed.join("tune.json"))).unwrap();
+    assert!(
+        resumed.contains(&format!("tuned spec: {tuned}")),
+        "{resumed}"
+    );
+    let again: serde_json::Value = serde_json::from_str(&read(&killed.join("tune.json"))).unwrap();
     assert_eq!(again["tuned_theta"], info["tuned_theta"]);
     assert_eq!(again["resumed_at"].as_array().unwrap().len(), 1);
 }
@@ -124,21 +138,38 @@ fn bad_tune_input_is_one_line_and_creates_nothing() {
             "built-in agent",
         ),
         (
-            vec!["tune", "mcts", "--param", "c=0..1", "--against", "nobody", "--out", o],
+            vec![
+                "tune",
+                "mcts",
+                "--param",
+                "c=0..1",
+                "--against",
+                "nobody",
+                "--out",
+                o,
+            ],
             "--against: unknown agent",
         ),
         (
-            vec!["tune", "mcts", "--param", "c=0..1", "--iterations", "0", "--out", o],
+            vec![
+                "tune",
+                "mcts",
+                "--param",
+                "c=0..1",
+                "--iterations",
+                "0",
+                "--out",
+                o,
+            ],
             "--iterations must be",
         ),
         (
-            vec!["tune", "mcts", "--param", "c=0..1", "--c", "0.9", "--out", o],
+            vec![
+                "tune", "mcts", "--param", "c=0..1", "--c", "0.9", "--out", o,
+            ],
             "--c must be",
         ),
-        (
-            vec!["tune", "--resume", o],
-            "is not a tuning folder",
-        ),
+        (vec!["tune", "--resume", o], "is not a tuning folder"),
         (
             vec!["tune", "--resume", o, "--iterations", "3"],
             "only --threads may be added",

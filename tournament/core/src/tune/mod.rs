@@ -326,8 +326,16 @@ fn replay(config: &TuneConfig, rows: &[Row], path: &Path) -> Result<Spsa> {
 fn make_row(config: &TuneConfig, spsa: &Spsa, k: u64, measured: Option<play::Measured>) -> Row {
     let dims = &config.space.dims;
     let probe = spsa.probe(k);
-    let plus: Vec<f64> = dims.iter().zip(&probe.plus).map(|(d, &x)| d.played(x)).collect();
-    let minus: Vec<f64> = dims.iter().zip(&probe.minus).map(|(d, &x)| d.played(x)).collect();
+    let plus: Vec<f64> = dims
+        .iter()
+        .zip(&probe.plus)
+        .map(|(d, &x)| d.played(x))
+        .collect();
+    let minus: Vec<f64> = dims
+        .iter()
+        .zip(&probe.minus)
+        .map(|(d, &x)| d.played(x))
+        .collect();
     let m = measured.unwrap_or(play::Measured {
         games: config.settings.games_played(),
         plus_score: 0.0,
@@ -338,7 +346,11 @@ fn make_row(config: &TuneConfig, spsa: &Spsa, k: u64, measured: Option<play::Mea
         iteration: k,
         a_k: spsa.gains.a_k(k),
         c_k: spsa.gains.c_k(k),
-        theta: dims.iter().zip(&spsa.theta).map(|(d, &x)| d.value(x)).collect(),
+        theta: dims
+            .iter()
+            .zip(&spsa.theta)
+            .map(|(d, &x)| d.value(x))
+            .collect(),
         plus_spec: config.space.spec_with(&plus),
         minus_spec: config.space.spec_with(&minus),
         plus,
@@ -352,7 +364,12 @@ fn make_row(config: &TuneConfig, spsa: &Spsa, k: u64, measured: Option<play::Mea
 
 /// The spec of θ in unit coordinates `theta`, rounded as played.
 fn spec_of(space: &Space, theta: &[f64]) -> String {
-    let values: Vec<f64> = space.dims.iter().zip(theta).map(|(d, &x)| d.played(x)).collect();
+    let values: Vec<f64> = space
+        .dims
+        .iter()
+        .zip(theta)
+        .map(|(d, &x)| d.played(x))
+        .collect();
     space.spec_with(&values)
 }
 

@@ -90,7 +90,10 @@ impl Iteration<'_> {
         specs.extend(self.against.map(str::to_string));
         let plan = AgentPlan::parse(&specs).map_err(|e| Error::Invalid(e.to_string()))?;
         let roster = plan.roster(None, Secret::bot_key(self.seed));
-        let labels: Vec<String> = LABELS[..specs.len()].iter().map(|s| s.to_string()).collect();
+        let labels: Vec<String> = LABELS[..specs.len()]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
         let schedule = self.schedule();
         let runner = Runner {
             schedule: &schedule,
@@ -187,7 +190,10 @@ mod tests {
         assert_eq!(direct.games, 4);
         assert_eq!(direct.plus_score + direct.minus_score, 4.0);
         assert!(direct.result > 0.5, "{direct:?}");
-        let against = iteration(Some("random")).play(2, &NOT_CANCELLED).unwrap().unwrap();
+        let against = iteration(Some("random"))
+            .play(2, &NOT_CANCELLED)
+            .unwrap()
+            .unwrap();
         assert_eq!(against.games, 4);
         assert!(against.result > 0.5, "{against:?}");
         let m = iteration(Some("random")).measured([3.0, 2.0]);

@@ -236,8 +236,8 @@ fn dimension(
     range: &ParamRange,
     spec: &Spec<'_>,
 ) -> Result<Dimension, String> {
-    let (lo, hi, open, integer) =
-        declared(&param.values).map_err(|why| format!("--param {range}: {agent}'s {} {why}", param.name))?;
+    let (lo, hi, open, integer) = declared(&param.values)
+        .map_err(|why| format!("--param {range}: {agent}'s {} {why}", param.name))?;
     let outside = range.lo < lo || (open && range.lo <= lo) || range.hi > hi;
     if outside {
         return Err(format!(
@@ -307,7 +307,9 @@ mod tests {
         assert_eq!(r.to_string(), "c=0.2..2");
         let r: ParamRange = " meeple = -3 .. 5 ".parse().unwrap();
         assert_eq!((r.lo, r.hi), (-3.0, 5.0));
-        for bad in ["c", "c=1", "c=1-2", "=1..2", "c=a..2", "c=1..inf", "c=NaN..1"] {
+        for bad in [
+            "c", "c=1", "c=1-2", "=1..2", "c=a..2", "c=1..inf", "c=NaN..1",
+        ] {
             let e = bad.parse::<ParamRange>().unwrap_err();
             assert!(e.contains("NAME=LO..HI"), "{bad}: {e}");
         }
@@ -318,9 +320,15 @@ mod tests {
     #[test]
     fn parameters_are_checked_against_the_agents_declaration() {
         let e = space("mcts:iterations=50", &["speed=1..2"]).unwrap_err();
-        assert!(e.contains("has no parameter \"speed\"") && e.contains("c (number >= 0)"), "{e}");
+        assert!(
+            e.contains("has no parameter \"speed\"") && e.contains("c (number >= 0)"),
+            "{e}"
+        );
         let e = space("mcts", &["c=-1..2"]).unwrap_err();
-        assert!(e.contains("outside what mcts's c takes (number >= 0)"), "{e}");
+        assert!(
+            e.contains("outside what mcts's c takes (number >= 0)"),
+            "{e}"
+        );
         let e = space("mcts", &["scale=0..40"]).unwrap_err();
         assert!(e.contains("number > 0"), "{e}");
         let e = space("mcts", &["reward=0..1"]).unwrap_err();
@@ -348,9 +356,13 @@ mod tests {
 
     #[test]
     fn values_are_played_rounded_and_written_into_the_spec() {
-        let s = space("mcts:iterations=50,c=0.5", &["c=0..2", "k=1..9", "meeple=-2..2"]).unwrap();
+        let s = space(
+            "mcts:iterations=50,c=0.5",
+            &["c=0..2", "k=1..9", "meeple=-2..5"],
+        )
+        .unwrap();
         let starts: Vec<f64> = s.dims.iter().map(|d| d.start).collect();
-        assert_eq!(starts, vec![0.5, 4.0, 2.0]);
+        assert_eq!(starts, vec![0.5, 4.0, 3.0]);
         assert!(s.dims[1].integer && !s.dims[0].integer);
         assert_eq!(s.dims[1].played(0.49), 5.0);
         assert_eq!(s.dims[1].played(-1.0), 1.0);

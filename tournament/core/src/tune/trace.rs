@@ -54,8 +54,15 @@ pub fn header(names: &[String]) -> Vec<String> {
         h.extend([n.clone(), format!("{n}_plus"), format!("{n}_minus")]);
     }
     h.extend(
-        ["plus_spec", "minus_spec", "games", "plus_score", "minus_score", "result"]
-            .map(String::from),
+        [
+            "plus_spec",
+            "minus_spec",
+            "games",
+            "plus_score",
+            "minus_score",
+            "result",
+        ]
+        .map(String::from),
     );
     h
 }

@@ -738,7 +738,9 @@ pub fn tuning(params: &[ParamTrace]) -> Result<String> {
                 ))
                 .map_err(err)?
                 .label("θ")
-                .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], agent_colour(0).stroke_width(2)));
+                .legend(|(x, y)| {
+                    PathElement::new(vec![(x, y), (x + 16, y)], agent_colour(0).stroke_width(2))
+                });
             chart
                 .configure_series_labels()
                 .background_style(WHITE.mix(0.8))
