@@ -426,9 +426,9 @@ pub fn run(config: &TuneConfig, cancel: &AtomicBool, watch: &dyn TuneWatch) -> R
         };
     let mut spsa = replay(config, &rows, &dir.join(trace::TUNING_CSV))?;
     let mut writer = TraceWriter::create(&dir, &names, &rows)?;
-    let mut written = 0u64;
     let mut interrupted = false;
-    for k in rows.len() as u64..settings.iterations {
+    let first = rows.len() as u64;
+    for k in first..settings.iterations {
         let row = make_row(config, &spsa, k, None);
         let iteration = Iteration {
             plus: &row.plus_spec,
@@ -448,8 +448,7 @@ pub fn run(config: &TuneConfig, cancel: &AtomicBool, watch: &dyn TuneWatch) -> R
         spsa.update(&probe, measured.result);
         watch.iteration(&row, settings.iterations);
         rows.push(row);
-        written += 1;
-        if config.stop_after.is_some_and(|n| written >= n) {
+        if config.stop_after.is_some_and(|n| k + 1 - first >= n) {
             return Ok(TuneReport {
                 dir,
                 info,
