@@ -220,7 +220,7 @@ impl TuneWatch for Progress {
             .map(|(n, t)| format!("{n}={t:.4}"))
             .collect();
         warn(&format!(
-            "carcassonne: tune iteration {done}/{total} after {:.0} s: θ {} (result {:+.3})",
+            "carcassonne: tune iteration {done}/{total} after {:.0} s: played about θ {}, result {:+.3}",
             self.started.elapsed().as_secs_f64(),
             theta.join(" "),
             row.result
