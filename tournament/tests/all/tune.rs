@@ -189,3 +189,59 @@ fn bad_tune_input_is_one_line_and_creates_nothing() {
     let help = String::from_utf8(help.stdout).unwrap();
     assert!(help.contains("--param <NAME=LO..HI>") && help.contains("--against"));
 }
+
+/// SIGINT to a running tune: the iterations complete are kept, the one
+/// under way dropped, tune.json says `interrupted` with the tuned spec so
+/// far, the chart is drawn, the exit code is 130 and the output says how
+/// to resume.
+#[test]
+fn sigint_stops_a_tune_between_iterations_and_says_how_to_resume() {
+    let dir = scratch("tune-sigint").join("run");
+    let child = bin()
+        .args([
+            "tune",
+            "random",
+            "--param",
+            "meeple=0..1",
+            "--iterations",
+            "100000",
+        ])
+        .args(["--games", "2", "--no-sprt", "--threads", "2"])
+        .args(["--out", dir.to_str().unwrap()])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Wait for a few iterations on disk (at most ~60 s).
+    let csv = dir.join("tuning.csv");
+    for _ in 0..600 {
+        if std::fs::read_to_string(&csv).is_ok_and(|t| t.lines().count() > 10) {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    let killed = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(130));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains(&format!("tune --resume {}", dir.display())),
+        "{stdout}"
+    );
+    let info: serde_json::Value = serde_json::from_str(&read(&dir.join("tune.json"))).unwrap();
+    assert_eq!(info["status"], "interrupted");
+    let done = info["iterations_done"].as_u64().unwrap();
+    let text = read(&csv);
+    assert!(text.ends_with('\n'));
+    assert_eq!(text.lines().count() as u64, 1 + done);
+    assert!(done > 10 && done < 100_000, "{done}");
+    assert!(info["tuned_spec"]
+        .as_str()
+        .unwrap()
+        .starts_with("random:meeple="));
+    assert!(dir.join("tuning.svg").is_file());
+}
