@@ -155,6 +155,19 @@ fn settings(args: &TuneArgs) -> Result<TuneSettings> {
 fn config(args: &TuneArgs) -> Result<TuneConfig> {
     let threads = tournament::run::config::worker_threads(args.threads)
         .map_err(|why| Error::Invalid(format!("--threads {why}")))?;
+    // No sandboxed bot (`--against ext:sandbox=true,…`) is ever given the
+    // folder, checked when its spec is, as `tournament` does.
+    for dir in [args.resume.as_deref(), args.out.as_deref()]
+        .into_iter()
+        .flatten()
+    {
+        protocol::external::sandbox::protect(dir);
+    }
+    if args.out.is_none() && args.resume.is_none() {
+        protocol::external::sandbox::protect(
+            tournament::run::config::DEFAULT_RESULTS_ROOT.as_ref(),
+        );
+    }
     let mut config = match &args.resume {
         Some(dir) => {
             let others = args.spec.is_some()

@@ -427,6 +427,7 @@ pub fn run(config: &TuneConfig, cancel: &AtomicBool, watch: &dyn TuneWatch) -> R
     let mut spsa = replay(config, &rows, &dir.join(trace::TUNING_CSV))?;
     let mut writer = TraceWriter::create(&dir, &names, &rows)?;
     let mut interrupted = false;
+    let bot_logs = dir.join(crate::run::roster::BOT_LOGS);
     let first = rows.len() as u64;
     for k in first..settings.iterations {
         let row = make_row(config, &spsa, k, None);
@@ -437,6 +438,7 @@ pub fn run(config: &TuneConfig, cancel: &AtomicBool, watch: &dyn TuneWatch) -> R
             games: settings.games_played(),
             seed: settings.iteration_seed(k),
             rules: settings.rules,
+            bot_logs: Some(&bot_logs),
         };
         let Some(measured) = iteration.play(config.threads, cancel)? else {
             interrupted = true;

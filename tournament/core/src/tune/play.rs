@@ -27,6 +27,7 @@ use crate::run::schedule::Schedule;
 use engine::Rules;
 use files::error::{Error, Result};
 use protocol::secret::Secret;
+use std::path::Path;
 use std::sync::atomic::AtomicBool;
 
 /// The labels of the games' rows: θ+, θ− and the opponent.
@@ -59,6 +60,9 @@ pub struct Iteration<'a> {
     pub seed: u64,
     /// The rules.
     pub rules: Rules,
+    /// Where external bots (`--against ext:…`) write their stderr
+    /// (`bot-N.log`); `None`: nowhere.
+    pub bot_logs: Option<&'a Path>,
 }
 
 impl Iteration<'_> {
@@ -89,7 +93,10 @@ impl Iteration<'_> {
         let mut specs = vec![self.plus.to_string(), self.minus.to_string()];
         specs.extend(self.against.map(str::to_string));
         let plan = AgentPlan::parse(&specs).map_err(|e| Error::Invalid(e.to_string()))?;
-        let roster = plan.roster(None, Secret::bot_key(self.seed));
+        let roster = plan.roster(
+            self.bot_logs.map(Path::to_path_buf),
+            Secret::bot_key(self.seed),
+        );
         let labels: Vec<String> = LABELS[..specs.len()]
             .iter()
             .map(|s| s.to_string())
@@ -162,6 +169,7 @@ mod tests {
             games: 3,
             seed: 5,
             rules: Rules::default(),
+            bot_logs: None,
         }
     }
 
