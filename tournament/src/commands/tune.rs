@@ -401,9 +401,10 @@ fn final_sprt(config: &TuneConfig, report: &TuneReport, out: &mut Stdout) -> Res
         result.wins,
         result.draws,
         result.losses,
-        elo.elo,
-        elo.low,
-        elo.high,
+        // + 0.0: a −0.0 prints as +0.0.
+        elo.elo + 0.0,
+        elo.low + 0.0,
+        elo.high + 0.0,
         dir.display()
     ))
 }

@@ -421,6 +421,7 @@ pub fn run(config: &TuneConfig, cancel: &AtomicBool, watch: &dyn TuneWatch) -> R
                 info.resumed_at.push(meta::rfc3339(SystemTime::now()));
                 info.threads = config.threads;
                 info.status = TuneStatus::Running;
+                write_info(dir, &info)?;
                 (dir.clone(), lock, info, rows)
             }
         };
@@ -475,7 +476,10 @@ pub fn run(config: &TuneConfig, cancel: &AtomicBool, watch: &dyn TuneWatch) -> R
         info.status = TuneStatus::Interrupted;
     } else {
         info.status = TuneStatus::Finished;
-        info.end_time = Some(meta::rfc3339(SystemTime::now()));
+        // A finished run resumed (for its final check) keeps its end.
+        if info.end_time.is_none() || first < settings.iterations {
+            info.end_time = Some(meta::rfc3339(SystemTime::now()));
+        }
     }
     write_info(&dir, &info)?;
     Ok(TuneReport {
