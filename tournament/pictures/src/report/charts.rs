@@ -708,6 +708,7 @@ pub fn tuning(params: &[ParamTrace]) -> Result<String> {
                 .map_err(err)?;
             chart
                 .configure_mesh()
+                .x_labels((last as usize + 1).min(10))
                 .x_label_formatter(&tick)
                 .y_label_formatter(&tick)
                 .x_desc("iteration")
@@ -741,8 +742,10 @@ pub fn tuning(params: &[ParamTrace]) -> Result<String> {
                 .legend(|(x, y)| {
                     PathElement::new(vec![(x, y), (x + 16, y)], agent_colour(0).stroke_width(2))
                 });
+            // Upper left: the end of the trace matters most.
             chart
                 .configure_series_labels()
+                .position(SeriesLabelPosition::UpperLeft)
                 .background_style(WHITE.mix(0.8))
                 .border_style(BLACK.mix(0.3))
                 .label_font((FONT, 12))
