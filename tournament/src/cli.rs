@@ -38,6 +38,10 @@ pub enum Command {
     #[command(name = "train-net")]
     TrainNet(crate::commands::train_net::TrainNetArgs),
 
+    /// Tune an agent's numeric parameters by SPSA with games, then check
+    /// the tuned spec against the start by SPRT (docs/tune.md).
+    Tune(crate::commands::tune::TuneArgs),
+
     /// Rate every agent of any number of results folders on one Elo
     /// ladder (see results/README.md, "Ratings").
     Ratings(crate::ratings::RatingsArgs),
@@ -117,7 +121,7 @@ pub struct GameOptions {
 }
 
 /// The rules options of every command that plays games (flattened into
-/// `tournament`, `selfplay`, `play`, `improve` and `web`).
+/// `tournament`, `selfplay`, `play`, `improve`, `web` and `tune`).
 #[derive(Debug, Clone, Default, ClapArgs)]
 pub struct RulesArgs {
     /// Play with the mini-expansion The Gifts.
@@ -327,6 +331,7 @@ mod tests {
             &["play"],
             &["improve"],
             &["web"],
+            &["tune", "mcts", "--param", "c=0..1"],
         ] {
             let args = Args::try_parse_from([&["carcassonne"], command, &rules].concat())
                 .unwrap_or_else(|e| panic!("{command:?}: {e}"));
@@ -336,6 +341,7 @@ mod tests {
                 Some(Command::Play(p)) => p.rules,
                 Some(Command::Improve(i)) => i.rules,
                 Some(Command::Web(w)) => w.rules,
+                Some(Command::Tune(t)) => t.rules,
                 _ => unreachable!(),
             };
             let r = options.rules().unwrap();

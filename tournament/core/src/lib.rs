@@ -23,11 +23,14 @@
 //! - [`analysis`]: what an agent thinks of a position or of every
 //!   decision of a recorded game (`carcassonne analyze-game`).
 //! - [`seeds`]: the splitmix64 chains every derived seed comes from.
+//! - [`tune`]: SPSA tuning of an agent's numeric parameters with games
+//!   (`carcassonne tune`).
 //!
 //! Imports point down only: `run` uses `learning`, `results` and
 //! `stats`; `learning` uses `results`; `results` uses `stats`; `seeds`
 //! and `stats` use nothing of the crate; `analysis` uses nothing of the
-//! crate either; `metrics` reads `results` and `stats`.
+//! crate either; `metrics` reads `results` and `stats`; `tune` sits on
+//! top of `run`.
 //!
 //! The front door: a caller that only runs tournaments (the Python
 //! package) needs the items re-exported here — build a
@@ -47,6 +50,7 @@ pub mod results;
 pub mod run;
 pub mod seeds;
 pub mod stats;
+pub mod tune;
 
 pub use results::schema::{RunInfo, RunKind, RunStatus, Settings};
 pub use run::config::{Folder, TournamentConfig};

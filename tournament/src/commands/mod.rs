@@ -17,6 +17,7 @@ pub mod serve;
 pub mod tournament;
 pub mod train;
 pub mod train_net;
+pub mod tune;
 pub mod view;
 
 use crate::cli::Command;
@@ -34,6 +35,7 @@ pub fn run(command: Option<Command>, out: &mut Stdout) -> Result<ExitCode> {
         Command::TrainNet(args) => done(train_net::run(args, out)),
         Command::Improve(args) => done(improve::run(args, out)),
         Command::Play(args) => done(play::run(&args, out)),
+        Command::Tune(args) => tune::run(&args, out),
         Command::Ratings(args) => done(crate::ratings::ratings(&args, out)),
         Command::Merge(args) => merge::run(&args, out),
         Command::Bench(args) => done(bench::run(&args, out)),

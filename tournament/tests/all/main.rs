@@ -18,3 +18,4 @@ mod safety;
 mod seeds;
 mod selfplay;
 mod tournament;
+mod tune;

@@ -663,3 +663,96 @@ pub fn generations(points: &[GenerationPoint]) -> Result<String> {
     }
     Ok(inline(svg))
 }
+
+/// One parameter of a tuning run (`carcassonne tune`) for [`tuning`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct ParamTrace {
+    /// The parameter's name.
+    pub name: String,
+    /// The range it was tuned in.
+    pub lo: f64,
+    /// See `lo`.
+    pub hi: f64,
+    /// θ at the start of each iteration, then after the last.
+    pub theta: Vec<f64>,
+    /// The values `θ+` played, per iteration.
+    pub plus: Vec<f64>,
+    /// The values `θ−` played, per iteration.
+    pub minus: Vec<f64>,
+}
+
+/// Each parameter's trace over a tuning run, one panel per parameter:
+/// θ as a line, the values `θ+` and `θ−` played as small dots, the range
+/// as the panel's height. A standalone SVG document (with its
+/// namespace), unlike the report's inline charts.
+///
+/// # Errors
+/// The chart cannot be drawn.
+pub fn tuning(params: &[ParamTrace]) -> Result<String> {
+    const PANEL: u32 = 240;
+    let height = PANEL * params.len().max(1) as u32;
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (WIDTH, height)).into_drawing_area();
+        root.fill(&WHITE).map_err(err)?;
+        let panels = root.split_evenly((params.len().max(1), 1));
+        for (p, area) in params.iter().zip(&panels) {
+            let last = (p.theta.len().max(2) - 1) as f64;
+            let pad = (p.hi - p.lo) * 0.04;
+            let mut chart = ChartBuilder::on(area)
+                .margin(10)
+                .caption(&p.name, (FONT, 15))
+                .x_label_area_size(36)
+                .y_label_area_size(60)
+                .build_cartesian_2d(0.0..last, (p.lo - pad)..(p.hi + pad))
+                .map_err(err)?;
+            chart
+                .configure_mesh()
+                .x_labels((last as usize + 1).min(10))
+                .x_label_formatter(&tick)
+                .y_label_formatter(&tick)
+                .x_desc("iteration")
+                .y_desc(p.name.as_str())
+                .label_style((FONT, 13))
+                .draw()
+                .map_err(err)?;
+            let sides = [
+                (&p.plus, agent_colour(2), "θ+"),
+                (&p.minus, agent_colour(3), "θ−"),
+            ];
+            for (values, colour, label) in sides {
+                chart
+                    .draw_series(
+                        values
+                            .iter()
+                            .enumerate()
+                            .map(|(k, &v)| Circle::new((k as f64, v), 2, colour.mix(0.5).filled())),
+                    )
+                    .map_err(err)?
+                    .label(label)
+                    .legend(move |(x, y)| Circle::new((x + 8, y), 3, colour.filled()));
+            }
+            chart
+                .draw_series(LineSeries::new(
+                    p.theta.iter().enumerate().map(|(k, &v)| (k as f64, v)),
+                    agent_colour(0).stroke_width(2),
+                ))
+                .map_err(err)?
+                .label("θ")
+                .legend(|(x, y)| {
+                    PathElement::new(vec![(x, y), (x + 16, y)], agent_colour(0).stroke_width(2))
+                });
+            // Upper left: the end of the trace matters most.
+            chart
+                .configure_series_labels()
+                .position(SeriesLabelPosition::UpperLeft)
+                .background_style(WHITE.mix(0.8))
+                .border_style(BLACK.mix(0.3))
+                .label_font((FONT, 12))
+                .draw()
+                .map_err(err)?;
+        }
+        root.present().map_err(err)?;
+    }
+    Ok(svg)
+}
