@@ -16,11 +16,13 @@
 //!   deck, so the seat's effect is not mixed with an agent's.
 //! - **Decks** ([`DeckRow`]): the share of the variance that lies between
 //!   decks (the one-way random-effects estimate of the intraclass
-//!   correlation, ANOVA with unequal group sizes) of two measures: a
+//!   correlation, ANOVA with unequal group sizes) of three measures: a
 //!   game's total points (how much the tiles set the score), and the
 //!   margin between two agents of a game (how much the tiles, rather
 //!   than seats and play, decide who is ahead: each pair of agents in a
-//!   game is one value). The agents are held fixed: each value is
+//!   game is one value), and the first seat's margin over the others
+//!   (how much of the first seat's edge the tiles set). The agents are
+//!   held fixed: each value is
 //!   measured from the mean of its agents (the game's set of agents, or
 //!   the pair) over every deck, and a group is one deck with one set or
 //!   pair of agents, so an agent's strength is not counted as the deck's.
@@ -193,8 +195,9 @@ pub struct DeckRow {
     pub players: usize,
     /// The rules.
     pub rules: String,
-    /// `total` (a game's points) or `margin` (between two agents of a
-    /// game).
+    /// `total` (a game's points), `margin` (between two agents of a
+    /// game) or `first_seat` (the first seat's score less the mean of the
+    /// others': how much of the first seat's edge the deck sets).
     pub measure: String,
     /// Groups played at least twice (decks, or deck and agent pair).
     pub groups: u64,
@@ -209,25 +212,49 @@ pub struct DeckRow {
     pub share_high: Option<f64>,
 }
 
-/// The deck's share of the variance of a game's total points and of the
-/// margins between agents in `group`; the bootstrap draws from `seed`.
+impl DeckRow {
+    /// What the measure is, in words (`a game's total points`).
+    pub fn what(&self) -> &'static str {
+        match self.measure.as_str() {
+            "total" => "a game's total points",
+            "margin" => "the margin between two agents",
+            _ => "the first seat's margin over the others",
+        }
+    }
+}
+
+/// The deck's share of the variance of a game's total points, of the
+/// margins between agents and of the first seat's margin over the others
+/// in `group`; the bootstrap draws from `seed`.
 ///
-/// The agents are held fixed: a game's total is compared only with games
-/// of the same agents (its set of agents), a margin only with margins of
-/// the same two agents, each measured from that set's or pair's mean over
-/// all decks — so an agent's strength is not counted as the deck's. The
-/// groups are then one deck and one set (or pair) of agents.
+/// The agents are held fixed: a game's total (or first-seat margin) is
+/// compared only with games of the same agents (its set of agents), a
+/// margin only with margins of the same two agents, each measured from
+/// that set's or pair's mean over all decks — so an agent's strength is
+/// not counted as the deck's. The groups are then one deck and one set
+/// (or pair) of agents. Within a group the seatings differ (seat
+/// rotation): a deck that favours whoever sits first shows in
+/// `first_seat`, not in `margin`, whose sign it flips with the seats.
 pub fn decks(group: &Group, seed: u64) -> Vec<DeckRow> {
     // (agents, deck) → values.
     let mut totals: BTreeMap<(String, u64), Vec<f64>> = BTreeMap::new();
     let mut margins: BTreeMap<(String, u64), Vec<f64>> = BTreeMap::new();
+    let mut first_seat: BTreeMap<(String, u64), Vec<f64>> = BTreeMap::new();
     for game in &group.games {
         let deck = game[0].deck_seed;
         let mut table: Vec<&str> = game.iter().map(|r| r.agent.as_str()).collect();
         table.sort_unstable();
         let total: u32 = game.iter().map(|r| r.score).sum();
+        let table = table.join("\n");
+        if let Some(first) = game.iter().find(|r| r.seat == 0) {
+            let others = f64::from(total - first.score) / (game.len() - 1) as f64;
+            first_seat
+                .entry((table.clone(), deck))
+                .or_default()
+                .push(f64::from(first.score) - others);
+        }
         totals
-            .entry((table.join("\n"), deck))
+            .entry((table, deck))
             .or_default()
             .push(f64::from(total));
         for (i, x) in game.iter().enumerate() {
@@ -262,7 +289,11 @@ pub fn decks(group: &Group, seed: u64) -> Vec<DeckRow> {
             share_high: high,
         }
     };
-    vec![row("total", totals, 1), row("margin", margins, 2)]
+    vec![
+        row("total", totals, 1),
+        row("margin", margins, 2),
+        row("first_seat", first_seat, 3),
+    ]
 }
 
 /// The groups of `values` (keyed by agents and deck) played at least
@@ -590,6 +621,28 @@ mod tests {
                 [(seat, "a", deck_level + noise), (1 - seat, "b", deck_level)]
             })
             .collect()
+    }
+
+    /// Decks that favour the first seat (by a different number of points
+    /// each), agents of equal strength: the deck sets the first seat's
+    /// margin, and none of the margin between the agents.
+    #[test]
+    fn decks_that_favour_the_first_seat_are_found() {
+        let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(4);
+        let games: Vec<[(usize, &str, u32); 2]> = (0..400)
+            .map(|g| {
+                let edge = 2 * (g as u32 / 2 % 15);
+                let seat = (g % 2) as usize;
+                let (a, b) = (50 + rng.gen_range(0..3), 50 + rng.gen_range(0..3));
+                let (a, b) = if seat == 0 { (a + edge, b) } else { (a, b + edge) };
+                [(seat, "a", a), (1 - seat, "b", b)]
+            })
+            .collect();
+        let rows = decks(&group(games, |g| g / 2), 1);
+        let [margin, first] = [&rows[1], &rows[2]];
+        assert_eq!((first.measure.as_str(), first.groups), ("first_seat", 200));
+        assert!(first.share.unwrap() > 0.8, "{first:?}");
+        assert!(margin.share.unwrap() < 0.1, "{margin:?}");
     }
 
     /// Decks that set the total show a large deck share of it; self-play's

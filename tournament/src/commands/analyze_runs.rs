@@ -100,11 +100,7 @@ fn text(
                 (Some(x), _, _) => format!("{:.1}%", 100.0 * x),
                 _ => "not measurable (no deck played twice)".to_string(),
             };
-            let what = if r.measure == "total" {
-                "the game's total points"
-            } else {
-                "the margin between two agents"
-            };
+            let what = r.what();
             s.push_str(&format!(
                 "  the deck's share of the variance of {what}: {share} ({} groups, {} values)\n",
                 r.groups, r.values

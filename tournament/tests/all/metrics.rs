@@ -55,7 +55,8 @@ fn analyze_groups_folders_by_player_count_and_writes_its_tables() {
     };
     assert!((share("2") - 1.0).abs() < 1e-9 && (share("3") - 1.0).abs() < 1e-9);
     let decks = read(&out.join("decks.csv"));
-    assert_eq!(decks.lines().count(), 1 + 2 * 2, "{decks}");
+    // Three measures (total, margin, first_seat) per player count.
+    assert_eq!(decks.lines().count(), 1 + 2 * 3, "{decks}");
     assert!(read(&out.join("agents.csv")).contains("greedy"));
     assert!(read(&out.join("length.csv")).starts_with("players,rules,games,forfeited,"));
     // The same folders, the same tables (the bootstrap is seeded).

@@ -174,11 +174,7 @@ fn game_section(seats: &[SeatRow], decks: &[DeckRow]) -> String {
     let shares: Vec<String> = decks
         .iter()
         .map(|d| {
-            let what = if d.measure == "total" {
-                "a game's total points"
-            } else {
-                "the margin between two agents"
-            };
+            let what = d.what();
             match (d.share, d.share_low, d.share_high) {
                 (Some(x), Some(lo), Some(hi)) => format!(
                     "of {what}: <b>{}</b> [{}, {}] ({} groups)",
