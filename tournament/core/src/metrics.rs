@@ -33,9 +33,8 @@
 //! - **Length** ([`LengthRow`]) and **points by category** per agent
 //!   ([`AgentRow`]).
 
-use crate::results::output::{read_games, read_run_info};
+use crate::results::output::{for_each_game, read_run_info};
 use crate::results::schema::{GameRow, Outcome};
-use crate::results::summary;
 use crate::stats::{mean_se, wilson_interval, Z95};
 use engine::Rules;
 use files::error::{Error, Result};
@@ -78,7 +77,6 @@ pub fn load(dirs: &[PathBuf]) -> Result<Vec<Group>> {
         }
         seen.push(canonical);
         let info = read_run_info(dir)?;
-        let rows = read_games(dir)?;
         let players = info.settings.players;
         let rules = rules_text(&info.settings.rules);
         let at = match groups
@@ -97,13 +95,16 @@ pub fn load(dirs: &[PathBuf]) -> Result<Vec<Group>> {
         };
         let group = &mut groups[at];
         group.folders.push(dir.clone());
-        for game in summary::games(&rows).filter(|g| g.len() == players) {
-            if game.iter().any(|r| !r.forfeit.is_empty()) {
-                group.forfeited += 1;
-            } else {
-                group.games.push(game.to_vec());
+        for_each_game(dir, |game, _| {
+            if game.len() == players {
+                if game.iter().any(|r| !r.forfeit.is_empty()) {
+                    group.forfeited += 1;
+                } else {
+                    group.games.push(game.to_vec());
+                }
             }
-        }
+            Ok(())
+        })?;
     }
     Ok(groups)
 }
@@ -230,16 +231,19 @@ impl DeckRow {
 /// The agents are held fixed: a game's total (or first-seat margin) is
 /// compared only with games of the same agents (its set of agents), a
 /// margin only with margins of the same two agents, each measured from
-/// that set's or pair's mean over all decks — so an agent's strength is
-/// not counted as the deck's. The groups are then one deck and one set
-/// (or pair) of agents. Within a group the seatings differ (seat
-/// rotation): a deck that favours whoever sits first shows in
-/// `first_seat`, not in `margin`, whose sign it flips with the seats.
+/// that set's or pair's mean over all decks (a first-seat margin from
+/// its seating's: the agents in seat order) — so an agent's strength,
+/// or which agent sits first, is not counted as the deck's. The groups
+/// are then one deck and one set (or pair) of agents. Within a group
+/// the seatings differ (seat rotation): a deck that favours whoever sits
+/// first shows in `first_seat`, not in `margin`, whose sign it flips
+/// with the seats.
 pub fn decks(group: &Group, seed: u64) -> Vec<DeckRow> {
     // (agents, deck) → values.
     let mut totals: BTreeMap<(String, u64), Vec<f64>> = BTreeMap::new();
     let mut margins: BTreeMap<(String, u64), Vec<f64>> = BTreeMap::new();
-    let mut first_seat: BTreeMap<(String, u64), Vec<f64>> = BTreeMap::new();
+    // (seating: the agents in seat order, agents, deck, first seat's margin).
+    let mut first_seat: Vec<(String, String, u64, f64)> = Vec::new();
     for game in &group.games {
         let deck = game[0].deck_seed;
         let mut table: Vec<&str> = game.iter().map(|r| r.agent.as_str()).collect();
@@ -248,10 +252,15 @@ pub fn decks(group: &Group, seed: u64) -> Vec<DeckRow> {
         let table = table.join("\n");
         if let Some(first) = game.iter().find(|r| r.seat == 0) {
             let others = f64::from(total - first.score) / (game.len() - 1) as f64;
-            first_seat
-                .entry((table.clone(), deck))
-                .or_default()
-                .push(f64::from(first.score) - others);
+            let mut seating: Vec<&GameRow> = game.iter().collect();
+            seating.sort_by_key(|r| r.seat);
+            let seating: Vec<&str> = seating.iter().map(|r| r.agent.as_str()).collect();
+            first_seat.push((
+                seating.join("\n"),
+                table.clone(),
+                deck,
+                f64::from(first.score) - others,
+            ));
         }
         totals
             .entry((table, deck))
@@ -269,8 +278,7 @@ pub fn decks(group: &Group, seed: u64) -> Vec<DeckRow> {
             }
         }
     }
-    let row = |measure: &str, values: BTreeMap<(String, u64), Vec<f64>>, salt: u64| {
-        let groups = centred_by_agents(values);
+    let row = |measure: &str, groups: Vec<Vec<f64>>, salt: u64| {
         let values = groups.iter().map(Vec::len).sum::<usize>() as u64;
         let (share, low, high) = if groups.len() >= 2 {
             let (low, high) = bootstrap(&groups, seed ^ salt);
@@ -290,9 +298,9 @@ pub fn decks(group: &Group, seed: u64) -> Vec<DeckRow> {
         }
     };
     vec![
-        row("total", totals, 1),
-        row("margin", margins, 2),
-        row("first_seat", first_seat, 3),
+        row("total", centred_by_agents(totals), 1),
+        row("margin", centred_by_agents(margins), 2),
+        row("first_seat", centred_by_seating(first_seat), 3),
     ]
 }
 
@@ -319,21 +327,44 @@ fn centred_by_agents(values: BTreeMap<(String, u64), Vec<f64>>) -> Vec<Vec<f64>>
         .collect()
 }
 
+/// The first seat's margins grouped by agents and deck, each less the
+/// mean of its seating (the agents in seat order) over every deck: who
+/// sits first is not counted as the deck's, a deck that favours whoever
+/// sits first is. Groups played at least twice.
+fn centred_by_seating(values: Vec<(String, String, u64, f64)>) -> Vec<Vec<f64>> {
+    let mut sums: BTreeMap<&str, (f64, f64)> = BTreeMap::new();
+    for (seating, _, _, v) in &values {
+        let s = sums.entry(seating.as_str()).or_default();
+        s.0 += v;
+        s.1 += 1.0;
+    }
+    let mut groups: BTreeMap<(&str, u64), Vec<f64>> = BTreeMap::new();
+    for (seating, agents, deck, v) in &values {
+        let (sum, n) = sums[seating.as_str()];
+        groups
+            .entry((agents.as_str(), *deck))
+            .or_default()
+            .push(v - sum / n);
+    }
+    groups.into_values().filter(|g| g.len() >= 2).collect()
+}
+
 /// The share of the variance that lies between `groups`: the one-way
 /// random-effects ANOVA estimate `σ²_b / (σ²_b + σ²_w)` with
 /// `σ²_b = max(0, (MSB − MSW) / n₀)`, `n₀ = (N − Σnᵢ²/N) / (k − 1)`.
 /// `None` with fewer than 2 groups, or no variance at all.
-pub fn between_share(groups: &[Vec<f64>]) -> Option<f64> {
+pub fn between_share<G: AsRef<[f64]>>(groups: &[G]) -> Option<f64> {
     let k = groups.len();
-    let n: usize = groups.iter().map(Vec::len).sum();
+    let n: usize = groups.iter().map(|g| g.as_ref().len()).sum();
     if k < 2 || n <= k {
         return None;
     }
     let (kf, nf) = (k as f64, n as f64);
-    let grand = groups.iter().flatten().sum::<f64>() / nf;
+    let grand = groups.iter().flat_map(|g| g.as_ref()).sum::<f64>() / nf;
     let mut between = 0.0;
     let mut within = 0.0;
     for g in groups {
+        let g = g.as_ref();
         let mean = g.iter().sum::<f64>() / g.len() as f64;
         between += g.len() as f64 * (mean - grand) * (mean - grand);
         within += g.iter().map(|x| (x - mean) * (x - mean)).sum::<f64>();
@@ -343,7 +374,7 @@ pub fn between_share(groups: &[Vec<f64>]) -> Option<f64> {
     let n0 = (nf
         - groups
             .iter()
-            .map(|g| (g.len() * g.len()) as f64)
+            .map(|g| (g.as_ref().len() * g.as_ref().len()) as f64)
             .sum::<f64>()
             / nf)
         / (kf - 1.0);
@@ -356,11 +387,14 @@ pub fn between_share(groups: &[Vec<f64>]) -> Option<f64> {
 /// resamples of whole groups.
 fn bootstrap(groups: &[Vec<f64>], seed: u64) -> (Option<f64>, Option<f64>) {
     let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(seed);
+    // One sample buffer of borrowed groups: no copy of a group's values.
+    let mut sample: Vec<&[f64]> = Vec::with_capacity(groups.len());
     let mut shares: Vec<f64> = (0..BOOTSTRAP)
         .filter_map(|_| {
-            let sample: Vec<Vec<f64>> = (0..groups.len())
-                .map(|_| groups[rng.gen_range(0..groups.len())].clone())
-                .collect();
+            sample.clear();
+            sample.extend(
+                (0..groups.len()).map(|_| groups[rng.gen_range(0..groups.len())].as_slice()),
+            );
             between_share(&sample)
         })
         .collect();
@@ -493,6 +527,7 @@ pub fn write_csv<T: Serialize>(dir: &Path, name: &str, rows: &[T]) -> Result<()>
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::results::summary;
     use crate::stats::test_support::assert_close;
 
     fn row(game: u64, deck: u64, seat: usize, agent: &str, score: u32) -> GameRow {
@@ -624,8 +659,9 @@ mod tests {
     }
 
     /// Decks that favour the first seat (by a different number of points
-    /// each), agents of equal strength: the deck sets the first seat's
-    /// margin, and none of the margin between the agents.
+    /// each), one agent far stronger: the deck sets the first seat's
+    /// margin (the stronger agent's seat is not counted as the deck's),
+    /// and none of the margin between the agents.
     #[test]
     fn decks_that_favour_the_first_seat_are_found() {
         let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(4);
@@ -633,8 +669,13 @@ mod tests {
             .map(|g| {
                 let edge = 2 * (g as u32 / 2 % 15);
                 let seat = (g % 2) as usize;
-                let (a, b) = (50 + rng.gen_range(0..3), 50 + rng.gen_range(0..3));
-                let (a, b) = if seat == 0 { (a + edge, b) } else { (a, b + edge) };
+                // `a` is 30 points stronger: who sits first is not the deck.
+                let (a, b) = (80 + rng.gen_range(0..3), 50 + rng.gen_range(0..3));
+                let (a, b) = if seat == 0 {
+                    (a + edge, b)
+                } else {
+                    (a, b + edge)
+                };
                 [(seat, "a", a), (1 - seat, "b", b)]
             })
             .collect();

@@ -11,9 +11,9 @@
 //! not independent observations; [`super::fit()`]'s bootstrap resamples
 //! whole deck groups for that reason.
 
-use crate::results::output::{read_games, read_run_info};
+use crate::results::output::{for_each_game, read_run_info};
 use crate::results::schema::{GameRow, RunKind, RunStatus, GAMES_CSV, RUN_JSON};
-use crate::results::summary::{self, comparisons};
+use crate::results::summary::comparisons;
 use engine::Rules;
 use files::error::{Error, Result};
 use std::collections::HashMap;
@@ -87,6 +87,51 @@ impl Pool {
     /// The index of agent `label`.
     pub fn agent(&self, label: &str) -> Option<usize> {
         self.agents.iter().position(|a| a == label)
+    }
+
+    /// The index of agent `label`, added if new.
+    fn agent_index(&mut self, label: &str) -> u32 {
+        match self.agent(label) {
+            Some(i) => i as u32,
+            None => {
+                self.agents.push(label.to_string());
+                self.seats.push(0);
+                (self.agents.len() - 1) as u32
+            }
+        }
+    }
+
+    /// Count `game`'s seats and tag its comparisons with the deck group
+    /// of `deck` (a folder and a deck seed), numbering new groups in
+    /// order; `index` maps the folder's `labels` to agents.
+    fn add_game(
+        &mut self,
+        game: &[GameRow],
+        labels: &[String],
+        index: &[u32],
+        deck: (usize, u64),
+        groups: &mut HashMap<(usize, u64), u32>,
+        tagged: &mut Vec<(u32, Comparison)>,
+    ) {
+        for row in game {
+            let i = labels
+                .iter()
+                .position(|l| *l == row.agent)
+                .expect("checked");
+            self.seats[index[i] as usize] += 1;
+        }
+        let next = groups.len() as u32;
+        let group = *groups.entry(deck).or_insert(next);
+        for c in comparisons(labels, game) {
+            tagged.push((
+                group,
+                Comparison {
+                    a: index[c.a],
+                    b: index[c.b],
+                    score_a: c.score_a,
+                },
+            ));
+        }
     }
 }
 
@@ -181,73 +226,84 @@ pub fn load_games(dirs: &[PathBuf], allow_revisions: bool) -> Result<Pool> {
         }
         let info = read_run_info(dir)?;
         let path = dir.join(GAMES_CSV);
-        let rows = read_games(dir)?;
         let settings = &info.settings;
         let labels = &info.plan.agents;
         let players = settings.players;
-        let games: Vec<&[GameRow]> = complete_games(&rows, players, labels, &path)?;
-        let folder = PoolFolder {
+        let mut folder = PoolFolder {
             dir: canonical,
             players,
             rules: settings.rules,
             code_revision: info.code_revision.clone(),
             kind: settings.kind,
-            games: games.len() as u64,
+            games: 0,
         };
         if let Some(first) = pool.folders.first() {
             if let Some(e) = mismatch(first, &folder, allow_revisions) {
                 return Err(e);
             }
         }
+        let f = pool.folders.len();
+        let compares = !settings.kind.is_selfplay() && labels.len() >= 2;
+        // Each label's agent in the pool (a self-play folder adds none).
+        let index: Vec<u32> = if compares {
+            labels.iter().map(|label| pool.agent_index(label)).collect()
+        } else {
+            Vec::new()
+        };
+        // The games stream by (bounded memory); a game shorter than its
+        // seats is left out if it is the last (being written, or cut by a
+        // kill), refused otherwise.
+        let mut short: Option<(u64, usize, usize)> = None;
+        for_each_game(dir, |game, line| {
+            if let Some((g, len, at)) = short {
+                return Err(short_game(&path, g, len, players, at));
+            }
+            if let Some((k, row)) = game
+                .iter()
+                .enumerate()
+                .find(|(_, r)| !labels.contains(&r.agent))
+            {
+                return Err(Error::content(
+                    &path,
+                    Some(line + k),
+                    format!("agent {:?} is not in run.json's plan", row.agent),
+                ));
+            }
+            if game.len() > players {
+                return Err(short_game(&path, game[0].game, game.len(), players, line));
+            }
+            if game.len() < players {
+                short = Some((game[0].game, game.len(), line));
+                return Ok(());
+            }
+            folder.games += 1;
+            if compares {
+                pool.add_game(
+                    game,
+                    labels,
+                    &index,
+                    (f, game[0].deck_seed),
+                    &mut groups,
+                    &mut tagged,
+                );
+            }
+            Ok(())
+        })?;
         if matches!(info.status, RunStatus::Running | RunStatus::Interrupted) {
             pool.warnings.push(format!(
                 "{} is not finished (status {}): its {} complete games are used",
                 dir.display(),
                 info.status,
-                games.len()
+                folder.games
             ));
         }
-        let f = pool.folders.len();
-        pool.folders.push(folder);
-        if settings.kind.is_selfplay() || labels.len() < 2 {
+        if !compares {
             pool.warnings.push(format!(
                 "{} is self-play (one agent): it adds no comparisons",
                 dir.display()
             ));
-            continue;
         }
-        let index: Vec<u32> = labels
-            .iter()
-            .map(|label| match pool.agent(label) {
-                Some(i) => i as u32,
-                None => {
-                    pool.agents.push(label.clone());
-                    pool.seats.push(0);
-                    (pool.agents.len() - 1) as u32
-                }
-            })
-            .collect();
-        for game in games {
-            for row in game {
-                let i = labels
-                    .iter()
-                    .position(|l| *l == row.agent)
-                    .expect("checked");
-                pool.seats[index[i] as usize] += 1;
-            }
-            let next = groups.len() as u32;
-            let group = *groups.entry((f, game[0].deck_seed)).or_insert(next);
-            for c in comparisons(labels, game) {
-                tagged.push((
-                    group,
-                    Comparison {
-                        a: index[c.a],
-                        b: index[c.b],
-                        score_a: c.score_a,
-                    },
-                ));
-            }
-        }
+        pool.folders.push(folder);
     }
     // Deck group after deck group (stable: game order within a group).
     tagged.sort_by_key(|&(group, _)| group);
@@ -266,43 +322,12 @@ pub fn load_games(dirs: &[PathBuf], allow_revisions: bool) -> Result<Pool> {
     Ok(pool)
 }
 
-/// The complete games of `rows`: `players` rows each, every agent one of
-/// `labels`; a shorter last game (a run writing it, or killed while it
-/// did) is left out.
-fn complete_games<'a>(
-    rows: &'a [GameRow],
-    players: usize,
-    labels: &[String],
-    path: &Path,
-) -> Result<Vec<&'a [GameRow]>> {
-    let mut games: Vec<&[GameRow]> = summary::games(rows).collect();
-    let mut line = 2;
-    for (g, game) in games.iter().enumerate() {
-        for row in *game {
-            if !labels.contains(&row.agent) {
-                return Err(Error::content(
-                    path,
-                    Some(line),
-                    format!("agent {:?} is not in run.json's plan", row.agent),
-                ));
-            }
-            line += 1;
-        }
-        let last = g + 1 == games.len();
-        if game.len() > players || (game.len() < players && !last) {
-            return Err(Error::content(
-                path,
-                Some(line - game.len()),
-                format!(
-                    "game {} has {} rows, not {players}",
-                    game[0].game,
-                    game.len()
-                ),
-            ));
-        }
-    }
-    if games.last().is_some_and(|g| g.len() < players) {
-        games.pop();
-    }
-    Ok(games)
+/// The one-line error of a game with `len` rows in a game of `players`
+/// seats, at `line`.
+fn short_game(path: &Path, game: u64, len: usize, players: usize, line: usize) -> Error {
+    Error::content(
+        path,
+        Some(line),
+        format!("game {game} has {len} rows, not {players}"),
+    )
 }

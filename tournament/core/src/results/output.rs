@@ -258,6 +258,75 @@ pub fn read_games(dir: &Path) -> Result<Vec<GameRow>> {
     parse_games(&text).map_err(|e| Error::Folder(format!("{}: {e}", dir.display())))
 }
 
+/// Stream the games of a results folder's games.csv: `each` is given the
+/// rows of one game (consecutive rows with the same `game`) and the line
+/// of its first row, game after game, in bounded memory (one game's rows
+/// at a time, whatever the file's size). As [`read_games`], only complete
+/// lines are read (a partial last line, left by an interrupted write, is
+/// not); the last game handed over may have fewer rows than seats.
+///
+/// # Errors
+/// The file cannot be read, a row does not parse (its line named), or
+/// `each`'s error.
+pub fn for_each_game(
+    dir: &Path,
+    mut each: impl FnMut(&[GameRow], usize) -> Result<()>,
+) -> Result<()> {
+    let path = dir.join(GAMES_CSV);
+    let io = |e| Error::io("read", &path, e);
+    let mut file = File::open(&path).map_err(io)?;
+    let complete = complete_length(&mut file).map_err(io)?;
+    let mut reader =
+        csv::Reader::from_reader(std::io::BufReader::new(std::io::Read::take(file, complete)));
+    let mut game: Vec<GameRow> = Vec::new();
+    let mut first_line = 2;
+    for (i, row) in reader.deserialize::<GameRow>().enumerate() {
+        let line = i + 2;
+        let row = row.map_err(|e| {
+            Error::Folder(format!(
+                "{}: games.csv line {line}: not a game row ({e})",
+                dir.display()
+            ))
+        })?;
+        if game.last().is_some_and(|last| last.game != row.game) {
+            each(&game, first_line)?;
+            game.clear();
+        }
+        if game.is_empty() {
+            first_line = line;
+        }
+        game.push(row);
+    }
+    if !game.is_empty() {
+        each(&game, first_line)?;
+    }
+    Ok(())
+}
+
+/// The length of `file` up to and with its last newline (0 without one),
+/// the file's position back at its start.
+fn complete_length(file: &mut File) -> std::io::Result<u64> {
+    use std::io::{Read, Seek, SeekFrom};
+    let len = file.metadata()?.len();
+    let mut end = len;
+    let mut chunk = vec![0u8; 64 * 1024];
+    let complete = loop {
+        if end == 0 {
+            break 0;
+        }
+        let start = end.saturating_sub(chunk.len() as u64);
+        let part = &mut chunk[..(end - start) as usize];
+        file.seek(SeekFrom::Start(start))?;
+        file.read_exact(part)?;
+        if let Some(at) = part.iter().rposition(|&b| b == b'\n') {
+            break start + at as u64 + 1;
+        }
+        end = start;
+    };
+    file.seek(SeekFrom::Start(0))?;
+    Ok(complete)
+}
+
 /// Parse `games.csv` text that may end in a partial line (an interrupted
 /// write): only complete lines are read.
 pub fn parse_games(text: &str) -> Result<Vec<GameRow>> {
@@ -309,6 +378,58 @@ mod tests {
         // A partial last line is ignored.
         let partial = format!("{text}3,4,1,\"mcts");
         assert_eq!(parse_games(&partial).unwrap(), vec![row]);
+    }
+
+    /// The streaming reader hands over the games [`read_games`] reads,
+    /// with the line of each game's first row, and leaves a partial last
+    /// line out too.
+    #[test]
+    fn games_stream_game_by_game_as_read_games_reads_them() {
+        let dir = std::env::temp_dir().join(format!("stream-games-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let row = |game: u64, seat: usize, score: u32| GameRow {
+            game,
+            deck_seed: 7 + game,
+            seat,
+            agent: format!("agent{seat}"),
+            score,
+            road: 0,
+            city: 0,
+            monastery: 0,
+            farm: 0,
+            gifts: 0,
+            rank: 1,
+            result: Outcome::Win,
+            turns: 71,
+            meeples_placed: 0,
+            think_ms: 0.0,
+            decisions: None,
+            forfeit: String::new(),
+        };
+        let rows: Vec<GameRow> = (0..5)
+            .flat_map(|g| [row(g, 0, 10), row(g, 1, 20)])
+            .collect();
+        let text = String::from_utf8(csv_bytes(&rows).unwrap()).unwrap();
+        for tail in ["", "5,12,0,\"agent0\",3"] {
+            std::fs::write(dir.join(GAMES_CSV), format!("{text}{tail}")).unwrap();
+            let mut seen: Vec<(Vec<GameRow>, usize)> = Vec::new();
+            for_each_game(&dir, |game, line| {
+                seen.push((game.to_vec(), line));
+                Ok(())
+            })
+            .unwrap();
+            let read = read_games(&dir).unwrap();
+            let expected: Vec<(Vec<GameRow>, usize)> = crate::results::summary::games(&read)
+                .enumerate()
+                .map(|(g, game)| (game.to_vec(), 2 + 2 * g))
+                .collect();
+            assert_eq!(seen, expected);
+            assert_eq!(seen.len(), 5);
+        }
+        std::fs::write(dir.join(GAMES_CSV), format!("{text}1,2,x\n")).unwrap();
+        let e = for_each_game(&dir, |_, _| Ok(())).unwrap_err().to_string();
+        assert!(e.contains("line 12") && !e.contains('\n'), "{e}");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
