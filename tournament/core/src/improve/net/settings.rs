@@ -148,7 +148,8 @@ pub struct NetSettings {
 /// for 2 players under the standard rules the value-model search and the
 /// shipped from-scratch network where they are found (from the current
 /// folder; named by absolute paths), at the run's own search budget and
-/// searched as the run's matches search ([`without_self_play_params`]).
+/// searched as the run's matches search (without the playout cap or a
+/// Gumbel root's draws).
 pub fn default_anchors(agent: &str, players: u64, rules: &Rules) -> Vec<String> {
     let mut anchors = vec!["greedy".to_string()];
     if players == 2 && *rules == Rules::default() {
