@@ -368,3 +368,56 @@ pub fn improve(args: &ImproveOptions, hooks: &dyn Hooks) -> Result<Vec<Generatio
     }
     Ok(rows)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Hooks that count what the loop tells them.
+    #[derive(Default)]
+    struct Counted {
+        runs: std::cell::Cell<u32>,
+        warnings: std::cell::Cell<u32>,
+    }
+
+    impl Hooks for Counted {
+        fn run(&self, config: &crate::TournamentConfig) -> Result<crate::RunReport> {
+            self.runs.set(self.runs.get() + 1);
+            crate::run::tournament::run_with(
+                config,
+                None,
+                &std::sync::atomic::AtomicBool::new(false),
+            )
+        }
+
+        fn warn(&self, _text: &str) {
+            self.warnings.set(self.warnings.get() + 1);
+        }
+    }
+
+    #[test]
+    fn the_loop_runs_without_the_command_line_and_reuses_its_finished_steps() {
+        let dir = std::env::temp_dir().join(format!("improve-linear-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let options = ImproveOptions {
+            agent: Some("greedy".to_string()),
+            generations: Some(1),
+            games_per_gen: Some(4),
+            match_games: Some(4),
+            seed: Some(3),
+            threads: Some(1),
+            out: Some(dir.join("run")),
+            ..ImproveOptions::default()
+        };
+        let hooks = Counted::default();
+        let rows = improve(&options, &hooks).unwrap();
+        assert_eq!(rows.len(), 2);
+        assert_eq!((hooks.runs.get(), hooks.warnings.get()), (2, 1));
+        assert!(dir.join("run/generations.csv").is_file());
+        // Again: every step is found finished, nothing is played.
+        let again = improve(&options, &hooks).unwrap();
+        assert_eq!(again, rows);
+        assert_eq!(hooks.runs.get(), 2);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
