@@ -4,8 +4,9 @@
 //!
 //! A run folder `DIR` holds `improve-net.json` (its settings), one folder
 //! per generation and `generations.csv` (a row per finished generation,
-//! results/README.md and docs/neural.md name the columns), with
-//! `report.html` drawing its Elo against generation 0.
+//! results/README.md and docs/neural.md name the columns); the command
+//! line adds `report.html`, its Elo against generation 0
+//! ([`crate::improve::Hooks::generations_written`]).
 //!
 //! - `gen-0/net.safetensors`: random weights (seeded), or a network
 //!   trained on `--bootstrap` folders of self-play examples (any agent
