@@ -176,7 +176,7 @@ impl std::fmt::Display for ArgError {
             ArgError::NotANumber(e) => write!(f, "{e}"),
             ArgError::Players(p) => write!(f, "players must be 2 to 6, not {p}"),
             ArgError::Shard(e) => write!(f, "{e}"),
-            ArgError::Sprt => f.write_str("expected ELO0,ELO1 with ELO0 < ELO1, e.g. 0,10"),
+            ArgError::Sprt => write!(f, "{}", tournament::run::config::SprtTextError),
         }
     }
 }
@@ -203,40 +203,15 @@ pub fn parse_shard(s: &str) -> Result<Shard, ArgError> {
     s.parse().map_err(ArgError::Shard)
 }
 
-/// Parse `--sprt ELO0,ELO1` (α = β = 0.05).
+/// Parse `--sprt ELO0,ELO1` (α = β = 0.05;
+/// [`tournament::run::config::parse_sprt`]).
 pub fn parse_sprt(text: &str) -> Result<SprtSettings, ArgError> {
-    let (a, b) = text.split_once(',').ok_or(ArgError::Sprt)?;
-    let elo0: f64 = a.trim().parse().map_err(|_| ArgError::Sprt)?;
-    let elo1: f64 = b.trim().parse().map_err(|_| ArgError::Sprt)?;
-    if !(elo0.is_finite() && elo1.is_finite() && elo0 < elo1) {
-        return Err(ArgError::Sprt);
-    }
-    Ok(SprtSettings {
-        elo0,
-        elo1,
-        alpha: tournament::run::config::SPRT_ALPHA,
-        beta: tournament::run::config::SPRT_BETA,
-    })
+    tournament::run::config::parse_sprt(text).map_err(|_| ArgError::Sprt)
 }
 
 /// The rules of a command: `--rules`, then `--gifts` and `--no-farmers`
 /// on top, validated again (`--gifts` may conflict with `hand`).
-///
-/// # Errors
-/// The one-line reason the combination is refused.
-pub fn combine_rules(
-    rules: Option<Rules>,
-    gifts: bool,
-    no_farmers: bool,
-) -> files::error::Result<Rules> {
-    let mut rules = rules.unwrap_or_default();
-    rules.gifts |= gifts;
-    rules.farmers &= !no_farmers;
-    rules
-        .validate()
-        .map_err(|e| files::error::Error::Invalid(format!("--rules: {e}")))?;
-    Ok(rules)
-}
+pub use tournament::run::config::combine_rules;
 
 /// The top-level help's last lines: what runs without a subcommand.
 fn default_tournament_help() -> String {

@@ -9,8 +9,7 @@
 use crate::commands::tournament::TournamentArgs;
 use files::error::{Error, Result};
 use std::path::Path;
-use tournament::results::output::read_run_info;
-use tournament::results::schema::{Settings, GAMES_CSV};
+use tournament::results::schema::Settings;
 use tournament::run::agent_list::split_agents;
 use tournament::run::config::{
     check_new_folder, default_folder, plan_agents, Folder, TournamentConfig, DEFAULT_AGENTS,
@@ -130,12 +129,6 @@ fn default_agents() -> Vec<String> {
         .collect()
 }
 
-/// Parse `elo0,elo1` as [`crate::cli::parse_sprt`] does, for options
-/// kept as text (`improve --net --sprt`, stored with the run).
-pub(crate) fn parse_sprt(text: &str) -> Result<tournament::results::schema::SprtSettings> {
-    crate::cli::parse_sprt(text).map_err(|e| Error::Invalid(format!("--sprt {text:?}: {e}")))
-}
-
 fn resume_config(args: &TournamentArgs, dir: &Path, threads: usize) -> Result<TournamentConfig> {
     let others = !args.agents.is_empty()
         || args.game.games.is_some()
@@ -154,24 +147,8 @@ fn resume_config(args: &TournamentArgs, dir: &Path, threads: usize) -> Result<To
                 .to_string(),
         ));
     }
-    let info = read_run_info(dir)?;
-    if !dir.join(GAMES_CSV).is_file() {
-        return Err(Error::Invalid(format!(
-            "{} is not a tournament folder (no games.csv)",
-            dir.display()
-        )));
-    }
-    info.settings
-        .validate()
-        .map_err(|e| Error::Folder(format!("{}: run.json: {e}", dir.display())))?;
-    let kind = info.settings.kind;
-    let plan = plan_agents(&info.settings.agents, kind, kind.agents_option(), &|_| {
-        false
-    })?;
-    let settings = info.settings.clone();
-    let folder = Folder::Resume(dir.to_path_buf(), Box::new(info));
     Ok(with_test_hooks(
-        TournamentConfig::new(settings, plan, folder, threads)?,
+        TournamentConfig::resume(dir, threads)?,
         args,
     ))
 }

@@ -23,14 +23,19 @@
 //! - [`analysis`]: what an agent thinks of a position or of every
 //!   decision of a recorded game (`carcassonne analyze-game`).
 //! - [`seeds`]: the splitmix64 chains every derived seed comes from.
+//! - [`improve`](mod@improve): the improvement loops — self-play,
+//!   training and SPRT-gated promotion, generation after generation, for
+//!   the linear value model and (feature `neural`) the `az` network
+//!   (`carcassonne improve`).
 //! - [`tune`]: SPSA tuning of an agent's numeric parameters with games
 //!   (`carcassonne tune`).
 //!
 //! Imports point down only: `run` uses `learning`, `results` and
 //! `stats`; `learning` uses `results`; `results` uses `stats`; `seeds`
 //! and `stats` use nothing of the crate; `analysis` uses nothing of the
-//! crate either; `metrics` reads `results` and `stats`; `tune` sits on
-//! top of `run`.
+//! crate either; `metrics` reads `results` and `stats`; `tune`,
+//! `ratings` and `improve` sit on top of `run` (`improve` also uses
+//! `learning` and `ratings`).
 //!
 //! The front door: a caller that only runs tournaments (the Python
 //! package) needs the items re-exported here — build a
@@ -43,6 +48,7 @@
 
 pub mod analysis;
 pub mod bench;
+pub mod improve;
 pub mod learning;
 pub mod metrics;
 pub mod ratings;

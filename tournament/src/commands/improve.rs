@@ -1,13 +1,16 @@
 //! `carcassonne improve`: self-play, train and promote by SPRT,
 //! generation after generation — the value model's loop, or with `--net`
-//! the network's ([`crate::improve`]).
+//! the network's ([`tournament::improve`]; what the command line adds to
+//! them: [`crate::improve`]).
 
 use crate::cli::{parse_players, RulesArgs};
 use crate::improve;
 use clap::Args as ClapArgs;
-use files::error::Result;
+use files::error::{Error, Result};
 use files::stdio::Stdout;
 use std::path::PathBuf;
+use tournament::improve::linear::ImproveOptions;
+use tournament::improve::net::{NetOptions, SETTINGS_FILE};
 
 /// Options of `carcassonne improve`.
 #[derive(Debug, Clone, Default, ClapArgs)]
@@ -142,16 +145,128 @@ pub struct ImproveArgs {
 pub fn run(i: ImproveArgs, out: &mut Stdout) -> Result<()> {
     tournament::run::interrupt::install()?;
     if i.net {
+        let options = net_options(&i)?;
         let mut text = Vec::new();
-        let rows = improve::net::improve_net(&i, &mut text)?;
+        let rows = tournament::improve::net::improve_net(&options, &improve::Cli, &mut text)?;
         if i.selfplay_command {
             out.print(&String::from_utf8_lossy(&text))
         } else {
-            out.print(&improve::net::table(&rows))
+            out.print(&improve::net_table(&rows))
         }
     } else {
-        improve::net::refuse_net_options(&i)?;
-        let rows = improve::linear::improve(&i)?;
-        out.print(&improve::linear::table(&rows))
+        refuse_net_options(&i)?;
+        let rows = tournament::improve::linear::improve(&base_options(&i), &improve::Cli)?;
+        out.print(&improve::linear_table(&rows))
+    }
+}
+
+/// The options both loops take.
+fn base_options(args: &ImproveArgs) -> ImproveOptions {
+    ImproveOptions {
+        agent: args.agent.clone(),
+        generations: args.generations,
+        games_per_gen: args.games_per_gen,
+        match_games: args.match_games,
+        window: args.window,
+        players: args.players,
+        seed: args.seed,
+        threads: args.threads,
+        out: args.out.clone(),
+        gifts: args.rules.gifts,
+        no_farmers: args.rules.no_farmers,
+        rules: args.rules.variants,
+    }
+}
+
+/// The options of `improve --net`, with the options given that
+/// `--resume` refuses (the rest comes from the run's settings file).
+///
+/// # Errors
+/// An option given with `--resume` other than `--threads`,
+/// `--generations` and `--selfplay-command`.
+fn net_options(args: &ImproveArgs) -> Result<NetOptions> {
+    if let Some(dir) = &args.resume {
+        let given = [
+            ("--out", args.out.is_some()),
+            ("--agent", args.agent.is_some()),
+            ("--games-per-gen", args.games_per_gen.is_some()),
+            ("--match-games", args.match_games.is_some()),
+            ("--window", args.window.is_some()),
+            ("--players", args.players.is_some()),
+            ("--seed", args.seed.is_some()),
+            ("--gifts", args.rules.gifts),
+            ("--no-farmers", args.rules.no_farmers),
+        ];
+        let others = net_only(args);
+        let allowed = ["--resume", "--selfplay-command"];
+        if let Some((name, _)) = given
+            .iter()
+            .chain(others.iter().filter(|(n, _)| !allowed.contains(n)))
+            .find(|(_, g)| *g)
+        {
+            return Err(Error::Invalid(format!(
+                "{name} cannot be given with --resume (only --threads and --generations may: the rest comes from {})",
+                dir.join(SETTINGS_FILE).display()
+            )));
+        }
+    }
+    Ok(NetOptions {
+        base: base_options(args),
+        resume: args.resume.clone(),
+        bootstrap: args.bootstrap.clone(),
+        hidden: args.hidden,
+        board: args.board,
+        features: !args.no_features,
+        epochs: args.epochs,
+        batch: args.batch,
+        lr: args.lr,
+        holdout: args.holdout,
+        surprise: args.surprise,
+        noise: args.noise,
+        temp_moves: args.temp_moves,
+        sprt: args.sprt.clone(),
+        anchors: args.anchors.clone(),
+        gauntlet_games: args.gauntlet_games,
+        keep_shards: args.keep_shards,
+        selfplay_command: args.selfplay_command,
+        stop_after: args.stop_after,
+    })
+}
+
+/// The options that only `--net` takes, with whether each was given.
+fn net_only(args: &ImproveArgs) -> [(&'static str, bool); 19] {
+    [
+        ("--anchors", args.anchors.is_some()),
+        ("--gauntlet-games", args.gauntlet_games.is_some()),
+        ("--keep-shards", args.keep_shards),
+        ("--no-board", args.no_board),
+        ("--board", args.board),
+        ("--no-features", args.no_features),
+        ("--bootstrap", !args.bootstrap.is_empty()),
+        ("--resume", args.resume.is_some()),
+        ("--hidden", args.hidden.is_some()),
+        ("--epochs", args.epochs.is_some()),
+        ("--batch", args.batch.is_some()),
+        ("--lr", args.lr.is_some()),
+        ("--holdout", args.holdout.is_some()),
+        ("--surprise", args.surprise.is_some()),
+        ("--noise", args.noise.is_some()),
+        ("--temp-moves", args.temp_moves.is_some()),
+        ("--sprt", args.sprt.is_some()),
+        ("--rules", args.rules.variants.is_some()),
+        ("--selfplay-command", args.selfplay_command),
+    ]
+}
+
+/// Refuse the options of `--net` in a run of the linear `improve`.
+///
+/// # Errors
+/// The first such option given.
+fn refuse_net_options(args: &ImproveArgs) -> Result<()> {
+    match net_only(args).iter().find(|(_, given)| *given) {
+        Some((name, _)) => Err(Error::Invalid(format!(
+            "{name} is an option of `improve --net` (the az network); give --net"
+        ))),
+        None => Ok(()),
     }
 }

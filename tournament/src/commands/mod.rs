@@ -1,7 +1,7 @@
 //! One file per subcommand of `carcassonne`: each holds its options
 //! (clap arguments) and the function that runs it; [`run`] dispatches.
 //! What a command is made of beyond its glue lives in its own module
-//! (`play`, `ratings`, `improve/`, `web/`) or in the library crates.
+//! (`play`, `ratings`, `improve`, `web/`) or in the library crates.
 
 pub mod analyze;
 pub mod analyze_runs;

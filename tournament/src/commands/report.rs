@@ -19,8 +19,8 @@ pub struct ReportArgs {
 
 /// Write the report and say where it went.
 pub fn run(args: ReportArgs, out: &mut Stdout) -> Result<()> {
-    let written = if improve::net::is_run(&args.dir) {
-        improve::net::report(&args.dir, args.out)?
+    let written = if tournament::improve::net::is_run(&args.dir) {
+        improve::report(&args.dir, args.out)?
     } else {
         pictures::report::report(&args.dir, args.out)?
     };

@@ -3,14 +3,13 @@
 //! of the tuned spec against the starting one (docs/tune.md).
 
 use crate::cli::{parse_sprt, RulesArgs};
-use crate::commands::tournament::TournamentArgs;
-use crate::improve::steps::{tournament_step, Hints, MatchElo};
 use clap::Args as ClapArgs;
 use files::error::{Error, Result};
 use files::stdio::{warn, Stdout};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
+use tournament::improve::steps::{step_settings, tournament_step, Hints, MatchElo, StepOptions};
 use tournament::results::schema::SprtSettings;
 use tournament::tune::gains::Gains;
 use tournament::tune::space::ParamRange;
@@ -362,19 +361,21 @@ fn final_sprt(config: &TuneConfig, report: &TuneReport, out: &mut Stdout) -> Res
         return Ok(());
     }
     let dir = report.dir.join(SPRT_FOLDER);
-    let mut args = TournamentArgs {
-        agents: vec![tuned.clone(), start.clone()],
+    let step = tournament::Settings {
         sprt: Some(sprt),
-        ..TournamentArgs::default()
+        ..step_settings(
+            tournament::run::config::DEFAULT_NAME,
+            vec![tuned.clone(), start.clone()],
+            2,
+            settings.sprt_games,
+            // Decks of their own, not the tuning's.
+            tournament::seeds::mix(settings.seed, 0x5350_5254, &[]),
+            settings.rules,
+        )
     };
-    args.game.games = Some(settings.sprt_games);
-    args.game.players = Some(2);
-    // Decks of their own, not the tuning's.
-    args.game.seed = Some(tournament::seeds::mix(settings.seed, 0x5350_5254, &[]));
-    args.game.threads = Some(config.threads);
-    args.game.rules = RulesArgs {
-        variants: Some(settings.rules),
-        ..RulesArgs::default()
+    let options = StepOptions {
+        threads: Some(config.threads),
+        stop_after: None,
     };
     let program = tournament::results::meta::program();
     let hints = Hints {
@@ -384,7 +385,7 @@ fn final_sprt(config: &TuneConfig, report: &TuneReport, out: &mut Stdout) -> Res
         ),
         other_run: format!("remove {} to play the check again", dir.display()),
     };
-    let info = tournament_step(&dir, args, None, &hints)?;
+    let info = tournament_step(&dir, step, options, &hints, &crate::improve::Cli)?;
     let Some(result) = info.sprt else {
         return Err(Error::Internal("the final match has no SPRT".to_string()));
     };

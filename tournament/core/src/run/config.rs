@@ -6,7 +6,7 @@
 //! Everything is validated before any file or folder is created, so bad
 //! input gives one line on stderr and leaves nothing behind.
 
-use crate::results::schema::{RunInfo, RunKind, Settings};
+use crate::results::schema::{RunInfo, RunKind, Settings, SprtSettings, GAMES_CSV};
 use crate::run::roster::AgentPlan;
 use files::error::{Error, Result};
 use std::path::{Path, PathBuf};
@@ -36,6 +36,59 @@ pub const MAX_PAIRINGS: u64 = 100_000;
 
 /// Most worker threads.
 pub const MAX_THREADS: usize = 1024;
+
+/// `text` is not `ELO0,ELO1` with finite ELO0 < ELO1 (what `--sprt`
+/// takes).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SprtTextError;
+
+impl std::fmt::Display for SprtTextError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("expected ELO0,ELO1 with ELO0 < ELO1, e.g. 0,10")
+    }
+}
+
+impl std::error::Error for SprtTextError {}
+
+/// Parse `ELO0,ELO1` into the SPRT of H0: elo ≤ ELO0 against H1: elo ≥
+/// ELO1, with the error rates [`SPRT_ALPHA`] and [`SPRT_BETA`].
+///
+/// # Errors
+/// Not two finite numbers, the first below the second.
+pub fn parse_sprt(text: &str) -> std::result::Result<SprtSettings, SprtTextError> {
+    let (a, b) = text.split_once(',').ok_or(SprtTextError)?;
+    let elo0: f64 = a.trim().parse().map_err(|_| SprtTextError)?;
+    let elo1: f64 = b.trim().parse().map_err(|_| SprtTextError)?;
+    if !(elo0.is_finite() && elo1.is_finite() && elo0 < elo1) {
+        return Err(SprtTextError);
+    }
+    Ok(SprtSettings {
+        elo0,
+        elo1,
+        alpha: SPRT_ALPHA,
+        beta: SPRT_BETA,
+    })
+}
+
+/// The rules of a run: `rules` (default: the standard rules), then The
+/// Gifts and no farmers on top, validated again (`gifts` may conflict
+/// with a variant).
+///
+/// # Errors
+/// The one-line reason the combination is refused (`--rules: …`).
+pub fn combine_rules(
+    rules: Option<engine::Rules>,
+    gifts: bool,
+    no_farmers: bool,
+) -> Result<engine::Rules> {
+    let mut rules = rules.unwrap_or_default();
+    rules.gifts |= gifts;
+    rules.farmers &= !no_farmers;
+    rules
+        .validate()
+        .map_err(|e| Error::Invalid(format!("--rules: {e}")))?;
+    Ok(rules)
+}
 
 /// The worker threads of a run: `requested`, or all cores when `None`.
 /// The one thread policy of the command line (`--threads`) and Python
@@ -198,6 +251,33 @@ impl TournamentConfig {
             stop_after: None,
             keyed_agent_seeds: false,
         })
+    }
+
+    /// The interrupted (or finished) run in `dir` to continue on
+    /// `threads` worker threads: every setting comes from its run.json,
+    /// checked again, and its agents are planned anew.
+    ///
+    /// # Errors
+    /// No run.json, no games.csv (not a tournament folder), settings that
+    /// do not validate, or agents that cannot be built.
+    pub fn resume(dir: &Path, threads: usize) -> Result<TournamentConfig> {
+        let info = crate::results::output::read_run_info(dir)?;
+        if !dir.join(GAMES_CSV).is_file() {
+            return Err(Error::Invalid(format!(
+                "{} is not a tournament folder (no games.csv)",
+                dir.display()
+            )));
+        }
+        info.settings
+            .validate()
+            .map_err(|e| Error::Folder(format!("{}: run.json: {e}", dir.display())))?;
+        let kind = info.settings.kind;
+        let plan = plan_agents(&info.settings.agents, kind, kind.agents_option(), &|_| {
+            false
+        })?;
+        let settings = info.settings.clone();
+        let folder = Folder::Resume(dir.to_path_buf(), Box::new(info));
+        TournamentConfig::new(settings, plan, folder, threads)
     }
 }
 

@@ -1,10 +1,12 @@
-//! `carcassonne improve --net`: generations of the `az` network, each
-//! self-played, trained and promoted only by an SPRT match.
+//! The network's improvement loop (`carcassonne improve --net`):
+//! generations of the `az` network, each self-played, trained and
+//! promoted only by an SPRT match.
 //!
 //! A run folder `DIR` holds `improve-net.json` (its settings), one folder
 //! per generation and `generations.csv` (a row per finished generation,
-//! results/README.md and docs/neural.md name the columns), with
-//! `report.html` drawing its Elo against generation 0.
+//! results/README.md and docs/neural.md name the columns); the command
+//! line adds `report.html`, its Elo against generation 0
+//! ([`crate::improve::Hooks::generations_written`]).
 //!
 //! - `gen-0/net.safetensors`: random weights (seeded), or a network
 //!   trained on `--bootstrap` folders of self-play examples (any agent
@@ -35,7 +37,7 @@
 //! into place; a tournament folder resumes game by game), and a run is
 //! continued by `--resume DIR`: finished steps are read back, not redone,
 //! so `generations.csv` is the one an uninterrupted run writes (but for
-//! the time columns). The folder is locked ([`tournament::run::lock`]) while the
+//! the time columns). The folder is locked ([`crate::run::lock`]) while the
 //! run lasts. The run works in its folder, and its agent specs name its
 //! networks relative to it (`net=gen-K/net.safetensors`;
 //! [`NetSettings::movable`]): a run moved elsewhere, or resumed from any
@@ -47,12 +49,16 @@ mod settings;
 mod times;
 mod training;
 
-pub use report::{is_run, report, table, NetGenerationRow};
-pub use settings::{refuse_net_options, NetSettings};
+pub use report::{is_run, read_generations, NetGenerationRow, REPORT_HTML};
+pub use settings::{default_anchors, NetOptions, NetSettings, DEFAULT_HIDDEN};
 
-use super::steps::{finished, r1, r4, tournament_step, Chain, Hints, MatchElo};
-use crate::commands::improve::ImproveArgs;
-use crate::commands::tournament::TournamentArgs;
+use super::steps::{finished, r1, r4, tournament_step, Chain, Hints, MatchElo, StepOptions};
+use super::Hooks;
+use crate::learning::train_net::fit;
+use crate::results::output::read_run_info;
+use crate::results::schema::Settings;
+use crate::seeds::mix;
+use crate::stats::SprtDecision;
 use agents::neural::NetEvaluator;
 use engine::Rules;
 use files::error::{Error, Result};
@@ -60,10 +66,6 @@ use report::write_generations;
 use settings::invalid;
 use std::path::{Path, PathBuf};
 use times::{read_times, timed};
-use tournament::learning::train_net::fit;
-use tournament::results::output::read_run_info;
-use tournament::seeds::mix;
-use tournament::stats::SprtDecision;
 use training::{count_examples, fact, initial, save, training_facts};
 
 /// Domain tag of the generation seeds ("IMPN").
@@ -103,17 +105,21 @@ enum Mode {
 }
 
 /// Run (or continue) the generations of `args`, writing
-/// `generations.csv` (and `report.html`) after each; with
-/// `--selfplay-command`, print the next generation's self-play command
-/// to `out` instead and run nothing.
+/// `generations.csv` after each (and telling `hooks`, which play the
+/// tournaments); with `selfplay_command`, write the next generation's
+/// self-play command to `out` instead and run nothing.
+///
+/// A movable run ([`NetSettings::movable`], every new one) makes its
+/// folder the process's working directory for the rest of the process.
 ///
 /// # Errors
 /// Bad options, a failed or interrupted step (its message).
 pub fn improve_net(
-    args: &ImproveArgs,
+    args: &NetOptions,
+    hooks: &dyn Hooks,
     out: &mut dyn std::io::Write,
 ) -> Result<Vec<NetGenerationRow>> {
-    let (settings, dir, _lock) = NetSettings::from_args(args)?;
+    let (settings, dir, _lock) = NetSettings::from_options(args)?;
     if settings.movable {
         // The specs name the run's networks relative to its folder.
         std::env::set_current_dir(&dir).map_err(|e| Error::io("enter", &dir, e))?;
@@ -123,8 +129,10 @@ pub fn improve_net(
     } else {
         Mode::Run
     };
-    let threads = args.threads;
-    let stop_after = args.stop_after;
+    let steps = StepOptions {
+        threads: args.base.threads,
+        stop_after: args.stop_after,
+    };
     let step_time = |k: u64| {
         read_times(&gen_dir(&dir, k))
             .values()
@@ -141,7 +149,9 @@ pub fn improve_net(
     // Generation 0 (made in either mode: planning a new run's first
     // self-play needs it).
     if !net_path(&dir, 0).exists() {
-        timed(&gen_dir(&dir, 0), "init", || initial(&settings, &dir))?;
+        timed(&gen_dir(&dir, 0), "init", || {
+            initial(&settings, &dir, hooks)
+        })?;
     }
     let net0 = NetEvaluator::load(&net_path(&dir, 0)).map_err(|e| Error::Folder(e.to_string()))?;
     let [cpu, wall] = step_time(0);
@@ -187,17 +197,17 @@ pub fn improve_net(
     let mut gauntlet_rows = Vec::new();
     if mode == Mode::Run {
         gauntlet_rows.extend(timed(&gen_dir(&dir, 0), "gauntlet", || {
-            gauntlet::play(&settings, &dir, 0, threads, stop_after, &hints)
+            gauntlet::play(&settings, &dir, 0, steps, &hints, hooks)
         })?);
         rate(&settings, &dir, 0, &mut rows)?;
-        write_generations(&dir, &rows)?;
+        write_generations(&dir, &rows, hooks)?;
         gauntlet::write(&dir, &gauntlet_rows)?;
     }
     let mut best = 0u64;
     // The best network's Elo against generation 0 and its standard error.
     let mut best_chain = Chain::default();
     for k in 1..=settings.generations {
-        if tournament::run::interrupt::requested() {
+        if crate::run::interrupt::requested() {
             return Err(invalid(format!(
                 "interrupted; continue with `carcassonne improve --net --resume {}`",
                 dir.display()
@@ -207,12 +217,12 @@ pub fn improve_net(
         let best_net = net_path(&dir, best);
         let candidate = net_path(&dir, k);
         let selfplay = gen_folder.join("selfplay");
-        let selfplay_args = settings.selfplay_args(k, &settings.spec_net(&dir, best), threads);
+        let selfplay_args = settings.selfplay_args(k, &settings.spec_net(&dir, best));
         if mode == Mode::Plan {
             if finished(&selfplay, &selfplay_args).is_none() {
                 // The shards are played from anywhere: the network by
                 // its absolute path.
-                let printed = settings.selfplay_args(k, &best_net, threads);
+                let printed = settings.selfplay_args(k, &best_net);
                 print_selfplay_command(out, &settings, &printed, &selfplay, k)?;
                 return Ok(rows);
             }
@@ -222,7 +232,7 @@ pub fn improve_net(
         }
         if mode == Mode::Run {
             timed(&gen_folder, "selfplay", || {
-                tournament_step(&selfplay, selfplay_args, stop_after, &hints)
+                tournament_step(&selfplay, selfplay_args, steps, &hints, hooks)
             })?;
         }
         if !candidate.exists() {
@@ -239,7 +249,7 @@ pub fn improve_net(
                 );
                 let mut log = Vec::new();
                 let mut fitted = fit(&config, &mut log)?;
-                files::stdio::warn(&format!(
+                hooks.warn(&format!(
                     "generation {k}: trained on {} examples of generations {}..={k}",
                     fitted.positions,
                     (k + 1).saturating_sub(settings.window)
@@ -259,14 +269,13 @@ pub fn improve_net(
             &settings.spec_net(&dir, k),
             &settings.spec_net(&dir, best),
             k,
-            threads,
         )?;
         let info = match mode {
             Mode::Plan => {
                 finished(&match_dir, &match_args).ok_or_else(|| plan_error(k, "match"))?
             }
             Mode::Run => timed(&gen_folder, "match", || {
-                tournament_step(&match_dir, match_args, stop_after, &hints)
+                tournament_step(&match_dir, match_args, steps, &hints, hooks)
             })?,
         };
         let sprt = info
@@ -282,7 +291,7 @@ pub fn improve_net(
         }
         if mode == Mode::Run {
             gauntlet_rows.extend(timed(&gen_folder, "gauntlet", || {
-                gauntlet::play(&settings, &dir, k, threads, stop_after, &hints)
+                gauntlet::play(&settings, &dir, k, steps, &hints, hooks)
             })?);
         }
         let [cpu, wall] = step_time(k);
@@ -316,7 +325,7 @@ pub fn improve_net(
         });
         if mode == Mode::Run {
             rate(&settings, &dir, k, &mut rows)?;
-            write_generations(&dir, &rows)?;
+            write_generations(&dir, &rows, hooks)?;
             gauntlet::write(&dir, &gauntlet_rows)?;
         }
     }
@@ -348,13 +357,13 @@ fn rate(settings: &NetSettings, dir: &Path, k: u64, rows: &mut [NetGenerationRow
 /// and run.json stay, so the step still reads as finished), leaving a
 /// note saying why.
 fn prune_shards(selfplay: &Path) -> Result<()> {
-    let examples = selfplay.join(tournament::learning::examples::EXAMPLES_DIR);
+    let examples = selfplay.join(crate::learning::examples::EXAMPLES_DIR);
     if !examples.is_dir() {
         return Ok(());
     }
     std::fs::remove_dir_all(&examples).map_err(|e| Error::io("remove", &examples, e))?;
     let note = selfplay.join(PRUNED_NOTE);
-    tournament::results::output::write_atomic(
+    crate::results::output::write_atomic(
         &note,
         b"The example shards of this generation were removed: no later training window reads them (improve --net without --keep-shards).\n",
     )
@@ -368,7 +377,7 @@ pub const PRUNED_NOTE: &str = "examples-pruned.txt";
 fn print_selfplay_command(
     out: &mut dyn std::io::Write,
     settings: &NetSettings,
-    args: &TournamentArgs,
+    step: &Settings,
     into: &Path,
     k: u64,
 ) -> Result<()> {
@@ -383,11 +392,11 @@ fn print_selfplay_command(
          # carcassonne merge SHARD_DIR... --out {}\n\
          {} selfplay --agent {} --games {} --players {} --seed {}{rules}\n",
         into.display(),
-        tournament::results::meta::program(),
-        args.agents[0],
+        crate::results::meta::program(),
+        step.agents[0],
         settings.games_per_gen,
         settings.players,
-        args.game.seed.unwrap_or_default(),
+        step.seed,
     );
     out.write_all(text.as_bytes())
         .map_err(|e| Error::Internal(e.to_string()))

@@ -4,17 +4,18 @@
 //! budget. Its direct scores (`gauntlet.csv`) measure progress without
 //! chaining one promotion match onto the next, and one joint rating fit
 //! over every gauntlet and promotion game ([`joint_ladder`],
-//! [`tournament::ratings`]) puts every generation on one scale anchored
+//! [`crate::ratings`]) puts every generation on one scale anchored
 //! on the first anchor.
 
 use super::gen_dir;
 use super::settings::NetSettings;
-use crate::improve::steps::{r4, tournament_step, Hints};
+use crate::improve::steps::{r4, tournament_step, Hints, StepOptions};
+use crate::improve::Hooks;
+use crate::results::output::{csv_bytes, write_atomic};
+use crate::results::schema::PairwiseRow;
 use files::error::{Error, Result};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
-use tournament::results::output::{csv_bytes, write_atomic};
-use tournament::results::schema::PairwiseRow;
 
 /// One row per generation and anchor.
 pub const GAUNTLET_CSV: &str = "gauntlet.csv";
@@ -43,7 +44,7 @@ pub fn gauntlet_dir(dir: &Path, k: u64, i: usize) -> PathBuf {
 }
 
 /// Play (or continue, or reuse) generation `k`'s gauntlet and return its
-/// rows, one per anchor.
+/// rows, one per anchor (the matches played by `hooks`).
 ///
 /// # Errors
 /// A match fails or is interrupted, or its results cannot be read.
@@ -51,17 +52,17 @@ pub fn play(
     settings: &NetSettings,
     dir: &Path,
     k: u64,
-    threads: Option<usize>,
-    stop_after: Option<u64>,
+    steps: StepOptions,
     hints: &Hints,
+    hooks: &dyn Hooks,
 ) -> Result<Vec<GauntletRow>> {
     let net = settings.spec_net(dir, k);
     let mut rows = Vec::new();
     for (i, anchor) in settings.anchors.iter().enumerate() {
-        let args = settings.gauntlet_args(&net, i, threads);
-        let player = args.agents[0].clone();
+        let step = settings.gauntlet_args(&net, i);
+        let player = step.agents[0].clone();
         let folder = gauntlet_dir(dir, k, i);
-        tournament_step(&folder, args, stop_after, hints)?;
+        tournament_step(&folder, step, steps, hints, hooks)?;
         let row = pairwise_row(&folder, &player)?;
         rows.push(GauntletRow {
             generation: k,
@@ -77,7 +78,7 @@ pub fn play(
 
 /// The pairwise row of `agent` against its opponent in `folder`.
 fn pairwise_row(folder: &Path, agent: &str) -> Result<PairwiseRow> {
-    let path = folder.join(tournament::results::schema::PAIRWISE_CSV);
+    let path = folder.join(crate::results::schema::PAIRWISE_CSV);
     let mut reader = csv::Reader::from_path(&path)
         .map_err(|e| Error::content(&path, None, format!("cannot read: {e}")))?;
     for row in reader.deserialize::<PairwiseRow>() {
@@ -105,13 +106,13 @@ pub fn joint_ladder(
     settings: &NetSettings,
     dir: &Path,
     k: u64,
-) -> Result<Option<tournament::ratings::Ladder>> {
+) -> Result<Option<crate::ratings::Ladder>> {
     let Some(anchor) = settings.anchors.first() else {
         return Ok(None);
     };
     let mut folders = Vec::new();
     for g in 0..=k {
-        let played = |f: &Path| f.join(tournament::results::schema::RUN_JSON).is_file();
+        let played = |f: &Path| f.join(crate::results::schema::RUN_JSON).is_file();
         let promotion = gen_dir(dir, g).join("match");
         if played(&promotion) {
             folders.push(promotion);
@@ -122,8 +123,8 @@ pub fn joint_ladder(
                 .filter(|f| played(f)),
         );
     }
-    let pool = tournament::ratings::load_games(&folders, true)?;
-    let ladder = tournament::ratings::fit(
+    let pool = crate::ratings::load_games(&folders, true)?;
+    let ladder = crate::ratings::fit(
         &pool,
         Some((anchor.as_str(), 0.0)),
         BOOTSTRAP,

@@ -3,12 +3,13 @@
 
 use super::settings::NetSettings;
 use super::{net_path, META, TAG};
+use crate::improve::Hooks;
+use crate::learning::train_net::fit;
+use crate::seeds::mix;
 use agents::neural::train::Metrics;
 use agents::neural::NetEvaluator;
 use files::error::{Error, Result};
 use std::path::Path;
-use tournament::learning::train_net::fit;
-use tournament::seeds::mix;
 
 /// Write the network `net` of generation `k`, with what the run knows of
 /// it in its metadata.
@@ -25,7 +26,7 @@ pub(super) fn save(net: &mut NetEvaluator, path: &Path, facts: &[(&str, String)]
 /// The facts of a training to keep in the network's metadata.
 pub(super) fn training_facts(
     examples: usize,
-    fitted: &tournament::learning::train_net::Fitted,
+    fitted: &crate::learning::train_net::Fitted,
 ) -> Vec<(&'static str, String)> {
     let mut facts = vec![
         ("examples", examples.to_string()),
@@ -63,27 +64,27 @@ pub(super) fn fact(net: &NetEvaluator, key: &str) -> Option<f64> {
 
 /// Examples (positions) in the self-play folder `dir`.
 pub(super) fn count_examples(dir: &Path) -> Result<usize> {
-    Ok(tournament::learning::train_net::load(&[dir.to_path_buf()])?
+    Ok(crate::learning::train_net::load(&[dir.to_path_buf()])?
         .0
         .len())
 }
 
 /// Generation 0's network: random weights, or trained on the bootstrap
-/// data.
-pub(super) fn initial(settings: &NetSettings, dir: &Path) -> Result<()> {
+/// data (its size told to `hooks`).
+pub(super) fn initial(settings: &NetSettings, dir: &Path, hooks: &dyn Hooks) -> Result<()> {
     let seed = mix(settings.seed, TAG, &[0]);
     let path = net_path(dir, 0);
     if settings.bootstrap.is_empty() {
         let config = settings.train_config(&[], None, seed);
         let mut net = NetEvaluator::new(config.net, seed);
         net.provenance.seed = seed;
-        net.provenance.revision = tournament::results::meta::code_revision();
+        net.provenance.revision = crate::results::meta::code_revision();
         return save(&mut net, &path, &[("examples", "0".to_string())]);
     }
     let mut log = Vec::new();
     let config = settings.train_config(&settings.bootstrap, None, seed);
     let mut fitted = fit(&config, &mut log)?;
-    files::stdio::warn(&format!(
+    hooks.warn(&format!(
         "generation 0: trained on {} bootstrap examples",
         fitted.positions
     ));

@@ -3,11 +3,11 @@
 //! done before the kill.
 
 use super::TIME_FILE;
+use crate::results::output::write_atomic;
 use files::error::{Error, Result};
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::time::Instant;
-use tournament::results::output::write_atomic;
 
 /// The process's CPU seconds (user and system, all threads).
 fn cpu_seconds() -> f64 {

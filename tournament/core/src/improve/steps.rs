@@ -3,13 +3,13 @@
 //! finished, and the Elo a promotion match gives, chained back to
 //! generation 0.
 
-use crate::cli::GameOptions;
-use crate::commands::tournament::TournamentArgs;
+use super::Hooks;
+use crate::results::output::read_run_info;
+use crate::results::schema::{RunInfo, RunStatus, Settings, SprtResult};
+use crate::run::config::{check_new_folder, plan_agents, Folder, TournamentConfig};
+use crate::stats::{elo_from_score, elo_interval, wilson_interval, SprtModel, Z95};
 use files::error::{Error, Result};
 use std::path::Path;
-use tournament::results::output::read_run_info;
-use tournament::results::schema::{RunInfo, RunStatus, SprtResult};
-use tournament::stats::{elo_from_score, elo_interval, wilson_interval, SprtModel, Z95};
 
 /// What the messages of a step tell the user to do.
 pub struct Hints {
@@ -19,20 +19,57 @@ pub struct Hints {
     pub other_run: String,
 }
 
-/// Whether `info` (a folder's run.json) is the run `args` would start:
+/// How a loop plays its steps: the same for every step of a run, and
+/// not part of what a step's results depend on.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct StepOptions {
+    /// Worker threads (`None`: all cores).
+    pub threads: Option<usize>,
+    /// Test hook: stop this process's part of a step after this many
+    /// games, as if killed.
+    pub stop_after: Option<u64>,
+}
+
+/// The settings of a step: a tournament (or self-play run) of `agents`
+/// named `name`, unsharded, with open decks, no SPRT and no records
+/// (set those fields after).
+pub fn step_settings(
+    name: &str,
+    agents: Vec<String>,
+    players: u64,
+    games: u64,
+    seed: u64,
+    rules: engine::Rules,
+) -> Settings {
+    Settings {
+        name: name.to_string(),
+        agents,
+        players: players as usize,
+        games_per_pairing: games,
+        seed,
+        rules,
+        records: false,
+        shard: None,
+        sprt: None,
+        kind: crate::RunKind::Tournament,
+        secret_decks: false,
+    }
+}
+
+/// Whether `info` (a folder's run.json) is the run `step` would start:
 /// the same agents, seats, games, seed, rules and kind, unsharded.
-fn same_run(info: &RunInfo, args: &TournamentArgs) -> bool {
+fn same_run(info: &RunInfo, step: &Settings) -> bool {
     let s = &info.settings;
-    s.agents.len() == args.agents.len()
+    s.agents.len() == step.agents.len()
         && s.agents
             .iter()
-            .zip(&args.agents)
+            .zip(&step.agents)
             .all(|(a, b)| same_spec(a, b))
-        && Some(s.players as u64) == args.game.players
-        && Some(s.games_per_pairing) == args.game.games
-        && Some(s.seed) == args.game.seed
-        && args.game.rules.rules().ok() == Some(s.rules)
-        && s.kind == args.kind
+        && s.players == step.players
+        && s.games_per_pairing == step.games_per_pairing
+        && s.seed == step.seed
+        && crate::run::config::combine_rules(Some(step.rules), false, false).ok() == Some(s.rules)
+        && s.kind == step.kind
         && s.shard.is_none()
 }
 
@@ -75,38 +112,38 @@ pub fn rewrite_params(spec: &str, mut f: impl FnMut(&str, &str) -> Option<String
     }
 }
 
-/// The run.json of the finished run `args` in `dir`, if it is there.
-pub fn finished(dir: &Path, args: &TournamentArgs) -> Option<RunInfo> {
-    if !dir.join(tournament::results::schema::RUN_JSON).exists() {
+/// The run.json of the finished run `step` in `dir`, if it is there.
+pub fn finished(dir: &Path, step: &Settings) -> Option<RunInfo> {
+    if !dir.join(crate::results::schema::RUN_JSON).exists() {
         return None;
     }
     read_run_info(dir).ok().filter(|i| {
-        same_run(i, args) && !matches!(i.status, RunStatus::Running | RunStatus::Interrupted)
+        same_run(i, step) && !matches!(i.status, RunStatus::Running | RunStatus::Interrupted)
     })
 }
 
-/// Run, continue or reuse the tournament of `args` in `dir`: a finished
-/// folder (or a merged one) is reused when it is the same run, one left
-/// by a kill is resumed, and `stop_after` stops this process after that
-/// many games (tests).
+/// Run, continue or reuse the tournament `step` in `dir`, played by
+/// `hooks` ([`Hooks::run`]): a finished folder (or a merged one) is
+/// reused when it is the same run, one left by a kill is resumed.
 ///
 /// # Errors
-/// The folder holds another run, the tournament fails, or it was
-/// interrupted (the message says how to continue: `hints`).
+/// The folder holds another run, the tournament is refused or fails, or
+/// it was interrupted (the message says how to continue: `hints`).
 pub fn tournament_step(
     dir: &Path,
-    args: TournamentArgs,
-    stop_after: Option<u64>,
+    step: Settings,
+    options: StepOptions,
     hints: &Hints,
+    hooks: &dyn Hooks,
 ) -> Result<RunInfo> {
-    let exists = dir.join(tournament::results::schema::RUN_JSON).exists();
+    let exists = dir.join(crate::results::schema::RUN_JSON).exists();
     if exists {
         let info = read_run_info(dir)?;
-        if !same_run(&info, &args) {
+        if !same_run(&info, &step) {
             return Err(Error::Folder(format!(
                 "{} holds a run of other settings than this step needs (agents {}); {}",
                 dir.display(),
-                args.agents.join(" "),
+                step.agents.join(" "),
                 hints.other_run
             )));
         }
@@ -114,24 +151,8 @@ pub fn tournament_step(
             return Ok(info);
         }
     }
-    let threads = args.game.threads;
-    let args = if exists {
-        TournamentArgs {
-            game: GameOptions {
-                resume: Some(dir.to_path_buf()),
-                threads,
-                stop_after,
-                ..GameOptions::default()
-            },
-            ..TournamentArgs::default()
-        }
-    } else {
-        let mut args = args;
-        args.game.out = Some(dir.to_path_buf());
-        args.game.stop_after = stop_after;
-        args
-    };
-    let info = crate::run_report::run(&crate::config_args::tournament_config(&args)?)?.info;
+    let config = step_config(dir, step, exists, options)?;
+    let info = hooks.run(&config)?.info;
     if info.status == RunStatus::Running || info.status == RunStatus::Interrupted {
         return Err(Error::Invalid(format!(
             "interrupted in {}; {}",
@@ -140,6 +161,49 @@ pub fn tournament_step(
         )));
     }
     Ok(info)
+}
+
+/// The checked run of `step` in `dir`: resumed when `exists` (its
+/// settings from its run.json), else a new run in the new folder `dir`.
+/// The checks and their messages are the command line's
+/// (`carcassonne tournament --out DIR` or `--resume DIR`).
+fn step_config(
+    dir: &Path,
+    step: Settings,
+    exists: bool,
+    options: StepOptions,
+) -> Result<TournamentConfig> {
+    let threads = crate::run::config::worker_threads(options.threads)
+        .map_err(|why| Error::Invalid(format!("--threads {why}")))?;
+    // No sandboxed bot is ever given the results folder.
+    protocol::external::sandbox::protect(dir);
+    let config = if exists {
+        TournamentConfig::resume(dir, threads)?
+    } else {
+        let agents = crate::run::agent_list::split_agents(&step.agents);
+        let plan = plan_agents(&agents, step.kind, step.kind.agents_option(), &|_| false)?;
+        if !engine::is_player_count(step.players as u64) {
+            return Err(Error::Invalid(format!(
+                "--players must be 2 to 6, not {}",
+                step.players
+            )));
+        }
+        if step.games_per_pairing == 0 {
+            return Err(Error::Invalid("--games must be at least 1".to_string()));
+        }
+        let settings = Settings {
+            agents,
+            rules: crate::run::config::combine_rules(Some(step.rules), false, false)?,
+            ..step
+        };
+        settings.validate()?;
+        check_new_folder(dir, "--out")?;
+        TournamentConfig::new(settings, plan, Folder::New(dir.to_path_buf()), threads)?
+    };
+    Ok(TournamentConfig {
+        stop_after: options.stop_after,
+        ..config
+    })
 }
 
 /// Round to 4 decimals (losses, scores); −0 is written 0.
@@ -170,7 +234,7 @@ impl MatchElo {
     /// (pentanomial for 2 players, trinomial otherwise).
     ///
     /// A match won or lost in every pair keeps an interval as wide as its
-    /// few pairs ([`tournament::stats::pentanomial_interval`]: 15 pairs
+    /// few pairs ([`crate::stats::pentanomial_interval`]: 15 pairs
     /// all won put the low end at a score of 0.76, +202 Elo). The
     /// trinomial interval has no observed variance when every game went
     /// one way, so its bounds are then the Wilson interval of the games.
@@ -270,7 +334,7 @@ mod tests {
         assert!(!same_spec("az:net=no/such/a", "az:net=no/such/b"));
     }
 
-    use tournament::stats::{Pentanomial, SprtDecision};
+    use crate::stats::{Pentanomial, SprtDecision};
 
     fn result(
         model: SprtModel,

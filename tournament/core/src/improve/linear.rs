@@ -1,5 +1,5 @@
-//! `carcassonne improve`: generations of self-play, training and
-//! SPRT-gated promotion.
+//! The value model's improvement loop (`carcassonne improve`):
+//! generations of self-play, training and SPRT-gated promotion.
 //!
 //! Generation 0 is the given agent. Generation `k` (1, 2, …):
 //!
@@ -21,24 +21,58 @@
 //! an interrupted run (and a larger `--generations` extends a finished
 //! one).
 
-use super::steps::{r1, r4, tournament_step, Chain, Hints, MatchElo};
-use crate::cli::{GameOptions, RulesArgs};
-use crate::commands::improve::ImproveArgs;
-use crate::commands::tournament::TournamentArgs;
+use super::steps::{r1, r4, step_settings, tournament_step, Chain, Hints, MatchElo, StepOptions};
+use super::Hooks;
+use crate::learning::train::{train, TrainConfig};
+use crate::results::output::{csv_bytes, read_run_info, write_atomic};
+use crate::results::schema::Settings;
+use crate::run::config::combine_rules;
+use crate::run::lock::FolderLock;
+use crate::seeds::mix;
+use crate::stats::SprtDecision;
+use crate::RunKind;
 use files::error::{Error, Result};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
-use tournament::learning::train::{train, TrainConfig};
-use tournament::results::output::{csv_bytes, read_run_info, write_atomic};
-use tournament::run::lock::FolderLock;
-use tournament::seeds::mix;
-use tournament::stats::SprtDecision;
-use tournament::RunKind;
 
 /// Domain tag of the generation seeds ("IMPR").
 const IMPROVE_TAG: u64 = 0x494D_5052;
 /// The SPRT hypotheses of a promotion match.
 const SPRT: &str = "0,30";
+
+/// The options of a run (`carcassonne improve` without `--net`): `None`
+/// for a default, and for a run to continue (`out` holds one) only
+/// `generations` and `threads` may differ from what it keeps. The error
+/// messages name the command line's options (`--games-per-gen`, …).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ImproveOptions {
+    /// The generation-0 agent, an agent that takes `eval=` (required for
+    /// a new run).
+    pub agent: Option<String>,
+    /// Generations after generation 0 (default 3; a larger number
+    /// extends a finished run).
+    pub generations: Option<u64>,
+    /// Self-play games per generation (default 100).
+    pub games_per_gen: Option<u64>,
+    /// Most games of a promotion match (default 200).
+    pub match_games: Option<u64>,
+    /// Generations of data a model is trained on (default 2).
+    pub window: Option<u64>,
+    /// Seats per self-play game, 2–6 (default 2).
+    pub players: Option<u64>,
+    /// Master seed (default 1).
+    pub seed: Option<u64>,
+    /// Worker threads (default: all cores).
+    pub threads: Option<usize>,
+    /// The run folder (required); an existing run is continued.
+    pub out: Option<PathBuf>,
+    /// The Gifts.
+    pub gifts: bool,
+    /// No farmers.
+    pub no_farmers: bool,
+    /// Rule variants (RULES.md §8), The Gifts and no farmers on top.
+    pub rules: Option<engine::Rules>,
+}
 
 /// The settings of an improve run (`improve.json`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -100,15 +134,15 @@ pub struct GenerationRow {
 }
 
 impl ImproveSettings {
-    /// The settings of `args`, or of the run in `--out` when it exists
-    /// (its generations raised to `--generations` if given), with the
-    /// folder's lock ([`tournament::run::lock`]), held for the run's life.
+    /// The settings of `args`, or of the run in `out` when it exists
+    /// (its generations raised to `generations` if given), with the
+    /// folder's lock ([`crate::run::lock`]), held for the run's life.
     ///
     /// # Errors
     /// Missing or bad options, an agent that takes no value model, a
     /// folder that is neither an improve run nor empty, or one another
     /// process is using.
-    pub fn from_args(args: &ImproveArgs) -> Result<(ImproveSettings, PathBuf, FolderLock)> {
+    pub fn from_options(args: &ImproveOptions) -> Result<(ImproveSettings, PathBuf, FolderLock)> {
         let out = args
             .out
             .clone()
@@ -126,9 +160,9 @@ impl ImproveSettings {
                 || differs(args.window, settings.window)
                 || differs(args.players, settings.players)
                 || differs(args.seed, settings.seed)
-                || args.rules.gifts != settings.gifts
-                || args.rules.no_farmers != settings.no_farmers
-                || args.rules.variants != settings.rules
+                || args.gifts != settings.gifts
+                || args.no_farmers != settings.no_farmers
+                || args.rules != settings.rules
             {
                 return Err(Error::Invalid(format!(
                     "{} holds a run with other settings ({}); only --generations (to extend it) \
@@ -171,12 +205,12 @@ impl ImproveSettings {
             window: positive(args.window, 2, "window")?,
             players: args.players.unwrap_or(2),
             seed: args.seed.unwrap_or(1),
-            gifts: args.rules.gifts,
-            no_farmers: args.rules.no_farmers,
-            rules: args.rules.variants,
+            gifts: args.gifts,
+            no_farmers: args.no_farmers,
+            rules: args.rules,
         };
         // The combination is checked once, before anything is written.
-        settings.rules_args().rules()?;
+        settings.game_rules()?;
         if !engine::is_player_count(settings.players) {
             return Err(Error::Invalid(format!(
                 "--players must be 2 to 6, not {}",
@@ -185,8 +219,8 @@ impl ImproveSettings {
         }
         // A new run: the folder must be new or empty (a tournament folder
         // is not an improve run).
-        tournament::run::config::check_new_folder(&out, "--out")?;
-        let (out, lock) = tournament::run::tournament::claim_folder(&out, false)?;
+        crate::run::config::check_new_folder(&out, "--out")?;
+        let (out, lock) = crate::run::tournament::claim_folder(&out, false)?;
         let mut text =
             serde_json::to_string_pretty(&settings).map_err(|e| Error::Internal(e.to_string()))?;
         text.push('\n');
@@ -194,13 +228,9 @@ impl ImproveSettings {
         Ok((settings, out, lock))
     }
 
-    /// The rules options of every game of the run.
-    fn rules_args(&self) -> RulesArgs {
-        RulesArgs {
-            gifts: self.gifts,
-            no_farmers: self.no_farmers,
-            variants: self.rules,
-        }
+    /// The rules of every game of the run.
+    fn game_rules(&self) -> Result<engine::Rules> {
+        combine_rules(self.rules, self.gifts, self.no_farmers)
     }
 
     /// The base agent with `eval=model` (in place of its own `eval=`, if
@@ -222,13 +252,17 @@ impl ImproveSettings {
     }
 }
 
-/// Run the generations of `args`, writing `generations.csv` after each.
+/// Run the generations of `args`, writing `generations.csv` after each,
+/// the tournaments played and the trainings told by `hooks`.
 ///
 /// # Errors
 /// Bad options, or a failed step (its message).
-pub fn improve(args: &ImproveArgs) -> Result<Vec<GenerationRow>> {
-    let (settings, out, _lock) = ImproveSettings::from_args(args)?;
-    let threads = args.threads;
+pub fn improve(args: &ImproveOptions, hooks: &dyn Hooks) -> Result<Vec<GenerationRow>> {
+    let (settings, out, _lock) = ImproveSettings::from_options(args)?;
+    let steps = StepOptions {
+        threads: args.threads,
+        stop_after: None,
+    };
     let mut best = settings.agent.clone();
     // The best agent's Elo against generation 0.
     let mut best_chain = Chain::default();
@@ -254,26 +288,19 @@ pub fn improve(args: &ImproveArgs) -> Result<Vec<GenerationRow>> {
     for k in 1..=settings.generations {
         let r#gen = out.join(format!("gen-{k}"));
         let seed = mix(settings.seed, IMPROVE_TAG, &[k]);
-        tournament_step(
-            &r#gen.join("selfplay"),
-            TournamentArgs {
-                agents: vec![best.clone()],
-                game: GameOptions {
-                    games: Some(settings.games_per_gen),
-                    players: Some(settings.players),
-                    seed: Some(seed),
-                    threads,
-                    rules: settings.rules_args(),
-                    ..GameOptions::default()
-                },
-                records: true,
-                name: Some("selfplay".to_string()),
-                kind: RunKind::Selfplay,
-                ..TournamentArgs::default()
-            },
-            None,
-            &hints,
-        )?;
+        let selfplay = Settings {
+            records: true,
+            kind: RunKind::Selfplay,
+            ..step_settings(
+                "selfplay",
+                vec![best.clone()],
+                settings.players,
+                settings.games_per_gen,
+                seed,
+                settings.game_rules()?,
+            )
+        };
+        tournament_step(&r#gen.join("selfplay"), selfplay, steps, &hints, hooks)?;
         let model = r#gen.join("model.json");
         let data: Vec<PathBuf> = (k.saturating_sub(settings.window - 1).max(1)..=k)
             .map(|g| out.join(format!("gen-{g}")).join("selfplay"))
@@ -286,7 +313,7 @@ pub fn improve(args: &ImproveArgs) -> Result<Vec<GenerationRow>> {
                 holdout: 0.2,
                 lambda: 0.01,
             })?;
-            files::stdio::warn(&format!(
+            hooks.warn(&format!(
                 "generation {k}: model fitted on {} positions",
                 report.train_positions
             ));
@@ -297,28 +324,21 @@ pub fn improve(args: &ImproveArgs) -> Result<Vec<GenerationRow>> {
         let all = &provenance["heldout"][3];
         let candidate = settings.with_model(&model);
         let match_dir = r#gen.join("match");
-        tournament_step(
-            &match_dir,
-            TournamentArgs {
-                agents: vec![candidate.clone(), best.clone()],
-                game: GameOptions {
-                    games: Some(settings.match_games),
-                    players: Some(2),
-                    // Other decks than the self-play data's.
-                    seed: Some(mix(settings.seed, IMPROVE_TAG, &[k, 1])),
-                    threads,
-                    rules: settings.rules_args(),
-                    ..GameOptions::default()
-                },
-                sprt: Some(
-                    crate::cli::parse_sprt(SPRT).map_err(|e| Error::Internal(e.to_string()))?,
-                ),
-                name: Some("match".to_string()),
-                ..TournamentArgs::default()
-            },
-            None,
-            &hints,
-        )?;
+        let promotion = Settings {
+            sprt: Some(
+                crate::run::config::parse_sprt(SPRT).map_err(|e| Error::Internal(e.to_string()))?,
+            ),
+            ..step_settings(
+                "match",
+                vec![candidate.clone(), best.clone()],
+                2,
+                settings.match_games,
+                // Other decks than the self-play data's.
+                mix(settings.seed, IMPROVE_TAG, &[k, 1]),
+                settings.game_rules()?,
+            )
+        };
+        tournament_step(&match_dir, promotion, steps, &hints, hooks)?;
         let sprt = read_run_info(&match_dir)?
             .sprt
             .ok_or_else(|| Error::Folder(format!("{}: no SPRT result", match_dir.display())))?;
@@ -349,37 +369,55 @@ pub fn improve(args: &ImproveArgs) -> Result<Vec<GenerationRow>> {
     Ok(rows)
 }
 
-/// `generations.csv` as a table for the terminal.
-pub fn table(rows: &[GenerationRow]) -> String {
-    let mut s = format!(
-        "{:>3} {:>9} {:>8} {:>7} {:>6} {:>7} {:>5} {:>8} {:>24} {}\n",
-        "gen",
-        "positions",
-        "rmse",
-        "winner",
-        "games",
-        "score",
-        "sprt",
-        "elo/best",
-        "elo/gen0 [95%]",
-        "promoted"
-    );
-    for r in rows {
-        s.push_str(&format!(
-            "{:>3} {:>9} {:>8.3} {:>7.3} {:>6} {:>7.3} {:>5} {:>8.1} {:>7.1} [{:>6.1}, {:>6.1}] {}\n",
-            r.generation,
-            r.data_positions,
-            r.heldout_rmse,
-            r.heldout_winner_accuracy,
-            r.match_games,
-            r.match_score,
-            r.sprt,
-            r.elo_vs_best,
-            r.elo_vs_gen0,
-            r.elo_vs_gen0_low,
-            r.elo_vs_gen0_high,
-            r.promoted
-        ));
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Hooks that count what the loop tells them.
+    #[derive(Default)]
+    struct Counted {
+        runs: std::cell::Cell<u32>,
+        warnings: std::cell::Cell<u32>,
     }
-    s
+
+    impl Hooks for Counted {
+        fn run(&self, config: &crate::TournamentConfig) -> Result<crate::RunReport> {
+            self.runs.set(self.runs.get() + 1);
+            crate::run::tournament::run_with(
+                config,
+                None,
+                &std::sync::atomic::AtomicBool::new(false),
+            )
+        }
+
+        fn warn(&self, _text: &str) {
+            self.warnings.set(self.warnings.get() + 1);
+        }
+    }
+
+    #[test]
+    fn the_loop_runs_without_the_command_line_and_reuses_its_finished_steps() {
+        let dir = std::env::temp_dir().join(format!("improve-linear-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let options = ImproveOptions {
+            agent: Some("greedy".to_string()),
+            generations: Some(1),
+            games_per_gen: Some(4),
+            match_games: Some(4),
+            seed: Some(3),
+            threads: Some(1),
+            out: Some(dir.join("run")),
+            ..ImproveOptions::default()
+        };
+        let hooks = Counted::default();
+        let rows = improve(&options, &hooks).unwrap();
+        assert_eq!(rows.len(), 2);
+        assert_eq!((hooks.runs.get(), hooks.warnings.get()), (2, 1));
+        assert!(dir.join("run/generations.csv").is_file());
+        // Again: every step is found finished, nothing is played.
+        let again = improve(&options, &hooks).unwrap();
+        assert_eq!(again, rows);
+        assert_eq!(hooks.runs.get(), 2);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }

@@ -3,20 +3,72 @@
 //! continue, and the tournaments and trainings they make.
 
 use super::{gen_dir, net_path, FORMAT, GAUNTLET, SETTINGS_FILE, TAG};
-use crate::cli::GameOptions;
-use crate::commands::improve::ImproveArgs;
-use crate::commands::tournament::TournamentArgs;
+use crate::improve::linear::ImproveOptions;
+use crate::improve::steps::{rewrite_params, step_settings};
+use crate::learning::train_net::TrainNetConfig;
+use crate::results::output::write_atomic;
+use crate::results::schema::Settings;
+use crate::run::lock::FolderLock;
+use crate::seeds::mix;
+use crate::RunKind;
 use agents::neural::train::TrainConfig;
 use agents::neural::NetConfig;
 use engine::Rules;
 use files::error::{Error, Result};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
-use tournament::learning::train_net::TrainNetConfig;
-use tournament::results::output::write_atomic;
-use tournament::run::lock::FolderLock;
-use tournament::seeds::mix;
-use tournament::RunKind;
+
+/// The options of an `improve --net` run: those it shares with the
+/// linear loop (`base`; its `out` names a new run's folder) and the
+/// network's. `None` for a default. A run to continue is named by
+/// `resume`, and then only `base.generations` and `base.threads` are
+/// read (the command line refuses the others: they come from the run's
+/// settings file). The error messages name the command line's options.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct NetOptions {
+    /// What the linear loop takes too (`agent`: the `az` spec without
+    /// `net=`, default `az:iterations=400`; default games 800 a
+    /// generation, 600 a match, window 4).
+    pub base: ImproveOptions,
+    /// Continue the run in this folder.
+    pub resume: Option<PathBuf>,
+    /// Train generation 0 on these folders of self-play examples.
+    pub bootstrap: Vec<PathBuf>,
+    /// Trunk width (default [`DEFAULT_HIDDEN`]).
+    pub hidden: Option<usize>,
+    /// Networks that read the board window.
+    pub board: bool,
+    /// Networks that read the 40 hand-made position features.
+    pub features: bool,
+    /// Training passes per generation (default 2).
+    pub epochs: Option<usize>,
+    /// Positions per training step (default: the trainer's).
+    pub batch: Option<usize>,
+    /// AdamW learning rate (default: the trainer's).
+    pub lr: Option<f64>,
+    /// Share of games held out of training, 0 to 0.9.
+    pub holdout: Option<f64>,
+    /// Policy-surprise weighting, 0 to 1.
+    pub surprise: Option<f64>,
+    /// Root Dirichlet noise weight in self-play, 0 to 1 (default 0.25).
+    pub noise: Option<f64>,
+    /// Turns of a self-play game at temperature 1 (default 10).
+    pub temp_moves: Option<u32>,
+    /// The promotion test `ELO0,ELO1` (default `0,30`).
+    pub sprt: Option<String>,
+    /// The gauntlet's anchors, comma-separated specs, or `none`
+    /// (default: [`default_anchors`]).
+    pub anchors: Option<String>,
+    /// Games of each generation against each anchor (default 100).
+    pub gauntlet_games: Option<u64>,
+    /// Keep every generation's example shards.
+    pub keep_shards: bool,
+    /// Run nothing: write the next generation's self-play command.
+    pub selfplay_command: bool,
+    /// Test hook: stop a self-play or match after this many games, as if
+    /// killed.
+    pub stop_after: Option<u64>,
+}
 
 /// The settings of a run (`improve-net.json`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -96,8 +148,9 @@ pub struct NetSettings {
 /// for 2 players under the standard rules the value-model search and the
 /// shipped from-scratch network where they are found (from the current
 /// folder; named by absolute paths), at the run's own search budget and
-/// searched as the run's matches search ([`without_self_play_params`]).
-fn default_anchors(agent: &str, players: u64, rules: &Rules) -> Vec<String> {
+/// searched as the run's matches search (without the playout cap or a
+/// Gumbel root's draws).
+pub fn default_anchors(agent: &str, players: u64, rules: &Rules) -> Vec<String> {
     let mut anchors = vec!["greedy".to_string()];
     if players == 2 && *rules == Rules::default() {
         if let Ok(value) = Path::new("models/value-2p.json").canonicalize() {
@@ -137,7 +190,7 @@ fn reads_the_features() -> bool {
 fn without_self_play_params(spec: &str) -> String {
     let gumbel = agents::spec::Spec::parse(spec)
         .is_ok_and(|s| s.params.iter().any(|(k, v)| *k == "root" && *v == "gumbel"));
-    let kept = crate::improve::steps::rewrite_params(spec, |k, v| {
+    let kept = rewrite_params(spec, |k, v| {
         (!matches!(k, "cap_full" | "cap_fast" | "gumbel_noise")).then(|| v.to_string())
     });
     if gumbel {
@@ -158,7 +211,7 @@ fn with_params(base: &str, extra: &[(&str, String)]) -> String {
 /// absolute paths (the run works in its own folder).
 fn with_absolute_files(spec: &str) -> Result<String> {
     let mut failed = None;
-    let rewritten = crate::improve::steps::rewrite_params(spec, |k, v| match k {
+    let rewritten = rewrite_params(spec, |k, v| match k {
         "net" | "eval" => match std::path::absolute(v) {
             Ok(path) => Some(path.display().to_string()),
             Err(e) => {
@@ -171,60 +224,27 @@ fn with_absolute_files(spec: &str) -> Result<String> {
     failed.map_or(Ok(rewritten), Err)
 }
 
+/// Parse `ELO0,ELO1` kept as text (`--sprt`, stored with the run).
+fn parse_sprt(text: &str) -> Result<crate::results::schema::SprtSettings> {
+    crate::run::config::parse_sprt(text).map_err(|e| invalid(format!("--sprt {text:?}: {e}")))
+}
+
 pub(super) fn invalid(text: String) -> Error {
     Error::Invalid(text)
 }
 
-/// The options that only `--net` takes, with whether each was given.
-fn net_only(args: &ImproveArgs) -> [(&'static str, bool); 19] {
-    [
-        ("--anchors", args.anchors.is_some()),
-        ("--gauntlet-games", args.gauntlet_games.is_some()),
-        ("--keep-shards", args.keep_shards),
-        ("--no-board", args.no_board),
-        ("--board", args.board),
-        ("--no-features", args.no_features),
-        ("--bootstrap", !args.bootstrap.is_empty()),
-        ("--resume", args.resume.is_some()),
-        ("--hidden", args.hidden.is_some()),
-        ("--epochs", args.epochs.is_some()),
-        ("--batch", args.batch.is_some()),
-        ("--lr", args.lr.is_some()),
-        ("--holdout", args.holdout.is_some()),
-        ("--surprise", args.surprise.is_some()),
-        ("--noise", args.noise.is_some()),
-        ("--temp-moves", args.temp_moves.is_some()),
-        ("--sprt", args.sprt.is_some()),
-        ("--rules", args.rules.variants.is_some()),
-        ("--selfplay-command", args.selfplay_command),
-    ]
-}
-
-/// Refuse the options of `--net` in a run of the linear `improve`.
-///
-/// # Errors
-/// The first such option given.
-pub fn refuse_net_options(args: &ImproveArgs) -> Result<()> {
-    match net_only(args).iter().find(|(_, given)| *given) {
-        Some((name, _)) => Err(invalid(format!(
-            "{name} is an option of `improve --net` (the az network); give --net"
-        ))),
-        None => Ok(()),
-    }
-}
-
 impl NetSettings {
-    /// The settings of a new run (`--out`) or of the run to continue
-    /// (`--resume`), with the folder and its lock, held for the run.
+    /// The settings of a new run (`out`) or of the run to continue
+    /// (`resume`), with the folder and its lock, held for the run.
     ///
     /// # Errors
     /// A bad or missing option, a folder that is not new (or, with
     /// `--resume`, not an `improve --net` run), one in use.
-    pub fn from_args(args: &ImproveArgs) -> Result<(NetSettings, PathBuf, FolderLock)> {
+    pub fn from_options(args: &NetOptions) -> Result<(NetSettings, PathBuf, FolderLock)> {
         if let Some(dir) = &args.resume {
-            return NetSettings::resume(dir, args);
+            return NetSettings::resume(dir, args.base.generations);
         }
-        let out = args.out.clone().ok_or_else(|| {
+        let out = args.base.out.clone().ok_or_else(|| {
             invalid("improve --net: give --out DIR (a new run) or --resume DIR".to_string())
         })?;
         if out.join(SETTINGS_FILE).exists() {
@@ -244,8 +264,8 @@ impl NetSettings {
             )));
         }
         let settings = NetSettings::new(args)?;
-        tournament::run::config::check_new_folder(&out, "--out")?;
-        let (out, lock) = tournament::run::tournament::claim_folder(&out, false)?;
+        crate::run::config::check_new_folder(&out, "--out")?;
+        let (out, lock) = crate::run::tournament::claim_folder(&out, false)?;
         let out = out
             .canonicalize()
             .map_err(|e| Error::io("resolve", &out, e))?;
@@ -257,8 +277,9 @@ impl NetSettings {
     }
 
     /// The settings of a new run, checked.
-    fn new(args: &ImproveArgs) -> Result<NetSettings> {
-        let agent = args
+    fn new(args: &NetOptions) -> Result<NetSettings> {
+        let base = &args.base;
+        let agent = base
             .agent
             .clone()
             .unwrap_or_else(|| "az:iterations=400".to_string());
@@ -283,7 +304,7 @@ impl NetSettings {
             0 => Err(invalid(format!("--{name} must be at least 1"))),
             n => Ok(n),
         };
-        let players = args.players.unwrap_or(2);
+        let players = base.players.unwrap_or(2);
         if !engine::is_player_count(players) {
             return Err(invalid(format!("--players must be 2 to 6, not {players}")));
         }
@@ -292,24 +313,24 @@ impl NetSettings {
             return Err(invalid(format!("--noise must be in 0..1, not {noise}")));
         }
         let sprt = args.sprt.clone().unwrap_or_else(|| "0,30".to_string());
-        crate::config_args::parse_sprt(&sprt)?;
-        let rules = args.rules.rules()?;
+        parse_sprt(&sprt)?;
+        let rules = crate::run::config::combine_rules(base.rules, base.gifts, base.no_farmers)?;
         let d = TrainConfig::default();
         let mut settings = NetSettings {
             format: FORMAT.to_string(),
             agent,
-            generations: positive(args.generations, 3, "generations")?,
-            games_per_gen: positive(args.games_per_gen, 800, "games-per-gen")?,
-            match_games: positive(args.match_games, 600, "match-games")?,
-            window: positive(args.window, 4, "window")?,
+            generations: positive(base.generations, 3, "generations")?,
+            games_per_gen: positive(base.games_per_gen, 800, "games-per-gen")?,
+            match_games: positive(base.match_games, 600, "match-games")?,
+            window: positive(base.window, 4, "window")?,
             players,
-            seed: args.seed.unwrap_or(1),
+            seed: base.seed.unwrap_or(1),
             rules,
             noise,
             temp_moves: args.temp_moves.unwrap_or(10),
             hidden: args.hidden.unwrap_or(DEFAULT_HIDDEN),
             board: args.board,
-            features: !args.no_features,
+            features: args.features,
             epochs: args.epochs.unwrap_or(2),
             batch: args.batch.unwrap_or(d.batch),
             lr: args.lr.unwrap_or(d.lr),
@@ -332,49 +353,26 @@ impl NetSettings {
         settings.anchors = match args.anchors.as_deref() {
             None => default_anchors(&settings.agent, players, &rules),
             Some("none") => Vec::new(),
-            Some(text) => tournament::run::agent_list::split_agents(&[text.to_string()]),
+            Some(text) => crate::run::agent_list::split_agents(&[text.to_string()]),
         };
         for anchor in &mut settings.anchors {
-            tournament::run::roster::check_spec(anchor)
+            crate::run::roster::check_spec(anchor)
                 .map_err(|e| invalid(format!("--anchors: {e}")))?;
             *anchor = with_absolute_files(anchor)?;
         }
         if settings.gauntlet_games == 0 {
             settings.anchors.clear();
         }
-        tournament::learning::train_net::check(&settings.train_config(&[], None, 0))?;
+        crate::learning::train_net::check(&settings.train_config(&[], None, 0))?;
         if !settings.bootstrap.is_empty() {
-            tournament::learning::train_net::shard_files(&settings.bootstrap)
+            crate::learning::train_net::shard_files(&settings.bootstrap)
                 .map_err(|e| invalid(format!("--bootstrap: {e}")))?;
         }
         Ok(settings)
     }
 
-    /// The run in `dir`, its generations raised to `--generations`.
-    fn resume(dir: &Path, args: &ImproveArgs) -> Result<(NetSettings, PathBuf, FolderLock)> {
-        let given = [
-            ("--out", args.out.is_some()),
-            ("--agent", args.agent.is_some()),
-            ("--games-per-gen", args.games_per_gen.is_some()),
-            ("--match-games", args.match_games.is_some()),
-            ("--window", args.window.is_some()),
-            ("--players", args.players.is_some()),
-            ("--seed", args.seed.is_some()),
-            ("--gifts", args.rules.gifts),
-            ("--no-farmers", args.rules.no_farmers),
-        ];
-        let others = net_only(args);
-        let allowed = ["--resume", "--selfplay-command"];
-        if let Some((name, _)) = given
-            .iter()
-            .chain(others.iter().filter(|(n, _)| !allowed.contains(n)))
-            .find(|(_, g)| *g)
-        {
-            return Err(invalid(format!(
-                "{name} cannot be given with --resume (only --threads and --generations may: the rest comes from {})",
-                dir.join(SETTINGS_FILE).display()
-            )));
-        }
+    /// The run in `dir`, its generations raised to `generations`.
+    fn resume(dir: &Path, generations: Option<u64>) -> Result<(NetSettings, PathBuf, FolderLock)> {
         let file = dir.join(SETTINGS_FILE);
         if !file.is_file() {
             return Err(Error::Folder(format!(
@@ -393,7 +391,7 @@ impl NetSettings {
                 settings.format
             )));
         }
-        if let Some(g) = args.generations {
+        if let Some(g) = generations {
             if g == 0 {
                 return Err(invalid("--generations must be at least 1".to_string()));
             }
@@ -406,7 +404,7 @@ impl NetSettings {
     }
 
     /// What `fit` needs to train on `data` from `init` with seed `seed`.
-    pub(super) fn train_config(
+    pub fn train_config(
         &self,
         data: &[PathBuf],
         init: Option<PathBuf>,
@@ -437,7 +435,7 @@ impl NetSettings {
     /// Generation `k`'s network as the run's agent specs name it:
     /// relative to the run folder `dir` in a movable run (its working
     /// directory), else by its absolute path.
-    pub(super) fn spec_net(&self, dir: &Path, k: u64) -> PathBuf {
+    pub fn spec_net(&self, dir: &Path, k: u64) -> PathBuf {
         if self.movable {
             net_path(Path::new(""), k)
         } else {
@@ -458,7 +456,7 @@ impl NetSettings {
     }
 
     /// The match spec with the network `net`.
-    pub(super) fn match_agent(&self, net: &Path) -> String {
+    pub fn match_agent(&self, net: &Path) -> String {
         with_params(
             &without_self_play_params(&self.agent),
             &[("net", net.display().to_string())],
@@ -467,96 +465,63 @@ impl NetSettings {
 
     /// The self-play tournament of generation `k` with the best network
     /// `best`.
-    pub(super) fn selfplay_args(
-        &self,
-        k: u64,
-        best: &Path,
-        threads: Option<usize>,
-    ) -> TournamentArgs {
-        TournamentArgs {
-            agents: vec![self.selfplay_agent(best)],
-            game: GameOptions {
-                games: Some(self.games_per_gen),
-                players: Some(self.players),
-                seed: Some(mix(self.seed, TAG, &[k])),
-                threads,
-                rules: crate::cli::RulesArgs {
-                    variants: Some(self.rules),
-                    ..Default::default()
-                },
-                ..GameOptions::default()
-            },
+    pub fn selfplay_args(&self, k: u64, best: &Path) -> Settings {
+        Settings {
             records: true,
-            name: Some("selfplay".to_string()),
             kind: RunKind::Selfplay,
-            ..TournamentArgs::default()
+            ..step_settings(
+                "selfplay",
+                vec![self.selfplay_agent(best)],
+                self.players,
+                self.games_per_gen,
+                mix(self.seed, TAG, &[k]),
+                self.rules,
+            )
         }
     }
 
     /// The promotion match of generation `k`.
-    pub(super) fn match_args(
-        &self,
-        candidate: &Path,
-        best: &Path,
-        k: u64,
-        threads: Option<usize>,
-    ) -> Result<TournamentArgs> {
-        Ok(TournamentArgs {
-            agents: vec![self.match_agent(candidate), self.match_agent(best)],
-            game: GameOptions {
-                games: Some(self.match_games),
-                players: Some(self.players),
+    ///
+    /// # Errors
+    /// The settings' `sprt` does not parse.
+    pub fn match_args(&self, candidate: &Path, best: &Path, k: u64) -> Result<Settings> {
+        Ok(Settings {
+            sprt: Some(parse_sprt(&self.sprt)?),
+            ..step_settings(
+                "match",
+                vec![self.match_agent(candidate), self.match_agent(best)],
+                self.players,
+                self.match_games,
                 // Other decks than the self-play data's.
-                seed: Some(mix(self.seed, TAG, &[k, 1])),
-                threads,
-                rules: crate::cli::RulesArgs {
-                    variants: Some(self.rules),
-                    ..Default::default()
-                },
-                ..GameOptions::default()
-            },
-            sprt: Some(crate::config_args::parse_sprt(&self.sprt)?),
-            name: Some("match".to_string()),
-            ..TournamentArgs::default()
+                mix(self.seed, TAG, &[k, 1]),
+                self.rules,
+            )
         })
     }
 
     /// The gauntlet match of the network `net` against anchor `i`: the
     /// same decks for every generation (the seed does not depend on it).
-    pub(super) fn gauntlet_args(
-        &self,
-        net: &Path,
-        i: usize,
-        threads: Option<usize>,
-    ) -> TournamentArgs {
-        TournamentArgs {
-            agents: vec![self.match_agent(net), self.anchors[i].clone()],
-            game: GameOptions {
-                games: Some(self.gauntlet_games),
-                players: Some(self.players),
-                seed: Some(mix(self.seed, TAG, &[GAUNTLET, i as u64])),
-                threads,
-                rules: crate::cli::RulesArgs {
-                    variants: Some(self.rules),
-                    ..Default::default()
-                },
-                ..GameOptions::default()
-            },
-            name: Some("gauntlet".to_string()),
-            ..TournamentArgs::default()
-        }
+    pub fn gauntlet_args(&self, net: &Path, i: usize) -> Settings {
+        step_settings(
+            "gauntlet",
+            vec![self.match_agent(net), self.anchors[i].clone()],
+            self.players,
+            self.gauntlet_games,
+            mix(self.seed, TAG, &[GAUNTLET, i as u64]),
+            self.rules,
+        )
     }
 
     /// The generations whose example shards no training after
     /// generation `k` reads (the next window starts at `k + 2 − window`).
-    pub(super) fn shards_done_with(&self, k: u64) -> std::ops::Range<u64> {
+    pub fn shards_done_with(&self, k: u64) -> std::ops::Range<u64> {
         1..(k + 2).saturating_sub(self.window).max(1)
     }
 
     /// The data generation `k` trains on: the self-play of the last
     /// `window` generations, the bootstrap folders standing for
     /// generation 0.
-    pub(super) fn window_data(&self, dir: &Path, k: u64) -> Vec<PathBuf> {
+    pub fn window_data(&self, dir: &Path, k: u64) -> Vec<PathBuf> {
         let first = (k + 1).saturating_sub(self.window);
         let mut data = Vec::new();
         if first == 0 {

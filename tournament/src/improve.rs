@@ -1,87 +1,35 @@
-//! What an `improve --net` run shows: `generations.csv`, its page
-//! (`report.html`, the Elo against generation 0 by generation) and the
-//! terminal table.
+//! What the command line adds to the improvement loops of the run core
+//! ([`tournament::improve`]): a progress bar and a report for each
+//! tournament a step plays ([`crate::run_report`]), the trainings' sizes
+//! on stderr, an `improve --net` run's page (`report.html`, the Elo
+//! against generation 0 by generation, redrawn after each generation and
+//! by `carcassonne report DIR`), and the tables printed at the end.
 
-use super::{GENERATIONS_CSV, SETTINGS_FILE};
 use files::error::{Error, Result};
-use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
+use tournament::improve::linear::GenerationRow;
+use tournament::improve::net::{read_generations, NetGenerationRow, REPORT_HTML, SETTINGS_FILE};
+use tournament::improve::Hooks;
 use tournament::results::output::{csv_bytes, write_atomic};
+use tournament::run::config::TournamentConfig;
 use tournament::run::lock::FolderLock;
+use tournament::run::tournament::RunReport;
 
-/// One row of `generations.csv`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct NetGenerationRow {
-    /// 0 for the initial network.
-    pub generation: u64,
-    /// Self-play games of this generation (0 for generation 0).
-    pub games: u64,
-    /// Examples (searched positions) those games gave (generation 0: the
-    /// bootstrap data's).
-    pub examples: u64,
-    /// Examples of the window the network was trained on.
-    pub train_examples: u64,
-    /// Policy cross-entropy on the training positions after the last
-    /// epoch (empty without training).
-    pub policy_loss: Option<f64>,
-    /// Value loss on them.
-    pub value_loss: Option<f64>,
-    /// Policy cross-entropy on the held-out games.
-    pub heldout_policy_loss: Option<f64>,
-    /// Value loss on them.
-    pub heldout_value_loss: Option<f64>,
-    /// Top-1 agreement with the search on them.
-    pub heldout_top1: Option<f64>,
-    /// Games of the promotion match.
-    pub match_games: u64,
-    /// The candidate's score in it (wins + draws / 2, per game).
-    pub score: Option<f64>,
-    /// `H0`, `H1` or `none` (empty for generation 0).
-    pub sprt: String,
-    /// The SPRT's log-likelihood ratio at the end.
-    pub llr: Option<f64>,
-    /// Elo of the candidate against the best network.
-    pub elo: Option<f64>,
-    /// Its 95% interval, low end.
-    pub elo_low: Option<f64>,
-    /// High end.
-    pub elo_high: Option<f64>,
-    /// Elo of the candidate against generation 0, chained through the
-    /// promotion matches (standard errors added in quadrature).
-    pub elo_vs_gen0: f64,
-    /// Its 95% interval, low end.
-    pub elo_vs_gen0_low: f64,
-    /// High end.
-    pub elo_vs_gen0_high: f64,
-    /// The network's rating on the joint ladder of every gauntlet and
-    /// promotion game so far (Elo, the first anchor at 0; refitted after
-    /// every generation, so earlier rows move a little as data come in;
-    /// empty without a gauntlet or when not connected to the anchor).
-    pub rating: Option<f64>,
-    /// Its 95% interval (bootstrap over deck groups), low end.
-    pub rating_low: Option<f64>,
-    /// High end.
-    pub rating_high: Option<f64>,
-    /// The candidate became the best network.
-    pub promoted: bool,
-    /// The best network's generation after this one.
-    pub best: u64,
-    /// CPU seconds of this process spent on the generation's steps
-    /// (all threads; a step's part lost to a kill is not counted).
-    pub cpu_s: f64,
-    /// Wall-clock seconds of the same.
-    pub wall_s: f64,
-}
+/// The command line's hooks.
+pub struct Cli;
 
-/// Write `generations.csv` and the run's report.
-pub(super) fn write_generations(dir: &Path, rows: &[NetGenerationRow]) -> Result<()> {
-    write_atomic(&dir.join(GENERATIONS_CSV), &csv_bytes(rows)?)?;
-    write_atomic(&dir.join(REPORT_HTML), report_page(dir, rows)?.as_bytes())
-}
+impl Hooks for Cli {
+    fn run(&self, config: &TournamentConfig) -> Result<RunReport> {
+        crate::run_report::run(config)
+    }
 
-/// Whether `dir` holds an `improve --net` run.
-pub fn is_run(dir: &Path) -> bool {
-    dir.join(SETTINGS_FILE).is_file()
+    fn warn(&self, text: &str) {
+        files::stdio::warn(text);
+    }
+
+    fn generations_written(&self, dir: &Path, rows: &[NetGenerationRow]) -> Result<()> {
+        write_atomic(&dir.join(REPORT_HTML), report_page(dir, rows)?.as_bytes())
+    }
 }
 
 /// `carcassonne report DIR` of an `improve --net` run: its page, from
@@ -96,21 +44,12 @@ pub fn report(dir: &Path, out: Option<PathBuf>) -> Result<PathBuf> {
         None => Some(FolderLock::acquire(dir)?),
         Some(_) => None,
     };
-    let file = dir.join(GENERATIONS_CSV);
-    let mut reader = csv::Reader::from_path(&file)
-        .map_err(|e| Error::Folder(format!("{}: {e}", file.display())))?;
-    let rows = reader
-        .deserialize()
-        .collect::<std::result::Result<Vec<NetGenerationRow>, _>>()
-        .map_err(|e| Error::Folder(format!("{}: {e}", file.display())))?;
+    let rows = read_generations(dir)?;
     let out = out.unwrap_or_else(|| dir.join(REPORT_HTML));
     tournament::results::output::check_replaceable(&out)?;
     write_atomic(&out, report_page(dir, &rows)?.as_bytes())?;
     Ok(out)
 }
-
-/// The report's file name in a run folder.
-pub const REPORT_HTML: &str = "report.html";
 
 /// The report of a run: Elo against generation 0 by generation, and
 /// `generations.csv` as a table.
@@ -184,8 +123,9 @@ pub fn report_page(dir: &Path, rows: &[NetGenerationRow]) -> Result<String> {
     ))
 }
 
-/// `generations.csv` as a table for the terminal.
-pub fn table(rows: &[NetGenerationRow]) -> String {
+/// `generations.csv` of an `improve --net` run as a table for the
+/// terminal.
+pub fn net_table(rows: &[NetGenerationRow]) -> String {
     let opt = |x: Option<f64>, d: usize| x.map_or("-".to_string(), |x| format!("{x:.d$}"));
     let mut s = format!(
         "{:>3} {:>6} {:>8} {:>7} {:>7} {:>6} {:>6} {:>5} {:>7} {:>22} {:>8} {:>4} {:>8}\n",
@@ -221,6 +161,42 @@ pub fn table(rows: &[NetGenerationRow]) -> String {
             r.promoted,
             r.best,
             r.cpu_s
+        ));
+    }
+    s
+}
+
+/// `generations.csv` of a linear `improve` run as a table for the
+/// terminal.
+pub fn linear_table(rows: &[GenerationRow]) -> String {
+    let mut s = format!(
+        "{:>3} {:>9} {:>8} {:>7} {:>6} {:>7} {:>5} {:>8} {:>24} {}\n",
+        "gen",
+        "positions",
+        "rmse",
+        "winner",
+        "games",
+        "score",
+        "sprt",
+        "elo/best",
+        "elo/gen0 [95%]",
+        "promoted"
+    );
+    for r in rows {
+        s.push_str(&format!(
+            "{:>3} {:>9} {:>8.3} {:>7.3} {:>6} {:>7.3} {:>5} {:>8.1} {:>7.1} [{:>6.1}, {:>6.1}] {}\n",
+            r.generation,
+            r.data_positions,
+            r.heldout_rmse,
+            r.heldout_winner_accuracy,
+            r.match_games,
+            r.match_score,
+            r.sprt,
+            r.elo_vs_best,
+            r.elo_vs_gen0,
+            r.elo_vs_gen0_low,
+            r.elo_vs_gen0_high,
+            r.promoted
         ));
     }
     s
