@@ -40,10 +40,12 @@ use crate::tiles::{meeple_segments, FeatureKind, Tile, MAX_SEGMENTS};
 use crate::turn::{Action, Phase};
 use rand::Rng;
 
+mod effects;
 mod field_cache;
 mod overlay;
 mod valuation;
 
+pub use effects::{MeepleFeature, PlaceEffects};
 pub use field_cache::FieldCache;
 use field_cache::{FieldLists, Touches};
 use overlay::{Key, Overlay, GROUP};
@@ -260,8 +262,8 @@ impl<'s> EndNow<'s> {
         let state = self.state;
         debug_assert_eq!(state.check_action(action), Ok(()));
         self.value_all();
-        match (action, state.phase) {
-            (Action::Place(mv), Phase::Place(tile)) => {
+        match (action, state.placing_tile(placed_slot(action))) {
+            (Action::Place(mv), Some(tile)) => {
                 let delta = self.place_delta(tile, mv);
                 let mut scores = self.scores;
                 for (s, d) in scores.0.iter_mut().zip(&delta.0) {
@@ -286,8 +288,8 @@ impl<'s> EndNow<'s> {
         let state = self.state;
         debug_assert_eq!(state.check_action(action), Ok(()));
         let mut out = [0; MAX_PLAYERS];
-        match (action, state.phase) {
-            (Action::Place(mv), Phase::Place(tile)) => {
+        match (action, state.placing_tile(placed_slot(action))) {
+            (Action::Place(mv), Some(tile)) => {
                 let delta = self.place_delta(tile, mv);
                 let players = state.players as usize;
                 for (o, d) in out.iter_mut().zip(&delta.0).take(players) {
@@ -439,6 +441,16 @@ impl<'s> EndNow<'s> {
         p.counts = counts;
         p.holding = holding;
         p.points = [u16::MAX; MAX_SEGMENTS];
+    }
+}
+
+/// The hand slot a placement takes its tile from (0 for any other
+/// action: [`State::placing_tile`] then names the drawn tile, if any).
+#[inline]
+fn placed_slot(action: Action) -> u8 {
+    match action {
+        Action::Place(mv) => mv.placement.slot,
+        _ => 0,
     }
 }
 
