@@ -6,12 +6,22 @@
 //! [`State::for_each_action`] (the order of [`State::legal_actions`]) and
 //! gives each with its row of [`COLUMN_COUNT`] numbers, named by
 //! [`COLUMNS`]. Everything is seen from the seat to play (the *mover*);
-//! "others" are the other seats. The end-now columns come from one
-//! [`State::end_now`] shared by all the actions ([`EndNow::after`](engine::EndNow::after)); the rest from one copy of the position per
-//! placement (the placement without a meeple, played once), its meeple
-//! choices read from that copy. The encoding is versioned
-//! ([`VERSION`]): a change of a column's meaning or of the order is a new
-//! version.
+//! "others" are the other seats. Everything about a placement comes from
+//! the engine without playing it: one [`State::end_now`] shared by all
+//! the actions of the position, and for each placement move
+//! [`EndNow::effects`](engine::EndNow::effects) — the placement's overlay
+//! of the feature union-find (the groups its tile's segments make with
+//! the features they join, their counters and meeples per seat), which
+//! the meeple choices of one placement share, gives the points scored at
+//! once, the supply after, the completions, the feature sizes, the
+//! meeple's feature and the end-now scores after it; no copy of the
+//! position is made and nothing is allocated. A gift opening or Take 2's
+//! choice (a few per decision at most) is played on a copy. The columns
+//! are bit for bit those of `reference::for_each_row`, which plays each
+//! placement on a copy (the way they were computed before; the tests
+//! hold the two equal over random positions of every rule variant). The
+//! encoding is versioned ([`VERSION`]): a change of a column's meaning or
+//! of the order is a new version.
 //!
 //! | column | name | value |
 //! |---|---|---|
@@ -488,7 +498,7 @@ mod tests {
     }
 
     /// Every row, bit for bit, against the reference that plays each
-    /// placement on a copy ([`reference::for_each_row`]): random positions
+    /// placement on a copy (`reference::for_each_row`): random positions
     /// of the base game, The Gifts (Take 2's choice among them), hands
     /// and every house rule of RULES.md §8, 2 to 6 players.
     #[test]

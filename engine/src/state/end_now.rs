@@ -25,10 +25,16 @@
 //! `Overlay::new` must join segments exactly as `State::put_tile` does;
 //! the tests compare both ways over thousands of random positions.
 //!
-//! Three helpers with one job each: `overlay` (a placement's changes to the
+//! The same overlay tells what else a placement does ([`EndNow::effects`],
+//! [`PlaceEffects`]): the points scored at once, the supply after, the
+//! features completed and joined, the meeple's feature, whether the game
+//! ends — what the per-action features read, without a copy.
+//!
+//! Four helpers with one job each: `overlay` (a placement's changes to the
 //! features), `field_cache` (the cities each field touches, walked once and
-//! kept, [`FieldCache`]) and `valuation` (what a feature scores and who
-//! wins it). This file holds [`EndNow`] and the `State` methods built on it.
+//! kept, [`FieldCache`]), `valuation` (what a feature scores and who
+//! wins it) and `effects` ([`PlaceEffects`]). This file holds [`EndNow`]
+//! and the `State` methods built on it.
 
 use super::{State, MAX_MEEPLES};
 use crate::features::SegmentId;
