@@ -268,7 +268,7 @@ impl<'s> EndNow<'s> {
         let state = self.state;
         debug_assert_eq!(state.check_action(action), Ok(()));
         self.value_all();
-        match (action, state.placing_tile(placed_slot(action))) {
+        match (action, placing_tile(state, action)) {
             (Action::Place(mv), Some(tile)) => {
                 let delta = self.place_delta(tile, mv);
                 let mut scores = self.scores;
@@ -294,7 +294,7 @@ impl<'s> EndNow<'s> {
         let state = self.state;
         debug_assert_eq!(state.check_action(action), Ok(()));
         let mut out = [0; MAX_PLAYERS];
-        match (action, state.placing_tile(placed_slot(action))) {
+        match (action, placing_tile(state, action)) {
             (Action::Place(mv), Some(tile)) => {
                 let delta = self.place_delta(tile, mv);
                 let players = state.players as usize;
@@ -450,13 +450,14 @@ impl<'s> EndNow<'s> {
     }
 }
 
-/// The hand slot a placement takes its tile from (0 for any other
-/// action: [`State::placing_tile`] then names the drawn tile, if any).
-#[inline]
-fn placed_slot(action: Action) -> u8 {
-    match action {
-        Action::Place(mv) => mv.placement.slot,
-        _ => 0,
+/// The tile placement `action` puts down (`None` for any other action):
+/// the drawn tile, or the one in its slot of the hand.
+#[inline(always)]
+fn placing_tile(state: &State, action: Action) -> Option<Tile> {
+    match (action, state.phase) {
+        (Action::Place(_), Phase::Place(tile)) => Some(tile),
+        (Action::Place(mv), Phase::PlaceHand) => state.placing_tile(mv.placement.slot),
+        _ => None,
     }
 }
 

@@ -589,13 +589,11 @@ impl SearchBench {
     /// position (the way before `EndNow::effects`, for comparison).
     pub fn action_features_speed(&self, positions: &[State], by_copy: bool) -> FeatureSpeed {
         use agents::action_features::{for_each_row, reference};
-        let rows_per_pass = {
-            let mut n = 0u64;
-            for state in positions {
-                for_each_row(state, |_, _| n += 1);
-            }
-            n
-        };
+        // One row per legal action (counted without reading any rows).
+        let mut rows_per_pass = 0u64;
+        for state in positions {
+            state.for_each_action(|_| rows_per_pass += 1);
+        }
         let pass = || {
             let mut sum = 0.0f32;
             for state in positions {

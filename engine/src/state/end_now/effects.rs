@@ -183,7 +183,7 @@ impl EndNow<'_> {
             }
         }
         let own = tile.oriented(mv.placement.rot).monastery;
-        if own != NO_SEGMENT && ov.surrounded == 8 {
+        if own != NO_SEGMENT && ov.own_surrounded() == 8 {
             completed += 1;
             if mv.meeple == Some(own) {
                 points[me] += 9;
@@ -215,9 +215,9 @@ impl EndNow<'_> {
                 },
                 FeatureKind::Monastery => MeepleFeature {
                     kind,
-                    tiles: 1 + ov.surrounded.min(8),
+                    tiles: 1 + ov.own_surrounded().min(8),
                     value: u32::from(ov.value(state, key, kind)),
-                    complete: ov.surrounded == 8,
+                    complete: ov.own_surrounded() == 8,
                 },
                 FeatureKind::Field => MeepleFeature {
                     kind,
@@ -236,7 +236,12 @@ impl EndNow<'_> {
             completed,
             city_tiles: city,
             road_tiles: road,
-            neighbours: ov.neighbours,
+            neighbours: state
+                .board
+                .side_slots(mv.placement.pos)
+                .iter()
+                .filter(|&&s| s != crate::board::NO_SLOT)
+                .count() as u8,
             meeple,
         }
     }

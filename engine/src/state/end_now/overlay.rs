@@ -4,10 +4,10 @@
 //! and the tiles around it whose surrounded count rises.
 
 use super::super::State;
-use crate::board::{AROUND, NO_SLOT};
+use crate::board::{Bounds, AROUND, NO_SLOT};
 use crate::features::{segment_id, Counters, SegmentId};
 use crate::geom::{Pos, Rotation, Side};
-use crate::tiles::{Edge, FeatureKind, Tile, MAX_SEGMENTS, NO_SEGMENT};
+use crate::tiles::{Edge, FeatureKind, Oriented, Tile, MAX_SEGMENTS, NO_SEGMENT};
 
 /// A feature as the overlay sees it: a union-find root of the state, or
 /// `GROUP | node` for a group the placement makes.
@@ -40,12 +40,9 @@ pub(super) struct Overlay {
     /// tile: each gains one surrounding tile.
     pub(super) around: [u8; 8],
     pub(super) around_len: usize,
-    /// The new tile's own surrounded count: the placed tiles around it
-    /// and, with `table_closes`, the cells around it off the table (as
-    /// `Board::place` counts them).
-    pub(super) surrounded: u8,
-    /// Tiles on the four cells next to the new tile.
-    pub(super) neighbours: u8,
+    /// With `table_closes`, the cells around the new tile off the table:
+    /// they surround it as tiles would (as `Board::place` counts them).
+    pub(super) off_table: u8,
 }
 
 impl Overlay {
@@ -59,8 +56,7 @@ impl Overlay {
         bloom: 0,
         around: [0; 8],
         around_len: 0,
-        surrounded: 0,
-        neighbours: 0,
+        off_table: 0,
     };
 
     /// The changes of putting `tile` at `pos` turned by `rot` (a legal
@@ -91,7 +87,6 @@ impl Overlay {
             if nslot == NO_SLOT {
                 continue;
             }
-            ov.neighbours += 1;
             let nslot = nslot as usize;
             let n = state.board.placed(nslot);
             let no = n.tile.oriented(n.rot);
@@ -113,38 +108,51 @@ impl Overlay {
                 }
             }
         }
-        // With `table_closes` a road or city edge facing the border is
-        // closed there, after the joins (as `State::put_tile` closes it).
-        let bounds = state.rules.bounds();
-        if bounds.closes {
-            for side in Side::ALL {
-                let s = side.index();
-                if around[2 * s] == NO_SLOT
-                    && o.edges[s] != Edge::Field
-                    && !bounds.contains(pos.step(side))
-                {
-                    let root = ov.find(o.edge_segment[s] as usize);
-                    ov.counters[root].close(1);
-                }
-            }
-        }
         // Flatten the nodes in use (the new tile's segments, the joined
         // roots): every one then points at its group's root.
         for node in (0..tile.segment_count()).chain(MAX_SEGMENTS..MAX_SEGMENTS + ov.joined) {
             ov.parent[node] = ov.find(node) as u8;
         }
-        for (k, s) in around.into_iter().enumerate() {
+        for s in around {
             if s != NO_SLOT {
                 ov.around[ov.around_len] = s;
                 ov.around_len += 1;
-            } else if bounds.closes {
-                let (dx, dy) = AROUND[k];
-                let at = Pos::new(pos.x.wrapping_add(dx), pos.y.wrapping_add(dy));
-                ov.surrounded += u8::from(!bounds.contains(at));
             }
         }
-        ov.surrounded += ov.around_len as u8;
+        let bounds = state.rules.bounds();
+        if bounds.closes {
+            ov.close_at_the_border(o, pos, &around, bounds);
+        }
         ov
+    }
+
+    /// With `table_closes`: close the new tile's road and city edges that
+    /// face the table's border (as `State::put_tile` closes them, after
+    /// the joins) and count the cells around it off the table.
+    #[cold]
+    #[inline(never)]
+    fn close_at_the_border(&mut self, o: &Oriented, pos: Pos, around: &[u8; 8], bounds: Bounds) {
+        for side in Side::ALL {
+            let s = side.index();
+            if around[2 * s] == NO_SLOT
+                && o.edges[s] != Edge::Field
+                && !bounds.contains(pos.step(side))
+            {
+                let root = self.find(o.edge_segment[s] as usize);
+                self.counters[root].close(1);
+            }
+        }
+        for (k, &s) in around.iter().enumerate() {
+            let (dx, dy) = AROUND[k];
+            let at = Pos::new(pos.x.wrapping_add(dx), pos.y.wrapping_add(dy));
+            self.off_table += u8::from(s == NO_SLOT && !bounds.contains(at));
+        }
+    }
+
+    /// The new tile's own surrounded count.
+    #[inline]
+    pub(super) fn own_surrounded(&self) -> u8 {
+        self.around_len as u8 + self.off_table
     }
 
     pub(super) fn find(&self, mut node: usize) -> usize {
@@ -202,7 +210,7 @@ impl Overlay {
     /// Surrounding tiles of the tile whose monastery is `key`.
     pub(super) fn surrounded(&self, state: &State, key: Key) -> u8 {
         if key & GROUP != 0 {
-            return self.surrounded;
+            return self.own_surrounded();
         }
         let slot = key as usize / MAX_SEGMENTS;
         state.board.placed(slot).surrounded + self.gains(slot) as u8
