@@ -268,7 +268,12 @@ impl<'s> EndNow<'s> {
         let state = self.state;
         debug_assert_eq!(state.check_action(action), Ok(()));
         self.value_all();
-        match (action, placing_tile(state, action)) {
+        let tile = match (action, state.phase) {
+            (Action::Place(_), Phase::Place(tile)) => Some(tile),
+            (Action::Place(mv), Phase::PlaceHand) => state.placing_tile(mv.placement.slot),
+            _ => None,
+        };
+        match (action, tile) {
             (Action::Place(mv), Some(tile)) => {
                 let delta = self.place_delta(tile, mv);
                 let mut scores = self.scores;
@@ -294,8 +299,9 @@ impl<'s> EndNow<'s> {
         let state = self.state;
         debug_assert_eq!(state.check_action(action), Ok(()));
         let mut out = [0; MAX_PLAYERS];
-        match (action, placing_tile(state, action)) {
-            (Action::Place(mv), Some(tile)) => {
+        // (A placement from a hand goes through `after`, off the hot path.)
+        match (action, state.phase) {
+            (Action::Place(mv), Phase::Place(tile)) => {
                 let delta = self.place_delta(tile, mv);
                 let players = state.players as usize;
                 for (o, d) in out.iter_mut().zip(&delta.0).take(players) {
@@ -447,17 +453,6 @@ impl<'s> EndNow<'s> {
         p.counts = counts;
         p.holding = holding;
         p.points = [u16::MAX; MAX_SEGMENTS];
-    }
-}
-
-/// The tile placement `action` puts down (`None` for any other action):
-/// the drawn tile, or the one in its slot of the hand.
-#[inline(always)]
-fn placing_tile(state: &State, action: Action) -> Option<Tile> {
-    match (action, state.phase) {
-        (Action::Place(_), Phase::Place(tile)) => Some(tile),
-        (Action::Place(mv), Phase::PlaceHand) => state.placing_tile(mv.placement.slot),
-        _ => None,
     }
 }
 

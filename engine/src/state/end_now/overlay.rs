@@ -119,9 +119,8 @@ impl Overlay {
                 ov.around_len += 1;
             }
         }
-        let bounds = state.rules.bounds();
-        if bounds.closes {
-            ov.close_at_the_border(o, pos, &around, bounds);
+        if state.rules.table_closes() {
+            ov.close_at_the_border(o, pos, &around, state.rules.bounds());
         }
         ov
     }
