@@ -236,12 +236,7 @@ impl EndNow<'_> {
             completed,
             city_tiles: city,
             road_tiles: road,
-            neighbours: state
-                .board
-                .side_slots(mv.placement.pos)
-                .iter()
-                .filter(|&&s| s != crate::board::NO_SLOT)
-                .count() as u8,
+            neighbours: state.board.side_count(mv.placement.pos),
             meeple,
         }
     }
