@@ -6,12 +6,22 @@
 //! [`State::for_each_action`] (the order of [`State::legal_actions`]) and
 //! gives each with its row of [`COLUMN_COUNT`] numbers, named by
 //! [`COLUMNS`]. Everything is seen from the seat to play (the *mover*);
-//! "others" are the other seats. The end-now columns come from one
-//! [`State::end_now`] shared by all the actions ([`EndNow::after`](engine::EndNow::after)); the rest from one copy of the position per
-//! placement (the placement without a meeple, played once), its meeple
-//! choices read from that copy. The encoding is versioned
-//! ([`VERSION`]): a change of a column's meaning or of the order is a new
-//! version.
+//! "others" are the other seats. Everything about a placement comes from
+//! the engine without playing it: one [`State::end_now`] shared by all
+//! the actions of the position, and for each placement move
+//! [`EndNow::effects`](engine::EndNow::effects) — the placement's overlay
+//! of the feature union-find (the groups its tile's segments make with
+//! the features they join, their counters and meeples per seat), which
+//! the meeple choices of one placement share, gives the points scored at
+//! once, the supply after, the completions, the feature sizes, the
+//! meeple's feature and the end-now scores after it; no copy of the
+//! position is made and nothing is allocated. A gift opening or Take 2's
+//! choice (a few per decision at most) is played on a copy. The columns
+//! are bit for bit those of `reference::for_each_row`, which plays each
+//! placement on a copy (the way they were computed before; the tests
+//! hold the two equal over random positions of every rule variant). The
+//! encoding is versioned ([`VERSION`]): a change of a column's meaning or
+//! of the order is a new version.
 //!
 //! | column | name | value |
 //! |---|---|---|
@@ -43,7 +53,7 @@
 //! before its placement). Feature sizes count tiles, values count points
 //! (a completed city doubles, as scored).
 
-use engine::{segment_id, Action, FeatureKind, Location, Pos, Seat, Side, State};
+use engine::{Action, FeatureKind, PerSeat, PlaceEffects, Score, Seat, State};
 
 /// The version of the encoding: 1.
 pub const VERSION: u32 = 1;
@@ -110,15 +120,6 @@ pub mod col {
     pub const HAND_SLOT: usize = 24;
 }
 
-/// What a placement (without its meeple) does, shared by its meeple
-/// choices: the position right after it and its columns.
-struct Placed {
-    after: State,
-    /// The new tile's board slot in `after`.
-    slot: usize,
-    row: Row,
-}
-
 /// Calls `f` with every legal action of `state` (in the order of
 /// [`State::for_each_action`]) and its features. Nothing is called at a
 /// chance event or at the end.
@@ -145,36 +146,15 @@ pub fn for_each_row(state: &State, mut f: impl FnMut(Action, &Row)) {
     let players = state.players();
     let mut end_now = state.end_now();
     let now = end_now.valued_scores();
-    let mut placed: Option<Placed> = None;
-    let mut key = None;
     state.for_each_action(|action| {
-        let after = end_now.after(action);
-        let gain = |s: usize| {
-            let seat = Seat(s as u8);
-            i64::from(after[seat].total()) - i64::from(now[seat].total())
-        };
-        let mut row = match action {
+        let (mut row, after) = match action {
             Action::Place(mv) => {
-                if key != Some(mv.placement) {
-                    key = Some(mv.placement);
-                    placed = Some(place(state, mv.placement));
-                }
-                let p = placed.as_ref().expect("prepared above");
-                let mut row = p.row;
-                if let Some(segment) = mv.meeple {
-                    meeple_columns(&p.after, p.slot, segment, &mut row);
-                    if p.after.is_over() {
-                        // The last placement: final scoring counts the
-                        // meeple too, so play it (once per game).
-                        let mut next = state.clone();
-                        next.play_action_unchecked(action);
-                        points_columns(state, &next, &mut row);
-                        row[col::SUPPLY_AFTER] = f32::from(next.supply(me));
-                    }
-                }
-                row
+                let effects = end_now.effects(mv);
+                (place_row(mv, &effects, me), effects.end_now)
             }
             Action::Open(_) | Action::Keep(_) => {
+                // A gift opening or Take 2's choice (a few per decision):
+                // played on a copy.
                 let mut row = [0.0; COLUMN_COUNT];
                 let mut next = state.clone();
                 next.play_action_unchecked(action);
@@ -185,19 +165,78 @@ pub fn for_each_row(state: &State, mut f: impl FnMut(Action, &Row)) {
                 } else {
                     col::KEEP_TILE
                 }] = 1.0;
-                row
+                (row, end_now.after(action))
             }
         };
-        let (mut gain_others, mut best_other) = (i64::MIN, u32::MIN);
-        for s in (0..players).filter(|&s| s != me.0 as usize) {
-            gain_others = gain_others.max(gain(s));
-            best_other = best_other.max(after[Seat(s as u8)].total());
-        }
-        row[col::GAIN_SELF] = gain(me.0 as usize) as f32;
-        row[col::GAIN_OTHERS] = gain_others as f32;
-        row[col::LEAD_AFTER] = after[me].total() as f32 - best_other as f32;
+        end_now_columns(&now, &after, me, players, &mut row);
         f(action, &row);
     });
+}
+
+/// The row of placement `mv` from what it does ([`EndNow::effects`](engine::EndNow::effects); end-now
+/// columns left 0).
+fn place_row(mv: engine::Move, e: &PlaceEffects, me: Seat) -> Row {
+    let mut row = [0.0; COLUMN_COUNT];
+    row[col::PLACE] = 1.0;
+    let mut others = 0;
+    for (s, &p) in e.points.iter().enumerate() {
+        if s != me.index() {
+            others = others.max(p);
+        }
+    }
+    row[col::POINTS_SELF] = e.points[me.index()] as f32;
+    row[col::POINTS_OTHERS] = others as f32;
+    row[col::SUPPLY_AFTER] = f32::from(e.supply_after);
+    if let Some(m) = e.meeple {
+        row[col::MEEPLE] = 1.0;
+        row[col::MEEPLE_ROAD + kind_offset(m.kind)] = 1.0;
+        row[col::MEEPLE_FEATURE_TILES] = f32::from(m.tiles);
+        row[col::MEEPLE_FEATURE_VALUE] = m.value as f32;
+        row[col::MEEPLE_FEATURE_COMPLETE] = f32::from(u8::from(m.complete));
+    }
+    row[col::COMPLETED] = f32::from(e.completed);
+    row[col::CITY_TILES] = f32::from(e.city_tiles);
+    row[col::ROAD_TILES] = f32::from(e.road_tiles);
+    row[col::NEIGHBOURS] = f32::from(e.neighbours);
+    let placement = mv.placement;
+    row[col::X] = f32::from(placement.pos.x);
+    row[col::Y] = f32::from(placement.pos.y);
+    row[col::ROTATION] = f32::from(placement.rot.quarter_turns());
+    row[col::HAND_SLOT] = f32::from(placement.slot);
+    row
+}
+
+/// Columns 4–7: the offset of a meeple's feature kind from `meeple_road`.
+fn kind_offset(kind: FeatureKind) -> usize {
+    match kind {
+        FeatureKind::Road => 0,
+        FeatureKind::City => 1,
+        FeatureKind::Monastery => 2,
+        FeatureKind::Field => 3,
+    }
+}
+
+/// The end-now columns: `after` (the end-now scores right after the
+/// action) against `now` (the position's).
+fn end_now_columns(
+    now: &PerSeat<Score>,
+    after: &PerSeat<Score>,
+    me: Seat,
+    players: usize,
+    row: &mut Row,
+) {
+    let gain = |s: usize| {
+        let seat = Seat(s as u8);
+        i64::from(after[seat].total()) - i64::from(now[seat].total())
+    };
+    let (mut gain_others, mut best_other) = (i64::MIN, u32::MIN);
+    for s in (0..players).filter(|&s| s != me.0 as usize) {
+        gain_others = gain_others.max(gain(s));
+        best_other = best_other.max(after[Seat(s as u8)].total());
+    }
+    row[col::GAIN_SELF] = gain(me.0 as usize) as f32;
+    row[col::GAIN_OTHERS] = gain_others as f32;
+    row[col::LEAD_AFTER] = after[me].total() as f32 - best_other as f32;
 }
 
 /// Every legal action of `state` with its features ([`for_each_row`]).
@@ -205,110 +244,6 @@ pub fn rows(state: &State) -> Vec<(Action, Row)> {
     let mut out = Vec::new();
     for_each_row(state, |a, r| out.push((a, *r)));
     out
-}
-
-/// The columns of `placement` without a meeple (end-now columns left 0).
-fn place(state: &State, placement: engine::Placement) -> Placed {
-    let me = state.to_play();
-    let mut after = state.clone();
-    after.play_action_unchecked(Action::Place(engine::Move {
-        placement,
-        meeple: None,
-    }));
-    let slot = after
-        .board()
-        .slot_at(placement.pos)
-        .expect("the placed tile is on the board");
-    let mut row = [0.0; COLUMN_COUNT];
-    row[col::PLACE] = 1.0;
-    points_columns(state, &after, &mut row);
-    row[col::SUPPLY_AFTER] = f32::from(after.supply(me));
-    row[col::X] = f32::from(placement.pos.x);
-    row[col::Y] = f32::from(placement.pos.y);
-    row[col::ROTATION] = f32::from(placement.rot.quarter_turns());
-    row[col::HAND_SLOT] = f32::from(placement.slot);
-
-    let p = after.board().placed(slot);
-    let features = after.features();
-    let (mut roots, mut n) = ([0; engine::MAX_SEGMENTS], 0);
-    let (mut completed, mut city, mut road) = (0, 0, 0);
-    for i in 0..p.tile.segment_count() as u8 {
-        let id = segment_id(slot, i);
-        let root = features.root(id);
-        if roots[..n].contains(&root) {
-            continue;
-        }
-        roots[n] = root;
-        n += 1;
-        match after.segment_kind(id) {
-            FeatureKind::City => city = city.max(features.tiles(root)),
-            FeatureKind::Road => road = road.max(features.tiles(root)),
-            _ => {}
-        }
-        if matches!(
-            after.segment_kind(id),
-            FeatureKind::City | FeatureKind::Road
-        ) && after.is_complete(id)
-        {
-            completed += 1;
-        }
-    }
-    // Monasteries on the 3×3 square the new tile completes (each had
-    // seven neighbours before; the new tile's own only if surrounded).
-    let pos = placement.pos;
-    for dy in -1..=1 {
-        for dx in -1..=1 {
-            let at = Pos::new(pos.x + dx, pos.y + dy);
-            if let Some(id) = after.segment_at(at, Location::Monastery) {
-                if after.is_complete(id) {
-                    completed += 1;
-                }
-            }
-        }
-    }
-    let neighbours = Side::ALL
-        .iter()
-        .filter(|s| after.board().at(pos.step(**s)).is_some())
-        .count();
-    row[col::COMPLETED] = completed as f32;
-    row[col::CITY_TILES] = f32::from(city);
-    row[col::ROAD_TILES] = f32::from(road);
-    row[col::NEIGHBOURS] = neighbours as f32;
-    Placed { after, slot, row }
-}
-
-/// The meeple columns of a meeple on `segment` of the tile at `slot` of
-/// `after` (the placement played without it), and what the meeple changes
-/// in the points and supply columns.
-fn meeple_columns(after: &State, slot: usize, segment: u8, row: &mut Row) {
-    let id = segment_id(slot, segment);
-    let kind = after.segment_kind(id);
-    let features = after.features();
-    let root = features.root(id);
-    let complete = after.is_complete(id);
-    let value = after.feature_value(id);
-    let tiles = match kind {
-        FeatureKind::Monastery => 1 + u32::from(after.board().placed(slot).surrounded.min(8)),
-        _ => u32::from(features.tiles(root)),
-    };
-    row[col::MEEPLE] = 1.0;
-    row[col::MEEPLE_ROAD
-        + match kind {
-            FeatureKind::Road => 0,
-            FeatureKind::City => 1,
-            FeatureKind::Monastery => 2,
-            FeatureKind::Field => 3,
-        }] = 1.0;
-    row[col::MEEPLE_FEATURE_TILES] = tiles as f32;
-    row[col::MEEPLE_FEATURE_VALUE] = value as f32;
-    row[col::MEEPLE_FEATURE_COMPLETE] = f32::from(u8::from(complete));
-    if complete {
-        // The meeple's feature is scored at once, by the mover alone (a
-        // meeple goes only on a feature nobody holds), and it comes back.
-        row[col::POINTS_SELF] += value as f32;
-    } else {
-        row[col::SUPPLY_AFTER] -= 1.0;
-    }
 }
 
 /// The immediate points columns: what `next` adds to `state`'s totals.
@@ -327,12 +262,201 @@ fn points_columns(state: &State, next: &State, row: &mut Row) {
     row[col::POINTS_OTHERS] = others as f32;
 }
 
+/// The columns computed by playing each placement on a copy of the
+/// position (the way they were computed before [`EndNow::effects`](engine::EndNow::effects)): the
+/// oracle the tests hold [`for_each_row`] to, and the baseline its
+/// benchmark compares with. Not for use elsewhere: it copies the state
+/// once per placement.
+#[doc(hidden)]
+pub mod reference {
+    use super::{col, points_columns, Row, COLUMN_COUNT};
+    use engine::{segment_id, Action, FeatureKind, Location, Pos, Seat, Side, State};
+
+    /// What a placement (without its meeple) does, shared by its meeple
+    /// choices: the position right after it and its columns.
+    struct Placed {
+        after: State,
+        /// The new tile's board slot in `after`.
+        slot: usize,
+        row: Row,
+    }
+
+    /// [`super::for_each_row`], each placement (without its meeple) played
+    /// on a copy of the position, its meeple choices read from that copy.
+    pub fn for_each_row(state: &State, mut f: impl FnMut(Action, &Row)) {
+        if state.is_over() || state.is_chance() {
+            return;
+        }
+        let me = state.to_play();
+        let players = state.players();
+        let mut end_now = state.end_now();
+        let now = end_now.valued_scores();
+        let mut placed: Option<Placed> = None;
+        let mut key = None;
+        state.for_each_action(|action| {
+            let after = end_now.after(action);
+            let gain = |s: usize| {
+                let seat = Seat(s as u8);
+                i64::from(after[seat].total()) - i64::from(now[seat].total())
+            };
+            let mut row = match action {
+                Action::Place(mv) => {
+                    if key != Some(mv.placement) {
+                        key = Some(mv.placement);
+                        placed = Some(place(state, mv.placement));
+                    }
+                    let p = placed.as_ref().expect("prepared above");
+                    let mut row = p.row;
+                    if let Some(segment) = mv.meeple {
+                        meeple_columns(&p.after, p.slot, segment, &mut row);
+                        if p.after.is_over() {
+                            // The last placement: final scoring counts the
+                            // meeple too, so play it (once per game).
+                            let mut next = state.clone();
+                            next.play_action_unchecked(action);
+                            points_columns(state, &next, &mut row);
+                            row[col::SUPPLY_AFTER] = f32::from(next.supply(me));
+                        }
+                    }
+                    row
+                }
+                Action::Open(_) | Action::Keep(_) => {
+                    let mut row = [0.0; COLUMN_COUNT];
+                    let mut next = state.clone();
+                    next.play_action_unchecked(action);
+                    points_columns(state, &next, &mut row);
+                    row[col::SUPPLY_AFTER] = f32::from(next.supply(me));
+                    row[if matches!(action, Action::Open(_)) {
+                        col::OPEN_GIFT
+                    } else {
+                        col::KEEP_TILE
+                    }] = 1.0;
+                    row
+                }
+            };
+            let (mut gain_others, mut best_other) = (i64::MIN, u32::MIN);
+            for s in (0..players).filter(|&s| s != me.0 as usize) {
+                gain_others = gain_others.max(gain(s));
+                best_other = best_other.max(after[Seat(s as u8)].total());
+            }
+            row[col::GAIN_SELF] = gain(me.0 as usize) as f32;
+            row[col::GAIN_OTHERS] = gain_others as f32;
+            row[col::LEAD_AFTER] = after[me].total() as f32 - best_other as f32;
+            f(action, &row);
+        });
+    }
+
+    /// The columns of `placement` without a meeple (end-now columns left 0).
+    fn place(state: &State, placement: engine::Placement) -> Placed {
+        let me = state.to_play();
+        let mut after = state.clone();
+        after.play_action_unchecked(Action::Place(engine::Move {
+            placement,
+            meeple: None,
+        }));
+        let slot = after
+            .board()
+            .slot_at(placement.pos)
+            .expect("the placed tile is on the board");
+        let mut row = [0.0; COLUMN_COUNT];
+        row[col::PLACE] = 1.0;
+        points_columns(state, &after, &mut row);
+        row[col::SUPPLY_AFTER] = f32::from(after.supply(me));
+        row[col::X] = f32::from(placement.pos.x);
+        row[col::Y] = f32::from(placement.pos.y);
+        row[col::ROTATION] = f32::from(placement.rot.quarter_turns());
+        row[col::HAND_SLOT] = f32::from(placement.slot);
+
+        let p = after.board().placed(slot);
+        let features = after.features();
+        let (mut roots, mut n) = ([0; engine::MAX_SEGMENTS], 0);
+        let (mut completed, mut city, mut road) = (0, 0, 0);
+        for i in 0..p.tile.segment_count() as u8 {
+            let id = segment_id(slot, i);
+            let root = features.root(id);
+            if roots[..n].contains(&root) {
+                continue;
+            }
+            roots[n] = root;
+            n += 1;
+            match after.segment_kind(id) {
+                FeatureKind::City => city = city.max(features.tiles(root)),
+                FeatureKind::Road => road = road.max(features.tiles(root)),
+                _ => {}
+            }
+            if matches!(
+                after.segment_kind(id),
+                FeatureKind::City | FeatureKind::Road
+            ) && after.is_complete(id)
+            {
+                completed += 1;
+            }
+        }
+        // Monasteries on the 3×3 square the new tile completes (each had
+        // seven neighbours before; the new tile's own only if surrounded).
+        let pos = placement.pos;
+        for dy in -1..=1 {
+            for dx in -1..=1 {
+                let at = Pos::new(pos.x + dx, pos.y + dy);
+                if let Some(id) = after.segment_at(at, Location::Monastery) {
+                    if after.is_complete(id) {
+                        completed += 1;
+                    }
+                }
+            }
+        }
+        let neighbours = Side::ALL
+            .iter()
+            .filter(|s| after.board().at(pos.step(**s)).is_some())
+            .count();
+        row[col::COMPLETED] = completed as f32;
+        row[col::CITY_TILES] = f32::from(city);
+        row[col::ROAD_TILES] = f32::from(road);
+        row[col::NEIGHBOURS] = neighbours as f32;
+        Placed { after, slot, row }
+    }
+
+    /// The meeple columns of a meeple on `segment` of the tile at `slot` of
+    /// `after` (the placement played without it), and what the meeple changes
+    /// in the points and supply columns.
+    fn meeple_columns(after: &State, slot: usize, segment: u8, row: &mut Row) {
+        let id = segment_id(slot, segment);
+        let kind = after.segment_kind(id);
+        let features = after.features();
+        let root = features.root(id);
+        let complete = after.is_complete(id);
+        let value = after.feature_value(id);
+        let tiles = match kind {
+            FeatureKind::Monastery => 1 + u32::from(after.board().placed(slot).surrounded.min(8)),
+            _ => u32::from(features.tiles(root)),
+        };
+        row[col::MEEPLE] = 1.0;
+        row[col::MEEPLE_ROAD
+            + match kind {
+                FeatureKind::Road => 0,
+                FeatureKind::City => 1,
+                FeatureKind::Monastery => 2,
+                FeatureKind::Field => 3,
+            }] = 1.0;
+        row[col::MEEPLE_FEATURE_TILES] = tiles as f32;
+        row[col::MEEPLE_FEATURE_VALUE] = value as f32;
+        row[col::MEEPLE_FEATURE_COMPLETE] = f32::from(u8::from(complete));
+        if complete {
+            // The meeple's feature is scored at once, by the mover alone (a
+            // meeple goes only on a feature nobody holds), and it comes back.
+            row[col::POINTS_SELF] += value as f32;
+        } else {
+            row[col::SUPPLY_AFTER] -= 1.0;
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::AgentRng;
-    use engine::{random_action, Rules};
-    use rand::SeedableRng;
+    use engine::{random_action, segment_id, Location, Pos, Rules, Side};
+    use rand::{Rng, SeedableRng};
 
     /// Every column of every legal action against the position the action
     /// makes (clone and apply), over random games of the base game, The
@@ -371,6 +495,70 @@ mod tests {
             }
         }
         assert!(checked > 10_000, "{checked}");
+    }
+
+    /// Every row, bit for bit, against the reference that plays each
+    /// placement on a copy (`reference::for_each_row`): random positions
+    /// of the base game, The Gifts (Take 2's choice among them), hands
+    /// and every house rule of RULES.md §8, 2 to 6 players.
+    #[test]
+    fn rows_equal_the_reference_by_copy() {
+        let variants = [
+            "",
+            "farmers=false",
+            "gifts=true",
+            "gifts=true,unplaceable=return,hole_bonus=true,farmers=false",
+            "start_in_bag=true,final_incomplete=false",
+            "hole_bonus=true",
+            "unplaceable=return",
+            "hand=1",
+            "hand=3,hand_visible=true",
+            "hand=2,unplaceable=return,hole_bonus=true,final_incomplete=false",
+            "table=9x9",
+            "table=5x5,table_closes=true",
+            "table=7x5,table_closes=true,unplaceable=return,gifts=true",
+            "table=5x3,hand=2,table_closes=true,start_in_bag=true",
+        ];
+        let (mut positions, mut rows_seen) = (0, 0);
+        let (mut opens, mut keeps, mut meeples_complete) = (0, 0, 0);
+        for (v, text) in variants.iter().enumerate() {
+            let rules: Rules = text.parse().expect(text);
+            for game in 0..3u64 {
+                let mut rng = AgentRng::seed_from_u64(500 + game * 97 + v as u64);
+                let players = rng.gen_range(2..=6);
+                let mut state = State::new(rules, players, Seat(0));
+                while !state.is_over() {
+                    if state.is_chance() {
+                        state.apply_chance(&mut rng);
+                        continue;
+                    }
+                    let mut expected = Vec::new();
+                    reference::for_each_row(&state, |a, r| expected.push((a, *r)));
+                    let got = rows(&state);
+                    assert_eq!(got.len(), expected.len());
+                    for ((a, r), (ea, er)) in got.iter().zip(&expected) {
+                        assert_eq!(a, ea);
+                        // Bit for bit (`==` on floats would let -0.0 pass for 0.0).
+                        let bits = |r: &Row| r.map(f32::to_bits);
+                        assert_eq!(
+                            bits(r),
+                            bits(er),
+                            "{text}, {a:?} in {state:?}:\n{r:?}\n{er:?}"
+                        );
+                        opens += usize::from(matches!(a, Action::Open(_)));
+                        keeps += usize::from(matches!(a, Action::Keep(_)));
+                        meeples_complete += usize::from(r[col::MEEPLE_FEATURE_COMPLETE] == 1.0);
+                        rows_seen += 1;
+                    }
+                    positions += 1;
+                    let a = random_action(&state, &mut rng).expect("a decision");
+                    state.play_action_unchecked(a);
+                }
+            }
+        }
+        assert!(positions > 2_000, "{positions}");
+        assert!(rows_seen > 50_000, "{rows_seen}");
+        assert!(opens > 0 && keeps > 0 && meeples_complete > 100);
     }
 
     /// The columns about the meeple, 0 without one.

@@ -377,6 +377,17 @@ impl Board {
         std::array::from_fn(|side| self.slot_around(cell, pos, 2 * side))
     }
 
+    /// How many of the edge neighbours of `pos` hold a tile.
+    #[inline]
+    pub(crate) fn side_count(&self, pos: Pos) -> u8 {
+        let cell = pos.cell() as usize;
+        let mut n = 0;
+        for k in [0, 2, 4, 6] {
+            n += u8::from(self.slot_around(cell, pos, k) != NO_SLOT);
+        }
+        n
+    }
+
     /// The slot of the tile on the cell [`AROUND`]`[k]` of `pos` (whose
     /// index is `cell`), or [`NO_SLOT`].
     #[inline]

@@ -193,7 +193,7 @@ pub use seat::{
 };
 pub use state::{
     follow_deal, follow_turn, follow_turn_start, CardHolder, EndNow, FieldCache, Hidden, Meeple,
-    State, MAX_MEEPLES,
+    MeepleFeature, PlaceEffects, State, MAX_MEEPLES,
 };
 pub use tiles::{
     fitting_rotations, segment_at, Demand, Edge, FeatureKind, Oriented, ParseTileError, SegmentDef,

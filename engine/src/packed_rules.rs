@@ -59,6 +59,12 @@ impl PackedRules {
         Bounds::table(self.table[0], self.table[1], self.flags & TABLE_CLOSES != 0)
     }
 
+    /// `table_closes`: the table's border closes features.
+    #[inline]
+    pub(crate) fn table_closes(self) -> bool {
+        self.flags & TABLE_CLOSES != 0
+    }
+
     /// Tiles in each hand (0 without the variant).
     #[inline]
     pub(crate) fn hand(self) -> u8 {

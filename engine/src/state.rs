@@ -29,7 +29,7 @@ mod actions;
 mod chance;
 mod check;
 mod end_now;
-pub use end_now::{EndNow, FieldCache};
+pub use end_now::{EndNow, FieldCache, MeepleFeature, PlaceEffects};
 mod follow;
 mod follow_hand;
 mod gift_turn;
@@ -40,6 +40,8 @@ pub use follow::{follow_turn, follow_turn_start, CardHolder, Hidden};
 pub use follow_hand::follow_deal;
 mod scoring;
 
+#[cfg(test)]
+mod effects_tests;
 #[cfg(test)]
 mod end_now_tests;
 

@@ -3,9 +3,9 @@
 //! and the per-kind totals of fitting (cell, rotation) pairs the board
 //! keeps up to date as cells open and narrow.
 
-use super::Board;
-use crate::geom::{Pos, Rotation};
-use crate::tiles::{fit_counts, fit_number_row, fit_row, fitting_rotations, Demand, Tile};
+use super::{Board, Bounds, AROUND, AROUND_OFFSET, CELLS, EMPTY, MAX_TILES_U8, OPEN_BASE};
+use crate::geom::{Pos, Rotation, Side};
+use crate::tiles::{fit_counts, fit_number_row, fit_row, fitting_rotations, Demand, Edge, Tile};
 
 impl Board {
     /// Bit `r` set for each rotation in which `tile` fits at `pos`.
@@ -155,6 +155,44 @@ impl Board {
     #[inline]
     pub fn has_fit(&self, tile: Tile) -> bool {
         self.fits[tile.index()] != 0
+    }
+
+    /// Whether `tile` would fit somewhere once a tile showing `edges` (N,
+    /// E, S, W) were put at the open cell `pos` within `bounds`, read
+    /// without placing it: [`Board::has_fit`] of the board
+    /// [`Board::place`] would make. The kept total for `tile` changes
+    /// only at `pos` (no longer open) and at its edge neighbours (opened
+    /// or narrowed as `place_around` does it).
+    pub(crate) fn has_fit_after(
+        &self,
+        tile: Tile,
+        pos: Pos,
+        edges: [Edge; 4],
+        bounds: Bounds,
+    ) -> bool {
+        let numbers = fit_number_row(tile);
+        let count = |d: Demand| i32::from(numbers[d as usize]);
+        let mut n = i32::from(self.fits[tile.index()]) - count(self.demand_at(pos));
+        let cell = pos.cell() as usize;
+        for side in Side::ALL {
+            let k = 2 * side.index();
+            let (dx, dy) = AROUND[k];
+            let qpos = Pos::new(pos.x.wrapping_add(dx), pos.y.wrapping_add(dy));
+            let q = cell + AROUND_OFFSET[k] as usize;
+            let q = if q >= CELLS { q - CELLS } else { q };
+            let byte = self.grid[q];
+            if (1..=MAX_TILES_U8).contains(&byte) || !bounds.contains(qpos) {
+                continue;
+            }
+            let want = (edges[side.index()] as u8) << (2 * side.opposite().index());
+            if byte == EMPTY {
+                n += count(want);
+            } else {
+                let old = self.demand[(byte - OPEN_BASE) as usize];
+                n += count(old | want) - count(old);
+            }
+        }
+        n > 0
     }
 
     /// Add (`ADD`) or take away the fit counts of an open cell with

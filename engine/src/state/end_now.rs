@@ -25,10 +25,16 @@
 //! `Overlay::new` must join segments exactly as `State::put_tile` does;
 //! the tests compare both ways over thousands of random positions.
 //!
-//! Three helpers with one job each: `overlay` (a placement's changes to the
+//! The same overlay tells what else a placement does ([`EndNow::effects`],
+//! [`PlaceEffects`]): the points scored at once, the supply after, the
+//! features completed and joined, the meeple's feature, whether the game
+//! ends — what the per-action features read, without a copy.
+//!
+//! Four helpers with one job each: `overlay` (a placement's changes to the
 //! features), `field_cache` (the cities each field touches, walked once and
-//! kept, [`FieldCache`]) and `valuation` (what a feature scores and who
-//! wins it). This file holds [`EndNow`] and the `State` methods built on it.
+//! kept, [`FieldCache`]), `valuation` (what a feature scores and who
+//! wins it) and `effects` ([`PlaceEffects`]). This file holds [`EndNow`]
+//! and the `State` methods built on it.
 
 use super::{State, MAX_MEEPLES};
 use crate::features::SegmentId;
@@ -40,10 +46,12 @@ use crate::tiles::{meeple_segments, FeatureKind, Tile, MAX_SEGMENTS};
 use crate::turn::{Action, Phase};
 use rand::Rng;
 
+mod effects;
 mod field_cache;
 mod overlay;
 mod valuation;
 
+pub use effects::{MeepleFeature, PlaceEffects};
 pub use field_cache::FieldCache;
 use field_cache::{FieldLists, Touches};
 use overlay::{Key, Overlay, GROUP};
@@ -260,8 +268,13 @@ impl<'s> EndNow<'s> {
         let state = self.state;
         debug_assert_eq!(state.check_action(action), Ok(()));
         self.value_all();
-        match (action, state.phase) {
-            (Action::Place(mv), Phase::Place(tile)) => {
+        let tile = match (action, state.phase) {
+            (Action::Place(_), Phase::Place(tile)) => Some(tile),
+            (Action::Place(mv), Phase::PlaceHand) => state.placing_tile(mv.placement.slot),
+            _ => None,
+        };
+        match (action, tile) {
+            (Action::Place(mv), Some(tile)) => {
                 let delta = self.place_delta(tile, mv);
                 let mut scores = self.scores;
                 for (s, d) in scores.0.iter_mut().zip(&delta.0) {
@@ -286,6 +299,7 @@ impl<'s> EndNow<'s> {
         let state = self.state;
         debug_assert_eq!(state.check_action(action), Ok(()));
         let mut out = [0; MAX_PLAYERS];
+        // (A placement from a hand goes through `after`, off the hot path.)
         match (action, state.phase) {
             (Action::Place(mv), Phase::Place(tile)) => {
                 let delta = self.place_delta(tile, mv);

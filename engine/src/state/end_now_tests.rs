@@ -220,6 +220,22 @@ fn end_now_after_every_action_equals_playing_it_on_a_copy_with_variants() {
     assert!(check_every_action(house, 8) > 10_000);
 }
 
+/// Tables (whose border closes roads, cities and monasteries with
+/// `table_closes`) and hands (placements from a hand slot): the overlay
+/// must close and count as `put_tile` does.
+#[test]
+fn end_now_after_every_action_equals_playing_it_on_a_copy_on_tables_and_hands() {
+    for text in [
+        "table=5x5,table_closes=true",
+        "table=7x5,table_closes=true,unplaceable=return",
+        "hand=2",
+        "hand=3,table=5x3,table_closes=true",
+    ] {
+        let rules: Rules = text.parse().expect(text);
+        assert!(check_every_action(rules, 3) > 1_000, "{text}");
+    }
+}
+
 /// Plays many short random lines from positions of random games, as a
 /// search does, with one [`FieldCache`] started from each position, and
 /// checks at every position of every line that the end-now scores and

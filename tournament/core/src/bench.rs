@@ -106,7 +106,7 @@ impl Default for BenchConfig {
 }
 
 /// What `bench --json` prints.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Default, Serialize)]
 pub struct BenchReport {
     /// Median complete random 2-player games per second, one thread.
     pub random_games_per_s: f64,
@@ -140,6 +140,15 @@ pub struct BenchReport {
     /// legal move evaluated) in that midgame position, measured the same
     /// way.
     pub greedy_decisions_per_s: f64,
+    /// Rows of per-action features per second
+    /// ([`agents::action_features::for_each_row`], one row per legal
+    /// action) over every decision of [`FEATURE_GAMES`] random 2-seat
+    /// games (default rules, seeds 0, 1, …), one thread; measured the
+    /// same way as the search figures.
+    pub action_features_per_s: f64,
+    /// Microseconds per decision of those rows (all the rows of one
+    /// decision).
+    pub action_features_us_per_decision: f64,
     /// Games per second of `random` against `random`, both external
     /// bots (`carcassonne serve random`, one persistent process per seat),
     /// one thread.
@@ -278,6 +287,7 @@ pub fn run(config: &BenchConfig) -> BenchReport {
         rounds: config.rounds.clamp(1, 3),
     };
     let mcts = search.mcts_iterations_per_s(&MctsConfig::default(), 1);
+    let features = search.action_features_speed(&feature_positions(FEATURE_GAMES), false);
     let exe = std::env::current_exe().map(|p| p.display().to_string());
     let served = exe.ok().and_then(|exe| {
         let spec = format!("ext:cmd={exe} serve random");
@@ -316,6 +326,8 @@ pub fn run(config: &BenchConfig) -> BenchReport {
         python_games_per_s: python.map(|r| r.games_per_s),
         python_us_per_decision: python.map(|r| r.us_per_decision),
         greedy_decisions_per_s: mcts.greedy,
+        action_features_per_s: features.rows_per_s,
+        action_features_us_per_decision: 1e6 / features.decisions_per_s,
         az_iterations_per_s_midgame: config
             .network
             .as_deref()
@@ -533,6 +545,77 @@ impl SearchBench {
     }
 }
 
+/// Random 2-seat games whose decisions the per-action features figure
+/// reads.
+pub const FEATURE_GAMES: u64 = 4;
+
+/// Every decision (a seat to play) of `games` random 2-seat games under
+/// the default rules, from seeds `0..games`: the positions the
+/// per-action features figure reads.
+pub fn feature_positions(games: u64) -> Vec<State> {
+    let mut positions = Vec::new();
+    for seed in 0..games {
+        let mut rng = Pcg64Mcg::seed_from_u64(seed);
+        let mut state = State::new(Rules::default(), 2, Seat(0));
+        while !state.is_over() {
+            match engine::random_action(&state, &mut rng) {
+                Some(action) => {
+                    positions.push(state.clone());
+                    state.play_action_unchecked(action);
+                }
+                None => {
+                    state.apply_chance(&mut rng);
+                }
+            }
+        }
+    }
+    positions
+}
+
+/// Speed of the per-action features.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FeatureSpeed {
+    /// Rows per second (one per legal action).
+    pub rows_per_s: f64,
+    /// Decisions per second (all the rows of a position).
+    pub decisions_per_s: f64,
+}
+
+impl SearchBench {
+    /// Rows of per-action features per second over `positions` (each
+    /// round reads all of them at least once), one thread: through
+    /// [`agents::action_features::for_each_row`], or with `by_copy`
+    /// through the reference that plays each placement on a copy of the
+    /// position (the way before `EndNow::effects`, for comparison).
+    pub fn action_features_speed(&self, positions: &[State], by_copy: bool) -> FeatureSpeed {
+        use agents::action_features::{for_each_row, reference};
+        // One row per legal action (counted without reading any rows).
+        let mut rows_per_pass = 0u64;
+        for state in positions {
+            state.for_each_action(|_| rows_per_pass += 1);
+        }
+        let pass = || {
+            let mut sum = 0.0f32;
+            for state in positions {
+                if by_copy {
+                    reference::for_each_row(state, |_, row| sum += row[0]);
+                } else {
+                    for_each_row(state, |_, row| sum += row[0]);
+                }
+            }
+            std::hint::black_box(sum);
+        };
+        let passes_per_s = self.median_rate(|| {
+            pass();
+            1
+        });
+        FeatureSpeed {
+            rows_per_s: passes_per_s * rows_per_pass as f64,
+            decisions_per_s: passes_per_s * positions.len() as f64,
+        }
+    }
+}
+
 /// Random moves from `state` until 30 turns are played and a tile is to
 /// be placed (the benchmarks' midgame position).
 fn play_to_midgame(state: &mut State, rng: &mut AgentRng) {
@@ -560,6 +643,7 @@ impl BenchReport {
              mcts (default): {:.0} iterations/s from the opening, {:.0} in the midgame\n\
              bot protocol: serve random vs serve random {}; Python random bot vs random {}\n\
              greedy: {:.0} decisions/s in the midgame\n\
+             per-action features: {:.0} rows/s ({:.1} µs/decision)\n\
              az (shipped network, 400 iterations): {} iterations/s in the midgame; self-play {} examples per CPU-second\n\
              signature: {}\n",
             self.random_games_per_s,
@@ -576,6 +660,8 @@ impl BenchReport {
             rate_text(self.ext_games_per_s, self.ext_us_per_decision),
             rate_text(self.python_games_per_s, self.python_us_per_decision),
             self.greedy_decisions_per_s,
+            self.action_features_per_s,
+            self.action_features_us_per_decision,
             optional_rate(self.az_iterations_per_s_midgame),
             optional_rate(self.selfplay_examples_per_cpu_s),
             self.signature
@@ -619,6 +705,36 @@ mod tests {
         let missing = Path::new("no-such-network.safetensors");
         assert_eq!(SearchBench::ONCE.az_iterations_per_s(missing, 1), None);
         assert_eq!(selfplay_examples_per_cpu_s(missing, 1), None);
+    }
+
+    /// The per-action features figure reads every row of every decision
+    /// of its games, and `bench --json` reports it.
+    #[test]
+    fn action_features_speed_is_measured_and_reported() {
+        let positions = feature_positions(1);
+        assert!(positions.len() > 70, "{}", positions.len());
+        let speed = SearchBench::ONCE.action_features_speed(&positions, false);
+        let by_copy = SearchBench::ONCE.action_features_speed(&positions, true);
+        for s in [speed, by_copy] {
+            assert!(s.rows_per_s > 0.0 && s.decisions_per_s > 0.0, "{s:?}");
+            // Rows per decision: the positions' legal actions.
+            let legal: usize = positions.iter().map(|p| p.legal_actions().len()).sum();
+            let per_decision = legal as f64 / positions.len() as f64;
+            let measured = s.rows_per_s / s.decisions_per_s;
+            assert!(
+                (measured - per_decision).abs() < 1e-9,
+                "{measured} {per_decision}"
+            );
+        }
+        let report = BenchReport {
+            action_features_per_s: speed.rows_per_s,
+            action_features_us_per_decision: 1e6 / speed.decisions_per_s,
+            ..BenchReport::default()
+        };
+        let json = serde_json::to_value(&report).unwrap();
+        assert_eq!(json["action_features_per_s"], speed.rows_per_s);
+        assert!(json["action_features_us_per_decision"].as_f64().unwrap() > 0.0);
+        assert!(report.text().contains("per-action features: "));
     }
 
     #[test]

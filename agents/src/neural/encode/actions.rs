@@ -4,18 +4,16 @@
 //! between positions so that nothing is allocated once warm.
 
 use super::{cell_of, centre, ActionInput, ACTION_FEATURES, GIFT_POINTS, HALF, WINDOW};
-use engine::{
-    segment_id, Action, FeatureKind, GiftOpen, Move, Phase, Placement, Pos, SeatView, State,
-    MAX_HAND,
-};
+use engine::{Action, FeatureKind, GiftOpen, Pos, SeatView, State, MAX_HAND};
 use rand::SeedableRng;
 
 /// Encode `actions`, legal actions of the position of `view` whose seat is
 /// to play, in order (see the module doc).
 ///
 /// # Panics
-/// When an action is illegal in the position (the end-now gains are
-/// computed by playing it).
+/// When an action is illegal in the position (a gift opening or Take 2's
+/// choice is played on a copy; a placement outside the place phase has
+/// no effects to read).
 pub fn encode_actions(view: &SeatView<'_>, actions: &[Action]) -> Vec<ActionInput> {
     let mut features = Vec::with_capacity(actions.len() * ACTION_FEATURES);
     let mut cells = Vec::with_capacity(actions.len());
@@ -38,17 +36,6 @@ pub struct ActionEncoder {
     /// The determinization the gains are computed on (boxed: taken out
     /// and put back on every call).
     state: Option<Box<State>>,
-    /// The position after the placement `placed` without a meeple.
-    next: Option<State>,
-    /// The placement `next` was played from this position (`None`:
-    /// none yet; reset for each position).
-    placed: Option<Placement>,
-    /// Whether that placement brings one of the seat's meeples back.
-    others_back: bool,
-    /// Whether that placement earns the seat a gift card (The Gifts).
-    earns_gift: bool,
-    /// A copy to play an action on exactly.
-    exact: Option<State>,
 }
 
 impl ActionEncoder {
@@ -79,7 +66,6 @@ impl ActionEncoder {
             None => kept.insert(Box::new(view.determinize(&mut seed0()))),
         };
         let state = &**state;
-        self.placed = None;
         let mut end_now = state.end_now();
         let base = end_now.valued_scores();
         for &action in actions {
@@ -95,8 +81,12 @@ impl ActionEncoder {
                 f[46] = (!inside) as u8 as f32;
             };
             let mut meeple_kind = None;
+            // What a placement does, read without playing it (the
+            // end-now scores after it, its gift card, its supply).
+            let mut effects = None;
             match action {
                 Action::Place(mv) => {
+                    effects = Some(end_now.effects(mv));
                     f[0] = 1.0;
                     let tile = view.placing_tile(mv.placement.slot);
                     meeple_kind = match (tile, mv.meeple) {
@@ -137,15 +127,12 @@ impl ActionEncoder {
                     f[20 + t.index()] = 1.0;
                 }
             }
-            let after = end_now.after(action);
-            // A gift card the move earns: the mover's 2 points for it.
-            let gift = match action {
-                Action::Place(mv) if state.rules().gifts => {
-                    self.play_bare(state, mv.placement);
-                    self.earns_gift
-                }
-                _ => false,
+            let after = match &effects {
+                Some(e) => e.end_now,
+                None => end_now.after(action),
             };
+            // A gift card the move earns: the mover's 2 points for it.
+            let gift = effects.is_some_and(|e| e.earns_gift);
             // The seat's end-now total after the move, with that card.
             let total_after = |s: usize| {
                 let earned = if gift && s == me { GIFT_POINTS } else { 0.0 };
@@ -163,81 +150,15 @@ impl ActionEncoder {
             f[47] = gain(me) / 10.0;
             f[48] = others_gain / 10.0;
             f[49] = (total_after(me) - others_after) / 50.0;
-            if let (Action::Place(mv), Some(kind)) = (action, meeple_kind) {
+            if let (Some(e), Some(_)) = (effects, meeple_kind) {
+                // The meeple (or another of the seat's) comes back at
+                // once: the supply does not fall.
                 let seat = engine::Seat(me as u8);
-                f[50] = self.meeple_comes_back(state, seat, mv, kind) as u8 as f32;
+                f[50] = (e.supply_after >= state.supply(seat)) as u8 as f32;
             }
             cells.push(cell);
         }
         self.state = kept;
-    }
-
-    /// Play `placement` without a meeple on a copy of `state` (`next`),
-    /// unless it is the one played last, and note what does not depend on
-    /// the meeple: which of the seat's meeples come back (the features
-    /// the tile joins and completes are the same), and whether the move
-    /// earns a gift card (a meeple can only go on a feature nobody holds,
-    /// which the card's condition does not look at).
-    fn play_bare(&mut self, state: &State, placement: Placement) {
-        if self.placed == Some(placement) {
-            return;
-        }
-        let bare = Move {
-            placement,
-            meeple: None,
-        };
-        let next = self.next.get_or_insert_with(|| state.clone());
-        next.clone_from(state);
-        next.play_action_unchecked(Action::Place(bare));
-        let seat = state.to_play();
-        self.placed = Some(placement);
-        self.others_back = next.supply(seat) > state.supply(seat);
-        self.earns_gift = next.phase() == Phase::DrawGift;
-    }
-
-    /// Whether the seat to play's supply of meeples does not fall when it
-    /// plays `mv`, a placement with a meeple on a segment of `kind`: the
-    /// meeple (or another of the seat's) comes back at once because the
-    /// placement completes its feature. (The first encoder played each
-    /// such action on a copy of the state and compared the supplies; this
-    /// plays each placement once, without the meeple, for all its meeple
-    /// choices.)
-    fn meeple_comes_back(
-        &mut self,
-        state: &State,
-        seat: engine::Seat,
-        mv: Move,
-        kind: FeatureKind,
-    ) -> bool {
-        let exact = |scratch: &mut Option<State>| {
-            let next = scratch.get_or_insert_with(|| state.clone());
-            next.clone_from(state);
-            next.play_action_unchecked(Action::Place(mv));
-            next.supply(seat) >= state.supply(seat)
-        };
-        match kind {
-            // Fields are never complete during the game.
-            FeatureKind::Field => {}
-            // A monastery that its own tile completes: rare, played out.
-            FeatureKind::Monastery => return exact(&mut self.exact),
-            FeatureKind::Road | FeatureKind::City => {}
-        }
-        self.play_bare(state, mv.placement);
-        if self.others_back {
-            // Back: one or more of its meeples; the new one is one less.
-            return true;
-        }
-        match kind {
-            FeatureKind::Field | FeatureKind::Monastery => false,
-            FeatureKind::Road | FeatureKind::City => {
-                // The new meeple comes back when its feature is complete.
-                let next = self.next.as_ref().expect("played above");
-                let slot = state.board().tiles().len();
-                debug_assert_eq!(next.board().placed(slot).pos, mv.placement.pos);
-                let segment = mv.meeple.expect("a meeple");
-                next.is_complete(segment_id(slot, segment))
-            }
-        }
     }
 }
 

@@ -4,10 +4,10 @@
 //! and the tiles around it whose surrounded count rises.
 
 use super::super::State;
-use crate::board::NO_SLOT;
+use crate::board::{Bounds, AROUND, NO_SLOT};
 use crate::features::{segment_id, Counters, SegmentId};
 use crate::geom::{Pos, Rotation, Side};
-use crate::tiles::{Edge, FeatureKind, Tile, MAX_SEGMENTS, NO_SEGMENT};
+use crate::tiles::{Edge, FeatureKind, Oriented, Tile, MAX_SEGMENTS, NO_SEGMENT};
 
 /// A feature as the overlay sees it: a union-find root of the state, or
 /// `GROUP | node` for a group the placement makes.
@@ -40,6 +40,9 @@ pub(super) struct Overlay {
     /// tile: each gains one surrounding tile.
     pub(super) around: [u8; 8],
     pub(super) around_len: usize,
+    /// With `table_closes`, the cells around the new tile off the table:
+    /// they surround it as tiles would (as `Board::place` counts them).
+    pub(super) off_table: u8,
 }
 
 impl Overlay {
@@ -53,6 +56,7 @@ impl Overlay {
         bloom: 0,
         around: [0; 8],
         around_len: 0,
+        off_table: 0,
     };
 
     /// The changes of putting `tile` at `pos` turned by `rot` (a legal
@@ -115,7 +119,39 @@ impl Overlay {
                 ov.around_len += 1;
             }
         }
+        if state.rules.table_closes() {
+            ov.close_at_the_border(o, pos, &around, state.rules.bounds());
+        }
         ov
+    }
+
+    /// With `table_closes`: close the new tile's road and city edges that
+    /// face the table's border (as `State::put_tile` closes them, after
+    /// the joins) and count the cells around it off the table.
+    #[cold]
+    #[inline(never)]
+    fn close_at_the_border(&mut self, o: &Oriented, pos: Pos, around: &[u8; 8], bounds: Bounds) {
+        for side in Side::ALL {
+            let s = side.index();
+            if around[2 * s] == NO_SLOT
+                && o.edges[s] != Edge::Field
+                && !bounds.contains(pos.step(side))
+            {
+                let root = self.find(o.edge_segment[s] as usize);
+                self.counters[root].close(1);
+            }
+        }
+        for (k, &s) in around.iter().enumerate() {
+            let (dx, dy) = AROUND[k];
+            let at = Pos::new(pos.x.wrapping_add(dx), pos.y.wrapping_add(dy));
+            self.off_table += u8::from(s == NO_SLOT && !bounds.contains(at));
+        }
+    }
+
+    /// The new tile's own surrounded count.
+    #[inline]
+    pub(super) fn own_surrounded(&self) -> u8 {
+        self.around_len as u8 + self.off_table
     }
 
     pub(super) fn find(&self, mut node: usize) -> usize {
@@ -173,7 +209,7 @@ impl Overlay {
     /// Surrounding tiles of the tile whose monastery is `key`.
     pub(super) fn surrounded(&self, state: &State, key: Key) -> u8 {
         if key & GROUP != 0 {
-            return self.around_len as u8;
+            return self.own_surrounded();
         }
         let slot = key as usize / MAX_SEGMENTS;
         state.board.placed(slot).surrounded + self.gains(slot) as u8
