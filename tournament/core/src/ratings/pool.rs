@@ -6,7 +6,7 @@
 //! folders of other rules, player counts or code revisions are refused
 //! with one line naming both folders and the difference, never pooled
 //! silently. A game of 3 to 6 players becomes one comparison per pair of
-//! its seats held by different agents ([`summary::comparisons`]: the
+//! its seats held by different agents ([`crate::results::summary::comparisons`]: the
 //! better-ranked seat wins it, equal ranks draw), so its comparisons are
 //! not independent observations; [`super::fit()`]'s bootstrap resamples
 //! whole deck groups for that reason.
