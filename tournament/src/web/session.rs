@@ -129,7 +129,7 @@ impl Session {
     /// hints shown per seat when `hints`).
     ///
     /// # Errors
-    /// The game's folder cannot be made.
+    /// The game ended at once and its record could not be saved.
     pub fn new(
         cast: &WebAgents,
         players: usize,
