@@ -127,7 +127,8 @@ pub struct ImproveArgs {
     #[arg(long, value_name = "N", help_heading = "The az network (--net)")]
     pub gauntlet_games: Option<u64>,
     /// Keep every generation's example shards (default: remove those no
-    /// later training window needs, about 1.3 MB a game).
+    /// later training window needs; compressed shards take about 30–65 KB
+    /// a game).
     #[arg(long, help_heading = "The az network (--net)")]
     pub keep_shards: bool,
     /// Print the `carcassonne selfplay` command of the next generation
