@@ -59,14 +59,17 @@ pub fn report(dir: &Path, out: Option<PathBuf>) -> Result<PathBuf> {
 pub fn report_page(dir: &Path, rows: &[NetGenerationRow]) -> Result<String> {
     use pictures::render::xml_escape;
     use pictures::report::charts::{generations, ratings_by_cpu, GenerationPoint, RatingPoint};
+    // A run without promotion matches (--no-gate) chains no Elo.
     let points: Vec<GenerationPoint> = rows
         .iter()
-        .map(|r| GenerationPoint {
-            generation: r.generation,
-            elo: r.elo_vs_gen0,
-            low: r.elo_vs_gen0_low,
-            high: r.elo_vs_gen0_high,
-            promoted: r.promoted,
+        .filter_map(|r| {
+            Some(GenerationPoint {
+                generation: r.generation,
+                elo: r.elo_vs_gen0?,
+                low: r.elo_vs_gen0_low?,
+                high: r.elo_vs_gen0_high?,
+                promoted: r.promoted,
+            })
         })
         .collect();
     let mut cpu_hours = 0.0;
@@ -94,6 +97,17 @@ pub fn report_page(dir: &Path, rows: &[NetGenerationRow]) -> Result<String> {
             ratings_by_cpu(&rated)?
         )
     };
+    let chained_section = if points.len() < 2 {
+        String::new()
+    } else {
+        format!(
+            "<h2>Elo against generation 0</h2><figure>{}<figcaption>Each candidate's Elo against generation 0 with its 95% interval, \
+             chained through the promotion matches (filled: promoted; the grey line is the best network). \
+             Matches are against the best network of their time, so the chain adds their uncertainties \
+             and overstates the climb: the rating above is the measure of progress.</figcaption></figure>",
+            generations(&points)?
+        )
+    };
     let csv = String::from_utf8(csv_bytes(rows)?).map_err(|e| Error::Internal(e.to_string()))?;
     let mut table = String::from("<table>");
     for (i, line) in csv.lines().enumerate() {
@@ -111,29 +125,31 @@ pub fn report_page(dir: &Path, rows: &[NetGenerationRow]) -> Result<String> {
          <style>body {{ font-family: sans-serif; margin: 1.5em auto; max-width: 1000px; }} \
          table {{ border-collapse: collapse; font-size: 0.8em; }} th, td {{ padding: 0.2em 0.4em; border-bottom: 1px solid #ddd; }} \
          svg {{ max-width: 100%; height: auto; }} pre {{ font-size: 0.8em; background: #f7f7f7; padding: 0.5em; }}</style></head>\n\
-         <body><h1>improve --net: {}</h1>{rating_section}\
-         <h2>Elo against generation 0</h2><figure>{}<figcaption>Each candidate's Elo against generation 0 with its 95% interval, \
-         chained through the promotion matches (filled: promoted; the grey line is the best network). \
-         Matches are against the best network of their time, so the chain adds their uncertainties \
-         and overstates the climb: the rating above is the measure of progress.</figcaption></figure>\
+         <body><h1>improve --net: {}</h1>{rating_section}{chained_section}\
          <h2>Generations</h2>{table}<p>Columns: docs/neural.md.</p><h2>Settings</h2><pre>{}</pre></body></html>\n",
         xml_escape(&dir.display().to_string()),
-        generations(&points)?,
         xml_escape(&settings),
     ))
 }
 
 /// `generations.csv` of an `improve --net` run as a table for the
-/// terminal.
+/// terminal: the rating on the fixed anchors is the measure of progress
+/// (`-` without a gauntlet); the promotion match and the Elo chained
+/// through the promotions follow (`-` without a match: `--no-gate`).
 pub fn net_table(rows: &[NetGenerationRow]) -> String {
     let opt = |x: Option<f64>, d: usize| x.map_or("-".to_string(), |x| format!("{x:.d$}"));
+    let interval = |x: Option<f64>, low: Option<f64>, high: Option<f64>| match (x, low, high) {
+        (Some(x), Some(low), Some(high)) => format!("{x:.0} [{low:.0}, {high:.0}]"),
+        _ => "-".to_string(),
+    };
     let mut s = format!(
-        "{:>3} {:>6} {:>8} {:>7} {:>7} {:>6} {:>6} {:>5} {:>7} {:>22} {:>8} {:>4} {:>8}\n",
+        "{:>3} {:>6} {:>8} {:>7} {:>7} {:>20} {:>6} {:>6} {:>7} {:>7} {:>20} {:>8} {:>4} {:>8}\n",
         "gen",
         "games",
         "examples",
         "policy",
         "value",
+        "rating [95%]",
         "match",
         "score",
         "sprt",
@@ -145,19 +161,18 @@ pub fn net_table(rows: &[NetGenerationRow]) -> String {
     );
     for r in rows {
         s.push_str(&format!(
-            "{:>3} {:>6} {:>8} {:>7} {:>7} {:>6} {:>6} {:>5} {:>7} {:>7.1} [{:>5.1}, {:>5.1}] {:>8} {:>4} {:>8.1}\n",
+            "{:>3} {:>6} {:>8} {:>7} {:>7} {:>20} {:>6} {:>6} {:>7} {:>7} {:>20} {:>8} {:>4} {:>8.1}\n",
             r.generation,
             r.games,
             r.examples,
             opt(r.heldout_policy_loss.or(r.policy_loss), 3),
             opt(r.heldout_value_loss.or(r.value_loss), 3),
+            interval(r.rating, r.rating_low, r.rating_high),
             r.match_games,
             opt(r.score, 3),
             if r.sprt.is_empty() { "-" } else { &r.sprt },
             opt(r.llr, 2),
-            r.elo_vs_gen0,
-            r.elo_vs_gen0_low,
-            r.elo_vs_gen0_high,
+            interval(r.elo_vs_gen0, r.elo_vs_gen0_low, r.elo_vs_gen0_high),
             r.promoted,
             r.best,
             r.cpu_s

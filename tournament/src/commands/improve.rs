@@ -115,6 +115,11 @@ pub struct ImproveArgs {
         help_heading = "The az network (--net)"
     )]
     pub sprt: Option<String>,
+    /// No promotion match: every generation's network self-plays the
+    /// next generation (AlphaZero's way, not AlphaGo Zero's); the run's
+    /// progress is read off the gauntlet, which it needs.
+    #[arg(long, help_heading = "The az network (--net)")]
+    pub no_gate: bool,
     /// The fixed anchors every generation plays (paired decks, the same
     /// for every generation): the run's progress is its score against
     /// them (default: greedy, and with 2 players and the standard rules
@@ -226,6 +231,7 @@ fn net_options(args: &ImproveArgs) -> Result<NetOptions> {
         noise: args.noise,
         temp_moves: args.temp_moves,
         sprt: args.sprt.clone(),
+        no_gate: args.no_gate,
         anchors: args.anchors.clone(),
         gauntlet_games: args.gauntlet_games,
         keep_shards: args.keep_shards,
@@ -235,7 +241,7 @@ fn net_options(args: &ImproveArgs) -> Result<NetOptions> {
 }
 
 /// The options that only `--net` takes, with whether each was given.
-fn net_only(args: &ImproveArgs) -> [(&'static str, bool); 19] {
+fn net_only(args: &ImproveArgs) -> [(&'static str, bool); 20] {
     [
         ("--anchors", args.anchors.is_some()),
         ("--gauntlet-games", args.gauntlet_games.is_some()),
@@ -254,6 +260,7 @@ fn net_only(args: &ImproveArgs) -> [(&'static str, bool); 19] {
         ("--noise", args.noise.is_some()),
         ("--temp-moves", args.temp_moves.is_some()),
         ("--sprt", args.sprt.is_some()),
+        ("--no-gate", args.no_gate),
         ("--rules", args.rules.variants.is_some()),
         ("--selfplay-command", args.selfplay_command),
     ]

@@ -259,6 +259,50 @@ fn improve_net_runs_generations_resumes_after_a_kill_and_takes_merged_selfplay()
 }
 
 #[test]
+fn improve_net_without_a_gate_self_plays_every_new_network() {
+    let dir = scratch("improve-net-ungated");
+    let run = dir.join("run");
+    let args = new_run(&run, &["--no-gate"]);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let table = succeed(&args);
+    assert!(table.contains("ungated"), "{table}");
+    let csv = read(&run.join("generations.csv"));
+    let rows: Vec<Vec<&str>> = csv
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').collect())
+        .collect();
+    assert_eq!(rows.len(), 3, "{csv}");
+    let col = |name: &str| COLUMNS.split(',').position(|c| c == name).unwrap();
+    for (k, row) in rows.iter().enumerate().skip(1) {
+        assert_eq!(row[col("sprt")], "ungated", "{csv}");
+        assert_eq!(row[col("match_games")], "0", "{csv}");
+        assert_eq!(row[col("promoted")], "true", "{csv}");
+        assert_eq!(row[col("best")], k.to_string(), "{csv}");
+        // No match, so no chained Elo; the gauntlet rates every network.
+        for c in ["score", "elo", "elo_vs_gen0", "elo_vs_gen0_low"] {
+            assert_eq!(row[col(c)], "", "{c}: {csv}");
+        }
+        let [rating, low, high] =
+            ["rating", "rating_low", "rating_high"].map(|c| row[col(c)].parse::<f64>().unwrap());
+        assert!(low <= rating && rating <= high, "{csv}");
+        assert!(!run.join(format!("gen-{k}/match")).exists());
+    }
+    // Generation 2 self-plays with generation 1's network, whatever a
+    // match would have said.
+    let info = read(&run.join("gen-2/selfplay/run.json"));
+    assert!(info.contains("net=gen-1/net.safetensors"), "{info}");
+    // The page has the rating chart and no chained Elo.
+    let page = read(&run.join("report.html"));
+    assert!(page.contains("Rating against the fixed anchors"), "{page}");
+    assert!(!page.contains("Elo against generation 0"), "{page}");
+    // Resumed, it stays ungated and finished.
+    let before = generations(&run);
+    resume(&run);
+    assert_eq!(generations(&run), before);
+}
+
+#[test]
 fn merge_copies_selfplay_examples_and_refuses_clashes() {
     let dir = scratch("merge-examples");
     let selfplay = |out: &Path, shard: Option<&str>| {
@@ -378,6 +422,19 @@ fn improve_net_bad_flags_give_one_line_errors() {
             ],
             "/no/such/dir",
         ),
+        (
+            &[
+                "improve",
+                "--net",
+                "--out",
+                o,
+                "--no-gate",
+                "--anchors",
+                "none",
+            ],
+            "--no-gate",
+        ),
+        (&["improve", "--no-gate"], "--net"),
         (
             &["improve", "--net", "--resume", "/no/such/run"],
             "not an improve --net run",

@@ -172,9 +172,9 @@ pub fn improve_net(
         elo: None,
         elo_low: None,
         elo_high: None,
-        elo_vs_gen0: 0.0,
-        elo_vs_gen0_low: 0.0,
-        elo_vs_gen0_high: 0.0,
+        elo_vs_gen0: Some(0.0),
+        elo_vs_gen0_low: Some(0.0),
+        elo_vs_gen0_high: Some(0.0),
         rating: None,
         rating_low: None,
         rating_high: None,
@@ -264,30 +264,39 @@ pub fn improve_net(
             }
         }
         let trained = NetEvaluator::load(&candidate).map_err(|e| Error::Folder(e.to_string()))?;
-        let match_dir = gen_folder.join("match");
-        let match_args = settings.match_args(
-            &settings.spec_net(&dir, k),
-            &settings.spec_net(&dir, best),
-            k,
-        )?;
-        let info = match mode {
-            Mode::Plan => {
-                finished(&match_dir, &match_args).ok_or_else(|| plan_error(k, "match"))?
-            }
-            Mode::Run => timed(&gen_folder, "match", || {
-                tournament_step(&match_dir, match_args, steps, &hints, hooks)
-            })?,
-        };
-        let sprt = info
-            .sprt
-            .ok_or_else(|| Error::Folder(format!("{}: no SPRT result", match_dir.display())))?;
         let games = read_run_info(&selfplay)?.games_finished;
-        let m = MatchElo::of(&sprt);
-        let chain = best_chain.then(&m);
-        let promoted = sprt.decision == SprtDecision::AcceptH1;
+        let gate = if settings.gate {
+            let match_dir = gen_folder.join("match");
+            let match_args = settings.match_args(
+                &settings.spec_net(&dir, k),
+                &settings.spec_net(&dir, best),
+                k,
+            )?;
+            let info = match mode {
+                Mode::Plan => {
+                    finished(&match_dir, &match_args).ok_or_else(|| plan_error(k, "match"))?
+                }
+                Mode::Run => timed(&gen_folder, "match", || {
+                    tournament_step(&match_dir, match_args, steps, &hints, hooks)
+                })?,
+            };
+            let sprt = info
+                .sprt
+                .ok_or_else(|| Error::Folder(format!("{}: no SPRT result", match_dir.display())))?;
+            Some((MatchElo::of(&sprt), sprt))
+        } else {
+            None
+        };
+        // Ungated, every candidate is promoted and no Elo is chained.
+        let promoted = gate
+            .as_ref()
+            .is_none_or(|(_, sprt)| sprt.decision == SprtDecision::AcceptH1);
+        let chain = gate.as_ref().map(|(m, _)| best_chain.then(m));
         if promoted {
             best = k;
-            best_chain = chain;
+            if let Some(chain) = chain {
+                best_chain = chain;
+            }
         }
         if mode == Mode::Run {
             gauntlet_rows.extend(timed(&gen_folder, "gauntlet", || {
@@ -305,16 +314,19 @@ pub fn improve_net(
             heldout_policy_loss: fact(&trained, "heldout_policy_loss").map(r4),
             heldout_value_loss: fact(&trained, "heldout_value_loss").map(r4),
             heldout_top1: fact(&trained, "heldout_top1").map(r4),
-            match_games: sprt.games,
-            score: Some(r4(m.score)),
-            sprt: sprt.decision.to_string(),
-            llr: Some(r4(sprt.llr)),
-            elo: Some(r1(m.elo)),
-            elo_low: Some(r1(m.low)),
-            elo_high: Some(r1(m.high)),
-            elo_vs_gen0: r1(chain.elo),
-            elo_vs_gen0_low: r1(chain.low()),
-            elo_vs_gen0_high: r1(chain.high()),
+            match_games: gate.as_ref().map_or(0, |(_, sprt)| sprt.games),
+            score: gate.as_ref().map(|(m, _)| r4(m.score)),
+            sprt: gate.as_ref().map_or_else(
+                || "ungated".to_string(),
+                |(_, sprt)| sprt.decision.to_string(),
+            ),
+            llr: gate.as_ref().map(|(_, sprt)| r4(sprt.llr)),
+            elo: gate.as_ref().map(|(m, _)| r1(m.elo)),
+            elo_low: gate.as_ref().map(|(m, _)| r1(m.low)),
+            elo_high: gate.as_ref().map(|(m, _)| r1(m.high)),
+            elo_vs_gen0: chain.map(|c| r1(c.elo)),
+            elo_vs_gen0_low: chain.map(|c| r1(c.low())),
+            elo_vs_gen0_high: chain.map(|c| r1(c.high())),
             rating: None,
             rating_low: None,
             rating_high: None,

@@ -32,11 +32,14 @@ pub struct NetGenerationRow {
     pub heldout_value_loss: Option<f64>,
     /// Top-1 agreement with the search on them.
     pub heldout_top1: Option<f64>,
-    /// Games of the promotion match.
+    /// Games of the promotion match (0 without one: generation 0, and
+    /// every generation of a run with `--no-gate`).
     pub match_games: u64,
     /// The candidate's score in it (wins + draws / 2, per game).
     pub score: Option<f64>,
-    /// `H0`, `H1` or `none` (empty for generation 0).
+    /// `H0`, `H1` or `none`; `ungated` in a run without promotion
+    /// matches (`--no-gate`: every candidate is promoted); empty for
+    /// generation 0.
     pub sprt: String,
     /// The SPRT's log-likelihood ratio at the end.
     pub llr: Option<f64>,
@@ -47,12 +50,13 @@ pub struct NetGenerationRow {
     /// High end.
     pub elo_high: Option<f64>,
     /// Elo of the candidate against generation 0, chained through the
-    /// promotion matches (standard errors added in quadrature).
-    pub elo_vs_gen0: f64,
+    /// promotion matches (standard errors added in quadrature); empty in
+    /// a run without promotion matches (`--no-gate`).
+    pub elo_vs_gen0: Option<f64>,
     /// Its 95% interval, low end.
-    pub elo_vs_gen0_low: f64,
+    pub elo_vs_gen0_low: Option<f64>,
     /// High end.
-    pub elo_vs_gen0_high: f64,
+    pub elo_vs_gen0_high: Option<f64>,
     /// The network's rating on the joint ladder of every gauntlet and
     /// promotion game so far (Elo, the first anchor at 0; refitted after
     /// every generation, so earlier rows move a little as data come in;

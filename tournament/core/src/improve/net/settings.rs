@@ -56,6 +56,9 @@ pub struct NetOptions {
     pub temp_moves: Option<u32>,
     /// The promotion test `ELO0,ELO1` (default `0,30`).
     pub sprt: Option<String>,
+    /// No promotion match: each generation's network self-plays the
+    /// next (needs a gauntlet, which measures the run).
+    pub no_gate: bool,
     /// The gauntlet's anchors, comma-separated specs, or `none`
     /// (default: [`default_anchors`]).
     pub anchors: Option<String>,
@@ -123,6 +126,11 @@ pub struct NetSettings {
     pub surprise: f64,
     /// The promotion test, `ELO0,ELO1`.
     pub sprt: String,
+    /// Whether a candidate must pass the promotion test to self-play the
+    /// next generation (`--no-gate`: every candidate does, and no match
+    /// is played). Runs made before the option were gated.
+    #[serde(default = "gated")]
+    pub gate: bool,
     /// Generation 0's training data (empty: random weights).
     pub bootstrap: Vec<PathBuf>,
     /// The fixed anchors of the gauntlet (empty: none; runs made before
@@ -174,6 +182,11 @@ pub const DEFAULT_HIDDEN: usize = 64;
 
 /// Networks of runs made before `board` was kept read the board.
 fn reads_the_board() -> bool {
+    true
+}
+
+/// What a run written before `--no-gate` existed did.
+fn gated() -> bool {
     true
 }
 
@@ -338,6 +351,7 @@ impl NetSettings {
             holdout: args.holdout.unwrap_or(d.held_out),
             surprise: args.surprise.unwrap_or(d.surprise),
             sprt,
+            gate: !args.no_gate,
             // The run works in its own folder: files are kept by
             // absolute paths.
             bootstrap: args
@@ -362,6 +376,11 @@ impl NetSettings {
         }
         if settings.gauntlet_games == 0 {
             settings.anchors.clear();
+        }
+        if !settings.gate && settings.anchors.is_empty() {
+            return Err(invalid(
+                "--no-gate: a run without promotion matches is measured by its gauntlet alone; give --anchors (not none) and --gauntlet-games of at least 1".to_string(),
+            ));
         }
         crate::learning::train_net::check(&settings.train_config(&[], None, 0))?;
         if !settings.bootstrap.is_empty() {
