@@ -33,6 +33,7 @@ pub enum Command {
     /// Fit a value model to the positions of self-play folders.
     Train(crate::commands::train::TrainArgs),
     /// Self-play, train and promote by SPRT, generation after generation.
+    #[command(after_help = crate::commands::improve::COSTS)]
     Improve(crate::commands::improve::ImproveArgs),
     /// Train the `az` network on self-play examples (docs/neural.md).
     #[command(name = "train-net")]

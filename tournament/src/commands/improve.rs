@@ -12,6 +12,16 @@ use std::path::PathBuf;
 use tournament::improve::linear::ImproveOptions;
 use tournament::improve::net::{NetOptions, SETTINGS_FILE};
 
+/// What an `improve --net` run costs, as measured (the end of `--help`).
+pub const COSTS: &str =
+    "What an `improve --net` run costs (CPU-seconds of all threads, measured on \
+the project's 2-core machine; docs/neural.md): the default recipe (az:iterations=400, 800 games a \
+generation) about 0.17 CPU-hours a generation with its gauntlet (0.09 without one: run B, whose 6 \
+generations made models/net-2p-zero.safetensors); `--agent \
+az:root=gumbel,iterations=64,cap_full=0.25,cap_fast=16` about 0.04 CPU-hours a generation, half \
+of it the gauntlet's 300 games (experiments/az-gumbel-cap). After pruning a generation keeps about \
+50 MB, most of it positions.csv.";
+
 /// Options of `carcassonne improve`.
 #[derive(Debug, Clone, Default, ClapArgs)]
 pub struct ImproveArgs {
