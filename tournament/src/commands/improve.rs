@@ -73,6 +73,16 @@ pub struct ImproveArgs {
     /// from random weights.
     #[arg(long, value_name = "DIR", num_args = 1.., help_heading = "The az network (--net)")]
     pub bootstrap: Vec<PathBuf>,
+    /// Start generation 0 from these weights (e.g. a shipped network or
+    /// another run's best: the run goes on from there; with --bootstrap,
+    /// trained further on those folders). The network's sizes and inputs
+    /// are the file's (--hidden, --board, --no-features refused).
+    #[arg(
+        long,
+        value_name = "NET.safetensors",
+        help_heading = "The az network (--net)"
+    )]
+    pub init: Option<PathBuf>,
     /// Trunk width of the network (default: 64).
     #[arg(long, help_heading = "The az network (--net)")]
     pub hidden: Option<usize>,
@@ -201,6 +211,12 @@ fn base_options(args: &ImproveArgs) -> ImproveOptions {
 /// An option given with `--resume` other than `--threads`,
 /// `--generations` and `--selfplay-command`.
 fn net_options(args: &ImproveArgs) -> Result<NetOptions> {
+    if let (Some(init), true) = (&args.init, args.no_board) {
+        return Err(Error::Invalid(format!(
+            "--no-board cannot be given with --init: the run's networks have the sizes and inputs of {}",
+            init.display()
+        )));
+    }
     if let Some(dir) = &args.resume {
         let given = [
             ("--out", args.out.is_some()),
@@ -230,6 +246,7 @@ fn net_options(args: &ImproveArgs) -> Result<NetOptions> {
         base: base_options(args),
         resume: args.resume.clone(),
         bootstrap: args.bootstrap.clone(),
+        init: args.init.clone(),
         hidden: args.hidden,
         board: args.board,
         features: !args.no_features,
@@ -251,7 +268,7 @@ fn net_options(args: &ImproveArgs) -> Result<NetOptions> {
 }
 
 /// The options that only `--net` takes, with whether each was given.
-fn net_only(args: &ImproveArgs) -> [(&'static str, bool); 20] {
+fn net_only(args: &ImproveArgs) -> [(&'static str, bool); 21] {
     [
         ("--anchors", args.anchors.is_some()),
         ("--gauntlet-games", args.gauntlet_games.is_some()),
@@ -260,6 +277,7 @@ fn net_only(args: &ImproveArgs) -> [(&'static str, bool); 20] {
         ("--board", args.board),
         ("--no-features", args.no_features),
         ("--bootstrap", !args.bootstrap.is_empty()),
+        ("--init", args.init.is_some()),
         ("--resume", args.resume.is_some()),
         ("--hidden", args.hidden.is_some()),
         ("--epochs", args.epochs.is_some()),

@@ -259,7 +259,7 @@ fn improve_net_runs_generations_resumes_after_a_kill_and_takes_merged_selfplay()
 }
 
 #[test]
-fn improve_net_without_a_gate_self_plays_every_new_network() {
+fn improve_net_without_a_gate_self_plays_every_new_network_and_another_run_goes_on_from_it() {
     let dir = scratch("improve-net-ungated");
     let run = dir.join("run");
     let args = new_run(&run, &["--no-gate"]);
@@ -300,6 +300,49 @@ fn improve_net_without_a_gate_self_plays_every_new_network() {
     let before = generations(&run);
     resume(&run);
     assert_eq!(generations(&run), before);
+
+    // Another run goes on from this one's last network (--init): its
+    // generation 0 has those weights, sizes and inputs.
+    let init = run.join("gen-2/net.safetensors");
+    let next = dir.join("next");
+    let mut args = new_run(
+        &next,
+        &["--init", init.to_str().unwrap(), "--generations", "1"],
+    );
+    let hidden = args.iter().position(|a| a == "--hidden").unwrap();
+    args.drain(hidden..hidden + 2);
+    let generations_flag = args.iter().position(|a| a == "--generations").unwrap();
+    args.drain(generations_flag..generations_flag + 2);
+    succeed(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    assert!(
+        weights(&next, 0) == weights(&run, 2),
+        "generation 0 is not the --init network"
+    );
+    let settings = read(&next.join("improve-net.json"));
+    assert!(settings.contains("\"hidden\": 8"), "{settings}");
+    // Sizes cannot be asked of a network that has its own.
+    let other = dir.join("other");
+    let err = fails(&[
+        "improve",
+        "--net",
+        "--out",
+        other.to_str().unwrap(),
+        "--init",
+        init.to_str().unwrap(),
+        "--hidden",
+        "16",
+    ]);
+    assert!(err.contains("--hidden") && err.contains("--init"), "{err}");
+    let err = fails(&[
+        "improve",
+        "--net",
+        "--out",
+        other.to_str().unwrap(),
+        "--init",
+        "/no/such/net.safetensors",
+    ]);
+    assert!(err.contains("/no/such/net.safetensors"), "{err}");
+    assert!(!other.exists());
 }
 
 #[test]

@@ -34,6 +34,10 @@ pub struct NetOptions {
     pub resume: Option<PathBuf>,
     /// Train generation 0 on these folders of self-play examples.
     pub bootstrap: Vec<PathBuf>,
+    /// Generation 0 starts from these weights (their sizes and inputs
+    /// are the run's; `hidden`, `board` and `features` must be left at
+    /// their defaults).
+    pub init: Option<PathBuf>,
     /// Trunk width (default [`DEFAULT_HIDDEN`]).
     pub hidden: Option<usize>,
     /// Networks that read the board window.
@@ -131,8 +135,12 @@ pub struct NetSettings {
     /// is played). Runs made before the option were gated.
     #[serde(default = "gated")]
     pub gate: bool,
-    /// Generation 0's training data (empty: random weights).
+    /// Generation 0's training data (empty: random weights, or `init`).
     pub bootstrap: Vec<PathBuf>,
+    /// Generation 0's starting weights (absolute path; none: random
+    /// weights from the seed). Runs made before the option have none.
+    #[serde(default)]
+    pub init: Option<PathBuf>,
     /// The fixed anchors of the gauntlet (empty: none; runs made before
     /// the gauntlet have none).
     #[serde(default)]
@@ -359,6 +367,11 @@ impl NetSettings {
                 .iter()
                 .map(|p| std::path::absolute(p).map_err(|e| Error::io("resolve", p, e)))
                 .collect::<Result<_>>()?,
+            init: args
+                .init
+                .as_ref()
+                .map(|p| std::path::absolute(p).map_err(|e| Error::io("resolve", p, e)))
+                .transpose()?,
             anchors: Vec::new(),
             gauntlet_games: args.gauntlet_games.unwrap_or(100),
             prune_shards: !args.keep_shards,
@@ -381,6 +394,9 @@ impl NetSettings {
             return Err(invalid(
                 "--no-gate: a run without promotion matches is measured by its gauntlet alone; give --anchors (not none) and --gauntlet-games of at least 1".to_string(),
             ));
+        }
+        if let Some(init) = settings.init.clone() {
+            settings.take_sizes_of(&init, args)?;
         }
         crate::learning::train_net::check(&settings.train_config(&[], None, 0))?;
         if !settings.bootstrap.is_empty() {
@@ -420,6 +436,28 @@ impl NetSettings {
             .canonicalize()
             .map_err(|e| Error::io("resolve", dir, e))?;
         Ok((settings, dir, lock))
+    }
+
+    /// The sizes and inputs of the network `init` (`--init`), which the
+    /// run's networks keep; `args` may not ask for any.
+    fn take_sizes_of(&mut self, init: &Path, args: &NetOptions) -> Result<()> {
+        let asked = [
+            ("--hidden", args.hidden.is_some()),
+            ("--board", args.board),
+            ("--no-features", !args.features),
+        ];
+        if let Some((flag, _)) = asked.iter().find(|(_, given)| *given) {
+            return Err(invalid(format!(
+                "{flag} cannot be given with --init: the run's networks have the sizes and inputs of {}",
+                init.display()
+            )));
+        }
+        let net = agents::neural::NetEvaluator::load(init)
+            .map_err(|e| invalid(format!("--init: {e}")))?;
+        self.hidden = net.net.config.hidden;
+        self.board = net.net.config.board;
+        self.features = net.net.config.features;
+        Ok(())
     }
 
     /// What `fit` needs to train on `data` from `init` with seed `seed`.

@@ -69,11 +69,18 @@ pub(super) fn count_examples(dir: &Path) -> Result<usize> {
         .len())
 }
 
-/// Generation 0's network: random weights, or trained on the bootstrap
-/// data (its size told to `hooks`).
+/// Generation 0's network: random weights or the `init` network, or
+/// either trained on the bootstrap data (its size told to `hooks`).
 pub(super) fn initial(settings: &NetSettings, dir: &Path, hooks: &dyn Hooks) -> Result<()> {
     let seed = mix(settings.seed, TAG, &[0]);
     let path = net_path(dir, 0);
+    if let (Some(init), true) = (&settings.init, settings.bootstrap.is_empty()) {
+        let mut net = NetEvaluator::load(init).map_err(|e| Error::Folder(e.to_string()))?;
+        net.provenance
+            .extra
+            .insert("init".into(), init.display().to_string());
+        return save(&mut net, &path, &[("examples", "0".to_string())]);
+    }
     if settings.bootstrap.is_empty() {
         let config = settings.train_config(&[], None, seed);
         let mut net = NetEvaluator::new(config.net, seed);
@@ -82,7 +89,7 @@ pub(super) fn initial(settings: &NetSettings, dir: &Path, hooks: &dyn Hooks) -> 
         return save(&mut net, &path, &[("examples", "0".to_string())]);
     }
     let mut log = Vec::new();
-    let config = settings.train_config(&settings.bootstrap, None, seed);
+    let config = settings.train_config(&settings.bootstrap, settings.init.clone(), seed);
     let mut fitted = fit(&config, &mut log)?;
     hooks.warn(&format!(
         "generation 0: trained on {} bootstrap examples",
