@@ -5,7 +5,7 @@
 //! shards and merged, and the one-line errors of bad flags. Also `merge`
 //! of self-play examples.
 
-use crate::common::{bin, fails, fails_with, read, scratch};
+use crate::common::{bin, fails, fails_with, json, read, scratch};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -132,6 +132,19 @@ fn improve_net_runs_generations_resumes_after_a_kill_and_takes_merged_selfplay()
             row[col("elo_vs_gen0_high")].parse::<f64>().unwrap(),
         );
         assert!(low <= high, "{csv}");
+    }
+    // Each row's CPU time is its steps' (gen-K/time.json), generation
+    // 0's gauntlet included.
+    for (k, row) in rows.iter().enumerate() {
+        let times = json(&a.join(format!("gen-{k}/time.json")));
+        let steps = times.as_object().unwrap();
+        assert!(steps.contains_key("gauntlet"), "gen-{k}: {times}");
+        let cpu: f64 = steps.values().map(|t| t[0].as_f64().unwrap()).sum();
+        let row_cpu: f64 = row[col("cpu_s")].parse().unwrap();
+        assert!(
+            (row_cpu - cpu).abs() < 0.002,
+            "gen-{k}: {row_cpu} against {times}"
+        );
     }
     // Every generation on the joint ladder, greedy (the one anchor) at 0.
     for row in &rows {
