@@ -165,7 +165,9 @@ pub struct NetSettings {
 /// shipped from-scratch network where they are found (from the current
 /// folder; named by absolute paths), at the run's own search budget and
 /// searched as the run's matches search (without the playout cap or a
-/// Gumbel root's draws).
+/// Gumbel root's draws); for other seat counts or rules, where those
+/// were not made for, plain `mcts` at its default budget (the agent the
+/// networks for 3 players and The Gifts are measured against).
 pub fn default_anchors(agent: &str, players: u64, rules: &Rules) -> Vec<String> {
     let mut anchors = vec!["greedy".to_string()];
     if players == 2 && *rules == Rules::default() {
@@ -178,6 +180,8 @@ pub fn default_anchors(agent: &str, players: u64, rules: &Rules) -> Vec<String> 
                 &[("net", zero.display().to_string())],
             ));
         }
+    } else {
+        anchors.push("mcts".to_string());
     }
     anchors
 }
@@ -591,6 +595,23 @@ impl NetSettings {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn other_seat_counts_and_rules_are_measured_against_plain_mcts() {
+        use super::default_anchors;
+        use engine::Rules;
+        let gifts = Rules {
+            gifts: true,
+            ..Rules::default()
+        };
+        for (players, rules) in [(3, Rules::default()), (4, Rules::default()), (2, gifts)] {
+            assert_eq!(
+                default_anchors("az:iterations=8", players, &rules),
+                ["greedy", "mcts"],
+                "{players} players, {rules:?}"
+            );
+        }
+    }
+
     #[test]
     fn matches_play_without_the_playout_cap_or_gumbel_draws() {
         use super::without_self_play_params as strip;
