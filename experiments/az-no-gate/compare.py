@@ -8,6 +8,7 @@ rating (its own fit, the first anchor at 0).
     python3 compare.py NAME_A RUN_A NAME_B RUN_B > table.md
 """
 import csv
+import json
 import os
 import sys
 
@@ -19,11 +20,22 @@ def load(run):
         gauntlet = list(csv.DictReader(f))
     cpu, rows = 0.0, {}
     for g in gens:
-        cpu += float(g["cpu_s"] or 0)
+        cpu += step_cpu(run, g)
         scores = {r["anchor"]: r for r in gauntlet if r["generation"] == g["generation"]}
         rows[int(g["generation"])] = (cpu / 3600, scores, g)
     anchors = list(dict.fromkeys(r["anchor"] for r in gauntlet))
     return rows, anchors
+
+
+def step_cpu(run, g):
+    """The generation's CPU-seconds: its steps' in gen-K/time.json (where
+    a fresh run's generation 0 row before 6aa30bb missed its gauntlet),
+    else the row's."""
+    path = os.path.join(run, f"gen-{g['generation']}", "time.json")
+    if os.path.exists(path):
+        with open(path) as f:
+            return sum(t[0] for t in json.load(f).values())
+    return float(g["cpu_s"] or 0)
 
 
 def score(row):

@@ -333,28 +333,23 @@ fn improve_net_without_a_gate_self_plays_every_new_network_and_another_run_goes_
     );
     let settings = read(&next.join("improve-net.json"));
     assert!(settings.contains("\"hidden\": 8"), "{settings}");
-    // Sizes cannot be asked of a network that has its own.
+    // Sizes cannot be asked of a network that has its own; a missing
+    // network is named.
     let other = dir.join("other");
-    let err = fails(&[
-        "improve",
-        "--net",
-        "--out",
-        other.to_str().unwrap(),
-        "--init",
-        init.to_str().unwrap(),
-        "--hidden",
-        "16",
-    ]);
-    assert!(err.contains("--hidden") && err.contains("--init"), "{err}");
-    let err = fails(&[
-        "improve",
-        "--net",
-        "--out",
-        other.to_str().unwrap(),
-        "--init",
-        "/no/such/net.safetensors",
-    ]);
-    assert!(err.contains("/no/such/net.safetensors"), "{err}");
+    let init = init.to_str().unwrap();
+    let cases: [(&[&str], &[&str]); 2] = [
+        (&["--init", init, "--hidden", "16"], &["--hidden", "--init"]),
+        (
+            &["--init", "/no/such/net.safetensors"],
+            &["/no/such/net.safetensors"],
+        ),
+    ];
+    for (extra, needles) in cases {
+        let mut args = vec!["improve", "--net", "--out", other.to_str().unwrap()];
+        args.extend_from_slice(extra);
+        let err = fails(&args);
+        assert!(needles.iter().all(|n| err.contains(n)), "{extra:?}: {err}");
+    }
     assert!(!other.exists());
 }
 
