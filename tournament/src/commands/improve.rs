@@ -22,6 +22,19 @@ az:root=gumbel,iterations=64,cap_full=0.25,cap_fast=16` about 0.04 CPU-hours a g
 of it the gauntlet's 300 games (experiments/az-gumbel-cap). After pruning a generation keeps about \
 50 MB, most of it positions.csv.";
 
+/// `--anchor-generation`: a generation, or none.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AnchorGeneration(pub Option<u64>);
+
+fn parse_anchor_generation(text: &str) -> std::result::Result<AnchorGeneration, String> {
+    if text == "none" {
+        return Ok(AnchorGeneration(None));
+    }
+    text.parse()
+        .map(|k| AnchorGeneration(Some(k)))
+        .map_err(|_| format!("a generation (0, 1, …) or none, not {text:?}"))
+}
+
 /// Options of `carcassonne improve`.
 #[derive(Debug, Clone, Default, ClapArgs)]
 pub struct ImproveArgs {
@@ -151,6 +164,11 @@ pub struct ImproveArgs {
     /// Games of each generation against each anchor (default: 100).
     #[arg(long, value_name = "N", help_heading = "The az network (--net)")]
     pub gauntlet_games: Option<u64>,
+    /// The run's own generation that every later generation also plays in
+    /// its gauntlet, or `none` (default: 1): the low end of the ladder,
+    /// where early networks lose every game to the fixed anchors.
+    #[arg(long, value_name = "K", value_parser = parse_anchor_generation, help_heading = "The az network (--net)")]
+    pub anchor_generation: Option<AnchorGeneration>,
     /// Keep every generation's example shards (default: remove those no
     /// later training window needs; compressed shards take about 30–65 KB
     /// a game).
@@ -261,6 +279,7 @@ fn net_options(args: &ImproveArgs) -> Result<NetOptions> {
         no_gate: args.no_gate,
         anchors: args.anchors.clone(),
         gauntlet_games: args.gauntlet_games,
+        anchor_generation: args.anchor_generation.map(|g| g.0),
         keep_shards: args.keep_shards,
         selfplay_command: args.selfplay_command,
         stop_after: args.stop_after,
@@ -268,10 +287,11 @@ fn net_options(args: &ImproveArgs) -> Result<NetOptions> {
 }
 
 /// The options that only `--net` takes, with whether each was given.
-fn net_only(args: &ImproveArgs) -> [(&'static str, bool); 21] {
+fn net_only(args: &ImproveArgs) -> [(&'static str, bool); 22] {
     [
         ("--anchors", args.anchors.is_some()),
         ("--gauntlet-games", args.gauntlet_games.is_some()),
+        ("--anchor-generation", args.anchor_generation.is_some()),
         ("--keep-shards", args.keep_shards),
         ("--no-board", args.no_board),
         ("--board", args.board),

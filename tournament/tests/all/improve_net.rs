@@ -157,7 +157,8 @@ fn improve_net_runs_generations_resumes_after_a_kill_and_takes_merged_selfplay()
     let made = |k: usize| rows[k][col("examples")].parse::<u64>().unwrap();
     assert_eq!(train(2), made(1) + made(2), "{csv}");
     // Every generation, generation 0 included, played the gauntlet (only
-    // greedy here: the tests run where models/ is not).
+    // greedy here: the tests run where models/ is not), and generation 2
+    // the run's own generation 1 too (--anchor-generation's default).
     let gauntlet = read(&a.join("gauntlet.csv"));
     let mut lines = gauntlet.lines();
     assert_eq!(
@@ -165,14 +166,28 @@ fn improve_net_runs_generations_resumes_after_a_kill_and_takes_merged_selfplay()
         Some("generation,anchor,games,score,score_low,score_high")
     );
     let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
-    assert_eq!(rows.len(), 3, "{gauntlet}");
-    for (k, row) in rows.iter().enumerate() {
+    assert_eq!(rows.len(), 4, "{gauntlet}");
+    for (k, row) in rows.iter().take(3).enumerate() {
         assert_eq!(
             row[..3],
             [k.to_string().as_str(), "greedy", "2"],
             "{gauntlet}"
         );
-        let [score, low, high] = [3, 4, 5].map(|i| row[i].parse::<f64>().unwrap());
+    }
+    assert_eq!(rows[3][0], "2", "{gauntlet}");
+    // (The spec is quoted: it holds commas.)
+    assert!(
+        gauntlet
+            .lines()
+            .nth(4)
+            .unwrap()
+            .contains(",\"az:iterations=8,net=gen-1/net.safetensors\","),
+        "{gauntlet}"
+    );
+    assert!(a.join("gen-2/gauntlet/anchor-1/pairwise.csv").is_file());
+    for row in &rows {
+        let n = row.len();
+        let [score, low, high] = [n - 3, n - 2, n - 1].map(|i| row[i].parse::<f64>().unwrap());
         assert!((0.0..=1.0).contains(&score) && low <= score && score <= high);
     }
     // Generation 1's shards are read by no later window (2): pruned; the
@@ -486,6 +501,7 @@ fn improve_net_bad_flags_give_one_line_errors() {
             "--no-gate",
         ),
         (&["improve", "--no-gate"], "--net"),
+        (&["improve", "--anchor-generation", "2"], "--net"),
         (
             &["improve", "--net", "--resume", "/no/such/run"],
             "not an improve --net run",
@@ -500,6 +516,21 @@ fn improve_net_bad_flags_give_one_line_errors() {
         assert!(err.contains(needle), "{args:?}: {err}");
         assert!(!out.exists(), "{args:?} wrote {}", out.display());
     }
+    let err = fails_with(
+        &[
+            "improve",
+            "--net",
+            "--out",
+            o,
+            "--anchor-generation",
+            "first",
+        ],
+        2,
+    );
+    assert!(
+        err.contains("--anchor-generation") && err.trim().lines().count() == 1,
+        "{err}"
+    );
     // Seat counts are checked by clap's value parser: exit 2, one line.
     let err = fails_with(&["improve", "--net", "--out", o, "--players", "7"], 2);
     assert!(

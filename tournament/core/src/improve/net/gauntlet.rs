@@ -1,7 +1,8 @@
 //! The gauntlet of an `improve --net` run: every generation's network —
 //! promoted or not, generation 0 included — plays each fixed anchor
-//! (`--anchors`) on the same paired decks at the run's fixed search
-//! budget. Its direct scores (`gauntlet.csv`) measure progress without
+//! (`--anchors`), and every later generation the run's own generation
+//! `--anchor-generation` (default 1), on the same paired decks at the
+//! run's fixed search budget. Its direct scores (`gauntlet.csv`) measure progress without
 //! chaining one promotion match onto the next, and one joint rating fit
 //! over every gauntlet and promotion game ([`joint_ladder`],
 //! [`crate::ratings`]) puts every generation on one scale anchored
@@ -58,15 +59,15 @@ pub fn play(
 ) -> Result<Vec<GauntletRow>> {
     let net = settings.spec_net(dir, k);
     let mut rows = Vec::new();
-    for (i, anchor) in settings.anchors.iter().enumerate() {
-        let step = settings.gauntlet_args(&net, i);
+    for (i, anchor) in settings.gauntlet_opponents(dir, k) {
+        let step = settings.gauntlet_args(&net, &anchor, i);
         let player = step.agents[0].clone();
         let folder = gauntlet_dir(dir, k, i);
         tournament_step(&folder, step, steps, hints, hooks)?;
         let row = pairwise_row(&folder, &player)?;
         rows.push(GauntletRow {
             generation: k,
-            anchor: anchor.clone(),
+            anchor,
             games: row.games,
             score: r4(row.win_rate),
             score_low: r4(row.paired_ci_low),
@@ -118,8 +119,10 @@ pub fn joint_ladder(
             folders.push(promotion);
         }
         folders.extend(
-            (0..settings.anchors.len())
-                .map(|i| gauntlet_dir(dir, g, i))
+            settings
+                .gauntlet_opponents(dir, g)
+                .into_iter()
+                .map(|(i, _)| gauntlet_dir(dir, g, i))
                 .filter(|f| played(f)),
         );
     }

@@ -68,6 +68,9 @@ pub struct NetOptions {
     pub anchors: Option<String>,
     /// Games of each generation against each anchor (default 100).
     pub gauntlet_games: Option<u64>,
+    /// The run's own generation that later generations play in their
+    /// gauntlet: `Some(None)` for none (default: generation 1).
+    pub anchor_generation: Option<Option<u64>>,
     /// Keep every generation's example shards.
     pub keep_shards: bool,
     /// Run nothing: write the next generation's self-play command.
@@ -148,6 +151,12 @@ pub struct NetSettings {
     /// Games of each generation against each anchor.
     #[serde(default)]
     pub gauntlet_games: u64,
+    /// The run's own generation every later generation plays in its
+    /// gauntlet besides the fixed anchors (the low end of the ladder:
+    /// generations that lose every game to the fixed anchors are still
+    /// told apart). Runs made before the option have none.
+    #[serde(default)]
+    pub anchor_generation: Option<u64>,
     /// Remove example shards that no later training window needs.
     #[serde(default)]
     pub prune_shards: bool,
@@ -378,6 +387,7 @@ impl NetSettings {
                 .transpose()?,
             anchors: Vec::new(),
             gauntlet_games: args.gauntlet_games.unwrap_or(100),
+            anchor_generation: args.anchor_generation.unwrap_or(Some(1)),
             prune_shards: !args.keep_shards,
             movable: true,
         };
@@ -393,6 +403,10 @@ impl NetSettings {
         }
         if settings.gauntlet_games == 0 {
             settings.anchors.clear();
+        }
+        if settings.anchors.is_empty() {
+            // No gauntlet: nothing to play the run's own generation in.
+            settings.anchor_generation = None;
         }
         if !settings.gate && settings.anchors.is_empty() {
             return Err(invalid(
@@ -560,12 +574,26 @@ impl NetSettings {
         })
     }
 
-    /// The gauntlet match of the network `net` against anchor `i`: the
-    /// same decks for every generation (the seed does not depend on it).
-    pub fn gauntlet_args(&self, net: &Path, i: usize) -> Settings {
+    /// What generation `k` plays in its gauntlet: each fixed anchor (by
+    /// its index), then — for the generations after it — the run's own
+    /// generation [`NetSettings::anchor_generation`] (index: the fixed
+    /// anchors' count), searched as the run's matches search.
+    pub fn gauntlet_opponents(&self, dir: &Path, k: u64) -> Vec<(usize, String)> {
+        let mut opponents: Vec<(usize, String)> =
+            self.anchors.iter().cloned().enumerate().collect();
+        if let Some(g) = self.anchor_generation.filter(|&g| g < k) {
+            opponents.push((self.anchors.len(), self.match_agent(&self.spec_net(dir, g))));
+        }
+        opponents
+    }
+
+    /// The gauntlet match of the network `net` against `anchor`, the
+    /// opponent of index `i`: the same decks for every generation (the
+    /// seed does not depend on it).
+    pub fn gauntlet_args(&self, net: &Path, anchor: &str, i: usize) -> Settings {
         step_settings(
             "gauntlet",
-            vec![self.match_agent(net), self.anchors[i].clone()],
+            vec![self.match_agent(net), anchor.to_string()],
             self.players,
             self.gauntlet_games,
             mix(self.seed, TAG, &[GAUNTLET, i as u64]),
