@@ -1,6 +1,7 @@
 //! The network's improvement loop (`carcassonne improve --net`):
 //! generations of the `az` network, each self-played, trained and
-//! promoted only by an SPRT match.
+//! promoted only by an SPRT match (or, with `--no-gate`, promoted
+//! without one).
 //!
 //! A run folder `DIR` holds `improve-net.json` (its settings), one folder
 //! per generation and `generations.csv` (a row per finished generation,
@@ -8,9 +9,10 @@
 //! line adds `report.html`, its Elo against generation 0
 //! ([`crate::improve::Hooks::generations_written`]).
 //!
-//! - `gen-0/net.safetensors`: random weights (seeded), or a network
-//!   trained on `--bootstrap` folders of self-play examples (any agent
-//!   whose search reports root visits: `az`, `mcts`).
+//! - `gen-0/net.safetensors`: random weights (seeded) or the `--init`
+//!   network, either trained on `--bootstrap` folders of self-play
+//!   examples if given (any agent whose search reports root visits:
+//!   `az`, `mcts`).
 //! - Generation `k` (1, 2, …), with `best` the latest promoted network:
 //!   1. `gen-k/selfplay/`: `--games-per-gen` games of `az:…,net=best` with
 //!      root noise and early temperature (the self-play code of
@@ -24,11 +26,14 @@
 //!   3. `gen-k/match/`: the candidate against `best`, paired decks and
 //!      seat rotation, stopped by the SPRT (`--sprt`, default 0,30) or
 //!      after `--match-games`. The candidate is promoted only if the test
-//!      accepts H1.
+//!      accepts H1. Without the gate ([`NetSettings::gate`] false) no
+//!      match is played and every candidate is promoted.
 //!   4. `gen-k/gauntlet/anchor-I/`: the candidate, promoted or not,
-//!      against each fixed anchor (`--anchors`), `--gauntlet-games` on
-//!      the same decks for every generation ([`gauntlet`]; generation 0
-//!      plays it too): `gauntlet.csv` holds the direct scores.
+//!      against each fixed anchor (`--anchors`) and, after generation
+//!      `--anchor-generation`, that generation of the run,
+//!      `--gauntlet-games` on the same decks for every generation
+//!      ([`gauntlet`]; generation 0 plays it too): `gauntlet.csv` holds
+//!      the direct scores.
 //!   5. With shard pruning (the default; `--keep-shards` keeps them),
 //!      the example shards of generations no later window reads are
 //!      removed (`gen-j/selfplay/examples/`; the games stay).
