@@ -7,7 +7,7 @@
 //! charts.
 
 use crate::render::xml_escape;
-use crate::report::charts;
+use crate::report::charts::{self, Share};
 use crate::report::data::Table;
 use crate::report::{figure, html_table, STYLE};
 use files::error::Result;
@@ -41,6 +41,32 @@ fn group_name(players: usize, rules: &str) -> String {
     format!("{players} players, {rules} rules")
 }
 
+/// A measure's name short enough for a chart's row label.
+fn short_measure(d: &DeckRow) -> String {
+    match d.measure.as_str() {
+        "total" => "total points",
+        "margin" => "margin of two agents",
+        "first_seat" => "first seat's margin",
+        other => other,
+    }
+    .to_string()
+}
+
+/// The row labels and bars of the deck's shares: each measure's share
+/// with its interval, `None` when not measurable.
+pub(crate) fn deck_bars(decks: &[&DeckRow]) -> (Vec<String>, Vec<Share>) {
+    let names = decks.iter().map(|d| short_measure(d)).collect();
+    let shares = decks
+        .iter()
+        .map(|d| match (d.share, d.share_low, d.share_high) {
+            (Some(x), Some(lo), Some(hi)) => Some((x, lo, hi)),
+            (Some(x), _, _) => Some((x, x, x)),
+            _ => None,
+        })
+        .collect();
+    (names, shares)
+}
+
 /// A share as a percentage, `—` when not measured.
 fn percent(x: Option<f64>) -> String {
     x.map_or("—".to_string(), |x| format!("{:.1}%", 100.0 * x))
@@ -66,7 +92,7 @@ fn group_section(a: &Analysis, length: &LengthRow) -> Result<String> {
         length.turns_mean
     );
     let names: Vec<String> = seats.iter().map(|r| format!("seat {}", r.seat)).collect();
-    let shares: Vec<Option<(f64, f64, f64)>> = seats
+    let shares: Vec<Share> = seats
         .iter()
         .map(|r| Some((r.win_share, r.win_share_low, r.win_share_high)))
         .collect();
@@ -108,15 +134,7 @@ fn group_section(a: &Analysis, length: &LengthRow) -> Result<String> {
         .to_vec(),
         rows,
     }));
-    let names: Vec<String> = decks.iter().map(|d| d.what().to_string()).collect();
-    let shares: Vec<Option<(f64, f64, f64)>> = decks
-        .iter()
-        .map(|d| match (d.share, d.share_low, d.share_high) {
-            (Some(x), Some(lo), Some(hi)) => Some((x, lo, hi)),
-            (Some(x), _, _) => Some((x, x, x)),
-            _ => None,
-        })
-        .collect();
+    let (names, shares) = deck_bars(&decks);
     let measured: Vec<String> = decks
         .iter()
         .map(|d| {
@@ -143,7 +161,7 @@ fn group_section(a: &Analysis, length: &LengthRow) -> Result<String> {
             ),
         )?,
         &xml_escape(&format!(
-            "The share of each measure's variance that lies between decks, the agents held fixed; no bar: no deck played twice. {}.",
+            "The share of each measure's variance that lies between decks, the agents held fixed (no bar: no deck played twice) — {}.",
             measured.join("; ")
         )),
     ));
@@ -213,7 +231,7 @@ pub fn page(analysis: &Analysis) -> Result<String> {
     let names: Vec<String> = analysis
         .lengths
         .iter()
-        .map(|l| group_name(l.players, &l.rules))
+        .map(|l| format!("{} players, {}", l.players, l.rules))
         .collect();
     let turns: Vec<(f64, f64, f64, f64)> = analysis
         .lengths

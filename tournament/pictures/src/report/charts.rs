@@ -320,7 +320,7 @@ pub fn category_bars(names: &[String], means: &[[f64; 5]]) -> Result<String> {
 /// Wilson 95% intervals; the dashed line is the rate of a fair seat.
 pub fn seats(seats: &[SeatResult], players: usize) -> Result<String> {
     let names: Vec<String> = (0..players).map(|s| format!("seat {s}")).collect();
-    let rates: Vec<Option<(f64, f64, f64)>> = (0..players)
+    let rates: Vec<Share> = (0..players)
         .map(|s| {
             let rows: Vec<&SeatResult> = seats.iter().filter(|r| r.seat == s).collect();
             let n = rows.len() as f64;
@@ -345,11 +345,15 @@ pub fn seats(seats: &[SeatResult], players: usize) -> Result<String> {
     )
 }
 
+/// A share (0 to 1) with its interval, `(share, low, high)`; `None`
+/// when it was not measured.
+pub type Share = Option<(f64, f64, f64)>;
+
 /// Shares (0 to 1) as bars with their intervals, one row per name;
 /// `None` draws no bar (not measured); `fair` draws a dashed line.
 pub fn share_bars(
     names: &[String],
-    shares: &[Option<(f64, f64, f64)>],
+    shares: &[Share],
     fair: Option<f64>,
     x_desc: &str,
 ) -> Result<String> {
