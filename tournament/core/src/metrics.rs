@@ -32,21 +32,34 @@
 //!   reproducible).
 //! - **Length** ([`LengthRow`]) and **points by category** per agent
 //!   ([`AgentRow`]).
+//!
+//! Memory: games stream by ([`for_each_game`]) and a [`Group`] keeps
+//! running sums (wins by seat, points by category per agent) and, of
+//! each game, only what the deck measures and the standard errors need
+//! — its deck, its seating (an interned id), its length and its seats'
+//! scores: 16 + 4 × players bytes a game instead of its rows (≈ 0.7 GB
+//! a million games before). The deck measures group values by deck, so
+//! something per deck must stay; the seat margins' and the length's
+//! standard errors are summed in two passes over the kept scores, in
+//! game order, so every number is the same to the last bit as from the
+//! rows.
 
 use crate::results::output::{for_each_game, read_run_info};
 use crate::results::schema::{GameRow, Outcome};
-use crate::stats::{mean_se, wilson_interval, Z95};
+use crate::stats::{mean_se_of, wilson_interval, Z95};
 use engine::Rules;
 use files::error::{Error, Result};
 use rand::{Rng, SeedableRng};
 use serde::Serialize;
-use std::collections::BTreeMap;
+use std::collections::HashMap;
+use std::ops::Range;
 use std::path::{Path, PathBuf};
 
 /// Resamples of the decks' bootstrap.
 pub const BOOTSTRAP: usize = 200;
 
-/// The complete games of one player count and rules.
+/// The complete games of one player count and rules, in the compact form
+/// the measures need (see the module's "Memory").
 #[derive(Clone, Debug, Default)]
 pub struct Group {
     /// Seats per game.
@@ -55,10 +68,131 @@ pub struct Group {
     pub rules: String,
     /// The folders it was read from.
     pub folders: Vec<PathBuf>,
-    /// Each game's rows, seat by seat; no forfeits.
-    pub games: Vec<Vec<GameRow>>,
     /// Games left out because a seat forfeited.
     pub forfeited: u64,
+    /// Agent labels, in order of first appearance.
+    agents: Vec<String>,
+    /// Their ids: indices into `agents`.
+    agent_ids: HashMap<String, u32>,
+    /// Seatings (agent ids in seat order), in order of first appearance.
+    seatings: Vec<Vec<u32>>,
+    /// Their ids: indices into `seatings`.
+    seating_ids: HashMap<Vec<u32>, u32>,
+    /// Each game's deck seed.
+    deck: Vec<u64>,
+    /// Each game's seating.
+    seating: Vec<u32>,
+    /// Each game's turns (its first row's).
+    turns: Vec<u32>,
+    /// Each game's scores in seat order, `players` a game.
+    scores: Vec<u32>,
+    /// Each seat's share of the wins, summed game by game.
+    wins: Vec<f64>,
+    /// Per agent id: seats, score, road, city, monastery, farm, gifts and
+    /// meeples placed, summed seat by seat.
+    sums: Vec<[f64; 8]>,
+}
+
+impl Group {
+    /// No games yet of `players` seats under `rules`.
+    pub fn new(players: usize, rules: &str) -> Group {
+        Group {
+            players,
+            rules: rules.to_string(),
+            wins: vec![0.0; players],
+            ..Group::default()
+        }
+    }
+
+    /// Complete games (no forfeits).
+    pub fn games(&self) -> u64 {
+        self.deck.len() as u64
+    }
+
+    /// Add the rows of one game. A game with fewer or more rows than
+    /// seats (the partial last game of an interrupted run) is skipped, a
+    /// game in which a seat forfeited is counted in `forfeited`.
+    ///
+    /// # Errors
+    /// Its rows are not one for each seat `0..players`.
+    pub fn add(&mut self, game: &[GameRow]) -> std::result::Result<(), String> {
+        let n = self.players;
+        if game.len() != n {
+            return Ok(());
+        }
+        if game.iter().any(|r| !r.forfeit.is_empty()) {
+            self.forfeited += 1;
+            return Ok(());
+        }
+        let mut seated = vec![None; n];
+        for row in game {
+            match seated.get_mut(row.seat) {
+                Some(slot @ None) => *slot = Some(row),
+                _ => {
+                    return Err(format!(
+                        "game {}: its rows are not one for each seat 0..{n}",
+                        row.game
+                    ))
+                }
+            }
+        }
+        let turns = u32::try_from(game[0].turns)
+            .map_err(|_| format!("game {}: {} turns", game[0].game, game[0].turns))?;
+        let tied = game.iter().filter(|r| r.result == Outcome::Draw).count();
+        for row in game {
+            self.wins[row.seat] += match row.result {
+                Outcome::Win => 1.0,
+                Outcome::Draw => 1.0 / tied as f64,
+                Outcome::Loss => 0.0,
+            };
+            let id = self.agent_id(&row.agent);
+            let values = [
+                1.0,
+                f64::from(row.score),
+                f64::from(row.road),
+                f64::from(row.city),
+                f64::from(row.monastery),
+                f64::from(row.farm),
+                f64::from(row.gifts),
+                f64::from(row.meeples_placed),
+            ];
+            for (sum, v) in self.sums[id as usize].iter_mut().zip(values) {
+                *sum += v;
+            }
+        }
+        let seating: Vec<u32> = seated
+            .iter()
+            .flatten()
+            .map(|r| self.agent_ids[&r.agent])
+            .collect();
+        let next = self.seatings.len() as u32;
+        let id = *self.seating_ids.entry(seating).or_insert_with_key(|s| {
+            self.seatings.push(s.clone());
+            next
+        });
+        self.seating.push(id);
+        self.deck.push(game[0].deck_seed);
+        self.turns.push(turns);
+        self.scores.extend(seated.iter().flatten().map(|r| r.score));
+        Ok(())
+    }
+
+    /// The id of the agent `label`, new if it is not known yet.
+    fn agent_id(&mut self, label: &str) -> u32 {
+        if let Some(&id) = self.agent_ids.get(label) {
+            return id;
+        }
+        let id = self.agents.len() as u32;
+        self.agents.push(label.to_string());
+        self.agent_ids.insert(label.to_string(), id);
+        self.sums.push([0.0; 8]);
+        id
+    }
+
+    /// Each game's scores in seat order.
+    fn game_scores(&self) -> std::slice::ChunksExact<'_, u32> {
+        self.scores.chunks_exact(self.players.max(1))
+    }
 }
 
 /// Read the complete games of `dirs`, grouped by player count and rules
@@ -66,7 +200,8 @@ pub struct Group {
 ///
 /// # Errors
 /// One line: a folder without run.json or games.csv, a games.csv that
-/// does not parse, or a folder given twice.
+/// does not parse or whose game is not one row per seat, or a folder
+/// given twice.
 pub fn load(dirs: &[PathBuf]) -> Result<Vec<Group>> {
     let mut groups: Vec<Group> = Vec::new();
     let mut seen: Vec<PathBuf> = Vec::new();
@@ -85,25 +220,16 @@ pub fn load(dirs: &[PathBuf]) -> Result<Vec<Group>> {
         {
             Some(at) => at,
             None => {
-                groups.push(Group {
-                    players,
-                    rules,
-                    ..Group::default()
-                });
+                groups.push(Group::new(players, &rules));
                 groups.len() - 1
             }
         };
         let group = &mut groups[at];
         group.folders.push(dir.clone());
-        for_each_game(dir, |game, _| {
-            if game.len() == players {
-                if game.iter().any(|r| !r.forfeit.is_empty()) {
-                    group.forfeited += 1;
-                } else {
-                    group.games.push(game.to_vec());
-                }
-            }
-            Ok(())
+        for_each_game(dir, |game, line| {
+            group.add(game).map_err(|e| {
+                Error::Folder(format!("{}: games.csv line {line}: {e}", dir.display()))
+            })
         })?;
     }
     Ok(groups)
@@ -149,39 +275,31 @@ pub struct SeatRow {
 /// The seats of `group`.
 pub fn seats(group: &Group) -> Vec<SeatRow> {
     let n = group.players;
-    let mut wins = vec![0.0; n];
-    let mut scores = vec![Vec::new(); n];
-    let mut margins = vec![Vec::new(); n];
-    for game in &group.games {
-        let tied = game.iter().filter(|r| r.result == Outcome::Draw).count();
-        let total: u32 = game.iter().map(|r| r.score).sum();
-        for row in game {
-            let s = row.seat;
-            wins[s] += match row.result {
-                Outcome::Win => 1.0,
-                Outcome::Draw => 1.0 / tied as f64,
-                Outcome::Loss => 0.0,
-            };
-            let others = f64::from(total - row.score) / (n - 1) as f64;
-            scores[s].push(f64::from(row.score));
-            margins[s].push(f64::from(row.score) - others);
-        }
-    }
-    let games = group.games.len() as f64;
+    let games = group.games() as f64;
     (0..n)
         .map(|s| {
-            let (low, high) = wilson_interval(wins[s], games, Z95);
-            let margin = mean_se(&margins[s]);
+            let (low, high) = wilson_interval(group.wins[s], games, Z95);
+            let scores = group.game_scores().map(|g| f64::from(g[s]));
+            let margins = group.game_scores().map(|g| {
+                let total: u32 = g.iter().sum();
+                let others = f64::from(total - g[s]) / (n - 1) as f64;
+                f64::from(g[s]) - others
+            });
+            let margin = mean_se_of(margins);
             SeatRow {
                 players: n,
                 rules: group.rules.clone(),
                 seat: s,
-                games: group.games.len() as u64,
-                win_share: if games > 0.0 { wins[s] / games } else { 0.0 },
+                games: group.games(),
+                win_share: if games > 0.0 {
+                    group.wins[s] / games
+                } else {
+                    0.0
+                },
                 win_share_low: low,
                 win_share_high: high,
                 fair_share: 1.0 / n as f64,
-                mean_score: mean_se(&scores[s]).mean,
+                mean_score: mean_se_of(scores).mean,
                 mean_margin: margin.mean,
                 mean_margin_se: margin.se,
             }
@@ -239,50 +357,58 @@ impl DeckRow {
 /// first shows in `first_seat`, not in `margin`, whose sign it flips
 /// with the seats.
 pub fn decks(group: &Group, seed: u64) -> Vec<DeckRow> {
-    // (agents, deck) → values.
-    let mut totals: BTreeMap<(String, u64), Vec<f64>> = BTreeMap::new();
-    let mut margins: BTreeMap<(String, u64), Vec<f64>> = BTreeMap::new();
-    // (seating: the agents in seat order, agents, deck, first seat's margin).
-    let mut first_seat: Vec<(String, String, u64, f64)> = Vec::new();
-    for game in &group.games {
-        let deck = game[0].deck_seed;
-        let mut table: Vec<&str> = game.iter().map(|r| r.agent.as_str()).collect();
+    let n = group.players;
+    let label = |id: &u32| group.agents[*id as usize].as_str();
+    // Per seating: its set of agents (their labels sorted) and its pairs
+    // of seats of different agents (the earlier label first: the margin
+    // is its score less the other's) with the pair's labels.
+    let mut tables: Vec<String> = Vec::new();
+    let mut pairs: Vec<Vec<(usize, usize, String)>> = Vec::new();
+    for seating in &group.seatings {
+        let mut table: Vec<&str> = seating.iter().map(label).collect();
         table.sort_unstable();
-        let total: u32 = game.iter().map(|r| r.score).sum();
-        let table = table.join("\n");
-        if let Some(first) = game.iter().find(|r| r.seat == 0) {
-            let others = f64::from(total - first.score) / (game.len() - 1) as f64;
-            let mut seating: Vec<&GameRow> = game.iter().collect();
-            seating.sort_by_key(|r| r.seat);
-            let seating: Vec<&str> = seating.iter().map(|r| r.agent.as_str()).collect();
-            first_seat.push((
-                seating.join("\n"),
-                table.clone(),
-                deck,
-                f64::from(first.score) - others,
-            ));
-        }
-        totals
-            .entry((table, deck))
-            .or_default()
-            .push(f64::from(total));
-        for (i, x) in game.iter().enumerate() {
-            for y in &game[i + 1..] {
-                if x.agent == y.agent {
+        tables.push(table.join("\n"));
+        let mut of_seating = Vec::new();
+        for (i, x) in seating.iter().enumerate() {
+            for (j, y) in seating.iter().enumerate().skip(i + 1) {
+                let (x, y) = (label(x), label(y));
+                if x == y {
                     continue;
                 }
-                let (a, b) = if x.agent < y.agent { (x, y) } else { (y, x) };
-                let margin = f64::from(a.score) - f64::from(b.score);
-                let pair = format!("{}\n{}", a.agent, b.agent);
-                margins.entry((pair, deck)).or_default().push(margin);
+                of_seating.push(if x < y {
+                    (i, j, format!("{x}\n{y}"))
+                } else {
+                    (j, i, format!("{y}\n{x}"))
+                });
             }
         }
+        pairs.push(of_seating);
     }
-    let row = |measure: &str, groups: Vec<Vec<f64>>, salt: u64| {
-        let values = groups.iter().map(Vec::len).sum::<usize>() as u64;
-        let (share, low, high) = if groups.len() >= 2 {
-            let (low, high) = bootstrap(&groups, seed ^ salt);
-            (between_share(&groups), low, high)
+    let table_key = ranks(&tables);
+    let pair_keys: Vec<Vec<u32>> = {
+        let all: Vec<String> = pairs.iter().flatten().map(|p| p.2.clone()).collect();
+        let mut keys = ranks(&all).into_iter();
+        pairs
+            .iter()
+            .map(|p| keys.by_ref().take(p.len()).collect())
+            .collect()
+    };
+    let games = || {
+        group
+            .deck
+            .iter()
+            .zip(&group.seating)
+            .zip(group.game_scores())
+            .map(|((&deck, &seating), scores)| (deck, seating as usize, scores))
+    };
+
+    // Each measure's values are dropped once its row is made.
+    let row = |measure: &str, groups: Groups, salt: u64| {
+        let groups_len = groups.ends.len();
+        let slices = groups.slices();
+        let (share, low, high) = if groups_len >= 2 {
+            let (low, high) = bootstrap(&slices, seed ^ salt);
+            (between_share(&slices), low, high)
         } else {
             (None, None, None)
         };
@@ -290,63 +416,152 @@ pub fn decks(group: &Group, seed: u64) -> Vec<DeckRow> {
             players: group.players,
             rules: group.rules.clone(),
             measure: measure.to_string(),
-            groups: groups.len() as u64,
-            values,
+            groups: groups_len as u64,
+            values: groups.values.len() as u64,
             share,
             share_low: low,
             share_high: high,
         }
     };
-    vec![
-        row("total", centred_by_agents(totals), 1),
-        row("margin", centred_by_agents(margins), 2),
-        row("first_seat", centred_by_seating(first_seat), 3),
-    ]
+    let totals = grouped(
+        games()
+            .map(|(deck, seating, scores)| Value {
+                key: table_key[seating],
+                deck,
+                value: f64::from(scores.iter().sum::<u32>()),
+            })
+            .collect(),
+    );
+    let total = row("total", centred_by_key(tables.len(), totals), 1);
+
+    let margins = grouped(
+        games()
+            .flat_map(|(deck, seating, scores)| {
+                pairs[seating]
+                    .iter()
+                    .zip(&pair_keys[seating])
+                    .map(move |(&(a, b, _), &key)| Value {
+                        key,
+                        deck,
+                        value: f64::from(scores[a]) - f64::from(scores[b]),
+                    })
+            })
+            .collect(),
+    );
+    let margin = row(
+        "margin",
+        centred_by_key(pair_keys.iter().flatten().count(), margins),
+        2,
+    );
+
+    // The first seat's margin over the others, less its seating's mean.
+    let first = |scores: &[u32]| {
+        let total: u32 = scores.iter().sum();
+        let others = f64::from(total - scores[0]) / (n - 1) as f64;
+        f64::from(scores[0]) - others
+    };
+    let mut by_seating = vec![(0.0, 0.0); group.seatings.len()];
+    for (_, seating, scores) in games() {
+        let s: &mut (f64, f64) = &mut by_seating[seating];
+        s.0 += first(scores);
+        s.1 += 1.0;
+    }
+    let (values, runs) = grouped(
+        games()
+            .map(|(deck, seating, scores)| {
+                let (sum, count) = by_seating[seating];
+                Value {
+                    key: table_key[seating],
+                    deck,
+                    value: first(scores) - sum / count,
+                }
+            })
+            .collect(),
+    );
+    let mut first_seat = Groups::default();
+    for (_, run) in runs.into_iter().filter(|(_, r)| r.len() >= 2) {
+        first_seat.values.extend_from_slice(&values[run]);
+        first_seat.ends.push(first_seat.values.len());
+    }
+
+    vec![total, margin, row("first_seat", first_seat, 3)]
 }
 
-/// The groups of `values` (keyed by agents and deck) played at least
-/// twice, each value less the mean of its agents' values over every deck.
-fn centred_by_agents(values: BTreeMap<(String, u64), Vec<f64>>) -> Vec<Vec<f64>> {
-    let mut sums: BTreeMap<&str, (f64, f64)> = BTreeMap::new();
-    for ((agents, _), v) in &values {
-        let s = sums.entry(agents.as_str()).or_default();
-        s.0 += v.iter().sum::<f64>();
-        s.1 += v.len() as f64;
-    }
-    let means: BTreeMap<String, f64> = sums
-        .into_iter()
-        .map(|(agents, (sum, n))| (agents.to_string(), sum / n))
-        .collect();
-    values
-        .into_iter()
-        .filter(|(_, v)| v.len() >= 2)
-        .map(|((agents, _), v)| {
-            let mean = means[&agents];
-            v.into_iter().map(|x| x - mean).collect()
-        })
+/// Each of `keys`' rank among its distinct values in sorted order: equal
+/// keys get equal ranks, and ranks sort as the keys do.
+fn ranks(keys: &[String]) -> Vec<u32> {
+    let mut sorted: Vec<&str> = keys.iter().map(String::as_str).collect();
+    sorted.sort_unstable();
+    sorted.dedup();
+    keys.iter()
+        .map(|k| sorted.binary_search(&k.as_str()).unwrap_or(0) as u32)
         .collect()
 }
 
-/// The first seat's margins grouped by agents and deck, each less the
-/// mean of its seating (the agents in seat order) over every deck: who
-/// sits first is not counted as the deck's, a deck that favours whoever
-/// sits first is. Groups played at least twice.
-fn centred_by_seating(values: Vec<(String, String, u64, f64)>) -> Vec<Vec<f64>> {
-    let mut sums: BTreeMap<&str, (f64, f64)> = BTreeMap::new();
-    for (seating, _, _, v) in &values {
-        let s = sums.entry(seating.as_str()).or_default();
-        s.0 += v;
-        s.1 += 1.0;
+/// One value of a deck measure: its key (the set or pair of agents, as a
+/// rank) and its deck.
+struct Value {
+    key: u32,
+    deck: u64,
+    value: f64,
+}
+
+/// `values` sorted by key and deck (game order kept within), with the
+/// range of each `(key, deck)` group.
+fn grouped(mut values: Vec<Value>) -> (Vec<f64>, Vec<(u32, Range<usize>)>) {
+    values.sort_by_key(|v| (v.key, v.deck));
+    let mut runs = Vec::new();
+    let mut start = 0;
+    for i in 1..=values.len() {
+        if i == values.len()
+            || (values[i].key, values[i].deck) != (values[start].key, values[start].deck)
+        {
+            runs.push((values[start].key, start..i));
+            start = i;
+        }
     }
-    let mut groups: BTreeMap<(&str, u64), Vec<f64>> = BTreeMap::new();
-    for (seating, agents, deck, v) in &values {
-        let (sum, n) = sums[seating.as_str()];
-        groups
-            .entry((agents.as_str(), *deck))
-            .or_default()
-            .push(v - sum / n);
+    (values.into_iter().map(|v| v.value).collect(), runs)
+}
+
+/// Groups of values, one flat list and where each group ends.
+#[derive(Default)]
+struct Groups {
+    values: Vec<f64>,
+    ends: Vec<usize>,
+}
+
+impl Groups {
+    fn slices(&self) -> Vec<&[f64]> {
+        let mut start = 0;
+        self.ends
+            .iter()
+            .map(|&end| {
+                let slice = &self.values[start..end];
+                start = end;
+                slice
+            })
+            .collect()
     }
-    groups.into_values().filter(|g| g.len() >= 2).collect()
+}
+
+/// The `(key, deck)` groups of `values` (as [`grouped`] gives them; `keys`
+/// distinct keys) played at least twice, each value less the mean of its
+/// key's values over every deck.
+fn centred_by_key(keys: usize, (values, runs): (Vec<f64>, Vec<(u32, Range<usize>)>)) -> Groups {
+    let mut sums = vec![(0.0, 0.0); keys];
+    for (key, run) in &runs {
+        let s: &mut (f64, f64) = &mut sums[*key as usize];
+        s.0 += values[run.clone()].iter().sum::<f64>();
+        s.1 += run.len() as f64;
+    }
+    let mut out = Groups::default();
+    for (key, run) in runs.into_iter().filter(|(_, r)| r.len() >= 2) {
+        let (sum, count) = sums[key as usize];
+        let mean = sum / count;
+        out.values.extend(values[run].iter().map(|x| x - mean));
+        out.ends.push(out.values.len());
+    }
+    out
 }
 
 /// The share of the variance that lies between `groups`: the one-way
@@ -385,16 +600,14 @@ pub fn between_share<G: AsRef<[f64]>>(groups: &[G]) -> Option<f64> {
 
 /// The 2.5% and 97.5% quantiles of [`between_share`] over [`BOOTSTRAP`]
 /// resamples of whole groups.
-fn bootstrap(groups: &[Vec<f64>], seed: u64) -> (Option<f64>, Option<f64>) {
+fn bootstrap(groups: &[&[f64]], seed: u64) -> (Option<f64>, Option<f64>) {
     let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(seed);
     // One sample buffer of borrowed groups: no copy of a group's values.
     let mut sample: Vec<&[f64]> = Vec::with_capacity(groups.len());
     let mut shares: Vec<f64> = (0..BOOTSTRAP)
         .filter_map(|_| {
             sample.clear();
-            sample.extend(
-                (0..groups.len()).map(|_| groups[rng.gen_range(0..groups.len())].as_slice()),
-            );
+            sample.extend((0..groups.len()).map(|_| groups[rng.gen_range(0..groups.len())]));
             between_share(&sample)
         })
         .collect();
@@ -429,17 +642,16 @@ pub struct LengthRow {
 
 /// The length of the games of `group`.
 pub fn length(group: &Group) -> LengthRow {
-    let turns: Vec<f64> = group.games.iter().map(|g| g[0].turns as f64).collect();
-    let m = mean_se(&turns);
+    let m = mean_se_of(group.turns.iter().map(|&t| f64::from(t)));
     LengthRow {
         players: group.players,
         rules: group.rules.clone(),
-        games: group.games.len() as u64,
+        games: group.games(),
         forfeited: group.forfeited,
         turns_mean: m.mean,
         turns_sd: m.se * (m.n as f64).sqrt(),
-        turns_min: group.games.iter().map(|g| g[0].turns).min().unwrap_or(0),
-        turns_max: group.games.iter().map(|g| g[0].turns).max().unwrap_or(0),
+        turns_min: group.turns.iter().min().map_or(0, |&t| t as usize),
+        turns_max: group.turns.iter().max().map_or(0, |&t| t as usize),
     }
 }
 
@@ -472,35 +684,16 @@ pub struct AgentRow {
 
 /// The agents of `group`, in order of first appearance.
 pub fn agents(group: &Group) -> Vec<AgentRow> {
-    let mut order: Vec<String> = Vec::new();
-    let mut sums: BTreeMap<String, [f64; 8]> = BTreeMap::new();
-    for row in group.games.iter().flatten() {
-        if !order.contains(&row.agent) {
-            order.push(row.agent.clone());
-        }
-        let s = sums.entry(row.agent.clone()).or_default();
-        let values = [
-            1.0,
-            f64::from(row.score),
-            f64::from(row.road),
-            f64::from(row.city),
-            f64::from(row.monastery),
-            f64::from(row.farm),
-            f64::from(row.gifts),
-            f64::from(row.meeples_placed),
-        ];
-        for (sum, v) in s.iter_mut().zip(values) {
-            *sum += v;
-        }
-    }
-    order
-        .into_iter()
-        .map(|agent| {
-            let s = sums[&agent];
+    group
+        .agents
+        .iter()
+        .zip(&group.sums)
+        .map(|(agent, s)| {
             let mean = |k: usize| s[k] / s[0];
             AgentRow {
                 players: group.players,
                 rules: group.rules.clone(),
+                agent: agent.clone(),
                 seats: s[0] as u64,
                 score: mean(1),
                 road: mean(2),
@@ -509,7 +702,6 @@ pub fn agents(group: &Group) -> Vec<AgentRow> {
                 farm: mean(5),
                 gifts: mean(6),
                 meeples_placed: mean(7),
-                agent,
             }
         })
         .collect()
@@ -528,6 +720,7 @@ pub fn write_csv<T: Serialize>(dir: &Path, name: &str, rows: &[T]) -> Result<()>
 mod tests {
     use super::*;
     use crate::results::summary;
+    use crate::stats::mean_se;
     use crate::stats::test_support::assert_close;
 
     fn row(game: u64, deck: u64, seat: usize, agent: &str, score: u32) -> GameRow {
@@ -554,30 +747,110 @@ mod tests {
 
     /// `games` two-seat games whose results follow `rank_seats`.
     fn group(games: Vec<[(usize, &str, u32); 2]>, deck_of: impl Fn(u64) -> u64) -> Group {
-        let games = games
-            .into_iter()
-            .enumerate()
-            .map(|(g, seats)| {
-                let mut rows: Vec<GameRow> = seats
-                    .iter()
-                    .map(|&(seat, agent, score)| {
-                        row(g as u64, deck_of(g as u64), seat, agent, score)
-                    })
-                    .collect();
-                let scores: Vec<u32> = rows.iter().map(|r| r.score).collect();
-                for (r, (rank, result)) in rows.iter_mut().zip(summary::rank_seats(&scores, None)) {
-                    r.rank = rank;
-                    r.result = result;
-                }
-                rows
-            })
-            .collect();
-        Group {
-            players: 2,
-            rules: "standard".into(),
-            games,
-            ..Group::default()
+        let mut group = Group::new(2, "standard");
+        for (g, seats) in games.into_iter().enumerate() {
+            group
+                .add(&ranked(g as u64, deck_of(g as u64), &seats))
+                .unwrap();
         }
+        group
+    }
+
+    /// The rows of game `g` on `deck`, `seats` as (seat, agent, score) in
+    /// row order, ranked by score.
+    fn ranked(g: u64, deck: u64, seats: &[(usize, &str, u32)]) -> Vec<GameRow> {
+        let mut rows: Vec<GameRow> = seats
+            .iter()
+            .map(|&(seat, agent, score)| row(g, deck, seat, agent, score))
+            .collect();
+        let scores: Vec<u32> = rows.iter().map(|r| r.score).collect();
+        for (r, (rank, result)) in rows.iter_mut().zip(summary::rank_seats(&scores, None)) {
+            r.rank = rank;
+            r.result = result;
+        }
+        rows
+    }
+
+    /// Four-seat games of three agents (one twice at the table), ties and
+    /// a forfeit among them: the compact group gives, to the last bit,
+    /// what the two-pass formulas give over the rows themselves.
+    #[test]
+    fn the_compact_group_gives_what_the_rows_give() {
+        let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(11);
+        let mut group = Group::new(4, "standard");
+        let mut games: Vec<Vec<GameRow>> = Vec::new();
+        for g in 0..500u64 {
+            let agents = ["a", "b", "c", "a"];
+            let seats: Vec<(usize, &str, u32)> = (0..4)
+                .map(|s| (s, agents[(s + g as usize) % 4], rng.gen_range(10..14)))
+                .collect();
+            let mut rows = ranked(g, g / 4, &seats);
+            for r in &mut rows {
+                r.turns = 70 + rng.gen_range(0..3);
+            }
+            if g == 7 {
+                rows[2].forfeit = "timeout".into();
+            }
+            group.add(&rows).unwrap();
+            if g != 7 {
+                games.push(rows);
+            }
+        }
+        assert_eq!((group.games(), group.forfeited), (499, 1));
+        let rows = seats(&group);
+        for (s, r) in rows.iter().enumerate() {
+            let scores: Vec<f64> = games.iter().map(|g| f64::from(g[s].score)).collect();
+            let margins: Vec<f64> = games
+                .iter()
+                .map(|g| {
+                    let total: u32 = g.iter().map(|r| r.score).sum();
+                    f64::from(g[s].score) - f64::from(total - g[s].score) / 3.0
+                })
+                .collect();
+            let m = mean_se(&margins);
+            assert_eq!(r.mean_score.to_bits(), mean_se(&scores).mean.to_bits());
+            assert_eq!(
+                (r.mean_margin.to_bits(), r.mean_margin_se.to_bits()),
+                (m.mean.to_bits(), m.se.to_bits())
+            );
+        }
+        let wins: f64 = rows.iter().map(|r| r.win_share).sum();
+        assert_close(wins, 1.0, 1e-12);
+        let turns: Vec<f64> = games.iter().map(|g| g[0].turns as f64).collect();
+        let m = mean_se(&turns);
+        let length = length(&group);
+        assert_eq!(length.turns_mean.to_bits(), m.mean.to_bits());
+        assert_eq!(
+            length.turns_sd.to_bits(),
+            (m.se * (m.n as f64).sqrt()).to_bits()
+        );
+        assert_eq!((length.turns_min, length.turns_max), (70, 72));
+        let agents = agents(&group);
+        let names: Vec<&str> = agents.iter().map(|r| r.agent.as_str()).collect();
+        assert_eq!(names, ["a", "b", "c"]);
+        for r in &agents {
+            let of: Vec<f64> = games
+                .iter()
+                .flatten()
+                .filter(|x| x.agent == r.agent)
+                .map(|x| f64::from(x.score))
+                .collect();
+            assert_eq!(r.seats, of.len() as u64);
+            assert_eq!(r.score, of.iter().sum::<f64>() / of.len() as f64);
+        }
+    }
+
+    /// A game whose rows are not one per seat is refused, naming it.
+    #[test]
+    fn a_game_without_one_row_per_seat_is_refused() {
+        let mut group = Group::new(2, "standard");
+        let e = group
+            .add(&ranked(3, 1, &[(0, "a", 5), (0, "b", 6)]))
+            .unwrap_err();
+        assert!(e.contains("game 3"), "{e}");
+        // A partial game (fewer rows than seats) is skipped.
+        group.add(&ranked(4, 1, &[(0, "a", 5)])).unwrap();
+        assert_eq!(group.games(), 0);
     }
 
     /// Games in which the first seat wins 70% of the time: the seat's

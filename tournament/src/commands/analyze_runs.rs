@@ -1,12 +1,14 @@
 //! `carcassonne analyze DIR…`: what the games of results folders say about
 //! the game itself — each seat's advantage, the deck's share of the
 //! points and of the margins, game length, points by category — printed,
-//! and with `--out` written as CSV files. The work is
-//! [`tournament::metrics`]'s; this module only wires the command line.
+//! and with `--out` written as CSV files and a page of charts
+//! (`analyze.html`). The work is [`tournament::metrics`]'s and
+//! [`pictures::analysis`]'s; this module only wires the command line.
 
 use clap::Args as ClapArgs;
 use files::error::Result;
 use files::stdio::Stdout;
+use pictures::analysis::{Analysis, ANALYZE_HTML};
 use std::path::PathBuf;
 use tournament::metrics::{self, AgentRow, DeckRow, LengthRow, SeatRow};
 
@@ -18,8 +20,8 @@ pub struct AnalyzeRunsArgs {
     /// them.
     #[arg(required = true, value_name = "DIR")]
     pub dirs: Vec<PathBuf>,
-    /// Write seats.csv, decks.csv, length.csv and agents.csv here (a new
-    /// or empty folder).
+    /// Write seats.csv, decks.csv, length.csv, agents.csv and
+    /// analyze.html (their charts) here (a new or empty folder).
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
     /// The seed of the decks' bootstrap (default 1).
@@ -30,8 +32,8 @@ pub struct AnalyzeRunsArgs {
 /// Run `carcassonne analyze`.
 ///
 /// # Errors
-/// As [`metrics::load`] says, or a folder that cannot be written; one
-/// line each.
+/// As [`metrics::load`] says, a chart that cannot be drawn, or a folder
+/// that cannot be written; one line each.
 pub fn run(args: &AnalyzeRunsArgs, out: &mut Stdout) -> Result<()> {
     if let Some(dir) = &args.out {
         tournament::run::config::check_new_folder(dir, "--out")?;
@@ -51,6 +53,16 @@ pub fn run(args: &AnalyzeRunsArgs, out: &mut Stdout) -> Result<()> {
         metrics::write_csv(dir, "decks.csv", &decks)?;
         metrics::write_csv(dir, "length.csv", &lengths)?;
         metrics::write_csv(dir, "agents.csv", &agents)?;
+        let analysis = Analysis {
+            seats,
+            decks,
+            lengths,
+            agents,
+            folders: args.dirs.clone(),
+            seed: args.seed,
+        };
+        let html = pictures::analysis::page(&analysis)?;
+        files::atomic::write_atomic(&dir.join(ANALYZE_HTML), html.as_bytes())?;
         out.print(&format!("wrote {}\n", dir.display()))?;
     }
     Ok(())

@@ -1,6 +1,6 @@
 //! `carcassonne analyze DIR…`: seat advantage, the deck's share, length
 //! and points by category over real results folders, grouped by player
-//! count, and its refusals.
+//! count, their page of charts, and its refusals.
 
 use crate::common::{fails, ok, read, scratch, tournament};
 use std::path::Path;
@@ -59,6 +59,11 @@ fn analyze_groups_folders_by_player_count_and_writes_its_tables() {
     assert_eq!(decks.lines().count(), 1 + 2 * 3, "{decks}");
     assert!(read(&out.join("agents.csv")).contains("greedy"));
     assert!(read(&out.join("length.csv")).starts_with("players,rules,games,forfeited,"));
+    // The page of charts: game length, then seats, decks and points by
+    // category of each player count.
+    let html = read(&out.join("analyze.html"));
+    assert_eq!(html.matches("<svg").count(), 1 + 3 * 2, "{html}");
+    assert!(html.contains("<h2>3 players, standard rules</h2>"));
     // The same folders, the same tables (the bootstrap is seeded).
     let again = root.join("again");
     ok(&["analyze", &s(&two), &s(&three), "--out", &s(&again)]);

@@ -246,16 +246,21 @@ impl GamesWriter {
     }
 }
 
-/// Read the complete rows of a results folder's games.csv
-/// ([`parse_games`]).
+/// Read the complete rows of a results folder's games.csv: every game
+/// [`for_each_game`] hands over, one after the other (only complete
+/// lines: a partial last line, left by an interrupted write, is not
+/// read).
 ///
 /// # Errors
 /// The file cannot be read, or a row does not parse (the line names the
 /// folder).
 pub fn read_games(dir: &Path) -> Result<Vec<GameRow>> {
-    let path = dir.join(GAMES_CSV);
-    let text = std::fs::read_to_string(&path).map_err(|e| Error::io("read", &path, e))?;
-    parse_games(&text).map_err(|e| Error::Folder(format!("{}: {e}", dir.display())))
+    let mut rows = Vec::new();
+    for_each_game(dir, |game, _| {
+        rows.extend_from_slice(game);
+        Ok(())
+    })?;
+    Ok(rows)
 }
 
 /// Stream the games of a results folder's games.csv: `each` is given the
@@ -327,25 +332,6 @@ fn complete_length(file: &mut File) -> std::io::Result<u64> {
     Ok(complete)
 }
 
-/// Parse `games.csv` text that may end in a partial line (an interrupted
-/// write): only complete lines are read.
-pub fn parse_games(text: &str) -> Result<Vec<GameRow>> {
-    let complete = match text.rfind('\n') {
-        Some(end) => &text[..=end],
-        None => "",
-    };
-    let mut reader = csv::Reader::from_reader(complete.as_bytes());
-    reader
-        .deserialize()
-        .enumerate()
-        .map(|(i, row)| {
-            row.map_err(|e| {
-                Error::Folder(format!("games.csv line {}: not a game row ({e})", i + 2))
-            })
-        })
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -376,8 +362,11 @@ mod tests {
         let header = text.lines().next().unwrap();
         assert_eq!(header, GAME_COLUMNS.join(","));
         // A partial last line is ignored.
-        let partial = format!("{text}3,4,1,\"mcts");
-        assert_eq!(parse_games(&partial).unwrap(), vec![row]);
+        let dir = std::env::temp_dir().join(format!("game-columns-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join(GAMES_CSV), format!("{text}3,4,1,\"mcts")).unwrap();
+        assert_eq!(read_games(&dir).unwrap(), vec![row]);
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     /// The streaming reader hands over the games [`read_games`] reads,

@@ -61,7 +61,13 @@ pub struct MeanSe {
 /// error is `sd / sqrt(n)`. With fewer than two values the standard error is
 /// reported as 0, and an empty sample has mean 0.
 pub fn mean_se(values: &[f64]) -> MeanSe {
-    let n = values.len();
+    mean_se_of(values.iter().copied())
+}
+
+/// [`mean_se`] of values that can be listed twice (the two passes) without
+/// being held: the same sums in the same order, so the same bits.
+pub fn mean_se_of(values: impl Iterator<Item = f64> + Clone) -> MeanSe {
+    let n = values.clone().count();
     if n == 0 {
         return MeanSe {
             mean: 0.0,
@@ -70,13 +76,13 @@ pub fn mean_se(values: &[f64]) -> MeanSe {
         };
     }
     let count = n as f64;
-    let mean = values.iter().sum::<f64>() / count;
+    let mean = values.clone().sum::<f64>() / count;
     if n < 2 {
         return MeanSe { mean, se: 0.0, n };
     }
     // Two passes: the sum of squared deviations from the mean does not
     // suffer the cancellation of the Σx² − n·mean² shortcut.
-    let squares: f64 = values.iter().map(|x| (x - mean) * (x - mean)).sum();
+    let squares: f64 = values.map(|x| (x - mean) * (x - mean)).sum();
     let sd = (squares / (count - 1.0)).sqrt();
     MeanSe {
         mean,

@@ -17,7 +17,7 @@ pub mod sprt;
 
 pub use bradley_terry::{fit_elo, fit_elo_points, fit_elo_totals, EloEstimate, Game, PairTotals};
 pub use interval::{
-    bounded_mean_interval, elo_from_score, elo_interval, mean_se, pentanomial_interval,
+    bounded_mean_interval, elo_from_score, elo_interval, mean_se, mean_se_of, pentanomial_interval,
     score_from_elo, wilson_interval, MeanSe, Z95,
 };
 pub use sprt::{sprt_bounds, sprt_decide, Pentanomial, SprtDecision, SprtModel, Trinomial};

@@ -1,6 +1,8 @@
 //! The report's charts, drawn with plotters' SVG backend: the pairwise
 //! win-rate heat map, Elo with error bars, score distributions, points by
-//! category, win rate by seat and the SPRT trace.
+//! category, win rate by seat and the SPRT trace; and for
+//! `carcassonne analyze`'s page ([`crate::analysis`]) shares with their
+//! intervals and game length.
 //!
 //! Each chart is inline SVG without the namespace URL (the report must not
 //! name any address).
@@ -277,6 +279,12 @@ pub fn categories(names: &[String], seats: &[SeatResult]) -> Result<String> {
             ]
         })
         .collect();
+    category_bars(names, &means)
+}
+
+/// Mean points per game of each agent (`names`) by category, in the
+/// order of [`CATEGORIES`], as stacked bars.
+pub fn category_bars(names: &[String], means: &[[f64; 5]]) -> Result<String> {
     let top = means
         .iter()
         .map(|m| m.iter().sum::<f64>())
@@ -312,7 +320,7 @@ pub fn categories(names: &[String], seats: &[SeatResult]) -> Result<String> {
 /// Wilson 95% intervals; the dashed line is the rate of a fair seat.
 pub fn seats(seats: &[SeatResult], players: usize) -> Result<String> {
     let names: Vec<String> = (0..players).map(|s| format!("seat {s}")).collect();
-    let rates: Vec<(f64, f64, f64)> = (0..players)
+    let rates: Vec<Share> = (0..players)
         .map(|s| {
             let rows: Vec<&SeatResult> = seats.iter().filter(|r| r.seat == s).collect();
             let n = rows.len() as f64;
@@ -325,43 +333,103 @@ pub fn seats(seats: &[SeatResult], players: usize) -> Result<String> {
                 })
                 .sum();
             let (lo, hi) = wilson_interval(won, n, 1.96);
-            (if n > 0.0 { won / n } else { 0.0 }, lo, hi)
+            Some((if n > 0.0 { won / n } else { 0.0 }, lo, hi))
         })
         .collect();
     let fair = 1.0 / players.max(1) as f64;
-    rows_chart(
+    share_bars(
         &names,
-        0.0..1.0,
+        &rates,
+        Some(fair),
         "win rate (95% Wilson interval); dashed: 1 / players",
-        false,
-        |chart, _| {
-            for (i, &(rate, lo, hi)) in rates.iter().enumerate() {
-                let y = row_y(players, i);
-                chart
-                    .draw_series([Rectangle::new(
-                        [(0.0, y - 0.3), (rate, y + 0.3)],
-                        agent_colour(0).mix(0.6).filled(),
-                    )])
-                    .map_err(err)?;
-                chart
-                    .draw_series([PathElement::new(
-                        vec![(lo, y), (hi, y)],
-                        BLACK.stroke_width(2),
-                    )])
-                    .map_err(err)?;
-                chart
-                    .draw_series([Text::new(
-                        format!("{rate:.3}"),
-                        (hi + 0.01, y),
-                        text_style(13, HPos::Left),
-                    )])
-                    .map_err(err)?;
-            }
-            let dashes = (0..players * 6).map(|k| {
+    )
+}
+
+/// A share (0 to 1) with its interval, `(share, low, high)`; `None`
+/// when it was not measured.
+pub type Share = Option<(f64, f64, f64)>;
+
+/// Shares (0 to 1) as bars with their intervals, one row per name;
+/// `None` draws no bar (not measured); `fair` draws a dashed line.
+pub fn share_bars(
+    names: &[String],
+    shares: &[Share],
+    fair: Option<f64>,
+    x_desc: &str,
+) -> Result<String> {
+    let rows = names.len();
+    rows_chart(names, 0.0..1.0, x_desc, false, |chart, _| {
+        for (i, (rate, lo, hi)) in shares
+            .iter()
+            .enumerate()
+            .filter_map(|(i, s)| Some((i, (*s)?)))
+        {
+            let y = row_y(rows, i);
+            chart
+                .draw_series([Rectangle::new(
+                    [(0.0, y - 0.3), (rate, y + 0.3)],
+                    agent_colour(0).mix(0.6).filled(),
+                )])
+                .map_err(err)?;
+            chart
+                .draw_series([PathElement::new(
+                    vec![(lo, y), (hi, y)],
+                    BLACK.stroke_width(2),
+                )])
+                .map_err(err)?;
+            chart
+                .draw_series([Text::new(
+                    format!("{rate:.3}"),
+                    (hi + 0.01, y),
+                    text_style(13, HPos::Left),
+                )])
+                .map_err(err)?;
+        }
+        if let Some(fair) = fair {
+            let dashes = (0..rows * 6).map(|k| {
                 let y0 = -0.6 + k as f64 * 0.2;
                 PathElement::new(vec![(fair, y0), (fair, y0 + 0.1)], BLACK.stroke_width(1))
             });
             chart.draw_series(dashes).map_err(err)?;
+        }
+        Ok(())
+    })
+}
+
+/// Game length by group (`names`): the mean number of turns as a dot,
+/// ± one standard deviation as a thick bar, fewest to most as a thin line.
+pub fn length(names: &[String], turns: &[(f64, f64, f64, f64)]) -> Result<String> {
+    let range = padded(turns.iter().flat_map(|&(_, _, lo, hi)| [lo, hi]));
+    let n = names.len();
+    rows_chart(
+        names,
+        range,
+        "turns per game (dot: mean, bar: ± 1 sd, line: fewest to most)",
+        false,
+        |chart, _| {
+            for (i, &(mean, sd, lo, hi)) in turns.iter().enumerate() {
+                let y = row_y(n, i);
+                let colour = agent_colour(i);
+                chart
+                    .draw_series([
+                        PathElement::new(vec![(lo, y), (hi, y)], BLACK.stroke_width(1)),
+                        PathElement::new(
+                            vec![(mean - sd, y), (mean + sd, y)],
+                            colour.stroke_width(6),
+                        ),
+                    ])
+                    .map_err(err)?;
+                chart
+                    .draw_series([Circle::new((mean, y), 6, colour.filled())])
+                    .map_err(err)?;
+                chart
+                    .draw_series([Text::new(
+                        format!("{mean:.1}"),
+                        (mean, y + 0.32),
+                        text_style(13, HPos::Center),
+                    )])
+                    .map_err(err)?;
+            }
             Ok(())
         },
     )

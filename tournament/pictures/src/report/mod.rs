@@ -1,7 +1,9 @@
 //! `carcassonne report`: one self-contained HTML page for a results
 //! folder — the summary table, the pairwise win-rate heat map, Elo with
 //! error bars, score distributions, points by category, win rate by seat,
-//! the SPRT trace when there is one, and the run's settings. Also written
+//! the seat advantage and the deck's share of the variance
+//! (`carcassonne analyze` of its own games, with a chart), the SPRT
+//! trace when there is one, and the run's settings. Also written
 //! as `report.html` at the end of every tournament.
 //!
 //! - [`data`]: reading the folder's CSV files and run.json.
@@ -140,7 +142,7 @@ fn seat_table(results: &Results, names: &[String]) -> Table {
 /// What the games say about the game itself (`carcassonne analyze`): each
 /// seat's share of the wins with its interval, and the deck's share of
 /// the variance of the points and of the margins.
-fn game_section(seats: &[SeatRow], decks: &[DeckRow]) -> String {
+fn game_section(seats: &[SeatRow], decks: &[DeckRow]) -> Result<String> {
     let percent = |x: f64| format!("{:.1}%", 100.0 * x);
     let rows = seats
         .iter()
@@ -191,7 +193,17 @@ fn game_section(seats: &[SeatRow], decks: &[DeckRow]) -> String {
         "<p>The share of the wins counts a shared first place split; the margin is the seat's score minus the other seats' mean. The deck's share of the variance {} — the agents held fixed (<code>carcassonne analyze</code>, results/README.md).</p>",
         shares.join("; ")
     ));
-    html
+    let (names, bars) = crate::analysis::deck_bars(&decks.iter().collect::<Vec<_>>());
+    html.push_str(&figure(
+        &charts::share_bars(
+            &names,
+            &bars,
+            None,
+            "the deck's share of the variance (95% bootstrap interval)",
+        )?,
+        "The deck's share of each measure's variance, the agents held fixed; no bar: no deck played twice.",
+    ));
+    Ok(html)
 }
 
 /// Forfeits per agent with their reasons by kind (games.csv's `forfeit`);
@@ -380,7 +392,7 @@ pub fn page(results: &Results) -> Result<String> {
     body.push_str(&html_table(&seat_table(results, &names)));
     body.push_str("<p>Cells: win rate (wins/draws/losses) of the agent in that seat.</p>");
     if let Some((seats, decks)) = &results.game {
-        body.push_str(&game_section(seats, decks));
+        body.push_str(&game_section(seats, decks)?);
     }
     if let Some(SprtTrace { llr: trace, bounds }) = sprt_trace(results) {
         body.push_str("<h2>SPRT</h2>");

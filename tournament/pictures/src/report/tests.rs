@@ -82,9 +82,13 @@ fn a_tournament_writes_a_report_holding_its_summary_values() {
         }
     }
     assert_eq!(cells, 3 * 15);
-    // Five charts, each well-formed XML; no SPRT without --sprt.
+    // Six charts, each well-formed XML; no SPRT without --sprt.
     let charts = svgs(&html);
-    assert_eq!(charts.len(), 5, "elo, heat map, scores, categories, seats");
+    assert_eq!(
+        charts.len(),
+        6,
+        "elo, heat map, scores, categories, seats, the deck's shares"
+    );
     for svg in charts {
         roxmltree::Document::parse(svg).unwrap();
     }
@@ -105,7 +109,7 @@ fn an_sprt_run_reports_its_trace() {
     let dir = run("sprt", "greedy,random", 2, 40, Some((0.0, 150.0)));
     let html = std::fs::read_to_string(dir.join(REPORT_HTML)).unwrap();
     assert!(html.contains("<h2>SPRT</h2>"));
-    assert_eq!(svgs(&html).len(), 6);
+    assert_eq!(svgs(&html).len(), 7);
     // Rewriting it on demand gives the same page.
     let again = super::report(&dir, Some(dir.join("again.html"))).unwrap();
     assert_eq!(std::fs::read_to_string(again).unwrap(), html);
