@@ -501,25 +501,26 @@ pub fn forward_into(
             // The action's features: the one-hot columns (a 1 in one of
             // the first `ONE_HOT` columns) as a set, the others listed.
             let f = &features[k * ACTION_FEATURES..][..ACTION_FEATURES];
-            // Most are zero: four at a time, skipped when all are.
-            let mut mask = 0u64;
+            // Without branches (which of them are zero varies from one
+            // action to the next): the ones of the one-hot columns as a
+            // set, any other value there (none from the encoder) and the
+            // later columns listed.
+            let (mut mask, mut odd) = (0u64, 0u64);
+            for (j, &x) in f[..ONE_HOT].iter().enumerate() {
+                mask |= u64::from(x == 1.0) << j;
+                odd |= u64::from(x != 0.0 && x != 1.0) << j;
+            }
             let mut rest = [(0u32, 0.0f32); ACTION_FEATURES];
             let mut n = 0;
-            for (c, four) in f.chunks(4).enumerate() {
-                if four.iter().fold(0, |bits, x| bits | x.to_bits()) == 0 {
-                    continue;
-                }
-                for (j, &x) in (c * 4..).zip(four) {
-                    if x == 0.0 {
-                        continue;
-                    }
-                    if j < ONE_HOT && x == 1.0 {
-                        mask |= 1 << j;
-                    } else {
-                        rest[n] = (j as u32, x);
-                        n += 1;
-                    }
-                }
+            while odd != 0 {
+                let j = odd.trailing_zeros() as usize;
+                odd &= odd - 1;
+                rest[n] = (j as u32, f[j]);
+                n += 1;
+            }
+            for (j, &x) in f.iter().enumerate().skip(ONE_HOT) {
+                rest[n] = (j as u32, x);
+                n += usize::from(x != 0.0);
             }
             // The bias and the one-hot rows summed once per set seen in
             // this position (a handful: rotations × meeples).
