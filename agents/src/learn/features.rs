@@ -29,8 +29,8 @@
 //! [`FEATURES`] is the list a model file must match.
 
 use engine::{
-    segment_id, Bag, Board, FeatureKind, Pos, SeatView, SegmentId, Side, MAX_MEEPLES, MAX_TILES,
-    NO_SEGMENT,
+    segment_id, Bag, Board, FeatureKind, PerSeat, Pos, Score, SeatView, SegmentId, Side,
+    MAX_MEEPLES, MAX_TILES, NO_SEGMENT,
 };
 
 /// Tiles in the bag at the start (after the start tile).
@@ -113,10 +113,16 @@ pub fn rival(totals: &[u32], me: usize) -> usize {
 
 /// The features of the position `view` shows, from its seat's side.
 pub fn extract(view: &SeatView<'_>) -> FeatureVector {
+    extract_with(view, &view.end_now_scores())
+}
+
+/// [`extract`] given the position's end-now scores
+/// ([`SeatView::end_now_scores`], computed once by a caller that needs
+/// them too).
+pub fn extract_with(view: &SeatView<'_>, end_now: &PerSeat<Score>) -> FeatureVector {
     let mut x = [0.0; FEATURE_COUNT];
     let players = view.players();
     let me = view.seat().index();
-    let end_now = view.end_now_scores();
     let mut totals = [0u32; engine::MAX_PLAYERS];
     for (t, s) in totals.iter_mut().zip(&end_now.0[..players]) {
         *t = s.total();

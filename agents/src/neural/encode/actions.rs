@@ -4,7 +4,7 @@
 //! between positions so that nothing is allocated once warm.
 
 use super::{cell_of, centre, ActionInput, ACTION_FEATURES, GIFT_POINTS, HALF, WINDOW};
-use engine::{Action, FeatureKind, GiftOpen, Pos, SeatView, State, MAX_HAND};
+use engine::{Action, FeatureKind, GiftOpen, PerSeat, Pos, Score, SeatView, State, MAX_HAND};
 use rand::SeedableRng;
 
 /// Encode `actions`, legal actions of the position of `view` whose seat is
@@ -41,7 +41,9 @@ pub struct ActionEncoder {
 impl ActionEncoder {
     /// Append the [`ACTION_FEATURES`] numbers of each of `actions` to
     /// `features` and its window cell to `cells`, as [`encode_actions`]
-    /// gives them.
+    /// gives them; return the position's end-now scores
+    /// ([`SeatView::end_now_scores`], computed on the way), which
+    /// [`super::encode_globals_with_into`] takes.
     ///
     /// # Panics
     /// As [`encode_actions`].
@@ -51,7 +53,7 @@ impl ActionEncoder {
         actions: &[Action],
         features: &mut Vec<f32>,
         cells: &mut Vec<u32>,
-    ) {
+    ) -> PerSeat<Score> {
         let c = centre(view);
         let me = view.seat().index();
         let players = view.players();
@@ -159,6 +161,7 @@ impl ActionEncoder {
             cells.push(cell);
         }
         self.state = kept;
+        base
     }
 }
 

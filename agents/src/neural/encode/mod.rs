@@ -28,8 +28,11 @@
 
 #[cfg(doc)]
 use crate::learn::features::FEATURES;
-use crate::learn::features::{extract, FEATURE_COUNT};
-use engine::{segment_id, FeatureKind, Gift, Phase, Pos, SeatView, Tile, MAX_PLAYERS, NO_SEGMENT};
+use crate::learn::features::{extract_with, FEATURE_COUNT};
+use engine::{
+    segment_id, FeatureKind, Gift, PerSeat, Phase, Pos, Score, SeatView, Tile, MAX_PLAYERS,
+    NO_SEGMENT,
+};
 
 /// The version of the encoding (the columns and their meaning). A weights
 /// file of another version is refused.
@@ -231,15 +234,33 @@ pub fn encode_position(view: &SeatView<'_>) -> PositionInput {
 /// [`encode_position`] into `out`, its buffers reused (no allocation
 /// once they have their sizes).
 pub fn encode_position_into(view: &SeatView<'_>, out: &mut PositionInput) {
+    encode_position_with_into(view, &view.end_now_scores(), out);
+}
+
+/// [`encode_position_into`] given the position's end-now scores
+/// ([`SeatView::end_now_scores`]; [`ActionEncoder::encode_into`] returns
+/// them), so that they are computed once.
+pub fn encode_position_with_into(
+    view: &SeatView<'_>,
+    end_now: &PerSeat<Score>,
+    out: &mut PositionInput,
+) {
     let c = centre(view);
     board_into(view, c, &mut out.board);
-    globals_into(view, c, &mut out.globals);
+    globals_into(view, c, end_now, &mut out.globals);
 }
 
 /// The globals of [`encode_position`] into `g` (cleared first): all a
 /// network without the board reads.
 pub fn encode_globals_into(view: &SeatView<'_>, g: &mut Vec<f32>) {
-    globals_into(view, centre(view), g);
+    globals_into(view, centre(view), &view.end_now_scores(), g);
+}
+
+/// [`encode_globals_into`] given the position's end-now scores
+/// ([`SeatView::end_now_scores`]; [`ActionEncoder::encode_into`] returns
+/// them), so that they are computed once.
+pub fn encode_globals_with_into(view: &SeatView<'_>, end_now: &PerSeat<Score>, g: &mut Vec<f32>) {
+    globals_into(view, centre(view), end_now, g);
 }
 
 /// The board window into `board` (cleared first), centred on `c`.
@@ -350,8 +371,9 @@ pub(crate) fn rules_globals(rules: &engine::Rules) -> [f32; 10] {
     ]
 }
 
-/// The globals into `g` (cleared first), the window centred on `c`.
-fn globals_into(view: &SeatView<'_>, c: (i32, i32), g: &mut Vec<f32>) {
+/// The globals into `g` (cleared first), the window centred on `c`,
+/// `end_now` the position's end-now scores.
+fn globals_into(view: &SeatView<'_>, c: (i32, i32), end_now: &PerSeat<Score>, g: &mut Vec<f32>) {
     let players = view.players();
     let me = view.seat();
     let rules = view.rules();
@@ -388,7 +410,6 @@ fn globals_into(view: &SeatView<'_>, c: (i32, i32), g: &mut Vec<f32>) {
     }
     g.extend(to_place);
     g.extend(held);
-    let end_now = view.end_now_scores();
     let total = |s: usize| view.score(engine::Seat(s as u8)).total() as f32;
     let end_total = |s: usize| end_now[engine::Seat(s as u8)].total() as f32;
     for k in 0..MAX_PLAYERS {
@@ -436,7 +457,7 @@ fn globals_into(view: &SeatView<'_>, c: (i32, i32), g: &mut Vec<f32>) {
     g.push(view.turns() as f32 / 72.0);
     g.push(c.0 as f32 / 72.0);
     g.push(c.1 as f32 / 72.0);
-    let x = extract(view);
+    let x = extract_with(view, end_now);
     g.extend(x.iter().zip(FEATURE_SCALES).map(|(&x, s)| x as f32 / s));
     debug_assert_eq!(g.len(), GLOBAL_FEATURES);
 }
@@ -450,6 +471,7 @@ mod reference;
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::learn::features::extract;
     use crate::test_support::{random_decisions, random_play_until};
     use engine::{Action, Rules, Seat, State};
     use rand::SeedableRng;
