@@ -158,7 +158,7 @@ pub struct ImproveArgs {
     /// them (default: greedy, and with 2 players and the standard rules
     /// mcts:depth=0,eval=models/value-2p.json and
     /// az:…,net=models/net-2p-zero.safetensors where those files are
-    /// found, otherwise plain mcts; `none` for no gauntlet).
+    /// found, otherwise mcts:iterations=300; `none` for no gauntlet).
     #[arg(long, value_name = "SPECS", help_heading = "The az network (--net)")]
     pub anchors: Option<String>,
     /// Games of each generation against each anchor (default: 100).
