@@ -11,11 +11,13 @@ $C improve --net --no-gate --agent "$RECIPE" --games-per-gen 800 \
 python3 experiments/az-no-gate/compare.py gated results/gumbel-cap \
     ungated results/gumbel-cap-ungated > experiments/az-no-gate/data/table.md
 
-# Equal time against the shipped network (PUCT search, 20 ms a move).
-for g in 13 18; do
-  cp results/gumbel-cap/gen-$g/net.safetensors g$g.safetensors
-  $C tournament --agents "az:time_ms=20,net=g$g.safetensors,az:time_ms=20,net=models/net-2p-zero.safetensors" \
-      --games 200 --seed 71 --threads 1 --out g$g-vs-zero-20ms
+# Equal time against the shipped network (PUCT search, 20 ms a move):
+# gated generations 13 and 18, ungated generation 13 (u13).
+cp results/gumbel-cap-ungated/gen-13/net.safetensors u13.safetensors
+for g in g13 g18 u13; do
+  [ -f $g.safetensors ] || cp results/gumbel-cap/gen-${g#g}/net.safetensors $g.safetensors
+  $C tournament --agents "az:time_ms=20,net=$g.safetensors,az:time_ms=20,net=models/net-2p-zero.safetensors" \
+      --games 200 --seed 71 --threads 1 --out $g-vs-zero-20ms
 done
 
 # Capacity: networks 64 and 256 wide from random weights on the gated
