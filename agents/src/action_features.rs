@@ -155,17 +155,7 @@ pub fn for_each_row(state: &State, mut f: impl FnMut(Action, &Row)) {
             Action::Open(_) | Action::Keep(_) => {
                 // A gift opening or Take 2's choice (a few per decision):
                 // played on a copy.
-                let mut row = [0.0; COLUMN_COUNT];
-                let mut next = state.clone();
-                next.play_action_unchecked(action);
-                points_columns(state, &next, &mut row);
-                row[col::SUPPLY_AFTER] = f32::from(next.supply(me));
-                row[if matches!(action, Action::Open(_)) {
-                    col::OPEN_GIFT
-                } else {
-                    col::KEEP_TILE
-                }] = 1.0;
-                (row, end_now.after(action))
+                (gift_row(state, action, me), end_now.after(action))
             }
         };
         end_now_columns(&now, &after, me, players, &mut row);
@@ -262,6 +252,22 @@ fn points_columns(state: &State, next: &State, row: &mut Row) {
     row[col::POINTS_OTHERS] = others as f32;
 }
 
+/// The row of a gift opening or Take 2's choice (`action`, by the seat
+/// `me`), played on a copy of the position.
+fn gift_row(state: &State, action: Action, me: Seat) -> Row {
+    let mut row = [0.0; COLUMN_COUNT];
+    let mut next = state.clone();
+    next.play_action_unchecked(action);
+    points_columns(state, &next, &mut row);
+    row[col::SUPPLY_AFTER] = f32::from(next.supply(me));
+    row[if matches!(action, Action::Open(_)) {
+        col::OPEN_GIFT
+    } else {
+        col::KEEP_TILE
+    }] = 1.0;
+    row
+}
+
 /// The columns computed by playing each placement on a copy of the
 /// position (the way they were computed before [`EndNow::effects`](engine::EndNow::effects)): the
 /// oracle the tests hold [`for_each_row`] to, and the baseline its
@@ -269,7 +275,7 @@ fn points_columns(state: &State, next: &State, row: &mut Row) {
 /// once per placement.
 #[doc(hidden)]
 pub mod reference {
-    use super::{col, points_columns, Row, COLUMN_COUNT};
+    use super::{col, gift_row, points_columns, Row, COLUMN_COUNT};
     use engine::{segment_id, Action, FeatureKind, Location, Pos, Seat, Side, State};
 
     /// What a placement (without its meeple) does, shared by its meeple
@@ -320,19 +326,7 @@ pub mod reference {
                     }
                     row
                 }
-                Action::Open(_) | Action::Keep(_) => {
-                    let mut row = [0.0; COLUMN_COUNT];
-                    let mut next = state.clone();
-                    next.play_action_unchecked(action);
-                    points_columns(state, &next, &mut row);
-                    row[col::SUPPLY_AFTER] = f32::from(next.supply(me));
-                    row[if matches!(action, Action::Open(_)) {
-                        col::OPEN_GIFT
-                    } else {
-                        col::KEEP_TILE
-                    }] = 1.0;
-                    row
-                }
+                Action::Open(_) | Action::Keep(_) => gift_row(state, action, me),
             };
             let (mut gain_others, mut best_other) = (i64::MIN, u32::MIN);
             for s in (0..players).filter(|&s| s != me.0 as usize) {
