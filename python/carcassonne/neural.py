@@ -60,6 +60,8 @@ class Examples:
     """float32 [N, 6]: value target per seat-relative seat: the mean over the other seats of 1 (ahead), 0 (level), −1 (behind); 0 past the seats."""
     score: np.ndarray
     """float32 [N, 6]: final totals per seat-relative seat."""
+    categories: Optional[np.ndarray]
+    """float32 [N, 6, 5]: final points per seat-relative seat by category (roads, cities, monasteries, farms, unopened gifts), summing to ``score``; ``None`` when a shard was written before they were kept."""
     game: np.ndarray
     """uint32 [N]: the game number within its run (as in games.csv)."""
     turn: np.ndarray

@@ -12,7 +12,7 @@ use agents::neural::encode::{
     encode_actions, encode_position, ACTION_COLUMNS, ACTION_FEATURES, BOARD_FEATURES, CELLS,
     CELL_COLUMNS, GLOBAL_COLUMNS, GLOBAL_FEATURES, WINDOW,
 };
-use agents::neural::net::{batch, segment_softmax, Net, NetConfig};
+use agents::neural::net::{batch, segment_softmax, Net, NetConfig, CATEGORIES};
 use agents::neural::{NetError, NetEvaluator, ENCODING_VERSION};
 use engine::{Action as EngineAction, Seat, State, MAX_PLAYERS};
 use numpy::{IntoPyArray, PyArrayMethods, PyReadonlyArrayDyn, PyUntypedArrayMethods};
@@ -166,6 +166,14 @@ pub fn _load_examples<'py>(py: Python<'py>, paths: Vec<PathBuf>) -> PyResult<Bou
         "score",
         f32_array(py, column(|t| &t.scores), &[n, MAX_PLAYERS])?,
     )?;
+    // Final points by category: only when every shard keeps them.
+    let categories = targets
+        .iter()
+        .map(|t| t.categories)
+        .collect::<Option<Vec<_>>>()
+        .map(|rows| f32_array(py, rows.concat(), &[n, MAX_PLAYERS, CATEGORIES]))
+        .transpose()?;
+    d.set_item("categories", categories)?;
     d.set_item("game", per(|t| t.game).into_pyarray(py))?;
     d.set_item("turn", per(|t| t.turn).into_pyarray(py))?;
     d.set_item(
@@ -247,6 +255,7 @@ pub fn network_layout(
         policy_hidden,
         board,
         features,
+        categories: false,
     };
     config
         .layers()

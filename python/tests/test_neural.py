@@ -112,6 +112,10 @@ def test_load_examples_concatenates_the_games_of_a_selfplay_run(selfplay_run):
         assert set(ex.outcome[at][:, 0].tolist()) <= {1.0, -1.0, 0.0}
         assert (ex.outcome[at][:, 2:] == 0).all()
         assert (ex.outcome[at][:, 0] == -ex.outcome[at][:, 1]).all()
+    # The points by category add up to the scores, seat by seat.
+    assert ex.categories.shape == (n, 6, 5) and ex.categories.dtype == np.float32
+    assert (ex.categories.sum(axis=2) == ex.score).all()
+    assert ex.categories[:, :2].max() > 0
     x = ex.x()
     assert x.shape == (n, enc["board"] + enc["globals"])
     assert set(np.unique(x[:, :enc["board"]] * 8)) <= set(range(256))
@@ -153,13 +157,14 @@ def test_compressed_and_uncompressed_shards_load_bit_for_bit(selfplay_run, tmp_p
     new, before = carcassonne.load_examples(gz), carcassonne.load_examples(old)
     arrays, _ = read_safetensors(gz)
     for name in ("board", "globals", "actions", "action_cell", "action_offset", "visits",
-                 "outcome", "score", "game", "turn", "players"):
+                 "outcome", "score", "categories", "game", "turn", "players"):
         a, b = getattr(new, name), getattr(before, name)
         assert a.dtype == b.dtype and a.shape == b.shape, name
         assert a.tobytes() == b.tobytes(), name
         # The loader's array holds the file's values (dtypes may widen:
-        # action_offset is int64 in Python, u32 in the file).
-        assert (a == arrays[name].astype(a.dtype)).all(), name
+        # action_offset is int64 in Python, u32 in the file; categories
+        # is [N, 6, 5] in Python, [N, 30] in the file).
+        assert (a == arrays[name].astype(a.dtype).reshape(a.shape)).all(), name
 
 
 def test_load_examples_names_what_it_cannot_read(tmp_path):

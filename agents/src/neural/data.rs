@@ -14,9 +14,10 @@ use super::encode::{
 };
 use super::encode::{FIRST_SEAT_BLOCK, SEAT_BLOCK};
 use super::error::{ExampleError, FileError};
+use super::net::CATEGORIES;
 use super::tensors::{Array, File};
 use crate::capped::Cap;
-use engine::{Action, SeatView, MAX_PLAYERS};
+use engine::{Action, Score, SeatView, MAX_PLAYERS};
 use std::collections::HashMap;
 use std::path::Path;
 
@@ -78,17 +79,21 @@ impl GameRecorder {
         self.pending.is_empty()
     }
 
-    /// The game is over with these final totals (absolute seat order):
+    /// The game is over with these final scores (absolute seat order):
     /// add its positions to `data` as game number `game`.
-    pub fn finish(self, totals: &[u32], game: u32, data: &mut Dataset) {
-        let values = outcome_values(totals);
+    pub fn finish(self, final_scores: &[Score], game: u32, data: &mut Dataset) {
+        let totals: Vec<u32> = final_scores.iter().map(Score::total).collect();
+        let values = outcome_values(&totals);
         for p in self.pending {
             let mut outcome = [0.0f32; MAX_PLAYERS];
             let mut scores = [0.0f32; MAX_PLAYERS];
+            let mut categories = [0.0f32; CATEGORY_TARGETS];
             for k in 0..p.players {
                 let s = (p.seat + k) % p.players;
                 outcome[k] = values[s];
                 scores[k] = totals[s] as f32;
+                categories[k * CATEGORIES..][..CATEGORIES]
+                    .copy_from_slice(&category_points(&final_scores[s]));
             }
             data.push(
                 &p.position,
@@ -97,6 +102,7 @@ impl GameRecorder {
                 Targets {
                     outcome,
                     scores,
+                    categories: Some(categories),
                     game,
                     turn: p.turn,
                     players: p.players as u32,
@@ -104,6 +110,22 @@ impl GameRecorder {
             );
         }
     }
+}
+
+/// The category targets of a position: [`CATEGORIES`] numbers per
+/// seat-relative seat.
+pub const CATEGORY_TARGETS: usize = MAX_PLAYERS * CATEGORIES;
+
+/// A seat's points by category, in the order of [`CATEGORIES`].
+fn category_points(score: &Score) -> [f32; CATEGORIES] {
+    [
+        score.road,
+        score.city,
+        score.monastery,
+        score.farm,
+        score.gifts,
+    ]
+    .map(f32::from)
 }
 
 /// What an example is trained towards, and where it comes from.
@@ -114,6 +136,10 @@ pub struct Targets {
     pub outcome: [f32; MAX_PLAYERS],
     /// The final totals per seat-relative seat.
     pub scores: [f32; MAX_PLAYERS],
+    /// The final points by category per seat-relative seat
+    /// ([`CATEGORIES`] each; 0 past the seat count): the auxiliary
+    /// head's target. `None` in shards written before they were kept.
+    pub categories: Option<[f32; CATEGORY_TARGETS]>,
     /// The game it comes from (held-out splits are by game).
     pub game: u32,
     /// Turns played before the position.
@@ -227,7 +253,7 @@ impl Dataset {
         let col = |f: fn(&Targets) -> &[f32; MAX_PLAYERS]| -> Vec<f32> {
             self.targets.iter().flat_map(|t| *f(t)).collect()
         };
-        let arrays = [
+        let mut arrays = vec![
             Array::u8("board", vec![n, BOARD_FEATURES], self.board.clone()),
             Array::f32("globals", vec![n, GLOBAL_FEATURES], &self.globals),
             Array::f32("actions", vec![m, ACTION_FEATURES], &self.actions),
@@ -252,6 +278,17 @@ impl Dataset {
                 &self.targets.iter().map(|t| t.players).collect::<Vec<_>>(),
             ),
         ];
+        // The category targets when every example has them (a shard
+        // merged with older ones has none).
+        let categories: Option<Vec<f32>> = self
+            .targets
+            .iter()
+            .map(|t| t.categories)
+            .collect::<Option<Vec<_>>>()
+            .map(|rows| rows.concat());
+        if let Some(values) = categories {
+            arrays.push(Array::f32("categories", vec![n, CATEGORY_TARGETS], &values));
+        }
         metadata.insert("format".into(), "carcassonne-examples".into());
         metadata.insert("encoding_version".into(), ENCODING_VERSION.to_string());
         super::tensors::write(path, &arrays, metadata)
@@ -302,6 +339,11 @@ impl Dataset {
         let (game_shape, game) = file.u32("game")?;
         let (turn_shape, turn) = file.u32("turn")?;
         let (players_shape, players) = file.u32("players")?;
+        let categories = if file.names().iter().any(|a| a == "categories") {
+            Some(file.f32("categories")?)
+        } else {
+            None
+        };
         let n = game.len();
         let m = cells.len();
         // Every array's shape, as the examples and actions counts say.
@@ -322,6 +364,15 @@ impl Dataset {
                 return Err(FileError::format(
                     &name,
                     format!("`{field}` is {shape:?}; {n} examples of {m} actions make it {want:?}"),
+                ));
+            }
+        }
+        if let Some((shape, _)) = &categories {
+            let want = vec![n, CATEGORY_TARGETS];
+            if *shape != want {
+                return Err(FileError::format(
+                    &name,
+                    format!("`categories` is {shape:?}; {n} examples make it {want:?}"),
                 ));
             }
         }
@@ -367,6 +418,11 @@ impl Dataset {
             Targets {
                 outcome: o,
                 scores: s,
+                categories: categories.as_ref().map(|(_, values)| {
+                    let mut c = [0.0; CATEGORY_TARGETS];
+                    c.copy_from_slice(&values[i * CATEGORY_TARGETS..][..CATEGORY_TARGETS]);
+                    c
+                }),
                 game: game[i],
                 turn: turn[i],
                 players: players[i],
@@ -424,7 +480,8 @@ impl Dataset {
     /// are not finite or out of the encoding's range, negative visits or
     /// visits that do not sum to 1, seat counts outside 2 to
     /// [`MAX_PLAYERS`], targets or scores for seats not in the game,
-    /// scores beyond [`MAX_SCORE`], and globals that contradict the seat
+    /// scores beyond [`MAX_SCORE`], category points that are not whole
+    /// or do not add up to the seat's score, and globals that contradict the seat
     /// count.
     ///
     /// # Errors
@@ -514,6 +571,29 @@ impl Dataset {
                     );
                 }
             }
+            if let Some(categories) = &t.categories {
+                for (k, points) in categories.chunks_exact(CATEGORIES).enumerate() {
+                    let total: f32 = points.iter().sum();
+                    if let Some(&p) = points
+                        .iter()
+                        .find(|p| !(p.is_finite() && **p >= 0.0 && **p == p.trunc()))
+                    {
+                        return bad(
+                            "categories",
+                            format!("holds {p:?} for seat {k}, not a whole number of points"),
+                        );
+                    }
+                    if total != t.scores[k] {
+                        return bad(
+                            "categories",
+                            format!(
+                                "sum to {total:?} for seat {k}, but its `score` is {:?}",
+                                t.scores[k]
+                            ),
+                        );
+                    }
+                }
+            }
             let (lo, hi) = self.action_range(i);
             let actions = &self.actions[lo * ACTION_FEATURES..hi * ACTION_FEATURES];
             if let Some(k) = actions.iter().position(|v| !plausible(*v)) {
@@ -591,10 +671,8 @@ pub(crate) mod tests {
                 }
                 state.play_action_unchecked(actions[pick]);
             }
-            let totals: Vec<u32> = (0..players)
-                .map(|s| state.score(Seat(s as u8)).total())
-                .collect();
-            rec.finish(&totals, game, &mut data);
+            let scores: Vec<Score> = (0..players).map(|s| state.score(Seat(s as u8))).collect();
+            rec.finish(&scores, game, &mut data);
         }
         data
     }
@@ -633,6 +711,9 @@ pub(crate) mod tests {
             f(&data.visits),
             t.iter().flat_map(|t| t.outcome.map(f32::to_bits)).collect(),
             t.iter().flat_map(|t| t.scores.map(f32::to_bits)).collect(),
+            t.iter()
+                .flat_map(|t| t.categories.expect("kept").map(f32::to_bits))
+                .collect(),
             t.iter().flat_map(|t| [t.game, t.turn, t.players]).collect(),
         ]
     }
@@ -767,6 +848,18 @@ pub(crate) mod tests {
             ("`turn` is", Box::new(|d| d.targets[0].turn = u32::MAX)),
             ("`board` holds 200", Box::new(|d| d.board[5] = 200)),
             (
+                "`categories` holds NaN for seat 0",
+                Box::new(|d| d.targets[0].categories.as_mut().unwrap()[1] = f32::NAN),
+            ),
+            (
+                "`categories` holds -1.0 for seat 1",
+                Box::new(|d| d.targets[0].categories.as_mut().unwrap()[CATEGORIES] = -1.0),
+            ),
+            (
+                "`categories` sum to",
+                Box::new(|d| d.targets[0].categories.as_mut().unwrap()[3] += 2.0),
+            ),
+            (
                 "example 7: `globals` column 1 (players 3) is 1.0, but `players` is 2",
                 Box::new(move |d| d.globals[last * GLOBAL_FEATURES + 1] = 1.0),
             ),
@@ -818,6 +911,58 @@ pub(crate) mod tests {
         )
         .unwrap();
         assert_eq!(Dataset::read(&path).unwrap().0, good);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// Each example keeps the final points by category of every seat,
+    /// seat-relative as the scores, summing to them; a shard written
+    /// before they were kept (no `categories` array) reads with none,
+    /// and a merge with such a shard writes none rather than zeros.
+    #[test]
+    fn category_targets_are_seat_relative_and_optional() {
+        let data = random_examples(1, 3, 6, 4);
+        for t in &data.targets {
+            let c = t.categories.expect("a recorder keeps them");
+            for k in 0..MAX_PLAYERS {
+                let points = &c[k * CATEGORIES..][..CATEGORIES];
+                assert_eq!(points.iter().sum::<f32>(), t.scores[k], "{c:?}");
+            }
+        }
+        // Seat-relative: every example's blocks are a rotation of the
+        // first's (the seat to play first), and the seats to play differ.
+        let block =
+            |c: &[f32; CATEGORY_TARGETS], k: usize| c[k * CATEGORIES..][..CATEGORIES].to_vec();
+        let first = data.targets[0].categories.unwrap();
+        assert!(first.iter().any(|&p| p > 0.0), "{first:?}");
+        let rotations: Vec<usize> = data
+            .targets
+            .iter()
+            .map(|t| {
+                let c = t.categories.unwrap();
+                (0..3)
+                    .find(|&r| (0..3).all(|k| block(&c, k) == block(&first, (k + r) % 3)))
+                    .expect("a rotation of the first example's")
+            })
+            .collect();
+        assert!(rotations.iter().any(|&r| r != 0), "{rotations:?}");
+        let dir = std::env::temp_dir().join(format!("neural-cat-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let (new, old) = (dir.join("new.safetensors"), dir.join("old.safetensors"));
+        data.write(&new, HashMap::new()).unwrap();
+        let mut before = data.clone();
+        for t in &mut before.targets {
+            t.categories = None;
+        }
+        before.write(&old, HashMap::new()).unwrap();
+        let file = File::read(&old, Cap::SHARD).unwrap();
+        assert!(!file.names().iter().any(|n| n == "categories"));
+        assert_eq!(Dataset::read(&new).unwrap().0, data);
+        assert_eq!(Dataset::read(&old).unwrap().0, before);
+        let mut merged = data.clone();
+        merged.extend(&before);
+        merged.write(&old, HashMap::new()).unwrap();
+        let back = Dataset::read(&old).unwrap().0;
+        assert!(back.targets.iter().all(|t| t.categories.is_none()));
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

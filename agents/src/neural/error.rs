@@ -99,6 +99,12 @@ impl std::error::Error for InputError {}
 pub enum TrainError {
     /// No position to train on (every game held out, or no data).
     NoTrainingData,
+    /// The network has the auxiliary `categories` head but an example
+    /// has no category targets (a shard written before they were kept).
+    NoCategories {
+        /// The first such example.
+        example: usize,
+    },
     /// The positions or their actions are of the wrong sizes.
     Input(InputError),
     /// The tensor library failed (shapes that do not fit).
@@ -111,6 +117,10 @@ impl fmt::Display for TrainError {
             TrainError::NoTrainingData => {
                 f.write_str("no training positions (every game is held out, or no data)")
             }
+            TrainError::NoCategories { example } => write!(
+                f,
+                "example {example} has no category targets (its shard was written before they were kept): train a network without the categories head, or on newer shards"
+            ),
             TrainError::Input(e) => write!(f, "{e}"),
             TrainError::Tensor(e) => f.write_str(&super::net::one_line(e)),
         }

@@ -84,7 +84,8 @@ pub type Arrays = HashMap<String, (Vec<usize>, Vec<f32>)>;
 /// The sizes of a network from its arrays' shapes: `trunk1` is `hidden`
 /// wide, `context` `context`, `cells` `CELLS × cell`, `policy1`
 /// `policy_hidden`; `trunk1`'s inputs say whether it reads the board
-/// and the position features ([`NetConfig::inputs`]).
+/// and the position features ([`NetConfig::inputs`]); a `categories`
+/// layer, that it has the auxiliary head.
 fn infer_config(name: &str, arrays: &Arrays) -> Result<NetConfig, NetError> {
     let rows = |array: &str| -> Result<usize, NetError> {
         arrays
@@ -118,6 +119,7 @@ fn infer_config(name: &str, arrays: &Arrays) -> Result<NetConfig, NetError> {
         policy_hidden: rows("policy1.weight")?,
         board,
         features,
+        categories: arrays.contains_key("categories.weight"),
     })
 }
 
@@ -200,6 +202,7 @@ impl NetEvaluator {
         meta.insert("policy_hidden".into(), c.policy_hidden.to_string());
         meta.insert("board".into(), c.board.to_string());
         meta.insert("features".into(), c.features.to_string());
+        meta.insert("categories".into(), c.categories.to_string());
         meta.insert("seed".into(), p.seed.to_string());
         meta.insert("revision".into(), p.revision.clone());
         meta.insert(
@@ -253,7 +256,8 @@ impl NetEvaluator {
     /// name → shape and values) and its metadata: what the file loader
     /// reads and what Python's `save_network` and PyTorch trainers give.
     /// Its sizes come from the arrays' shapes; metadata that states them
-    /// (`hidden`, `context`, `cell`, `policy_hidden`, `board`), `format`
+    /// (`hidden`, `context`, `cell`, `policy_hidden`, `board`,
+    /// `features`, `categories`), `format`
     /// or `encoding_version` must agree; `fitted_on`, `data` and `seed`
     /// must read as what they are; other keys are kept
     /// ([`Provenance::extra`]). `name` (the file) starts every error.
@@ -285,7 +289,12 @@ impl NetEvaluator {
                 });
             }
         }
-        for (key, read) in [("board", config.board), ("features", config.features)] {
+        let flags = [
+            ("board", config.board),
+            ("features", config.features),
+            ("categories", config.categories),
+        ];
+        for (key, read) in flags {
             if let Some(v) = metadata.remove(key) {
                 if v != read.to_string() {
                     return Err(format(format!(
@@ -666,21 +675,27 @@ mod tests {
         assert_eq!(e.evaluate(&request), back.evaluate(&request));
     }
 
-    /// Every combination of board and position features is read back as
-    /// saved: the first layer's width tells them apart.
+    /// Every combination of board, position features and the auxiliary
+    /// head is read back as saved: the first layer's width and the
+    /// `categories` layer tell them apart.
     #[test]
     fn what_the_trunk_reads_is_read_back_from_the_shapes() {
         for board in [true, false] {
             for features in [true, false] {
-                let config = NetConfig {
-                    board,
-                    features,
-                    ..NetConfig::TINY
-                };
-                let e = NetEvaluator::new(config, 4);
-                let path = temp(&format!("reads-{board}-{features}.safetensors"));
-                e.save(&path).unwrap();
-                assert_eq!(NetEvaluator::load(&path).unwrap().net.config, config);
+                for categories in [true, false] {
+                    let config = NetConfig {
+                        board,
+                        features,
+                        categories,
+                        ..NetConfig::TINY
+                    };
+                    let e = NetEvaluator::new(config, 4);
+                    let path = temp(&format!(
+                        "reads-{board}-{features}-{categories}.safetensors"
+                    ));
+                    e.save(&path).unwrap();
+                    assert_eq!(NetEvaluator::load(&path).unwrap().net.config, config);
+                }
             }
         }
     }

@@ -831,7 +831,7 @@ mod tests {
     }
 
     /// The sizes the forward passes are compared on, with seeds.
-    fn configs() -> [(NetConfig, u64); 3] {
+    fn configs() -> [(NetConfig, u64); 4] {
         [
             (NetConfig::TINY, 1),
             (NetConfig::default(), 2),
@@ -841,6 +841,14 @@ mod tests {
                     ..NetConfig::default()
                 },
                 3,
+            ),
+            // The auxiliary head is not part of play: ignored here.
+            (
+                NetConfig {
+                    categories: true,
+                    ..NetConfig::TINY
+                },
+                4,
             ),
         ]
     }

@@ -29,4 +29,4 @@ pub mod train;
 pub use encode::ENCODING_VERSION;
 pub use error::{ExampleError, FileError, InputError, TrainError};
 pub use evaluator::{check_network, Arrays, LeadBlend, NetError, NetEvaluator, Provenance};
-pub use net::{Net, NetConfig};
+pub use net::{Net, NetConfig, CATEGORIES, CATEGORY_SCALE};

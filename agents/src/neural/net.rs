@@ -10,6 +10,8 @@
 //! lead = tanh(Wl · h)            (6)                      mean of tanh(margin/20) to each other seat
 //! c    = Wc · h                  (`context`)              position context for the policy
 //! m    = Wm · h                  (WINDOW² × `cell`)       an embedding of every window cell
+//! k    = Wk · h                  (6 × CATEGORIES)         auxiliary: final points by category per seat
+//!                                                         (only with `NetConfig::categories`)
 //! per action a:  logit(a) = w2 · relu(P1 · [c, m[cell(a)], features(a)])
 //! ```
 //!
@@ -48,7 +50,20 @@ pub struct NetConfig {
     /// window, the scores, supplies, bag counts and the rest of the
     /// globals.
     pub features: bool,
+    /// Whether the network has the auxiliary head `categories`: each
+    /// seat's final points by category ([`CATEGORIES`]), trained beside
+    /// the value (KataGo's score targets) to give the trunk more to
+    /// learn from a game than its outcome. Play never reads it.
+    pub categories: bool,
 }
+
+/// The scoring categories of the auxiliary head, in the order of its
+/// outputs per seat: roads, cities, monasteries, farms, unopened gifts
+/// (engine `Score`'s parts).
+pub const CATEGORIES: usize = 5;
+
+/// The auxiliary head's targets are points divided by this.
+pub const CATEGORY_SCALE: f32 = 50.0;
 
 impl Default for NetConfig {
     /// The default size: a 256-wide trunk.
@@ -60,6 +75,7 @@ impl Default for NetConfig {
             policy_hidden: 64,
             board: true,
             features: true,
+            categories: false,
         }
     }
 }
@@ -73,6 +89,7 @@ impl NetConfig {
         policy_hidden: 16,
         board: true,
         features: true,
+        categories: false,
     };
 
     /// Inputs of the trunk's first layer: the board window (unless
@@ -97,9 +114,10 @@ impl NetConfig {
         }
     }
 
-    /// The layers: name, inputs, outputs.
-    pub fn layers(&self) -> [(&'static str, usize, usize); 8] {
-        [
+    /// The layers: name, inputs, outputs. The auxiliary `categories`
+    /// layer, when there is one, comes last.
+    pub fn layers(&self) -> Vec<(&'static str, usize, usize)> {
+        let mut layers = vec![
             ("trunk1", self.inputs(), self.hidden),
             ("trunk2", self.hidden, self.hidden),
             ("value", self.hidden, MAX_PLAYERS),
@@ -112,7 +130,11 @@ impl NetConfig {
                 self.policy_hidden,
             ),
             ("policy2", self.policy_hidden, 1),
-        ]
+        ];
+        if self.categories {
+            layers.push(("categories", self.hidden, MAX_PLAYERS * CATEGORIES));
+        }
+        layers
     }
 }
 
@@ -158,6 +180,9 @@ pub struct Output {
     pub lead: Tensor,
     /// `[M]` one logit per action.
     pub logits: Tensor,
+    /// `[B, 6 × CATEGORIES]`: each seat-relative seat's final points by
+    /// category over [`CATEGORY_SCALE`], when the network has the head.
+    pub categories: Option<Tensor>,
 }
 
 /// A candle error as one line (its first: candle adds a backtrace).
@@ -240,6 +265,11 @@ impl Net {
         let h = self.linear(1).forward(&h)?.relu()?;
         let value = self.linear(2).forward(&h)?.tanh()?;
         let lead = self.linear(3).forward(&h)?.tanh()?;
+        let categories = if self.config.categories {
+            Some(self.linear(8).forward(&h)?)
+        } else {
+            None
+        };
         let logits = if batch.actions.dim(0)? == 0 {
             Tensor::zeros(0, DType::F32, &Device::Cpu)?
         } else {
@@ -263,6 +293,7 @@ impl Net {
             value,
             lead,
             logits,
+            categories,
         })
     }
 }

@@ -1,16 +1,19 @@
 //! Training a network on examples: AdamW on policy cross-entropy (against
 //! the search's visit shares) plus the value and lead losses (squared
-//! error per seat), with a held-out split by game.
+//! error per seat) and, for a network with the auxiliary head, the
+//! category loss (squared error of each seat's final points by category
+//! over [`CATEGORY_SCALE`], summed over the categories), with a held-out
+//! split by game.
 //!
 //! Deterministic for a seed: the split, the order of the batches and the
 //! initial weights all come from it, and the arithmetic is the same on one
 //! thread (candle's matrix products may split work over threads; set
 //! `RAYON_NUM_THREADS=1` for bit-identical weights across machines).
 
-use super::data::{outcome_array, Dataset};
+use super::data::{outcome_array, Dataset, CATEGORY_TARGETS};
 use super::encode::{ACTION_FEATURES, BOARD_FEATURES, GLOBAL_FEATURES};
 use super::error::TrainError;
-use super::net::{batch, segment_softmax, Batch, Net};
+use super::net::{batch, segment_softmax, Batch, Net, CATEGORIES, CATEGORY_SCALE};
 use candle_core::{Device, Tensor};
 use candle_nn::{AdamW, Optimizer, ParamsAdamW};
 use engine::MAX_PLAYERS;
@@ -67,6 +70,10 @@ pub struct Metrics {
     pub value_loss: f64,
     /// Mean squared error of the tanh'd leads.
     pub lead_loss: f64,
+    /// The auxiliary head's loss: per seat, the squared errors of its
+    /// final points by category over [`CATEGORY_SCALE`], summed over
+    /// the categories; the mean over seats (`None` without the head).
+    pub categories_loss: Option<f64>,
     /// Share of positions (with two or more actions) where the network's
     /// most likely action is the search's most visited.
     pub top1: f64,
@@ -77,9 +84,9 @@ pub struct Metrics {
 }
 
 impl Metrics {
-    /// The sum minimised: policy + value + lead.
+    /// The sum minimised: policy + value + lead + categories.
     pub fn total(&self) -> f64 {
-        self.policy_loss + self.value_loss + self.lead_loss
+        self.policy_loss + self.value_loss + self.lead_loss + self.categories_loss.unwrap_or(0.0)
     }
 }
 
@@ -148,6 +155,9 @@ struct Rows {
     visits: Vec<f32>,
     outcome: Vec<f32>,
     lead: Vec<f32>,
+    /// The category targets over [`CATEGORY_SCALE`] (0 for an example
+    /// without them: a network that reads them refuses such data first).
+    categories: Vec<f32>,
     mask: Vec<f32>,
     /// The mask times each position's weight (the value and lead losses'
     /// terms; the policy's weight is in `visits`).
@@ -166,6 +176,7 @@ fn rows(data: &Dataset, idx: &[usize], weights: Option<&[f32]>) -> candle_core::
     let mut visits = Vec::new();
     let mut outcome = Vec::new();
     let mut lead = Vec::new();
+    let mut categories = Vec::with_capacity(idx.len() * CATEGORY_TARGETS);
     let mut mask = Vec::new();
     let mut weighted = Vec::new();
     for (b, &i) in idx.iter().enumerate() {
@@ -186,6 +197,11 @@ fn rows(data: &Dataset, idx: &[usize], weights: Option<&[f32]>) -> candle_core::
         let players = t.players as usize;
         outcome.extend(value_targets(&t.scores, players));
         lead.extend(lead_targets(&t.scores, players));
+        categories.extend(
+            t.categories
+                .unwrap_or([0.0; CATEGORY_TARGETS])
+                .map(|p| p / CATEGORY_SCALE),
+        );
         mask.extend((0..MAX_PLAYERS).map(|k| (k < players) as u8 as f32));
         weighted.extend((0..MAX_PLAYERS).map(|k| (k < players) as u8 as f32 * w));
     }
@@ -195,6 +211,7 @@ fn rows(data: &Dataset, idx: &[usize], weights: Option<&[f32]>) -> candle_core::
         visits,
         outcome,
         lead,
+        categories,
         mask,
         weighted,
     })
@@ -248,11 +265,30 @@ pub fn surprise_weights(
     Ok(weights)
 }
 
-/// The policy, value and lead losses (tensors, for the gradient), the
-/// logits and the values.
-type Losses = (Tensor, Tensor, Tensor, Vec<f32>, Vec<f32>);
+/// A network's losses on some rows (tensors, for the gradient), with
+/// its logits and values.
+struct Losses {
+    policy: Tensor,
+    value: Tensor,
+    lead: Tensor,
+    /// Only for a network with the auxiliary head.
+    categories: Option<Tensor>,
+    logits: Vec<f32>,
+    values: Vec<f32>,
+}
 
-/// The three losses of `net` on `rows`, as tensors (for the gradient).
+impl Losses {
+    /// What training minimises: their sum.
+    fn sum(&self) -> candle_core::Result<Tensor> {
+        let sum = ((&self.policy + &self.value)? + &self.lead)?;
+        match &self.categories {
+            Some(c) => sum + c,
+            None => Ok(sum),
+        }
+    }
+}
+
+/// The losses of `net` on `rows`, as tensors (for the gradient).
 fn losses(net: &Net, rows: &Rows) -> candle_core::Result<Losses> {
     let dev = Device::Cpu;
     let out = net.forward(&rows.batch)?;
@@ -293,8 +329,27 @@ fn losses(net: &Net, rows: &Rows) -> candle_core::Result<Losses> {
     };
     let value = sq(&out.value, &rows.outcome)?;
     let lead = sq(&out.lead, &rows.lead)?;
+    let categories = match &out.categories {
+        Some(pred) => {
+            // Each seat's mask over its categories.
+            let mask = mask
+                .unsqueeze(2)?
+                .broadcast_as((b, MAX_PLAYERS, CATEGORIES))?
+                .reshape((b, CATEGORY_TARGETS))?;
+            let t = Tensor::from_slice(&rows.categories, (b, CATEGORY_TARGETS), &dev)?;
+            Some((((pred - t)?.sqr()? * mask)?.sum_all()? / seats)?)
+        }
+        None => None,
+    };
     let values = out.value.flatten_all()?.to_vec1::<f32>()?;
-    Ok((policy, value, lead, logits_now, values))
+    Ok(Losses {
+        policy,
+        value,
+        lead,
+        categories,
+        logits: logits_now,
+        values,
+    })
 }
 
 /// Measure `net` on positions `idx` of `data`.
@@ -303,19 +358,24 @@ fn losses(net: &Net, rows: &Rows) -> candle_core::Result<Losses> {
 /// A candle error.
 pub fn measure(net: &Net, data: &Dataset, idx: &[usize]) -> candle_core::Result<Metrics> {
     let mut sum = Metrics::default();
+    let mut categories_loss = 0.0;
     let (mut agree, mut choices) = (0usize, 0usize);
     let mut right = [0usize; 3];
     let mut counted = [0usize; 3];
     for chunk in idx.chunks(256) {
         let r = rows(data, chunk, None)?;
-        let (p, v, l, logits, values) = losses(net, &r)?;
+        let losses = losses(net, &r)?;
         let n = chunk.len() as f64;
-        let scalar = |t: Tensor| t.to_scalar::<f32>().map(|x| x as f64);
-        sum.policy_loss += scalar(p)? * n;
+        let scalar = |t: &Tensor| t.to_scalar::<f32>().map(|x| x as f64);
+        sum.policy_loss += scalar(&losses.policy)? * n;
         let seats: f64 = r.mask.iter().map(|&x| x as f64).sum();
-        sum.value_loss += scalar(v)? * seats;
-        sum.lead_loss += scalar(l)? * seats;
-        let priors = segment_softmax(&logits, &r.offsets);
+        sum.value_loss += scalar(&losses.value)? * seats;
+        sum.lead_loss += scalar(&losses.lead)? * seats;
+        if let Some(c) = &losses.categories {
+            categories_loss += scalar(c)? * seats;
+        }
+        let (logits, values) = (&losses.logits, &losses.values);
+        let priors = segment_softmax(logits, &r.offsets);
         for (b, &i) in chunk.iter().enumerate() {
             let (lo, hi) = (r.offsets[b], r.offsets[b + 1]);
             if hi - lo >= 2 {
@@ -349,6 +409,7 @@ pub fn measure(net: &Net, data: &Dataset, idx: &[usize]) -> candle_core::Result<
         policy_loss: sum.policy_loss / n,
         value_loss: sum.value_loss / seats,
         lead_loss: sum.lead_loss / seats,
+        categories_loss: net.config.categories.then_some(categories_loss / seats),
         top1: agree as f64 / choices.max(1) as f64,
         value_accuracy: [0, 1, 2].map(|k| right[k] as f64 / counted[k].max(1) as f64),
     })
@@ -358,7 +419,8 @@ pub fn measure(net: &Net, data: &Dataset, idx: &[usize]) -> candle_core::Result<
 /// each epoch with the epoch's metrics.
 ///
 /// # Errors
-/// One line: no training positions, or a candle error.
+/// One line: no training positions, an example without category
+/// targets for a network with the categories head, or a candle error.
 pub fn train(
     net: &mut Net,
     data: &Dataset,
@@ -369,6 +431,11 @@ pub fn train(
         (0..data.len()).partition(|&i| is_held_out(data.targets[i].game, config));
     if trained.is_empty() {
         return Err(TrainError::NoTrainingData);
+    }
+    if net.config.categories {
+        if let Some(example) = data.targets.iter().position(|t| t.categories.is_none()) {
+            return Err(TrainError::NoCategories { example });
+        }
     }
     let mut held_games: Vec<u32> = held.iter().map(|&i| data.targets[i].game).collect();
     held_games.dedup();
@@ -394,10 +461,8 @@ pub fn train(
         trained.shuffle(&mut rng);
         for chunk in trained.chunks(config.batch.max(1)) {
             let r = rows(data, chunk, surprise.as_deref())?;
-            let mut step = || -> candle_core::Result<()> {
-                let (p, v, l, _, _) = losses(net, &r)?;
-                opt.backward_step(&((p + v)? + l)?)
-            };
+            let mut step =
+                || -> candle_core::Result<()> { opt.backward_step(&losses(net, &r)?.sum()?) };
             step()?;
             // The weights changed in place: drop the inference copy.
             net.vars_mut();
@@ -469,6 +534,47 @@ mod tests {
         assert!(before.total() > 1.0, "{before:?}");
         assert!(after.total() < 0.1, "{after:?}");
         assert_eq!(after.top1, 1.0, "{after:?}");
+        assert_eq!(after.categories_loss, None);
+    }
+
+    /// A network with the auxiliary head learns the category targets
+    /// (their loss falls and counts in the total); it refuses examples
+    /// without them, naming the first.
+    #[test]
+    fn the_categories_head_learns_its_targets_and_needs_them() {
+        let mut data = random_examples(2, 2, 8, 3);
+        let config = NetConfig {
+            categories: true,
+            ..NetConfig::TINY
+        };
+        let mut net = Net::new(config, 1);
+        let train_config = TrainConfig {
+            epochs: 100,
+            batch: 16,
+            lr: 1e-2,
+            weight_decay: 0.0,
+            held_out: 0.0,
+            seed: 2,
+            surprise: 0.0,
+        };
+        let all: Vec<usize> = (0..data.len()).collect();
+        let before = measure(&net, &data, &all).unwrap();
+        let report = train(&mut net, &data, &train_config, |_, _, _| {}).unwrap();
+        let after = report.train.last().unwrap();
+        let (b, a) = (
+            before.categories_loss.unwrap(),
+            after.categories_loss.unwrap(),
+        );
+        assert!(a < b / 10.0, "categories loss {b} -> {a}");
+        let rest = after.policy_loss + after.value_loss + after.lead_loss;
+        assert!((after.total() - rest - a).abs() < 1e-9);
+        data.targets[5].categories = None;
+        let e = train(&mut net, &data, &train_config, |_, _, _| {}).unwrap_err();
+        assert!(
+            e.to_string()
+                .starts_with("example 5 has no category targets"),
+            "{e}"
+        );
     }
 
     #[test]

@@ -116,6 +116,12 @@ pub struct ImproveArgs {
     /// and the raw counts).
     #[arg(long, help_heading = "The az network (--net)")]
     pub no_features: bool,
+    /// Networks with an auxiliary head trained to predict each seat's
+    /// final points by category (roads, cities, monasteries, farms,
+    /// gifts) beside the value: more to learn from each game. Play
+    /// never reads it.
+    #[arg(long, help_heading = "The az network (--net)")]
+    pub categories: bool,
     /// Training passes per generation (default: 2).
     #[arg(long, help_heading = "The az network (--net)")]
     pub epochs: Option<usize>,
@@ -268,6 +274,7 @@ fn net_options(args: &ImproveArgs) -> Result<NetOptions> {
         hidden: args.hidden,
         board: args.board,
         features: !args.no_features,
+        categories: args.categories,
         epochs: args.epochs,
         batch: args.batch,
         lr: args.lr,
@@ -287,7 +294,7 @@ fn net_options(args: &ImproveArgs) -> Result<NetOptions> {
 }
 
 /// The options that only `--net` takes, with whether each was given.
-fn net_only(args: &ImproveArgs) -> [(&'static str, bool); 22] {
+fn net_only(args: &ImproveArgs) -> [(&'static str, bool); 23] {
     [
         ("--anchors", args.anchors.is_some()),
         ("--gauntlet-games", args.gauntlet_games.is_some()),
@@ -296,6 +303,7 @@ fn net_only(args: &ImproveArgs) -> [(&'static str, bool); 22] {
         ("--no-board", args.no_board),
         ("--board", args.board),
         ("--no-features", args.no_features),
+        ("--categories", args.categories),
         ("--bootstrap", !args.bootstrap.is_empty()),
         ("--init", args.init.is_some()),
         ("--resume", args.resume.is_some()),

@@ -54,10 +54,22 @@ pub struct TrainNetArgs {
     /// supplies, bag counts, the tile to place, gift cards.
     #[arg(long)]
     pub no_features: bool,
+    /// A network with an auxiliary head trained to predict each seat's
+    /// final points by category (roads, cities, monasteries, farms,
+    /// gifts) beside the value; play never reads it. Needs shards that
+    /// keep the category targets.
+    #[arg(long)]
+    pub categories: bool,
 }
 
 /// Train the network and print each epoch's losses.
 pub fn run(t: TrainNetArgs, out: &mut Stdout) -> Result<()> {
+    if let (Some(init), true) = (&t.init, t.categories) {
+        return Err(files::error::Error::Invalid(format!(
+            "--categories cannot be given with --init: the network's heads are those of {}",
+            init.display()
+        )));
+    }
     let defaults = agents::neural::NetConfig::default();
     let config = tournament::learning::train_net::TrainNetConfig {
         data: t.data,
@@ -67,6 +79,7 @@ pub fn run(t: TrainNetArgs, out: &mut Stdout) -> Result<()> {
             hidden: t.hidden,
             board: !t.no_board,
             features: !t.no_features,
+            categories: t.categories,
             ..defaults
         },
         train: agents::neural::train::TrainConfig {

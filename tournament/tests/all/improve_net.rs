@@ -290,9 +290,14 @@ fn improve_net_runs_generations_resumes_after_a_kill_and_takes_merged_selfplay()
 fn improve_net_without_a_gate_self_plays_every_new_network_and_another_run_goes_on_from_it() {
     let dir = scratch("improve-net-ungated");
     let run = dir.join("run");
-    let args = new_run(&run, &["--no-gate"]);
+    let args = new_run(&run, &["--no-gate", "--categories"]);
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let table = succeed(&args);
+    // Every generation's network has the auxiliary categories head.
+    for k in 0..3 {
+        let net = agents::neural::NetEvaluator::load(&run.join(format!("gen-{k}/net.safetensors")));
+        assert!(net.unwrap().net.config.categories, "generation {k}");
+    }
     assert!(table.contains("ungated"), "{table}");
     let csv = read(&run.join("generations.csv"));
     let rows: Vec<Vec<&str>> = csv
@@ -348,12 +353,17 @@ fn improve_net_without_a_gate_self_plays_every_new_network_and_another_run_goes_
     );
     let settings = read(&next.join("improve-net.json"));
     assert!(settings.contains("\"hidden\": 8"), "{settings}");
+    assert!(settings.contains("\"categories\": true"), "{settings}");
     // Sizes cannot be asked of a network that has its own; a missing
     // network is named.
     let other = dir.join("other");
     let init = init.to_str().unwrap();
-    let cases: [(&[&str], &[&str]); 2] = [
+    let cases: [(&[&str], &[&str]); 3] = [
         (&["--init", init, "--hidden", "16"], &["--hidden", "--init"]),
+        (
+            &["--init", init, "--categories"],
+            &["--categories", "--init"],
+        ),
         (
             &["--init", "/no/such/net.safetensors"],
             &["/no/such/net.safetensors"],

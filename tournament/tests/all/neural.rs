@@ -95,6 +95,39 @@ fn selfplay_examples_and_train_net_reproduce_for_a_seed() {
         std::fs::read(dir.join("n2.safetensors")).unwrap(),
         "the same data and seed give other weights"
     );
+    // The auxiliary categories head: trained from the shards' category
+    // targets (its loss printed), saved, read back and played; it may
+    // not be asked of a network given by --init.
+    let cat = dir.join("cat.safetensors");
+    let text = train_net(&a, &cat, &["--categories"]);
+    assert!(text.contains("categories "), "{text}");
+    let net = agents::neural::NetEvaluator::load(&cat).unwrap();
+    assert!(net.net.config.categories);
+    let plain = agents::neural::NetEvaluator::load(&dir.join("n1.safetensors")).unwrap();
+    assert!(!plain.net.config.categories);
+    let spec = format!("az:iterations=4,net={}", cat.display());
+    ok(&[
+        "tournament",
+        "--agents",
+        &format!("{spec},random"),
+        "--games",
+        "2",
+        "--out",
+        dir.join("t").to_str().unwrap(),
+    ]);
+    let err = fails(&[
+        "train-net",
+        a.to_str().unwrap(),
+        "--out",
+        dir.join("x.safetensors").to_str().unwrap(),
+        "--init",
+        cat.to_str().unwrap(),
+        "--categories",
+    ]);
+    assert!(
+        err.contains("--categories cannot be given with --init"),
+        "{err}"
+    );
 }
 
 #[test]

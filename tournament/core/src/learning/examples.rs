@@ -75,11 +75,11 @@ impl Observer for ExampleRecorder {
 }
 
 /// The examples of a finished game: its recorder's positions with the
-/// final totals (absolute seat order), as game `game`.
-pub fn finish(log: &Shared, totals: &[u32], game: u64) -> Dataset {
+/// final scores (absolute seat order), as game `game`.
+pub fn finish(log: &Shared, scores: &[engine::Score], game: u64) -> Dataset {
     let recorder = std::mem::take(&mut *log.lock().unwrap_or_else(|e| e.into_inner()));
     let mut data = Dataset::default();
-    recorder.finish(totals, game as u32, &mut data);
+    recorder.finish(scores, game as u32, &mut data);
     data
 }
 
@@ -183,7 +183,11 @@ mod tests {
         policy[2] = 0.25;
         recorder.decided(&view, &decision(&actions, Some(policy.clone()), true));
         assert_eq!(log.lock().unwrap().len(), 2);
-        let data = finish(&log, &[10, 5], 0);
+        let scores = [10, 5].map(|city| engine::Score {
+            city,
+            ..engine::Score::default()
+        });
+        let data = finish(&log, &scores, 0);
         assert_eq!(data.len(), 2);
         let (lo, hi) = data.action_range(0);
         let uniform = 1.0 / actions.len() as f32;

@@ -172,8 +172,11 @@ pub fn for_each_shard(
 
 /// One epoch's metrics on one line.
 pub fn line(m: &Metrics) -> String {
+    let categories = m
+        .categories_loss
+        .map_or(String::new(), |c| format!(" categories {c:.3}"));
     format!(
-        "policy {:.3} value {:.3} lead {:.3} top1 {:.1}% value-sign {:.0}/{:.0}/{:.0}%",
+        "policy {:.3} value {:.3} lead {:.3}{categories} top1 {:.1}% value-sign {:.0}/{:.0}/{:.0}%",
         m.policy_loss,
         m.value_loss,
         m.lead_loss,

@@ -142,10 +142,9 @@ impl Runner<'_> {
             positions::lines(&rows, &decisions)
         });
         #[cfg(feature = "neural")]
-        let examples = self.positions.then(|| {
-            let totals: Vec<u32> = outcome.scores.iter().map(|s| s.total()).collect();
-            crate::learning::examples::finish(&examples, &totals, index)
-        });
+        let examples = self
+            .positions
+            .then(|| crate::learning::examples::finish(&examples, &outcome.scores, index));
         Finished {
             index,
             rows,

@@ -44,6 +44,9 @@ pub struct NetOptions {
     pub board: bool,
     /// Networks that read the 40 hand-made position features.
     pub features: bool,
+    /// Networks with the auxiliary categories head (final points by
+    /// category per seat), trained beside the value.
+    pub categories: bool,
     /// Training passes per generation (default 2).
     pub epochs: Option<usize>,
     /// Positions per training step (default: the trainer's).
@@ -118,6 +121,10 @@ pub struct NetSettings {
     /// option read them.
     #[serde(default = "reads_the_features")]
     pub features: bool,
+    /// Whether the networks have the auxiliary categories head
+    /// (`--categories`). Runs written before the option had none.
+    #[serde(default)]
+    pub categories: bool,
     /// Training passes per generation.
     pub epochs: usize,
     /// Positions per training step.
@@ -372,6 +379,7 @@ impl NetSettings {
             hidden: args.hidden.unwrap_or(DEFAULT_HIDDEN),
             board: args.board,
             features: args.features,
+            categories: args.categories,
             epochs: args.epochs.unwrap_or(2),
             batch: args.batch.unwrap_or(d.batch),
             lr: args.lr.unwrap_or(d.lr),
@@ -470,6 +478,7 @@ impl NetSettings {
             ("--hidden", args.hidden.is_some()),
             ("--board", args.board),
             ("--no-features", !args.features),
+            ("--categories", args.categories),
         ];
         if let Some((flag, _)) = asked.iter().find(|(_, given)| *given) {
             return Err(invalid(format!(
@@ -482,6 +491,7 @@ impl NetSettings {
         self.hidden = net.net.config.hidden;
         self.board = net.net.config.board;
         self.features = net.net.config.features;
+        self.categories = net.net.config.categories;
         Ok(())
     }
 
@@ -500,6 +510,7 @@ impl NetSettings {
                 hidden: self.hidden,
                 board: self.board,
                 features: self.features,
+                categories: self.categories,
                 ..NetConfig::default()
             },
             train: TrainConfig {
