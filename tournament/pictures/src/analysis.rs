@@ -9,7 +9,7 @@
 use crate::render::xml_escape;
 use crate::report::charts::{self, Share};
 use crate::report::data::Table;
-use crate::report::{figure, html_table, STYLE};
+use crate::report::{figure, html_table, seats_table, STYLE};
 use files::error::Result;
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -105,35 +105,7 @@ fn group_section(a: &Analysis, length: &LengthRow) -> Result<String> {
         )?,
         "Each seat's share of the wins (a shared first place split among the tied seats); seat 0 plays first.",
     ));
-    let rows = seats
-        .iter()
-        .map(|r| {
-            vec![
-                format!("seat {}", r.seat),
-                format!(
-                    "{} [{}, {}]",
-                    percent(Some(r.win_share)),
-                    percent(Some(r.win_share_low)),
-                    percent(Some(r.win_share_high))
-                ),
-                percent(Some(r.fair_share)),
-                format!("{:.1}", r.mean_score),
-                format!("{:+.2} ± {:.2}", r.mean_margin, r.mean_margin_se),
-            ]
-        })
-        .collect();
-    html.push_str(&html_table(&Table {
-        header: [
-            "seat",
-            "share of the wins [95%]",
-            "fair share",
-            "mean score",
-            "margin over the table",
-        ]
-        .map(String::from)
-        .to_vec(),
-        rows,
-    }));
+    html.push_str(&html_table(&seats_table(seats.iter().copied(), true)));
     let (names, shares) = deck_bars(&decks);
     let measured: Vec<String> = decks
         .iter()

@@ -19,7 +19,7 @@ the project's 2-core machine; docs/neural.md): the default recipe (az:iterations
 generation) about 0.17 CPU-hours a generation with its gauntlet (0.09 without one: run B, whose 6 \
 generations made models/net-2p-zero.safetensors); `--agent \
 az:root=gumbel,iterations=64,cap_full=0.25,cap_fast=16` about 0.04 CPU-hours a generation, half \
-of it the gauntlet's 300 games (experiments/az-gumbel-cap). After pruning a generation keeps about \
+of it the gauntlet (100 games against each anchor; experiments/az-gumbel-cap). After pruning a generation keeps about \
 50 MB, most of it positions.csv.";
 
 /// `--anchor-generation`: a generation, or none.

@@ -142,12 +142,19 @@ fn seat_table(results: &Results, names: &[String]) -> Table {
 /// What the games say about the game itself (`carcassonne analyze`): each
 /// seat's share of the wins with its interval, and the deck's share of
 /// the variance of the points and of the margins.
-fn game_section(seats: &[SeatRow], decks: &[DeckRow]) -> Result<String> {
+/// The table of seats.csv's rows: each seat's share of the wins with its
+/// interval, the fair share, (with `mean_score`) the mean score, and the
+/// margin over the table. The tournament report and `analyze.html` both
+/// show it.
+pub(crate) fn seats_table<'a>(
+    seats: impl IntoIterator<Item = &'a SeatRow>,
+    mean_score: bool,
+) -> Table {
     let percent = |x: f64| format!("{:.1}%", 100.0 * x);
     let rows = seats
-        .iter()
+        .into_iter()
         .map(|r| {
-            vec![
+            let mut row = vec![
                 format!("seat {}", r.seat),
                 format!(
                     "{} [{}, {}]",
@@ -156,21 +163,28 @@ fn game_section(seats: &[SeatRow], decks: &[DeckRow]) -> Result<String> {
                     percent(r.win_share_high)
                 ),
                 percent(r.fair_share),
-                format!("{:+.2} ± {:.2}", r.mean_margin, r.mean_margin_se),
-            ]
+            ];
+            if mean_score {
+                row.push(format!("{:.1}", r.mean_score));
+            }
+            row.push(format!("{:+.2} ± {:.2}", r.mean_margin, r.mean_margin_se));
+            row
         })
         .collect();
-    let table = Table {
-        header: [
-            "seat",
-            "share of the wins [95%]",
-            "fair share",
-            "margin over the table",
-        ]
-        .map(String::from)
-        .to_vec(),
+    let mut header = vec!["seat", "share of the wins [95%]", "fair share"];
+    if mean_score {
+        header.push("mean score");
+    }
+    header.push("margin over the table");
+    Table {
+        header: header.into_iter().map(String::from).collect(),
         rows,
-    };
+    }
+}
+
+fn game_section(seats: &[SeatRow], decks: &[DeckRow]) -> Result<String> {
+    let percent = |x: f64| format!("{:.1}%", 100.0 * x);
+    let table = seats_table(seats, false);
     let mut html = String::from("<h2>Seat advantage and the deck's share</h2>");
     html.push_str(&html_table(&table));
     let shares: Vec<String> = decks
