@@ -29,8 +29,8 @@
 //! [`FEATURES`] is the list a model file must match.
 
 use engine::{
-    segment_id, Bag, Board, FeatureKind, PerSeat, Pos, Score, SeatView, SegmentId, Side,
-    MAX_MEEPLES, MAX_TILES, NO_SEGMENT,
+    fitting_rotations, segment_id, Bag, Board, Edge, FeatureKind, PerSeat, Pos, Score, SeatView,
+    SegmentId, Side, MAX_MEEPLES, MAX_PLAYERS, MAX_TILES, NO_SEGMENT,
 };
 
 /// Tiles in the bag at the start (after the start tile).
@@ -168,8 +168,13 @@ struct Occupied {
     chance: f64,
 }
 
-/// Fill the per-kind and completion columns.
-fn owned_features(view: &SeatView<'_>, me: usize, rival: usize, x: &mut FeatureVector) {
+/// The occupied features (each once, in the order their first meeples
+/// come) and which of me and the rival own them; chances 1.
+fn occupied_features(
+    view: &SeatView<'_>,
+    me: usize,
+    rival: usize,
+) -> ([Occupied; MAX_MEEPLES], usize) {
     let features = view.features();
     let mut occupied = [Occupied {
         root: 0,
@@ -178,26 +183,40 @@ fn owned_features(view: &SeatView<'_>, me: usize, rival: usize, x: &mut FeatureV
         rivals: false,
         chance: 1.0,
     }; MAX_MEEPLES];
+    // Each feature's meeples per seat, counted in one pass.
+    let mut counts = [[0u8; MAX_PLAYERS]; MAX_MEEPLES];
     let mut n = 0;
     for m in view.meeples() {
         let root = features.root(m.segment);
-        if occupied[..n].iter().any(|o| o.root == root) {
-            continue;
-        }
-        let counts = view.meeples_on(root);
-        let most = *counts.0.iter().max().expect("six seats");
-        occupied[n] = Occupied {
-            root,
-            kind: view.segment_kind(root),
-            mine: counts.0[me] == most,
-            rivals: counts.0[rival] == most,
-            chance: 1.0,
+        let k = match occupied[..n].iter().position(|o| o.root == root) {
+            Some(k) => k,
+            None => {
+                occupied[n].root = root;
+                occupied[n].kind = view.segment_kind(root);
+                n += 1;
+                n - 1
+            }
         };
-        n += 1;
+        counts[k][m.seat.index()] += 1;
     }
+    for (o, counts) in occupied[..n].iter_mut().zip(&counts) {
+        let most = *counts.iter().max().expect("six seats");
+        o.mine = counts[me] == most;
+        o.rivals = counts[rival] == most;
+    }
+    (occupied, n)
+}
+
+/// Fill the per-kind and completion columns.
+fn owned_features(view: &SeatView<'_>, me: usize, rival: usize, x: &mut FeatureVector) {
+    let (mut occupied, n) = occupied_features(view, me, rival);
     let occupied = &mut occupied[..n];
     let mut fills = FillChances::new(view.board(), view.unseen_tiles());
-    open_road_and_city_cells(view, occupied, &mut fills);
+    if fills.unseen.total() > 0 {
+        open_road_and_city_cells(view, occupied, &mut fills);
+    } else {
+        open_road_and_city_cells_by_tiles(view, occupied, &mut fills);
+    }
     for o in occupied.iter_mut() {
         if o.kind == FeatureKind::Monastery {
             let pos = view
@@ -231,9 +250,87 @@ fn owned_features(view: &SeatView<'_>, me: usize, rival: usize, x: &mut FeatureV
     }
 }
 
+/// An open road or city edge of an occupied feature: the order in which
+/// [`open_road_and_city_cells_by_tiles`] meets it (the tile's slot times
+/// four plus the side), the feature (its index in the occupied list) and
+/// the empty cell it faces.
+#[derive(Clone, Copy)]
+struct OpenEdge {
+    order: u16,
+    feature: u8,
+    cell: Pos,
+}
+
 /// Multiply each occupied road's and city's chance by the fill chance of
-/// every empty cell its open edges face (each cell once per feature).
+/// every empty cell its open edges face (each cell once per feature),
+/// reading the edges from the open cells' demands. The factors are
+/// multiplied in the order [`open_road_and_city_cells_by_tiles`] meets
+/// them, so the chances are the same to the bit; the empty cells off a
+/// table are not open cells, but with unseen tiles they fill with chance
+/// exactly 1 (with none the caller walks the tiles).
 fn open_road_and_city_cells(
+    view: &SeatView<'_>,
+    occupied: &mut [Occupied],
+    fills: &mut FillChances,
+) {
+    if occupied
+        .iter()
+        .all(|o| !matches!(o.kind, FeatureKind::Road | FeatureKind::City))
+    {
+        return;
+    }
+    let board = view.board();
+    let features = view.features();
+    // At most one per side of a placed tile.
+    let mut edges = [OpenEdge {
+        order: 0,
+        feature: 0,
+        cell: Pos::ORIGIN,
+    }; 4 * MAX_TILES];
+    let mut len = 0;
+    for (cell, demand) in board.frontier() {
+        let first = len;
+        for side in Side::ALL {
+            let edge = (demand >> (2 * side.index())) & 3;
+            if edge != Edge::City as u8 && edge != Edge::Road as u8 {
+                continue;
+            }
+            let slot = board
+                .slot_at(cell.step(side))
+                .expect("an open cell's demand comes from a tile");
+            let placed = board.placed(slot);
+            let from = side.opposite();
+            let seg = placed.tile.oriented(placed.rot).edge_segment[from.index()];
+            let root = features.root(segment_id(slot, seg));
+            let Some(k) = occupied.iter().position(|o| o.root == root) else {
+                continue;
+            };
+            let order = (slot * 4 + from.index()) as u16;
+            // The same feature on two sides of the cell: met first by the
+            // lower order.
+            match edges[first..len].iter_mut().find(|e| e.feature == k as u8) {
+                Some(e) => e.order = e.order.min(order),
+                None => {
+                    edges[len] = OpenEdge {
+                        order,
+                        feature: k as u8,
+                        cell,
+                    };
+                    len += 1;
+                }
+            }
+        }
+    }
+    let edges = &mut edges[..len];
+    edges.sort_unstable_by_key(|e| e.order);
+    for e in edges.iter() {
+        occupied[e.feature as usize].chance *= fills.of(e.cell);
+    }
+}
+
+/// [`open_road_and_city_cells`] by a walk of every placed tile's edges,
+/// in slot and side order: the cells off a table included.
+fn open_road_and_city_cells_by_tiles(
     view: &SeatView<'_>,
     occupied: &mut [Occupied],
     fills: &mut FillChances,
@@ -272,12 +369,16 @@ fn open_road_and_city_cells(
     }
 }
 
+/// Fill chances kept per call (more cells are worked out again).
+const KNOWN_CELLS: usize = 64;
+
 /// The fill chances of empty cells, computed once per cell, from the
 /// tiles the seat has not seen.
 struct FillChances<'a> {
     board: &'a Board,
     unseen: Bag,
-    known: Vec<(Pos, f64)>,
+    known: [(Pos, f64); KNOWN_CELLS],
+    known_len: usize,
 }
 
 impl<'a> FillChances<'a> {
@@ -285,14 +386,16 @@ impl<'a> FillChances<'a> {
         FillChances {
             board,
             unseen,
-            known: Vec::with_capacity(MAX_TILES),
+            known: [(Pos::ORIGIN, 0.0); KNOWN_CELLS],
+            known_len: 0,
         }
     }
 
     /// The chance that at least one of the unseen tiles fits `cell`, as if
     /// each draw were independent: `1 − (1 − f/n)^n`.
     fn of(&mut self, cell: Pos) -> f64 {
-        if let Some(&(_, p)) = self.known.iter().find(|(c, _)| *c == cell) {
+        let known = &self.known[..self.known_len];
+        if let Some(&(_, p)) = known.iter().find(|(c, _)| *c == cell) {
             return p;
         }
         let n = f64::from(self.unseen.total());
@@ -300,9 +403,10 @@ impl<'a> FillChances<'a> {
             0.0
         } else {
             let fits: u32 = if self.board.is_open(cell) {
+                let demand = self.board.demand_at(cell);
                 self.unseen
                     .iter()
-                    .filter(|&(t, _)| self.board.fitting_rotations_at(t, cell) != 0)
+                    .filter(|&(t, _)| fitting_rotations(t, demand) != 0)
                     .map(|(_, c)| u32::from(c))
                     .sum()
             } else {
@@ -310,7 +414,10 @@ impl<'a> FillChances<'a> {
             };
             1.0 - (1.0 - f64::from(fits) / n).powf(n)
         };
-        self.known.push((cell, p));
+        if self.known_len < KNOWN_CELLS {
+            self.known[self.known_len] = (cell, p);
+            self.known_len += 1;
+        }
         p
     }
 }
@@ -367,6 +474,72 @@ mod tests {
         let y = extract(&state.view(Seat(1)));
         assert_eq!(y[KIND_BASE + 2], 1.0);
         assert_eq!(y[CHANCE_BASE + 2], chance);
+    }
+
+    /// The completion chances read from the open cells equal, bit for
+    /// bit, those of the walk of every tile's edges (the features' first
+    /// implementation, kept for a position without unseen tiles): every
+    /// decision of random games, every seat's side, under rules with
+    /// tables (cells off the table), farmers off, hands and 2–5 players.
+    #[test]
+    fn chances_from_the_open_cells_equal_the_walk_of_the_tiles() {
+        let (mut positions, mut below_one, mut dead) = (0, 0, 0);
+        for (rules, players, seed) in [
+            ("", 2, 1u64),
+            ("", 3, 2),
+            ("farmers=false", 4, 3),
+            ("table=7x7", 2, 4),
+            ("table=9x5,table_closes=true,unplaceable=return", 3, 5),
+            ("hand=2", 2, 6),
+            ("gifts=true", 4, 8),
+            ("hand=3,hand_visible=true,final_incomplete=true", 5, 7),
+        ] {
+            let rules: Rules = rules.parse().unwrap();
+            for game in 0..3 {
+                let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(seed * 10 + game);
+                let mut state = State::new(rules, players, Seat(0));
+                while !state.is_over() {
+                    if state.is_chance() {
+                        state.apply_chance(&mut rng);
+                        continue;
+                    }
+                    for s in 0..players {
+                        let view = state.view(Seat(s as u8));
+                        let totals: Vec<u32> = view.end_now_scores().0[..players]
+                            .iter()
+                            .map(|t| t.total())
+                            .collect();
+                        let rival = rival(&totals, s);
+                        let (occupied, n) = occupied_features(&view, s, rival);
+                        let (mut a, mut b) = (occupied, occupied);
+                        open_road_and_city_cells(
+                            &view,
+                            &mut a[..n],
+                            &mut FillChances::new(view.board(), view.unseen_tiles()),
+                        );
+                        open_road_and_city_cells_by_tiles(
+                            &view,
+                            &mut b[..n],
+                            &mut FillChances::new(view.board(), view.unseen_tiles()),
+                        );
+                        let bits = |o: &[Occupied]| -> Vec<u64> {
+                            o.iter().map(|o| o.chance.to_bits()).collect()
+                        };
+                        assert_eq!(bits(&a[..n]), bits(&b[..n]), "{rules} seed {seed}");
+                        positions += 1;
+                        below_one += a[..n].iter().filter(|o| o.chance < 1.0).count();
+                        dead += a[..n].iter().filter(|o| o.chance == 0.0).count();
+                    }
+                    let action = engine::random_action(&state, &mut rng).unwrap();
+                    state.try_action(action).unwrap();
+                }
+            }
+        }
+        assert!(positions > 3000, "{positions} positions");
+        assert!(
+            below_one > 10_000 && dead > 100,
+            "{below_one} below one, {dead} dead"
+        );
     }
 
     /// Issue 16: a position differing only in what the seat cannot see

@@ -24,7 +24,9 @@
 //!
 //! The end-now gains of an action do not depend on hidden information
 //! (other seats' cards count 2 points each whatever they are), so they are
-//! computed on one determinization of the view drawn from a fixed seed.
+//! read on the view's own position ([`SeatView::end_now`]; up to encoding
+//! version 3's first release on a determinization drawn from a fixed
+//! seed, with the same numbers).
 
 #[cfg(doc)]
 use crate::learn::features::FEATURES;
