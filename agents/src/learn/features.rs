@@ -29,8 +29,8 @@
 //! [`FEATURES`] is the list a model file must match.
 
 use engine::{
-    fitting_rotations, segment_id, Bag, Board, FeatureKind, PerSeat, Pos, Score, SeatView,
-    SegmentId, Side, MAX_MEEPLES, MAX_PLAYERS, MAX_SEGMENT_IDS, MAX_TILES, NO_SEGMENT,
+    fitting_rotations, segment_id, Bag, Board, FeatureKind, PerSeat, Pos, Score, SeatEndNow,
+    SeatView, SegmentId, Side, MAX_MEEPLES, MAX_PLAYERS, MAX_SEGMENT_IDS, MAX_TILES, NO_SEGMENT,
 };
 use std::sync::OnceLock;
 
@@ -121,6 +121,24 @@ pub fn extract(view: &SeatView<'_>) -> FeatureVector {
 /// ([`SeatView::end_now_scores`], computed once by a caller that needs
 /// them too).
 pub fn extract_with(view: &SeatView<'_>, end_now: &PerSeat<Score>) -> FeatureVector {
+    extract_by(view, end_now, |id| view.feature_value(id))
+}
+
+/// [`extract`] reading the end-now scores and the features' values from
+/// `end_now` (the view's [`SeatView::end_now`], shared with a caller that
+/// scores the actions: a field is walked once for both).
+pub fn extract_in(view: &SeatView<'_>, end_now: &mut SeatEndNow<'_>) -> FeatureVector {
+    let scores = end_now.scores();
+    extract_by(view, &scores, |id| end_now.feature_value(id))
+}
+
+/// [`extract_with`], the value of a feature (by a segment of it) given
+/// by `value`.
+fn extract_by(
+    view: &SeatView<'_>,
+    end_now: &PerSeat<Score>,
+    value: impl FnMut(SegmentId) -> u32,
+) -> FeatureVector {
     let mut x = [0.0; FEATURE_COUNT];
     let players = view.players();
     let me = view.seat().index();
@@ -144,7 +162,7 @@ pub fn extract_with(view: &SeatView<'_>, end_now: &PerSeat<Score>) -> FeatureVec
     x[9] = x[7] * share_left;
     x[GIFTS] = f64::from(view.hand_size(seat(me)));
     x[GIFTS + 1] = f64::from(view.hand_size(seat(rival)));
-    owned_features(view, me, rival, &mut x);
+    owned_features(view, me, rival, value, &mut x);
     x
 }
 
@@ -209,7 +227,13 @@ fn occupied_features(
 }
 
 /// Fill the per-kind and completion columns.
-fn owned_features(view: &SeatView<'_>, me: usize, rival: usize, x: &mut FeatureVector) {
+fn owned_features(
+    view: &SeatView<'_>,
+    me: usize,
+    rival: usize,
+    mut value: impl FnMut(SegmentId) -> u32,
+    x: &mut FeatureVector,
+) {
     let (mut occupied, n) = occupied_features(view, me, rival);
     let occupied = &mut occupied[..n];
     let mut fills = FillChances::new(view.board(), view.unseen_tiles());
@@ -236,7 +260,7 @@ fn owned_features(view: &SeatView<'_>, me: usize, rival: usize, x: &mut FeatureV
     }
     for o in occupied.iter() {
         let k = kind_index(o.kind);
-        let value = f64::from(view.feature_value(o.root));
+        let value = f64::from(value(o.root));
         for (owns, side) in [(o.mine, 0), (o.rivals, 2)] {
             if !owns {
                 continue;
@@ -736,6 +760,10 @@ mod tests {
                         let (got, want) = (extract(&view), reference_extract(&view));
                         let bits = |x: &FeatureVector| x.map(f64::to_bits);
                         assert_eq!(bits(&got), bits(&want), "{rules} seed {seed}");
+                        if s == state.to_play().index() {
+                            let shared = extract_in(&view, &mut view.end_now());
+                            assert_eq!(bits(&shared), bits(&want), "{rules} seed {seed}");
+                        }
                         positions += 1;
                         let chance = |x: &FeatureVector| x[CHANCE_BASE..GIFTS].to_vec();
                         chances += chance(&got).iter().filter(|&&c| c > 0.0 && c < 1.0).count();

@@ -3,6 +3,7 @@
 //! of it, giving out only what the seat may know.
 
 use super::SeatView;
+use crate::features::SegmentId;
 use crate::moves::Move;
 use crate::seat::{PerSeat, Score};
 use crate::state::{EndNow, MeepleFeature};
@@ -83,6 +84,14 @@ impl SeatEndNow<'_> {
     /// The end-now scores of the position ([`SeatView::end_now_scores`]).
     pub fn scores(&mut self) -> PerSeat<Score> {
         self.inner.valued_scores()
+    }
+
+    /// What the feature of segment `id` is worth
+    /// ([`SeatView::feature_value`]; [`EndNow::feature_value`]: a field
+    /// is walked once however often it is asked for, the end-now scores
+    /// included).
+    pub fn feature_value(&mut self, id: SegmentId) -> u32 {
+        self.inner.feature_value(id)
     }
 
     /// The end-now scores right after `action` ([`EndNow::after`]; a gift
@@ -191,6 +200,49 @@ mod tests {
         }
         assert!(checked > 10_000, "{checked} actions");
         assert!(differed > 100, "{differed} determinizations differed");
+    }
+
+    /// [`SeatEndNow::feature_value`] equals [`SeatView::feature_value`]
+    /// for every segment of every tile, asked in the order of the board
+    /// and again (the second time from the fields' kept lists), at every
+    /// decision of random games with and without farmers.
+    #[test]
+    fn feature_values_equal_the_states() {
+        let (mut fields, mut scored) = (0, 0);
+        for (rules, players, seed) in [("", 2, 1u64), ("farmers=false", 3, 2), ("", 4, 3)] {
+            let rules: Rules = rules.parse().unwrap();
+            let mut rng = Pcg64Mcg::seed_from_u64(seed);
+            let mut state = State::new(rules, players, Seat(0));
+            while !state.is_over() {
+                if state.is_chance() {
+                    state.apply_chance(&mut rng);
+                    continue;
+                }
+                let view = state.view(state.to_play());
+                let mut end_now = view.end_now();
+                end_now.scores();
+                for _ in 0..2 {
+                    for slot in 0..state.board().len() {
+                        let tile = state.board().placed(slot).tile;
+                        for i in 0..tile.segment_count() as u8 {
+                            let id = crate::features::segment_id(slot, i);
+                            let want = view.feature_value(id);
+                            assert_eq!(end_now.feature_value(id), want, "{rules} seed {seed}");
+                            if state.segment_kind(id) == crate::tiles::FeatureKind::Field {
+                                fields += 1;
+                                scored += usize::from(want > 0);
+                            }
+                        }
+                    }
+                }
+                let a = random_action(&state, &mut rng).expect("a decision");
+                state.play_action_unchecked(a);
+            }
+        }
+        assert!(
+            fields > 10_000 && scored > 1_000,
+            "{fields} fields, {scored} worth points"
+        );
     }
 
     #[test]

@@ -4,7 +4,7 @@
 //! positions so that nothing is allocated once warm.
 
 use super::{cell_of, centre, ActionInput, ACTION_FEATURES, GIFT_POINTS, HALF, WINDOW};
-use engine::{Action, FeatureKind, GiftOpen, PerSeat, Pos, Score, SeatView, MAX_HAND};
+use engine::{Action, FeatureKind, GiftOpen, PerSeat, Pos, Score, SeatEndNow, SeatView, MAX_HAND};
 
 /// Encode `actions`, legal actions of the position of `view` whose seat is
 /// to play, in order (see the module doc).
@@ -49,12 +49,31 @@ impl ActionEncoder {
         features: &mut Vec<f32>,
         cells: &mut Vec<u32>,
     ) -> PerSeat<Score> {
-        let c = centre(view);
-        let me = view.seat().index();
-        let players = view.players();
         // Gains do not depend on hidden information (a test checks it on
         // determinizations): they are read on the view's position.
         let mut end_now = view.end_now();
+        self.encode_in(view, &mut end_now, actions, features, cells);
+        end_now.scores()
+    }
+
+    /// [`ActionEncoder::encode_into`] reading the end-now scores and the
+    /// actions' effects from `end_now`, the view's [`SeatView::end_now`]
+    /// (which [`super::encode_globals_in`] and [`super::encode_position_in`]
+    /// then read the position's from, computed once).
+    ///
+    /// # Panics
+    /// As [`encode_actions`].
+    pub fn encode_in(
+        &mut self,
+        view: &SeatView<'_>,
+        end_now: &mut SeatEndNow<'_>,
+        actions: &[Action],
+        features: &mut Vec<f32>,
+        cells: &mut Vec<u32>,
+    ) {
+        let c = centre(view);
+        let me = view.seat().index();
+        let players = view.players();
         let base = end_now.scores();
         for &action in actions {
             let start = features.len();
@@ -146,6 +165,5 @@ impl ActionEncoder {
             }
             cells.push(cell);
         }
-        base
     }
 }
