@@ -6,7 +6,7 @@ use super::SeatView;
 use crate::features::SegmentId;
 use crate::moves::Move;
 use crate::seat::{PerSeat, Score};
-use crate::state::{EndNow, MeepleFeature};
+use crate::state::EndNow;
 use crate::turn::Action;
 
 #[cfg(doc)]
@@ -43,9 +43,11 @@ pub struct SeatEndNow<'a> {
 
 /// What a placement (with its meeple, if any) does, as far as the seat to
 /// play may know ([`SeatEndNow::effects`]): the fields of
-/// [`PlaceEffects`] but whether it ends the game and the points scored at
-/// once, which with hidden hands and `unplaceable: return` (RULES.md §8)
-/// depend on the tiles in other seats' hands.
+/// [`PlaceEffects`] an action's encoding reads. Not whether it ends the
+/// game nor so the points scored at once, which with hidden hands and
+/// `unplaceable: return` (RULES.md §8) depend on the tiles in other
+/// seats' hands; nor, to keep it lean, the meeple's feature and the
+/// neighbours (read them on the board).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SeatEffects {
     /// The end-now scores right after the placement ([`SeatEndNow::after`]).
@@ -62,10 +64,6 @@ pub struct SeatEffects {
     pub city_tiles: u8,
     /// Tiles of the longest road the new tile is part of (0: none).
     pub road_tiles: u8,
-    /// Tiles on the four cells next to the new tile's (1–4).
-    pub neighbours: u8,
-    /// The feature the meeple goes on (`None`: no meeple).
-    pub meeple: Option<MeepleFeature>,
 }
 
 impl<'a> SeatView<'a> {
@@ -106,8 +104,9 @@ impl SeatEndNow<'_> {
         self.inner.after(action)
     }
 
-    /// What placement move `mv` does ([`SeatEffects`]; [`EndNow::effects`]
-    /// less what the seat may not know). The meeple choices of one
+    /// What placement move `mv` does ([`SeatEffects`]: the part of
+    /// [`EndNow::effects`] the seat may know that an action's encoding
+    /// reads, worked out alone). The meeple choices of one
     /// placement share its preparation: ask for them one after the other.
     /// `mv` must be legal (checked only by `debug_assert!`).
     ///
@@ -115,7 +114,7 @@ impl SeatEndNow<'_> {
     /// Outside the place phases, or when the view's seat is not to play.
     pub fn effects(&mut self, mv: Move) -> SeatEffects {
         assert!(self.to_play, "the view's seat is not to play");
-        let e = self.inner.effects(mv);
+        let e = self.inner.effects_in_play(mv);
         SeatEffects {
             end_now: e.end_now,
             earns_gift: e.earns_gift,
@@ -123,8 +122,6 @@ impl SeatEndNow<'_> {
             completed: e.completed,
             city_tiles: e.city_tiles,
             road_tiles: e.road_tiles,
-            neighbours: e.neighbours,
-            meeple: e.meeple,
         }
     }
 }
@@ -186,8 +183,6 @@ mod tests {
                                 completed: want.completed,
                                 city_tiles: want.city_tiles,
                                 road_tiles: want.road_tiles,
-                                neighbours: want.neighbours,
-                                meeple: want.meeple,
                             };
                             assert_eq!(got, want, "{a:?}");
                         }
