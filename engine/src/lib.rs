@@ -200,4 +200,4 @@ pub use tiles::{
     Tile, TileDef, MAX_SEGMENTS, NO_SEGMENT,
 };
 pub use turn::{Action, Chance, ChanceOutcome, Drawn, Phase};
-pub use view::SeatView;
+pub use view::{SeatEffects, SeatEndNow, SeatView};

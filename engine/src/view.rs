@@ -10,7 +10,8 @@
 //!
 //! This file holds what the seat sees; `view/actions.rs` its options
 //! (placements, moves, actions), `view/determinize.rs` the sampling of what
-//! it cannot see.
+//! it cannot see, `view/end_now.rs` the end-now scores of its actions read
+//! on the position itself ([`SeatView::end_now`]).
 //!
 //! These do not compile, and doc tests check that they stay so: a seat's
 //! hand is private to the engine, and a view does not hand out its state.
@@ -51,6 +52,8 @@ use crate::turn::{Action, Phase};
 
 mod actions;
 mod determinize;
+mod end_now;
+pub use end_now::{SeatEffects, SeatEndNow};
 
 /// A seat's view of a game.
 ///

@@ -12,9 +12,9 @@
 //! do.
 
 use super::encode::{
-    encode_actions, encode_globals_with_into, encode_position, encode_position_with_into,
-    ActionEncoder, ActionInput, PositionInput, ACTION_FEATURES, BASE_GLOBALS, BOARD_FEATURES,
-    CELLS, ENCODING_VERSION, GLOBAL_FEATURES,
+    encode_actions, encode_globals_in, encode_position, encode_position_in, ActionEncoder,
+    ActionInput, PositionInput, ACTION_FEATURES, BASE_GLOBALS, BOARD_FEATURES, CELLS,
+    ENCODING_VERSION, GLOBAL_FEATURES,
 };
 use super::error::{FileError, InputError};
 #[cfg(doc)]
@@ -417,16 +417,21 @@ impl NetEvaluator {
             b.offsets.clear();
             b.offsets.push(0);
             for (r, position) in requests.iter().zip(&mut b.positions) {
-                // The actions first: their encoder gives the end-now
-                // scores the globals need too.
-                let end_now =
-                    b.actions
-                        .encode_into(&r.view, r.actions, &mut b.features, &mut b.cells);
+                // One end-now preparation for the actions and the
+                // globals (the end-now scores, the farms' cities).
+                let mut end_now = r.view.end_now();
+                b.actions.encode_in(
+                    &r.view,
+                    &mut end_now,
+                    r.actions,
+                    &mut b.features,
+                    &mut b.cells,
+                );
                 if self.net.config.board {
-                    encode_position_with_into(&r.view, &end_now, position);
+                    encode_position_in(&r.view, &mut end_now, position);
                 } else {
                     // The board is not read: not encoded either.
-                    encode_globals_with_into(&r.view, &end_now, &mut position.globals);
+                    encode_globals_in(&r.view, &mut end_now, &mut position.globals);
                 }
                 b.offsets.push(b.cells.len());
             }

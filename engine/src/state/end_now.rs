@@ -261,6 +261,25 @@ impl<'s> EndNow<'s> {
         self.scores
     }
 
+    /// What the feature of segment `id` is worth
+    /// ([`State::feature_value`]), a field's completed cities read from
+    /// the lists kept here (a field is walked once, whatever asks).
+    pub fn feature_value(&mut self, id: SegmentId) -> u32 {
+        let state = self.state;
+        let root = state.features.root(id);
+        match state.segment_kind(root) {
+            FeatureKind::Field => {
+                3 * u32::from(completed_cities(
+                    &mut self.touches,
+                    state,
+                    &Overlay::NONE,
+                    root,
+                ))
+            }
+            _ => state.feature_value(root),
+        }
+    }
+
     /// The end-now scores right after `action`
     /// ([`State::end_now_scores_after`]). `action` must be legal (checked
     /// only by `debug_assert!`).

@@ -1,11 +1,10 @@
 //! The actions' part of the encoding: each legal action's
 //! [`ACTION_FEATURES`] numbers and the window cell it acts on (see the
-//! parent module's doc and docs/neural.md), with the working states kept
-//! between positions so that nothing is allocated once warm.
+//! parent module's doc and docs/neural.md), into buffers kept between
+//! positions so that nothing is allocated once warm.
 
 use super::{cell_of, centre, ActionInput, ACTION_FEATURES, GIFT_POINTS, HALF, WINDOW};
-use engine::{Action, FeatureKind, GiftOpen, PerSeat, Pos, Score, SeatView, State, MAX_HAND};
-use rand::SeedableRng;
+use engine::{Action, FeatureKind, GiftOpen, PerSeat, Pos, Score, SeatEndNow, SeatView, MAX_HAND};
 
 /// Encode `actions`, legal actions of the position of `view` whose seat is
 /// to play, in order (see the module doc).
@@ -13,7 +12,7 @@ use rand::SeedableRng;
 /// # Panics
 /// When an action is illegal in the position (a gift opening or Take 2's
 /// choice is played on a copy; a placement outside the place phase has
-/// no effects to read).
+/// no effects to read), or the view's seat is not to play.
 pub fn encode_actions(view: &SeatView<'_>, actions: &[Action]) -> Vec<ActionInput> {
     let mut features = Vec::with_capacity(actions.len() * ACTION_FEATURES);
     let mut cells = Vec::with_capacity(actions.len());
@@ -28,15 +27,11 @@ pub fn encode_actions(view: &SeatView<'_>, actions: &[Action]) -> Vec<ActionInpu
         .collect()
 }
 
-/// [`encode_actions`] with its working states kept between calls, and its
-/// output appended to flat buffers: nothing allocated once the buffers
-/// have their sizes.
+/// [`encode_actions`] appending to flat buffers: nothing allocated once
+/// the buffers have their sizes. (It keeps no state: the gains are read
+/// on the view's own position through [`SeatView::end_now`].)
 #[derive(Default)]
-pub struct ActionEncoder {
-    /// The determinization the gains are computed on (boxed: taken out
-    /// and put back on every call).
-    state: Option<Box<State>>,
-}
+pub struct ActionEncoder {}
 
 impl ActionEncoder {
     /// Append the [`ACTION_FEATURES`] numbers of each of `actions` to
@@ -54,22 +49,32 @@ impl ActionEncoder {
         features: &mut Vec<f32>,
         cells: &mut Vec<u32>,
     ) -> PerSeat<Score> {
+        // Gains do not depend on hidden information (a test checks it on
+        // determinizations): they are read on the view's position.
+        let mut end_now = view.end_now();
+        self.encode_in(view, &mut end_now, actions, features, cells);
+        end_now.scores()
+    }
+
+    /// [`ActionEncoder::encode_into`] reading the end-now scores and the
+    /// actions' effects from `end_now`, the view's [`SeatView::end_now`]
+    /// (which [`super::encode_globals_in`] and [`super::encode_position_in`]
+    /// then read the position's from, computed once).
+    ///
+    /// # Panics
+    /// As [`encode_actions`].
+    pub fn encode_in(
+        &mut self,
+        view: &SeatView<'_>,
+        end_now: &mut SeatEndNow<'_>,
+        actions: &[Action],
+        features: &mut Vec<f32>,
+        cells: &mut Vec<u32>,
+    ) {
         let c = centre(view);
         let me = view.seat().index();
         let players = view.players();
-        // Gains do not depend on hidden information: any determinization
-        // gives the same (a test checks it).
-        let mut kept = self.state.take();
-        let state = match &mut kept {
-            Some(state) => {
-                view.determinize_into(&mut seed0(), state);
-                state
-            }
-            None => kept.insert(Box::new(view.determinize(&mut seed0()))),
-        };
-        let state = &**state;
-        let mut end_now = state.end_now();
-        let base = end_now.valued_scores();
+        let base = end_now.scores();
         for &action in actions {
             let start = features.len();
             features.resize(start + ACTION_FEATURES, 0.0);
@@ -156,16 +161,9 @@ impl ActionEncoder {
                 // The meeple (or another of the seat's) comes back at
                 // once: the supply does not fall.
                 let seat = engine::Seat(me as u8);
-                f[50] = (e.supply_after >= state.supply(seat)) as u8 as f32;
+                f[50] = (e.supply_after >= view.supply(seat)) as u8 as f32;
             }
             cells.push(cell);
         }
-        self.state = kept;
-        base
     }
-}
-
-/// The generator of the determinization the gains are computed on.
-fn seed0() -> rand_pcg::Pcg64Mcg {
-    rand_pcg::Pcg64Mcg::seed_from_u64(0)
 }

@@ -24,14 +24,16 @@
 //!
 //! The end-now gains of an action do not depend on hidden information
 //! (other seats' cards count 2 points each whatever they are), so they are
-//! computed on one determinization of the view drawn from a fixed seed.
+//! read on the view's own position ([`SeatView::end_now`]; up to encoding
+//! version 3's first release on a determinization drawn from a fixed
+//! seed, with the same numbers).
 
 #[cfg(doc)]
 use crate::learn::features::FEATURES;
-use crate::learn::features::{extract_with, FEATURE_COUNT};
+use crate::learn::features::{extract_in, extract_with, FeatureVector, FEATURE_COUNT};
 use engine::{
-    segment_id, FeatureKind, Gift, PerSeat, Phase, Pos, Score, SeatView, Tile, MAX_PLAYERS,
-    NO_SEGMENT,
+    segment_id, FeatureKind, Gift, PerSeat, Phase, Pos, Score, SeatEndNow, SeatView, Tile,
+    MAX_PLAYERS, NO_SEGMENT,
 };
 
 /// The version of the encoding (the columns and their meaning). A weights
@@ -247,20 +249,49 @@ pub fn encode_position_with_into(
 ) {
     let c = centre(view);
     board_into(view, c, &mut out.board);
-    globals_into(view, c, end_now, &mut out.globals);
+    globals_into(
+        view,
+        c,
+        end_now,
+        &extract_with(view, end_now),
+        &mut out.globals,
+    );
+}
+
+/// [`encode_position_into`] reading the end-now scores and the position
+/// features' values from `end_now` (the view's [`SeatView::end_now`],
+/// shared with [`ActionEncoder::encode_in`]: computed once for both).
+pub fn encode_position_in(
+    view: &SeatView<'_>,
+    end_now: &mut SeatEndNow<'_>,
+    out: &mut PositionInput,
+) {
+    let c = centre(view);
+    board_into(view, c, &mut out.board);
+    let scores = end_now.scores();
+    let x = extract_in(view, end_now);
+    globals_into(view, c, &scores, &x, &mut out.globals);
 }
 
 /// The globals of [`encode_position`] into `g` (cleared first): all a
 /// network without the board reads.
 pub fn encode_globals_into(view: &SeatView<'_>, g: &mut Vec<f32>) {
-    globals_into(view, centre(view), &view.end_now_scores(), g);
+    encode_globals_with_into(view, &view.end_now_scores(), g);
 }
 
 /// [`encode_globals_into`] given the position's end-now scores
 /// ([`SeatView::end_now_scores`]; [`ActionEncoder::encode_into`] returns
 /// them), so that they are computed once.
 pub fn encode_globals_with_into(view: &SeatView<'_>, end_now: &PerSeat<Score>, g: &mut Vec<f32>) {
-    globals_into(view, centre(view), end_now, g);
+    globals_into(view, centre(view), end_now, &extract_with(view, end_now), g);
+}
+
+/// [`encode_globals_into`] reading the end-now scores and the position
+/// features' values from `end_now` (as [`encode_position_in`]).
+pub fn encode_globals_in(view: &SeatView<'_>, end_now: &mut SeatEndNow<'_>, g: &mut Vec<f32>) {
+    let scores = end_now.scores();
+    let x = extract_in(view, end_now);
+    globals_into(view, centre(view), &scores, &x, g);
 }
 
 /// The board window into `board` (cleared first), centred on `c`.
@@ -372,8 +403,14 @@ pub(crate) fn rules_globals(rules: &engine::Rules) -> [f32; 10] {
 }
 
 /// The globals into `g` (cleared first), the window centred on `c`,
-/// `end_now` the position's end-now scores.
-fn globals_into(view: &SeatView<'_>, c: (i32, i32), end_now: &PerSeat<Score>, g: &mut Vec<f32>) {
+/// `end_now` the position's end-now scores and `x` its position features.
+fn globals_into(
+    view: &SeatView<'_>,
+    c: (i32, i32),
+    end_now: &PerSeat<Score>,
+    x: &FeatureVector,
+    g: &mut Vec<f32>,
+) {
     let players = view.players();
     let me = view.seat();
     let rules = view.rules();
@@ -457,7 +494,6 @@ fn globals_into(view: &SeatView<'_>, c: (i32, i32), end_now: &PerSeat<Score>, g:
     g.push(view.turns() as f32 / 72.0);
     g.push(c.0 as f32 / 72.0);
     g.push(c.1 as f32 / 72.0);
-    let x = extract_with(view, end_now);
     g.extend(x.iter().zip(FEATURE_SCALES).map(|(&x, s)| x as f32 / s));
     debug_assert_eq!(g.len(), GLOBAL_FEATURES);
 }
@@ -534,6 +570,31 @@ mod tests {
                 let want_c: Vec<u32> = want_a.iter().map(|a| a.cell).collect();
                 assert_eq!(bits(&features), bits(&want_f), "{rules} actions");
                 assert_eq!(cells, want_c, "{rules} cells");
+                // With one end-now preparation shared (the evaluator's way).
+                let mut end_now = view.end_now();
+                features.clear();
+                cells.clear();
+                encoder.encode_in(&view, &mut end_now, &actions, &mut features, &mut cells);
+                encode_position_in(&view, &mut end_now, &mut position);
+                assert_eq!(bits(&features), bits(&want_f), "{rules} actions, shared");
+                assert_eq!(cells, want_c, "{rules} cells, shared");
+                assert_eq!(
+                    bits(&position.board),
+                    bits(&want_p.board),
+                    "{rules} board, shared"
+                );
+                assert_eq!(
+                    bits(&position.globals),
+                    bits(&want_p.globals),
+                    "{rules} globals, shared"
+                );
+                let mut globals = Vec::new();
+                encode_globals_in(&view, &mut view.end_now(), &mut globals);
+                assert_eq!(
+                    bits(&globals),
+                    bits(&want_p.globals),
+                    "{rules} globals alone"
+                );
                 for f in features.chunks_exact(ACTION_FEATURES) {
                     // Meeple kind (road, city, monastery, field) of the
                     // actions whose meeple comes back at once.

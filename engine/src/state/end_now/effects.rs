@@ -97,6 +97,21 @@ impl EndNow<'_> {
     /// # Panics
     /// Outside [`Phase::Place`] and [`Phase::PlaceHand`].
     pub fn effects(&mut self, mv: Move) -> PlaceEffects {
+        self.effects_of::<true>(mv)
+    }
+
+    /// [`EndNow::effects`] but for whether the placement ends the game
+    /// (`false`; so the points are those scored in play), its meeple's
+    /// feature (`None`) and its neighbours (0), left out: what the end-now
+    /// scores of the actions of a [`crate::SeatView`] give.
+    pub(crate) fn effects_in_play(&mut self, mv: Move) -> PlaceEffects {
+        self.effects_of::<false>(mv)
+    }
+
+    /// [`EndNow::effects`], all of it when `FULL`, else as
+    /// [`EndNow::effects_in_play`].
+    #[inline(always)]
+    fn effects_of<const FULL: bool>(&mut self, mv: Move) -> PlaceEffects {
         let state = self.state;
         debug_assert_eq!(state.check_action(crate::turn::Action::Place(mv)), Ok(()));
         let tile = state
@@ -192,7 +207,7 @@ impl EndNow<'_> {
         }
 
         let earns_gift = earns_gift && state.rules().gifts && state.gifts.can_give();
-        let ends_game = self.ends_game(tile, mv.placement, earns_gift);
+        let ends_game = FULL && self.ends_game(tile, mv.placement, earns_gift);
         if ends_game {
             // The final scoring follows: what the totals gain is the end
             // scores less the scores so far.
@@ -201,7 +216,7 @@ impl EndNow<'_> {
             }
         }
 
-        let meeple = mv.meeple.map(|segment| {
+        let meeple = mv.meeple.filter(|_| FULL).map(|segment| {
             let node = ov.parent[segment as usize] as usize;
             let kind = segments[segment as usize].kind;
             let c = ov.counters[node];
@@ -236,7 +251,11 @@ impl EndNow<'_> {
             completed,
             city_tiles: city,
             road_tiles: road,
-            neighbours: state.board.side_count(mv.placement.pos),
+            neighbours: if FULL {
+                state.board.side_count(mv.placement.pos)
+            } else {
+                0
+            },
             meeple,
         }
     }
