@@ -556,23 +556,16 @@ mod tests {
     /// implementation, kept for a position without unseen tiles): every
     /// decision of random games, every seat's side, under rules with
     /// tables (cells off the table), farmers off, hands and 2–5 players.
-    #[test]
-    fn chances_from_the_open_cells_equal_the_walk_of_the_tiles() {
-        let (mut positions, mut below_one, mut dead) = (0, 0, 0);
-        for (rules, players, seed) in [
-            ("", 2, 1u64),
-            ("", 3, 2),
-            ("farmers=false", 4, 3),
-            ("table=7x7", 2, 4),
-            ("table=9x5,table_closes=true,unplaceable=return", 3, 5),
-            ("hand=2", 2, 6),
-            ("gifts=true", 4, 8),
-            ("hand=3,hand_visible=true,final_incomplete=true", 5, 7),
-        ] {
-            let rules: Rules = rules.parse().unwrap();
+    /// Every seat's view of every decision of three random games under
+    /// each of `rules` (rules, players, seed), with whether the seat is
+    /// to play and a label of the rules and seed for messages.
+    fn every_view(rules: &[(&str, usize, u64)], mut check: impl FnMut(&SeatView<'_>, bool, &str)) {
+        for &(text, players, seed) in rules {
+            let parsed: Rules = text.parse().unwrap();
+            let label = format!("{text} seed {seed}");
             for game in 0..3 {
                 let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(seed * 10 + game);
-                let mut state = State::new(rules, players, Seat(0));
+                let mut state = State::new(parsed, players, Seat(0));
                 while !state.is_over() {
                     if state.is_chance() {
                         state.apply_chance(&mut rng);
@@ -580,36 +573,58 @@ mod tests {
                     }
                     for s in 0..players {
                         let view = state.view(Seat(s as u8));
-                        let totals: Vec<u32> = view.end_now_scores().0[..players]
-                            .iter()
-                            .map(|t| t.total())
-                            .collect();
-                        let rival = rival(&totals, s);
-                        let (occupied, n) = occupied_features(&view, s, rival);
-                        let (mut a, mut b) = (occupied, occupied);
-                        open_road_and_city_cells(
-                            &view,
-                            &mut a[..n],
-                            &mut FillChances::new(view.board(), view.unseen_tiles()),
-                        );
-                        open_road_and_city_cells_by_tiles(
-                            &view,
-                            &mut b[..n],
-                            &mut FillChances::new(view.board(), view.unseen_tiles()),
-                        );
-                        let bits = |o: &[Occupied]| -> Vec<u64> {
-                            o.iter().map(|o| o.chance.to_bits()).collect()
-                        };
-                        assert_eq!(bits(&a[..n]), bits(&b[..n]), "{rules} seed {seed}");
-                        positions += 1;
-                        below_one += a[..n].iter().filter(|o| o.chance < 1.0).count();
-                        dead += a[..n].iter().filter(|o| o.chance == 0.0).count();
+                        check(&view, s == state.to_play().index(), &label);
                     }
                     let action = engine::random_action(&state, &mut rng).unwrap();
                     state.try_action(action).unwrap();
                 }
             }
         }
+    }
+
+    /// Rules with tables (cells off the table), farmers off, hands, gifts
+    /// and 2–5 players.
+    const VARIED_RULES: [(&str, usize, u64); 8] = [
+        ("", 2, 1),
+        ("", 3, 2),
+        ("farmers=false", 4, 3),
+        ("table=7x7", 2, 4),
+        ("table=9x5,table_closes=true,unplaceable=return", 3, 5),
+        ("hand=2", 2, 6),
+        ("gifts=true", 4, 8),
+        ("hand=3,hand_visible=true,final_incomplete=true", 5, 7),
+    ];
+
+    #[test]
+    fn chances_from_the_open_cells_equal_the_walk_of_the_tiles() {
+        let (mut positions, mut below_one, mut dead) = (0, 0, 0);
+        every_view(&VARIED_RULES, |view, _, label| {
+            let players = view.players();
+            let s = view.seat().index();
+            let totals: Vec<u32> = view.end_now_scores().0[..players]
+                .iter()
+                .map(|t| t.total())
+                .collect();
+            let rival = rival(&totals, s);
+            let (occupied, n) = occupied_features(view, s, rival);
+            let (mut a, mut b) = (occupied, occupied);
+            open_road_and_city_cells(
+                view,
+                &mut a[..n],
+                &mut FillChances::new(view.board(), view.unseen_tiles()),
+            );
+            open_road_and_city_cells_by_tiles(
+                view,
+                &mut b[..n],
+                &mut FillChances::new(view.board(), view.unseen_tiles()),
+            );
+            let bits =
+                |o: &[Occupied]| -> Vec<u64> { o.iter().map(|o| o.chance.to_bits()).collect() };
+            assert_eq!(bits(&a[..n]), bits(&b[..n]), "{label}");
+            positions += 1;
+            below_one += a[..n].iter().filter(|o| o.chance < 1.0).count();
+            dead += a[..n].iter().filter(|o| o.chance == 0.0).count();
+        });
         assert!(positions > 3000, "{positions} positions");
         assert!(
             below_one > 10_000 && dead > 100,
@@ -735,44 +750,20 @@ mod tests {
     #[test]
     fn the_features_equal_the_first_implementation_bit_for_bit() {
         let (mut positions, mut chances) = (0, 0);
-        for (rules, players, seed) in [
-            ("", 2, 1u64),
-            ("", 3, 2),
-            ("farmers=false", 4, 3),
-            ("table=7x7", 2, 4),
-            ("table=9x5,table_closes=true,unplaceable=return", 3, 5),
-            ("hand=2", 2, 6),
-            ("gifts=true", 4, 8),
-            ("hand=3,hand_visible=true,final_incomplete=true", 5, 7),
-            ("start_in_bag=true,hole_bonus=true", 2, 9),
-        ] {
-            let rules: Rules = rules.parse().unwrap();
-            for game in 0..3 {
-                let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(seed * 10 + game);
-                let mut state = State::new(rules, players, Seat(0));
-                while !state.is_over() {
-                    if state.is_chance() {
-                        state.apply_chance(&mut rng);
-                        continue;
-                    }
-                    for s in 0..players {
-                        let view = state.view(Seat(s as u8));
-                        let (got, want) = (extract(&view), reference_extract(&view));
-                        let bits = |x: &FeatureVector| x.map(f64::to_bits);
-                        assert_eq!(bits(&got), bits(&want), "{rules} seed {seed}");
-                        if s == state.to_play().index() {
-                            let shared = extract_in(&view, &mut view.end_now());
-                            assert_eq!(bits(&shared), bits(&want), "{rules} seed {seed}");
-                        }
-                        positions += 1;
-                        let chance = |x: &FeatureVector| x[CHANCE_BASE..GIFTS].to_vec();
-                        chances += chance(&got).iter().filter(|&&c| c > 0.0 && c < 1.0).count();
-                    }
-                    let action = engine::random_action(&state, &mut rng).unwrap();
-                    state.try_action(action).unwrap();
-                }
+        let mut rules = VARIED_RULES.to_vec();
+        rules.push(("start_in_bag=true,hole_bonus=true", 2, 9));
+        every_view(&rules, |view, to_play, label| {
+            let (got, want) = (extract(view), reference_extract(view));
+            let bits = |x: &FeatureVector| x.map(f64::to_bits);
+            assert_eq!(bits(&got), bits(&want), "{label}");
+            if to_play {
+                let shared = extract_in(view, &mut view.end_now());
+                assert_eq!(bits(&shared), bits(&want), "{label}");
             }
-        }
+            positions += 1;
+            let chance = |x: &FeatureVector| x[CHANCE_BASE..GIFTS].to_vec();
+            chances += chance(&got).iter().filter(|&&c| c > 0.0 && c < 1.0).count();
+        });
         assert!(positions > 3000, "{positions} positions");
         assert!(chances > 5000, "{chances} chances strictly between 0 and 1");
     }

@@ -514,19 +514,25 @@ mod tests {
         assert_eq!(value_targets(&scores, 2)[..2], [1.0, -1.0]);
     }
 
-    #[test]
-    fn a_tiny_network_overfits_a_tiny_data_set() {
-        let data = random_examples(2, 2, 8, 3);
-        let mut net = Net::new(NetConfig::TINY, 1);
-        let config = TrainConfig {
-            epochs: 150,
+    /// `epochs` of training to overfit a tiny data set: a high rate, no
+    /// weight decay, nothing held out.
+    fn overfit(epochs: usize) -> TrainConfig {
+        TrainConfig {
+            epochs,
             batch: 16,
             lr: 1e-2,
             weight_decay: 0.0,
             held_out: 0.0,
             seed: 2,
             surprise: 0.0,
-        };
+        }
+    }
+
+    #[test]
+    fn a_tiny_network_overfits_a_tiny_data_set() {
+        let data = random_examples(2, 2, 8, 3);
+        let mut net = Net::new(NetConfig::TINY, 1);
+        let config = overfit(150);
         let all: Vec<usize> = (0..data.len()).collect();
         let before = measure(&net, &data, &all).unwrap();
         let report = train(&mut net, &data, &config, |_, _, _| {}).unwrap();
@@ -548,15 +554,7 @@ mod tests {
             ..NetConfig::TINY
         };
         let mut net = Net::new(config, 1);
-        let train_config = TrainConfig {
-            epochs: 100,
-            batch: 16,
-            lr: 1e-2,
-            weight_decay: 0.0,
-            held_out: 0.0,
-            seed: 2,
-            surprise: 0.0,
-        };
+        let train_config = overfit(100);
         let all: Vec<usize> = (0..data.len()).collect();
         let before = measure(&net, &data, &all).unwrap();
         let report = train(&mut net, &data, &train_config, |_, _, _| {}).unwrap();
