@@ -14,6 +14,8 @@ $C tournament --agents "az:net=az-gifts.safetensors,time_ms=20,mcts:time_ms=20" 
     --games 600 --seed 93 --threads 1 --sprt 0,30 --out gifts-a
 $C tournament --agents "az:net=az-gifts.safetensors,time_ms=20,mcts:time_ms=20" --gifts \
     --games 400 --seed 94 --threads 1 --out gifts-b
+$C tournament --agents "az:net=az-gifts.safetensors,time_ms=100,mcts:time_ms=100" --gifts \
+    --games 100 --seed 96 --threads 1 --out gifts-100ms
 # Against the bootstrapped Gifts network at its best setting.
 $C tournament --agents "az:net=az-gifts.safetensors,time_ms=20,az:net=models/net-gifts.safetensors,lead=0.5,time_ms=20" \
     --gifts --games 200 --seed 95 --threads 1 --out gifts-vs-net-gifts
