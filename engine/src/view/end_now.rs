@@ -136,6 +136,28 @@ mod tests {
     use rand::SeedableRng;
     use rand_pcg::Pcg64Mcg;
 
+    /// `check` at every decision of a random game of `rules` (text),
+    /// `players` seats and `seed`, with the game's generator.
+    fn each_decision(
+        rules: &str,
+        players: usize,
+        seed: u64,
+        mut check: impl FnMut(&State, &mut Pcg64Mcg),
+    ) {
+        let rules: Rules = rules.parse().unwrap();
+        let mut rng = Pcg64Mcg::seed_from_u64(seed);
+        let mut state = State::new(rules, players, Seat(0));
+        while !state.is_over() {
+            if state.is_chance() {
+                state.apply_chance(&mut rng);
+                continue;
+            }
+            check(&state, &mut rng);
+            let a = random_action(&state, &mut rng).expect("a decision");
+            state.play_action_unchecked(a);
+        }
+    }
+
     /// The seat's end-now scores and effects, read on the position
     /// itself, equal those of determinizations of its view (what the
     /// action encoder read before: the numbers must not depend on what
@@ -157,18 +179,11 @@ mod tests {
                 6,
             ),
         ] {
-            let rules: Rules = rules.parse().unwrap();
-            let mut rng = Pcg64Mcg::seed_from_u64(seed);
-            let mut state = State::new(rules, players, Seat(0));
-            while !state.is_over() {
-                if state.is_chance() {
-                    state.apply_chance(&mut rng);
-                    continue;
-                }
+            each_decision(rules, players, seed, |state, rng| {
                 let view = state.view(state.to_play());
                 let mut mine = view.end_now();
-                let dets: Vec<State> = (0..2).map(|_| view.determinize(&mut rng)).collect();
-                differed += dets.iter().filter(|d| **d != state).count();
+                let dets: Vec<State> = (0..2).map(|_| view.determinize(rng)).collect();
+                differed += dets.iter().filter(|d| *d != state).count();
                 for det in &dets {
                     let mut theirs = det.end_now();
                     assert_eq!(mine.scores(), theirs.valued_scores());
@@ -189,9 +204,7 @@ mod tests {
                         checked += 1;
                     });
                 }
-                let a = random_action(&state, &mut rng).expect("a decision");
-                state.play_action_unchecked(a);
-            }
+            });
         }
         assert!(checked > 10_000, "{checked} actions");
         assert!(differed > 100, "{differed} determinizations differed");
@@ -205,14 +218,7 @@ mod tests {
     fn feature_values_equal_the_states() {
         let (mut fields, mut scored) = (0, 0);
         for (rules, players, seed) in [("", 2, 1u64), ("farmers=false", 3, 2), ("", 4, 3)] {
-            let rules: Rules = rules.parse().unwrap();
-            let mut rng = Pcg64Mcg::seed_from_u64(seed);
-            let mut state = State::new(rules, players, Seat(0));
-            while !state.is_over() {
-                if state.is_chance() {
-                    state.apply_chance(&mut rng);
-                    continue;
-                }
+            each_decision(rules, players, seed, |state, _| {
                 let view = state.view(state.to_play());
                 let mut end_now = view.end_now();
                 end_now.scores();
@@ -230,9 +236,7 @@ mod tests {
                         }
                     }
                 }
-                let a = random_action(&state, &mut rng).expect("a decision");
-                state.play_action_unchecked(a);
-            }
+            });
         }
         assert!(
             fields > 10_000 && scored > 1_000,
