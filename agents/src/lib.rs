@@ -297,6 +297,14 @@ pub struct SearchStats {
     /// example; `false` for the fast searches of playout cap
     /// randomisation (`az:cap_full=`), which are played, not recorded.
     pub full: bool,
+    /// The search's value of the position for the deciding seat on the
+    /// scale of a finished game's value (`[-1, 1]`,
+    /// [`evaluator::outcome_value`]), if the agent's values are on that
+    /// scale (`az` without `lead=`: the mean of the values its root's
+    /// visits found; `None` for `mcts`, whose rewards are on another,
+    /// and for `az` with `lead=`, whose values blend in the lead): self-play
+    /// records it as a value target (`train-net --search-value`).
+    pub root_value: Option<f64>,
     /// What the search found of each action of
     /// [`SearchStats::root_visits`], in their order (empty when the agent
     /// does not say): analyses read it.

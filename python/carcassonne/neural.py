@@ -62,6 +62,8 @@ class Examples:
     """float32 [N, 6]: final totals per seat-relative seat."""
     categories: Optional[np.ndarray]
     """float32 [N, 6, 5]: final points per seat-relative seat by category (roads, cities, monasteries, farms, unopened gifts), summing to ``score``; ``None`` when a shard was written before they were kept."""
+    search_value: Optional[np.ndarray]
+    """float32 [N]: the search's value of the position for the seat to play, on ``outcome``'s scale (``az``: the mean of what its root's visits found); ``None`` when a search gave none (``mcts``, ``az`` with ``lead=``) or a shard was written before they were kept."""
     game: np.ndarray
     """uint32 [N]: the game number within its run (as in games.csv)."""
     turn: np.ndarray

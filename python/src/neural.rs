@@ -174,6 +174,13 @@ pub fn _load_examples<'py>(py: Python<'py>, paths: Vec<PathBuf>) -> PyResult<Bou
         .map(|rows| f32_array(py, rows.concat(), &[n, MAX_PLAYERS, CATEGORIES]))
         .transpose()?;
     d.set_item("categories", categories)?;
+    // The search's values: only when every example has one.
+    let search_values = targets
+        .iter()
+        .map(|t| t.search_value)
+        .collect::<Option<Vec<f32>>>()
+        .map(|values| values.into_pyarray(py));
+    d.set_item("search_value", search_values)?;
     d.set_item("game", per(|t| t.game).into_pyarray(py))?;
     d.set_item("turn", per(|t| t.turn).into_pyarray(py))?;
     d.set_item(

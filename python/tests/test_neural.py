@@ -116,6 +116,11 @@ def test_load_examples_concatenates_the_games_of_a_selfplay_run(selfplay_run):
     assert ex.categories.shape == (n, 6, 5) and ex.categories.dtype == np.float32
     assert (ex.categories.sum(axis=2) == ex.score).all()
     assert ex.categories[:, :2].max() > 0
+    # az's value of each position for the seat to play, on the outcome's
+    # scale, and not a copy of it.
+    assert ex.search_value.shape == (n,) and ex.search_value.dtype == np.float32
+    assert (np.abs(ex.search_value) <= 1).all()
+    assert len(np.unique(ex.search_value)) > 3
     x = ex.x()
     assert x.shape == (n, enc["board"] + enc["globals"])
     assert set(np.unique(x[:, :enc["board"]] * 8)) <= set(range(256))
@@ -157,7 +162,7 @@ def test_compressed_and_uncompressed_shards_load_bit_for_bit(selfplay_run, tmp_p
     new, before = carcassonne.load_examples(gz), carcassonne.load_examples(old)
     arrays, _ = read_safetensors(gz)
     for name in ("board", "globals", "actions", "action_cell", "action_offset", "visits",
-                 "outcome", "score", "categories", "game", "turn", "players"):
+                 "outcome", "score", "categories", "search_value", "game", "turn", "players"):
         a, b = getattr(new, name), getattr(before, name)
         assert a.dtype == b.dtype and a.shape == b.shape, name
         assert a.tobytes() == b.tobytes(), name

@@ -224,6 +224,10 @@ impl AzAgent {
             stats.best().expect("a legal action")
         };
         let (action, visits, total, _) = stats.children[i];
+        let (all_visits, all_total) = stats
+            .children
+            .iter()
+            .fold((0u32, 0.0), |(n, t), c| (n + c.1, t + c.2));
         Decision::searched(
             action,
             SearchStats {
@@ -232,6 +236,10 @@ impl AzAgent {
                 value: total / f64::from(visits.max(1)),
                 policy: (!stats.improved.is_empty()).then(|| stats.improved.clone()),
                 full,
+                // With `lead=` the values blend in the lead head: not
+                // the outcome's scale.
+                root_value: (all_visits > 0 && cfg.lead == 0.0)
+                    .then(|| all_total / f64::from(all_visits)),
                 root_values: stats
                     .children
                     .iter()

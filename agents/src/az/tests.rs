@@ -266,6 +266,36 @@ fn a_decision_carries_its_search_and_a_callers_time_limit_cuts_it() {
     assert_eq!(d.search.expect("a search").iterations, 8);
 }
 
+/// The root's value is the mean of what its visits found (the training
+/// target `search_value`); none when `lead=` blends the lead in.
+#[test]
+fn a_decision_carries_the_roots_mean_value_unless_the_lead_is_blended() {
+    let state = position(2, 3);
+    let view = state.view(state.to_play());
+    let mut agent = agent("az:iterations=60", Arc::new(Meeples(1.0)));
+    let search = decide(&mut agent, &view, 1).search.expect("a search");
+    let root = search
+        .root_value
+        .expect("az's values are on the outcome's scale");
+    let (weighted, visits) = search.root().fold((0.0, 0.0), |(t, n), (_, v, value)| {
+        (t + f64::from(v) * value.unwrap().value, n + f64::from(v))
+    });
+    assert!((root - weighted / visits).abs() < 1e-12, "{root}");
+    // The values differ by action (a meeple placed lowers it), and the
+    // root's is not the chosen action's.
+    assert!(root != 0.0 && (root - search.value).abs() > 1e-9, "{root}");
+    let mut blended = AzAgent::new(
+        "az".into(),
+        AzConfig {
+            evaluator: Arc::new(Meeples(1.0)),
+            lead: 0.5,
+            ..config("az:iterations=60")
+        },
+    );
+    let search = decide(&mut blended, &view, 1).search.expect("a search");
+    assert_eq!(search.root_value, None);
+}
+
 #[test]
 fn noise_and_temperature_vary_the_move_but_repeat_for_a_seed() {
     let state = position(2, 4);

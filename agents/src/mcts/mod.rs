@@ -271,6 +271,7 @@ impl MctsAgent {
                 value: best.value,
                 policy: None,
                 full: true,
+                root_value: None,
                 root_values: stats.children.iter().map(RootChild::value).collect(),
             },
         )

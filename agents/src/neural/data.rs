@@ -36,6 +36,7 @@ struct Pending {
     position: PositionInput,
     actions: Vec<ActionInput>,
     visits: Vec<f32>,
+    search_value: Option<f32>,
 }
 
 impl GameRecorder {
@@ -45,13 +46,22 @@ impl GameRecorder {
     }
 
     /// Record the position of `view` (its seat to play), its legal
-    /// `actions` and the search's `visits` per action (any non-negative
-    /// weights; normalised here). A position with one action teaches
-    /// nothing about the policy but still the value: it is kept.
+    /// `actions`, the search's `visits` per action (any non-negative
+    /// weights; normalised here) and the search's value of the position
+    /// for the seat to play, if it has one on the outcome's scale
+    /// ([`crate::SearchStats::root_value`]; clamped to `[-1, 1]`). A
+    /// position with one action teaches nothing about the policy but
+    /// still the value: it is kept.
     ///
     /// # Panics
     /// When `visits` and `actions` differ in length.
-    pub fn record(&mut self, view: &SeatView<'_>, actions: &[Action], visits: &[f32]) {
+    pub fn record(
+        &mut self,
+        view: &SeatView<'_>,
+        actions: &[Action],
+        visits: &[f32],
+        search_value: Option<f64>,
+    ) {
         assert_eq!(actions.len(), visits.len(), "one visit count per action");
         let sum: f32 = visits.iter().sum();
         let visits = if sum > 0.0 {
@@ -66,6 +76,7 @@ impl GameRecorder {
             position: encode_position(view),
             actions: encode_actions(view, actions),
             visits,
+            search_value: search_value.map(|v| v.clamp(-1.0, 1.0) as f32),
         });
     }
 
@@ -103,6 +114,7 @@ impl GameRecorder {
                     outcome,
                     scores,
                     categories: Some(categories),
+                    search_value: p.search_value,
                     game,
                     turn: p.turn,
                     players: p.players as u32,
@@ -140,6 +152,12 @@ pub struct Targets {
     /// ([`CATEGORIES`] each; 0 past the seat count): the auxiliary
     /// head's target. `None` in shards written before they were kept.
     pub categories: Option<[f32; CATEGORY_TARGETS]>,
+    /// The search's value of the position for the seat to play (the
+    /// first seat-relative seat), on the outcome's scale `[-1, 1]`: a
+    /// second value target, less noisy than the outcome
+    /// (`TrainConfig::search_value`). `None` when the search gave none
+    /// (`mcts`) and in shards written before it was kept.
+    pub search_value: Option<f32>,
     /// The game it comes from (held-out splits are by game).
     pub game: u32,
     /// Turns played before the position.
@@ -289,6 +307,11 @@ impl Dataset {
         if let Some(values) = categories {
             arrays.push(Array::f32("categories", vec![n, CATEGORY_TARGETS], &values));
         }
+        // Likewise the search's values.
+        let search_values: Option<Vec<f32>> = self.targets.iter().map(|t| t.search_value).collect();
+        if let Some(values) = search_values {
+            arrays.push(Array::f32("search_value", vec![n], &values));
+        }
         metadata.insert("format".into(), "carcassonne-examples".into());
         metadata.insert("encoding_version".into(), ENCODING_VERSION.to_string());
         super::tensors::write(path, &arrays, metadata)
@@ -339,11 +362,14 @@ impl Dataset {
         let (game_shape, game) = file.u32("game")?;
         let (turn_shape, turn) = file.u32("turn")?;
         let (players_shape, players) = file.u32("players")?;
-        let categories = if file.names().iter().any(|a| a == "categories") {
-            Some(file.f32("categories")?)
-        } else {
-            None
-        };
+        // The arrays older shards do not have.
+        let has = |array: &str| file.names().iter().any(|a| a == array);
+        let categories = has("categories")
+            .then(|| file.f32("categories"))
+            .transpose()?;
+        let search_values = has("search_value")
+            .then(|| file.f32("search_value"))
+            .transpose()?;
         let n = game.len();
         let m = cells.len();
         // Every array's shape, as the examples and actions counts say.
@@ -367,13 +393,17 @@ impl Dataset {
                 ));
             }
         }
-        if let Some((shape, _)) = &categories {
-            let want = vec![n, CATEGORY_TARGETS];
-            if *shape != want {
-                return Err(FileError::format(
-                    &name,
-                    format!("`categories` is {shape:?}; {n} examples make it {want:?}"),
-                ));
+        for (field, array, want) in [
+            ("categories", &categories, vec![n, CATEGORY_TARGETS]),
+            ("search_value", &search_values, vec![n]),
+        ] {
+            if let Some((shape, _)) = array {
+                if *shape != want {
+                    return Err(FileError::format(
+                        &name,
+                        format!("`{field}` is {shape:?}; {n} examples make it {want:?}"),
+                    ));
+                }
             }
         }
         if offsets.first() != Some(&0) || offsets.last() != Some(&(m as u32)) {
@@ -423,6 +453,7 @@ impl Dataset {
                     c.copy_from_slice(&values[i * CATEGORY_TARGETS..][..CATEGORY_TARGETS]);
                     c
                 }),
+                search_value: search_values.as_ref().map(|(_, values)| values[i]),
                 game: game[i],
                 turn: turn[i],
                 players: players[i],
@@ -481,8 +512,8 @@ impl Dataset {
     /// visits that do not sum to 1, seat counts outside 2 to
     /// [`MAX_PLAYERS`], targets or scores for seats not in the game,
     /// scores beyond [`MAX_SCORE`], category points that are not whole
-    /// or do not add up to the seat's score, and globals that contradict the seat
-    /// count.
+    /// or do not add up to the seat's score, search values outside
+    /// `[-1, 1]`, and globals that contradict the seat count.
     ///
     /// # Errors
     /// The first problem: the example and the field (the caller adds the
@@ -569,6 +600,11 @@ impl Dataset {
                             "is {s:?} (outcome {o:?}) for seat {k}, a seat not in a game of {players}"
                         ),
                     );
+                }
+            }
+            if let Some(v) = t.search_value {
+                if !(-1.0..=1.0).contains(&v) {
+                    return bad("search_value", format!("is {v:?}, not in -1..1"));
                 }
             }
             if let Some(categories) = &t.categories {
@@ -667,7 +703,14 @@ pub(crate) mod tests {
                 if rec.len() < per_game {
                     let mut visits = vec![0.0; actions.len()];
                     visits[pick] = 1.0;
-                    rec.record(&state.view(state.to_play()), &actions, &visits);
+                    // A made-up search value, without drawing from `rng`.
+                    let search_value = (rec.len() % 5) as f64 / 2.0 - 1.0;
+                    rec.record(
+                        &state.view(state.to_play()),
+                        &actions,
+                        &visits,
+                        Some(search_value),
+                    );
                 }
                 state.play_action_unchecked(actions[pick]);
             }
@@ -713,6 +756,9 @@ pub(crate) mod tests {
             t.iter().flat_map(|t| t.scores.map(f32::to_bits)).collect(),
             t.iter()
                 .flat_map(|t| t.categories.expect("kept").map(f32::to_bits))
+                .collect(),
+            t.iter()
+                .map(|t| t.search_value.expect("kept").to_bits())
                 .collect(),
             t.iter().flat_map(|t| [t.game, t.turn, t.players]).collect(),
         ]
@@ -860,6 +906,14 @@ pub(crate) mod tests {
                 Box::new(|d| d.targets[0].categories.as_mut().unwrap()[3] += 2.0),
             ),
             (
+                "`search_value` is 1.5, not in -1..1",
+                Box::new(|d| d.targets[0].search_value = Some(1.5)),
+            ),
+            (
+                "`search_value` is NaN",
+                Box::new(|d| d.targets[0].search_value = Some(f32::NAN)),
+            ),
+            (
                 "example 7: `globals` column 1 (players 3) is 1.0, but `players` is 2",
                 Box::new(move |d| d.globals[last * GLOBAL_FEATURES + 1] = 1.0),
             ),
@@ -963,6 +1017,40 @@ pub(crate) mod tests {
         merged.write(&old, HashMap::new()).unwrap();
         let back = Dataset::read(&old).unwrap().0;
         assert!(back.targets.iter().all(|t| t.categories.is_none()));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// The search's value is kept per example, clamped to the outcome's
+    /// scale; a shard without it (older, or of `mcts` games) reads with
+    /// none, and a merge with one writes none.
+    #[test]
+    fn search_values_are_kept_clamped_and_optional() {
+        let mut state = State::new(Rules::default(), 2, Seat(0));
+        let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(3);
+        state.apply_chance(&mut rng);
+        let actions = state.legal_actions();
+        let visits = vec![1.0; actions.len()];
+        let mut rec = GameRecorder::new();
+        for v in [Some(0.25), Some(-3.0), Some(2.0), None] {
+            rec.record(&state.view(state.to_play()), &actions, &visits, v);
+        }
+        let mut data = Dataset::default();
+        rec.finish(&[Score::default(), Score::default()], 0, &mut data);
+        let kept: Vec<Option<f32>> = data.targets.iter().map(|t| t.search_value).collect();
+        assert_eq!(kept, [Some(0.25), Some(-1.0), Some(1.0), None]);
+        let dir = std::env::temp_dir().join(format!("neural-sv-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("shard.safetensors");
+        // One example without: no array, every example reads with none.
+        data.write(&path, HashMap::new()).unwrap();
+        let file = File::read(&path, Cap::SHARD).unwrap();
+        assert!(!file.names().iter().any(|n| n == "search_value"));
+        let back = Dataset::read(&path).unwrap().0;
+        assert!(back.targets.iter().all(|t| t.search_value.is_none()));
+        // All with: the array, read back as written.
+        data.targets[3].search_value = Some(-0.5);
+        data.write(&path, HashMap::new()).unwrap();
+        assert_eq!(Dataset::read(&path).unwrap().0, data);
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

@@ -105,6 +105,13 @@ pub enum TrainError {
         /// The first such example.
         example: usize,
     },
+    /// Training towards the search's values (`search_value` above 0) but
+    /// an example has none (a shard of `mcts` games, or written before
+    /// they were kept).
+    NoSearchValue {
+        /// The first such example.
+        example: usize,
+    },
     /// The positions or their actions are of the wrong sizes.
     Input(InputError),
     /// The tensor library failed (shapes that do not fit).
@@ -120,6 +127,10 @@ impl fmt::Display for TrainError {
             TrainError::NoCategories { example } => write!(
                 f,
                 "example {example} has no category targets (its shard was written before they were kept): train a network without the categories head, or on newer shards"
+            ),
+            TrainError::NoSearchValue { example } => write!(
+                f,
+                "example {example} has no search value (its search gave none, as `mcts`'s, or its shard was written before they were kept): train without --search-value, or on newer `az` shards"
             ),
             TrainError::Input(e) => write!(f, "{e}"),
             TrainError::Tensor(e) => f.write_str(&super::net::one_line(e)),

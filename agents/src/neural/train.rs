@@ -3,7 +3,8 @@
 //! error per seat) and, for a network with the auxiliary head, the
 //! category loss (squared error of each seat's final points by category
 //! over [`CATEGORY_SCALE`], summed over the categories), with a held-out
-//! split by game.
+//! split by game. The value target is the game's outcome, or a mix of it
+//! and the search's value ([`TrainConfig::search_value`]).
 //!
 //! Deterministic for a seed: the split, the order of the batches and the
 //! initial weights all come from it, and the arithmetic is the same on one
@@ -43,6 +44,15 @@ pub struct TrainConfig {
     /// the training positions: the mean weight is 1. See
     /// [`surprise_weights`].
     pub surprise: f64,
+    /// The weight `w` of the search's value in the value target (0: off,
+    /// the default): the seat to play's target is `(1 − w)·outcome +
+    /// w·search value` and, with two players, the other seat's `(1 −
+    /// w)·outcome − w·search value` (the game is zero-sum); the other
+    /// seats of larger games keep the outcome. The search's value is
+    /// less noisy than one game's outcome, most of all early in the
+    /// game. Every example needs one ([`super::data::Targets::search_value`]).
+    /// The metrics measure the value against the outcome whatever `w`.
+    pub search_value: f64,
 }
 
 impl Default for TrainConfig {
@@ -55,6 +65,7 @@ impl Default for TrainConfig {
             held_out: 0.1,
             seed: 1,
             surprise: 0.0,
+            search_value: 0.0,
         }
     }
 }
@@ -164,9 +175,31 @@ struct Rows {
     weighted: Vec<f32>,
 }
 
+/// The value targets of example `t` with the search's value weighing
+/// `search_value` (see [`TrainConfig::search_value`]; an example without
+/// one keeps the outcome).
+fn mixed_value_targets(t: &super::data::Targets, search_value: f32) -> [f32; MAX_PLAYERS] {
+    let players = t.players as usize;
+    let mut out = value_targets(&t.scores, players);
+    if let (Some(q), true) = (t.search_value, search_value > 0.0) {
+        let w = search_value;
+        out[0] = (1.0 - w) * out[0] + w * q;
+        if players == 2 {
+            out[1] = (1.0 - w) * out[1] - w * q;
+        }
+    }
+    out
+}
+
 /// The rows of positions `idx` of `data`, each weighted by
-/// `weights[i]` if given (indexed as `data`).
-fn rows(data: &Dataset, idx: &[usize], weights: Option<&[f32]>) -> candle_core::Result<Rows> {
+/// `weights[i]` if given (indexed as `data`), the value targets mixing
+/// in the search's values with weight `search_value`.
+fn rows(
+    data: &Dataset,
+    idx: &[usize],
+    weights: Option<&[f32]>,
+    search_value: f32,
+) -> candle_core::Result<Rows> {
     let mut board = Vec::with_capacity(idx.len() * BOARD_FEATURES);
     let mut globals = Vec::with_capacity(idx.len() * GLOBAL_FEATURES);
     let mut actions = Vec::new();
@@ -195,7 +228,7 @@ fn rows(data: &Dataset, idx: &[usize], weights: Option<&[f32]>) -> candle_core::
         offsets.push(cells.len());
         let t = &data.targets[i];
         let players = t.players as usize;
-        outcome.extend(value_targets(&t.scores, players));
+        outcome.extend(mixed_value_targets(t, search_value));
         lead.extend(lead_targets(&t.scores, players));
         categories.extend(
             t.categories
@@ -240,7 +273,7 @@ pub fn surprise_weights(
     }
     let mut kl = Vec::with_capacity(idx.len());
     for chunk in idx.chunks(256) {
-        let r = rows(data, chunk, None)?;
+        let r = rows(data, chunk, None, 0.0)?;
         let out = net.forward(&r.batch)?;
         let logits = out.logits.to_vec1::<f32>()?;
         let priors = segment_softmax(&logits, &r.offsets);
@@ -363,7 +396,7 @@ pub fn measure(net: &Net, data: &Dataset, idx: &[usize]) -> candle_core::Result<
     let mut right = [0usize; 3];
     let mut counted = [0usize; 3];
     for chunk in idx.chunks(256) {
-        let r = rows(data, chunk, None)?;
+        let r = rows(data, chunk, None, 0.0)?;
         let losses = losses(net, &r)?;
         let n = chunk.len() as f64;
         let scalar = |t: &Tensor| t.to_scalar::<f32>().map(|x| x as f64);
@@ -420,7 +453,8 @@ pub fn measure(net: &Net, data: &Dataset, idx: &[usize]) -> candle_core::Result<
 ///
 /// # Errors
 /// One line: no training positions, an example without category
-/// targets for a network with the categories head, or a candle error.
+/// targets for a network with the categories head, an example without a
+/// search value when training towards them, or a candle error.
 pub fn train(
     net: &mut Net,
     data: &Dataset,
@@ -435,6 +469,11 @@ pub fn train(
     if net.config.categories {
         if let Some(example) = data.targets.iter().position(|t| t.categories.is_none()) {
             return Err(TrainError::NoCategories { example });
+        }
+    }
+    if config.search_value > 0.0 {
+        if let Some(example) = data.targets.iter().position(|t| t.search_value.is_none()) {
+            return Err(TrainError::NoSearchValue { example });
         }
     }
     let mut held_games: Vec<u32> = held.iter().map(|&i| data.targets[i].game).collect();
@@ -460,7 +499,7 @@ pub fn train(
     for epoch in 0..config.epochs {
         trained.shuffle(&mut rng);
         for chunk in trained.chunks(config.batch.max(1)) {
-            let r = rows(data, chunk, surprise.as_deref())?;
+            let r = rows(data, chunk, surprise.as_deref(), config.search_value as f32)?;
             let mut step =
                 || -> candle_core::Result<()> { opt.backward_step(&losses(net, &r)?.sum()?) };
             step()?;
@@ -524,8 +563,84 @@ mod tests {
             weight_decay: 0.0,
             held_out: 0.0,
             seed: 2,
-            surprise: 0.0,
+            ..TrainConfig::default()
         }
+    }
+
+    /// The seat to play's value target moves towards the search's value
+    /// by its weight; with two players the other seat's moves the other
+    /// way; larger games' other seats, and examples without a search
+    /// value, keep the outcome.
+    #[test]
+    fn search_values_mix_into_the_value_targets_by_their_weight() {
+        let data = random_examples(1, 2, 4, 3);
+        let t = data.targets[0];
+        let q = t.search_value.unwrap();
+        let z = value_targets(&t.scores, 2);
+        assert_ne!(q, z[0]);
+        assert_eq!(mixed_value_targets(&t, 0.0), z);
+        let half = mixed_value_targets(&t, 0.5);
+        assert_eq!(half[0], 0.5 * z[0] + 0.5 * q);
+        assert_eq!(half[1], 0.5 * z[1] - 0.5 * q);
+        assert_eq!(half[2..], z[2..]);
+        assert_eq!(mixed_value_targets(&t, 1.0)[..2], [q, -q]);
+        let three = random_examples(1, 3, 4, 3).targets[1];
+        let z3 = value_targets(&three.scores, 3);
+        let mixed = mixed_value_targets(&three, 1.0);
+        assert_eq!(mixed[0], three.search_value.unwrap());
+        assert_eq!(mixed[1..], z3[1..]);
+        let none = super::super::data::Targets {
+            search_value: None,
+            ..t
+        };
+        assert_eq!(mixed_value_targets(&none, 1.0), z);
+    }
+
+    /// Trained with the search's values weighing 1, the value head fits
+    /// them rather than the outcomes; an example without one is refused,
+    /// by its number.
+    #[test]
+    fn training_towards_search_values_fits_them_and_needs_them() {
+        let mut data = random_examples(2, 2, 8, 3);
+        let all: Vec<usize> = (0..data.len()).collect();
+        // The squared error of the seat to play's value from each target.
+        let errors = |net: &Net| {
+            let r = rows(&data, &all, None, 1.0).unwrap();
+            let out = net.forward(&r.batch).unwrap();
+            let values = out.value.flatten_all().unwrap().to_vec1::<f32>().unwrap();
+            let (mut to_search, mut to_outcome) = (0.0, 0.0);
+            for (b, t) in data.targets.iter().enumerate() {
+                let v = values[b * MAX_PLAYERS];
+                to_search += (v - t.search_value.unwrap()).powi(2);
+                to_outcome += (v - value_targets(&t.scores, 2)[0]).powi(2);
+            }
+            (to_search, to_outcome)
+        };
+        let fit = |w: f64| {
+            let mut net = Net::new(NetConfig::TINY, 1);
+            let config = TrainConfig {
+                search_value: w,
+                ..overfit(150)
+            };
+            train(&mut net, &data, &config, |_, _, _| {}).unwrap();
+            errors(&net)
+        };
+        let (search, outcome) = fit(1.0);
+        assert!(search < outcome / 10.0, "{search} vs {outcome}");
+        let (search, outcome) = fit(0.0);
+        assert!(outcome < search / 10.0, "{outcome} vs {search}");
+        data.targets[6].search_value = None;
+        let mut net = Net::new(NetConfig::TINY, 1);
+        let config = TrainConfig {
+            search_value: 0.5,
+            ..overfit(1)
+        };
+        let e = train(&mut net, &data, &config, |_, _, _| {}).unwrap_err();
+        assert!(
+            e.to_string().starts_with("example 6 has no search value"),
+            "{e}"
+        );
+        assert!(train(&mut net, &data, &overfit(1), |_, _, _| {}).is_ok());
     }
 
     #[test]
@@ -611,7 +726,7 @@ mod tests {
         assert!((mean - 1.0).abs() < 1e-4, "{mean}");
         assert!(w.iter().any(|&x| (x - 1.0).abs() > 0.05), "{w:?}");
         // The KL by hand: the weight of each position is its KL over the mean.
-        let r = rows(&data, &all, None).unwrap();
+        let r = rows(&data, &all, None, 0.0).unwrap();
         let logits = net
             .forward(&r.batch)
             .unwrap()

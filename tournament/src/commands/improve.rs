@@ -139,6 +139,11 @@ pub struct ImproveArgs {
     /// generation trains from.
     #[arg(long, help_heading = "The az network (--net)")]
     pub surprise: Option<f64>,
+    /// Weight of the search's value in the value target, 0 to 1
+    /// (default: 0, the game's outcome alone): see `train-net
+    /// --search-value`.
+    #[arg(long, help_heading = "The az network (--net)")]
+    pub search_value: Option<f64>,
     /// Weight of the root Dirichlet noise in self-play (default: 0.25).
     #[arg(long, help_heading = "The az network (--net)")]
     pub noise: Option<f64>,
@@ -280,6 +285,7 @@ fn net_options(args: &ImproveArgs) -> Result<NetOptions> {
         lr: args.lr,
         holdout: args.holdout,
         surprise: args.surprise,
+        search_value: args.search_value,
         noise: args.noise,
         temp_moves: args.temp_moves,
         sprt: args.sprt.clone(),
@@ -294,7 +300,7 @@ fn net_options(args: &ImproveArgs) -> Result<NetOptions> {
 }
 
 /// The options that only `--net` takes, with whether each was given.
-fn net_only(args: &ImproveArgs) -> [(&'static str, bool); 23] {
+fn net_only(args: &ImproveArgs) -> [(&'static str, bool); 24] {
     [
         ("--anchors", args.anchors.is_some()),
         ("--gauntlet-games", args.gauntlet_games.is_some()),
@@ -313,6 +319,7 @@ fn net_only(args: &ImproveArgs) -> [(&'static str, bool); 23] {
         ("--lr", args.lr.is_some()),
         ("--holdout", args.holdout.is_some()),
         ("--surprise", args.surprise.is_some()),
+        ("--search-value", args.search_value.is_some()),
         ("--noise", args.noise.is_some()),
         ("--temp-moves", args.temp_moves.is_some()),
         ("--sprt", args.sprt.is_some()),

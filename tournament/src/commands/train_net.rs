@@ -41,6 +41,12 @@ pub struct TrainNetArgs {
     /// starting network's prior; the mean weight is 1.
     #[arg(long, default_value_t = 0.0)]
     pub surprise: f64,
+    /// Weight of the search's value in the value target, 0 to 1 (0: the
+    /// game's outcome alone): the seat to play's target is `(1 − w)·outcome
+    /// + w·search value` (with two players the other seat's the
+    /// opposite). Needs shards of `az` self-play that keep it.
+    #[arg(long, default_value_t = 0.0)]
+    pub search_value: f64,
     /// Width of the trunk.
     #[arg(long, default_value_t = 256)]
     pub hidden: usize,
@@ -90,6 +96,7 @@ pub fn run(t: TrainNetArgs, out: &mut Stdout) -> Result<()> {
             held_out: t.holdout,
             seed: t.seed,
             surprise: t.surprise,
+            search_value: t.search_value,
         },
     };
     tournament::learning::train_net::train_net(&config, out)

@@ -290,7 +290,10 @@ fn improve_net_runs_generations_resumes_after_a_kill_and_takes_merged_selfplay()
 fn improve_net_without_a_gate_self_plays_every_new_network_and_another_run_goes_on_from_it() {
     let dir = scratch("improve-net-ungated");
     let run = dir.join("run");
-    let args = new_run(&run, &["--no-gate", "--categories"]);
+    let args = new_run(
+        &run,
+        &["--no-gate", "--categories", "--search-value", "0.5"],
+    );
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let table = succeed(&args);
     // Every generation's network has the auxiliary categories head.
@@ -298,6 +301,9 @@ fn improve_net_without_a_gate_self_plays_every_new_network_and_another_run_goes_
         let net = agents::neural::NetEvaluator::load(&run.join(format!("gen-{k}/net.safetensors")));
         assert!(net.unwrap().net.config.categories, "generation {k}");
     }
+    // Its value targets mix in the search's values, and a resume keeps it.
+    let settings = read(&run.join("improve-net.json"));
+    assert!(settings.contains("\"search_value\": 0.5"), "{settings}");
     assert!(table.contains("ungated"), "{table}");
     let csv = read(&run.join("generations.csv"));
     let rows: Vec<Vec<&str>> = csv
@@ -475,6 +481,24 @@ fn improve_net_bad_flags_give_one_line_errors() {
             "net=",
         ),
         (&["improve", "--net", "--out", o, "--noise", "2"], "--noise"),
+        (
+            &["improve", "--net", "--out", o, "--search-value", "1.5"],
+            "--search-value must be in 0..1",
+        ),
+        (
+            &[
+                "improve",
+                "--net",
+                "--out",
+                o,
+                "--search-value",
+                "0.5",
+                "--agent",
+                "az:iterations=8,lead=0.5",
+            ],
+            "a search with lead= blends the lead",
+        ),
+        (&["improve", "--search-value", "0.5"], "--net"),
         (
             &["improve", "--net", "--out", o, "--window", "0"],
             "--window",

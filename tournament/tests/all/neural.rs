@@ -95,6 +95,22 @@ fn selfplay_examples_and_train_net_reproduce_for_a_seed() {
         std::fs::read(dir.join("n2.safetensors")).unwrap(),
         "the same data and seed give other weights"
     );
+    // Towards the search's values (az's shards keep them): other weights.
+    let mixed = dir.join("mixed.safetensors");
+    train_net(&a, &mixed, &["--search-value", "0.5"]);
+    assert_ne!(
+        std::fs::read(&mixed).unwrap(),
+        std::fs::read(dir.join("n1.safetensors")).unwrap()
+    );
+    let err = fails(&[
+        "train-net",
+        a.to_str().unwrap(),
+        "--out",
+        dir.join("x.safetensors").to_str().unwrap(),
+        "--search-value",
+        "1.5",
+    ]);
+    assert!(err.contains("--search-value must be in 0..1"), "{err}");
     // The auxiliary categories head: trained from the shards' category
     // targets (its loss printed), saved, read back and played; it may
     // not be asked of a network given by --init.

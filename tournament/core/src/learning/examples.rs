@@ -67,10 +67,12 @@ impl Observer for ExampleRecorder {
                 counts.push(0.0);
             }
         });
-        self.log
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .record(view, &actions, &counts);
+        self.log.lock().unwrap_or_else(|e| e.into_inner()).record(
+            view,
+            &actions,
+            &counts,
+            search.root_value,
+        );
     }
 }
 
@@ -135,7 +137,12 @@ mod tests {
     use engine::{Rules, Seat, State};
 
     /// A decision of the first move with `stats`-like search statistics.
-    fn decision(actions: &[Action], policy: Option<Vec<f32>>, full: bool) -> Decision {
+    fn decision(
+        actions: &[Action],
+        policy: Option<Vec<f32>>,
+        full: bool,
+        root_value: Option<f64>,
+    ) -> Decision {
         Decision::searched(
             actions[0],
             SearchStats {
@@ -144,6 +151,7 @@ mod tests {
                 value: 0.0,
                 policy,
                 full,
+                root_value,
                 root_values: Vec::new(),
             },
         )
@@ -162,7 +170,7 @@ mod tests {
     }
 
     #[test]
-    fn only_full_searches_become_examples_and_a_given_policy_is_the_target() {
+    fn only_full_searches_become_examples_with_their_values_and_a_given_policy_is_the_target() {
         let mut state = State::new(Rules::default(), 2, Seat(0));
         let mut rng = <rand_pcg::Pcg64Mcg as rand::SeedableRng>::seed_from_u64(1);
         while state.is_chance() {
@@ -174,14 +182,14 @@ mod tests {
         let log: Shared = Arc::default();
         let mut recorder = ExampleRecorder::new(Arc::clone(&log));
         // A fast search of playout cap randomisation: nothing.
-        recorder.decided(&view, &decision(&actions, None, false));
+        recorder.decided(&view, &decision(&actions, None, false, Some(0.9)));
         assert_eq!(log.lock().unwrap().len(), 0);
         // Full searches: one example each.
-        recorder.decided(&view, &decision(&actions, None, true));
+        recorder.decided(&view, &decision(&actions, None, true, Some(0.4)));
         let mut policy = vec![0.0; actions.len()];
         policy[1] = 0.75;
         policy[2] = 0.25;
-        recorder.decided(&view, &decision(&actions, Some(policy.clone()), true));
+        recorder.decided(&view, &decision(&actions, Some(policy.clone()), true, None));
         assert_eq!(log.lock().unwrap().len(), 2);
         let scores = [10, 5].map(|city| engine::Score {
             city,
@@ -196,5 +204,8 @@ mod tests {
             .all(|&v| (v - uniform).abs() < 1e-6));
         let (lo, hi) = data.action_range(1);
         assert_eq!(&data.visits[lo..hi], &policy[..]);
+        // The search's value of each, where it gave one.
+        assert_eq!(data.targets[0].search_value, Some(0.4));
+        assert_eq!(data.targets[1].search_value, None);
     }
 }

@@ -228,6 +228,12 @@ pub fn check(config: &TrainNetConfig) -> Result<()> {
             config.train.surprise
         )));
     }
+    if !(0.0..=1.0).contains(&config.train.search_value) {
+        return Err(Error::Invalid(format!(
+            "--search-value must be in 0..1, not {}",
+            config.train.search_value
+        )));
+    }
     if config.train.epochs == 0 || config.train.batch == 0 {
         return Err(Error::Invalid(
             "--epochs and --batch must be at least 1".to_string(),

@@ -57,6 +57,8 @@ pub struct NetOptions {
     pub holdout: Option<f64>,
     /// Policy-surprise weighting, 0 to 1.
     pub surprise: Option<f64>,
+    /// Weight of the search's value in the value target, 0 to 1.
+    pub search_value: Option<f64>,
     /// Root Dirichlet noise weight in self-play, 0 to 1 (default 0.25).
     pub noise: Option<f64>,
     /// Turns of a self-play game at temperature 1 (default 10).
@@ -138,6 +140,10 @@ pub struct NetSettings {
     /// Policy-surprise weighting (0: off; runs made before it have 0).
     #[serde(default)]
     pub surprise: f64,
+    /// The weight of the search's value in the value target (0: the
+    /// outcome alone; runs made before it have 0).
+    #[serde(default)]
+    pub search_value: f64,
     /// The promotion test, `ELO0,ELO1`.
     pub sprt: String,
     /// Whether a candidate must pass the promotion test to self-play the
@@ -347,6 +353,18 @@ impl NetSettings {
                 "--agent {agent}: improve --net sets {k}= itself (networks per generation, --noise, --temp-moves; budgets in iterations so runs reproduce)"
             )));
         }
+        let d = TrainConfig::default();
+        let search_value = args.search_value.unwrap_or(d.search_value);
+        if !(0.0..=1.0).contains(&search_value) {
+            return Err(invalid(format!(
+                "--search-value must be in 0..1, not {search_value}"
+            )));
+        }
+        if search_value > 0.0 && spec.params.iter().any(|(k, _)| *k == "lead") {
+            return Err(invalid(format!(
+                "--search-value with --agent {agent}: a search with lead= blends the lead into its values, which are then not on the outcome's scale"
+            )));
+        }
         agents::from_spec(&agent).map_err(|e| invalid(format!("--agent: {e}")))?;
         let positive = |v: Option<u64>, default: u64, name: &str| match v.unwrap_or(default) {
             0 => Err(invalid(format!("--{name} must be at least 1"))),
@@ -363,7 +381,6 @@ impl NetSettings {
         let sprt = args.sprt.clone().unwrap_or_else(|| "0,30".to_string());
         parse_sprt(&sprt)?;
         let rules = crate::run::config::combine_rules(base.rules, base.gifts, base.no_farmers)?;
-        let d = TrainConfig::default();
         let mut settings = NetSettings {
             format: FORMAT.to_string(),
             agent,
@@ -386,6 +403,7 @@ impl NetSettings {
             weight_decay: d.weight_decay,
             holdout: args.holdout.unwrap_or(d.held_out),
             surprise: args.surprise.unwrap_or(d.surprise),
+            search_value,
             sprt,
             gate: !args.no_gate,
             // The run works in its own folder: files are kept by
@@ -521,6 +539,7 @@ impl NetSettings {
                 held_out: self.holdout,
                 seed,
                 surprise: self.surprise,
+                search_value: self.search_value,
             },
         }
     }
