@@ -414,6 +414,7 @@ impl NetEvaluator {
             }
             b.features.clear();
             b.cells.clear();
+            b.one_hot.clear();
             b.offsets.clear();
             b.offsets.push(0);
             for (r, position) in requests.iter().zip(&mut b.positions) {
@@ -426,6 +427,7 @@ impl NetEvaluator {
                     r.actions,
                     &mut b.features,
                     &mut b.cells,
+                    &mut b.one_hot,
                 );
                 if self.net.config.board {
                     encode_position_in(&r.view, &mut end_now, position);
@@ -441,6 +443,7 @@ impl NetEvaluator {
                 &b.features,
                 &b.cells,
                 &b.offsets,
+                Some(&b.one_hot),
                 &mut b.scratch,
                 lead,
                 &mut b.values,
@@ -576,6 +579,8 @@ struct Buffers {
     actions: ActionEncoder,
     features: Vec<f32>,
     cells: Vec<u32>,
+    /// Each action's one-hot set, as the encoder gives it.
+    one_hot: Vec<u64>,
     offsets: Vec<usize>,
     scratch: super::fast::Scratch,
     values: Vec<[f32; MAX_PLAYERS]>,

@@ -42,7 +42,7 @@
 
 use super::encode::{
     ActionInput, PositionInput, ACTION_FEATURES, BOARD_FEATURES, CELLS, CELL_CHANNELS,
-    GLOBAL_FEATURES,
+    GLOBAL_FEATURES, ONE_HOT_FEATURES,
 };
 use super::error::InputError;
 use super::evaluator::NetError;
@@ -320,39 +320,47 @@ pub struct Scratch {
 /// The action columns that may be one-hot (kind, gift, meeple,
 /// rotation, slot, tile: 0–43); a 1 in one of them is added with the
 /// policy layer's bias once per position and set of columns.
-const ONE_HOT: usize = 44;
+const ONE_HOT: usize = ONE_HOT_FEATURES;
 
-/// Policy outputs summed at once (kept in registers).
-const CHUNK: usize = 8;
+/// Of an action's first [`ONE_HOT`] features, the columns that are 1
+/// and those that are neither 0 nor 1 (bit `j`: column `j`); without
+/// branches (which of them are zero varies from one action to the next).
+/// About 15 instructions a column: the encoder gives the first set
+/// instead ([`ActionEncoder::encode_in`](super::encode::ActionEncoder::encode_in)).
+fn one_hot_bits(f: &[f32]) -> (u64, u64) {
+    let (mut mask, mut odd) = (0u64, 0u64);
+    for (j, &x) in f[..ONE_HOT].iter().enumerate() {
+        mask |= u64::from(x == 1.0) << j;
+        odd |= u64::from(x != 0.0 && x != 1.0) << j;
+    }
+    (mask, odd)
+}
+
+/// Lanes of an action logit's dot product: hidden unit `h` is added to
+/// lane `h % LANES`, in the order of `h`, and the lanes summed at the end.
+const LANES: usize = 8;
+
+/// Policy hidden units summed at once (kept in registers): two rows of
+/// lanes, so that an action's row index and weight are read once per 16
+/// units rather than per 8. Each lane still adds its units in the order
+/// of `h`, so the logit is the same number as 8 at a time.
+const WIDE: usize = 2 * LANES;
 
 /// `Σ_h w2[h] · relu(by_cell[h] + combo[h] + Σ_(j, x) x · w[j][h])`:
-/// an action's logit less its bias, `CHUNK` hidden units at a time held
+/// an action's logit less its bias, [`WIDE`] hidden units at a time held
 /// in registers over all of its rows (`w` is `[ACTION_FEATURES][ph]`).
 #[inline]
 fn policy_logit(by_cell: &[f32], combo: &[f32], rest: &[(u32, f32)], w: &[f32], w2: &[f32]) -> f32 {
     let ph = by_cell.len();
-    let mut dot = [0.0f32; CHUNK];
+    let mut dot = [0.0f32; LANES];
     let mut at = 0;
-    while at + CHUNK <= ph {
-        let a: &[f32; CHUNK] = by_cell[at..][..CHUNK].try_into().expect("a chunk");
-        let b: &[f32; CHUNK] = combo[at..][..CHUNK].try_into().expect("a chunk");
-        let mut r = [0.0f32; CHUNK];
-        for ((r, a), b) in r.iter_mut().zip(a).zip(b) {
-            *r = a + b;
-        }
-        for &(j, x) in rest {
-            let row: &[f32; CHUNK] = w[j as usize * ph + at..][..CHUNK]
-                .try_into()
-                .expect("a chunk");
-            for (r, w) in r.iter_mut().zip(row) {
-                *r += x * w;
-            }
-        }
-        let w2: &[f32; CHUNK] = w2[at..][..CHUNK].try_into().expect("a chunk");
-        for ((d, r), w2) in dot.iter_mut().zip(r).zip(w2) {
-            *d += r.max(0.0) * w2;
-        }
-        at += CHUNK;
+    while at + WIDE <= ph {
+        policy_units::<WIDE>(&mut dot, at, by_cell, combo, rest, w, w2);
+        at += WIDE;
+    }
+    while at + LANES <= ph {
+        policy_units::<LANES>(&mut dot, at, by_cell, combo, rest, w, w2);
+        at += LANES;
     }
     let mut sum: f32 = dot.iter().sum();
     for h in at..ph {
@@ -365,6 +373,39 @@ fn policy_logit(by_cell: &[f32], combo: &[f32], rest: &[(u32, f32)], w: &[f32], 
     sum
 }
 
+/// [`policy_logit`]'s hidden units `at..at + B` (`B` a multiple of
+/// [`LANES`]), added to the lanes of `dot`.
+#[inline(always)]
+fn policy_units<const B: usize>(
+    dot: &mut [f32; LANES],
+    at: usize,
+    by_cell: &[f32],
+    combo: &[f32],
+    rest: &[(u32, f32)],
+    w: &[f32],
+    w2: &[f32],
+) {
+    let ph = by_cell.len();
+    let a: &[f32; B] = by_cell[at..][..B].try_into().expect("a chunk");
+    let b: &[f32; B] = combo[at..][..B].try_into().expect("a chunk");
+    let mut r = [0.0f32; B];
+    for ((r, a), b) in r.iter_mut().zip(a).zip(b) {
+        *r = a + b;
+    }
+    for &(j, x) in rest {
+        let row: &[f32; B] = w[j as usize * ph + at..][..B].try_into().expect("a chunk");
+        for (r, w) in r.iter_mut().zip(row) {
+            *r += x * w;
+        }
+    }
+    let w2: &[f32; B] = w2[at..][..B].try_into().expect("a chunk");
+    for (lanes, w2) in r.chunks_exact(LANES).zip(w2.chunks_exact(LANES)) {
+        for ((d, r), w2) in dot.iter_mut().zip(lanes).zip(w2) {
+            *d += r.max(0.0) * w2;
+        }
+    }
+}
+
 /// The network's values (`[6]` per position, seat-relative, into
 /// `values`: `(1 − lead)·value + lead·lead`, the value head blended with
 /// the lead head by the weight `lead` in `[0, 1]`; the lead head is not
@@ -374,6 +415,11 @@ fn policy_logit(by_cell: &[f32], combo: &[f32], rest: &[(u32, f32)], w: &[f32], 
 /// `features[k * ACTION_FEATURES..][..ACTION_FEATURES]` and its window
 /// cell `cells[k]`, and position `i`'s actions are
 /// `offsets[i]..offsets[i + 1]`. `values` and `logits` are cleared first.
+/// `one_hot`, when given, holds each action's one-hot set as the encoder
+/// gives it ([`ActionEncoder::encode_in`](super::encode::ActionEncoder::encode_in):
+/// bit `j` for a 1 in column `j` below [`ONE_HOT_FEATURES`], the others
+/// of those columns 0), read instead of those columns (the same numbers;
+/// checked in debug builds); else the columns are scanned.
 ///
 /// # Errors
 /// When the parameters are not plain CPU f32 tensors of the network's
@@ -386,6 +432,7 @@ pub fn forward_into(
     features: &[f32],
     cells: &[u32],
     offsets: &[usize],
+    one_hot: Option<&[u64]>,
     scratch: &mut Scratch,
     lead: f32,
     values: &mut Vec<[f32; MAX_PLAYERS]>,
@@ -397,6 +444,7 @@ pub fn forward_into(
     if features.len() != actions * ACTION_FEATURES
         || offsets.len() != positions.len() + 1
         || offsets.last() != Some(&actions)
+        || one_hot.is_some_and(|sets| sets.len() != actions)
     {
         return Err(InputError(
             "actions and offsets of the wrong sizes".to_string(),
@@ -501,15 +549,16 @@ pub fn forward_into(
             // The action's features: the one-hot columns (a 1 in one of
             // the first `ONE_HOT` columns) as a set, the others listed.
             let f = &features[k * ACTION_FEATURES..][..ACTION_FEATURES];
-            // Without branches (which of them are zero varies from one
-            // action to the next): the ones of the one-hot columns as a
-            // set, any other value there (none from the encoder) and the
-            // later columns listed.
-            let (mut mask, mut odd) = (0u64, 0u64);
-            for (j, &x) in f[..ONE_HOT].iter().enumerate() {
-                mask |= u64::from(x == 1.0) << j;
-                odd |= u64::from(x != 0.0 && x != 1.0) << j;
-            }
+            // The ones of the one-hot columns as a set (the encoder's, or
+            // scanned), any other value there (none from the encoder)
+            // and the later columns listed.
+            let (mask, mut odd) = match one_hot {
+                Some(sets) => {
+                    debug_assert_eq!(one_hot_bits(f), (sets[k], 0), "action {k}'s one-hot set");
+                    (sets[k], 0)
+                }
+                None => one_hot_bits(f),
+            };
             let mut rest = [(0u32, 0.0f32); ACTION_FEATURES];
             let mut n = 0;
             while odd != 0 {
@@ -670,6 +719,7 @@ pub fn forward(
         &features,
         &cells,
         offsets,
+        None,
         &mut Scratch::default(),
         0.0,
         &mut values,
@@ -975,6 +1025,7 @@ mod tests {
                     &features,
                     &cells,
                     &offsets,
+                    None,
                     &mut Scratch::default(),
                     w,
                     &mut v,
@@ -1066,6 +1117,143 @@ mod tests {
         }
     }
 
+    /// The encoder's one-hot sets read instead of the one-hot columns
+    /// (the evaluator's way) give the numbers of the scan, bit for bit:
+    /// every decision of four random games (2–4 seats, The Gifts, a
+    /// hand), with the shipped network and initial ones.
+    #[test]
+    fn the_encoders_one_hot_sets_give_the_numbers_of_the_scan() {
+        use crate::neural::encode::ActionEncoder;
+        let shipped = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../models/net-2p-zero.safetensors"
+        );
+        let shipped = super::super::NetEvaluator::load(std::path::Path::new(shipped)).unwrap();
+        let mut nets: Vec<Net> = configs().into_iter().map(|(c, s)| Net::new(c, s)).collect();
+        nets.push(shipped.net);
+        let mut encoder = ActionEncoder::default();
+        let (mut positions, mut features, mut cells, mut sets) = (vec![], vec![], vec![], vec![]);
+        let mut offsets = vec![0];
+        for (rules, players, seed) in [
+            ("", 2, 3u64),
+            ("gifts=true", 3, 4),
+            ("farmers=false", 4, 5),
+            ("hand=2", 2, 6),
+        ] {
+            let rules: Rules = rules.parse().unwrap();
+            for state in random_decisions(players, rules, seed, 1) {
+                let view = state.view(state.to_play());
+                let mut end_now = view.end_now();
+                let actions = state.legal_actions();
+                encoder.encode_in(
+                    &view,
+                    &mut end_now,
+                    &actions,
+                    &mut features,
+                    &mut cells,
+                    &mut sets,
+                );
+                positions.push(encode_position(&view));
+                offsets.push(cells.len());
+            }
+        }
+        assert!(cells.len() > 10_000, "{} actions", cells.len());
+        assert!(
+            sets.iter().any(|s| s.count_ones() == 5),
+            "placements with a meeple"
+        );
+        let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+        for net in &nets {
+            let run = |one_hot: Option<&[u64]>| {
+                let (mut values, mut logits) = (Vec::new(), Vec::new());
+                forward_into(
+                    net,
+                    &positions,
+                    &features,
+                    &cells,
+                    &offsets,
+                    one_hot,
+                    &mut Scratch::default(),
+                    0.5,
+                    &mut values,
+                    &mut logits,
+                )
+                .unwrap();
+                (bits(values.as_flattened()), bits(&logits))
+            };
+            assert_eq!(run(Some(&sets)), run(None));
+        }
+    }
+
+    /// An action's logit summed [`WIDE`] hidden units at a time is the
+    /// number the first version summed 8 at a time gave, bit for bit (the
+    /// lanes add their units in the same order), for every width.
+    #[test]
+    fn the_policy_units_sixteen_at_a_time_give_the_logits_of_eight() {
+        use rand::Rng;
+        /// [`policy_logit`] as first written: 8 units at a time.
+        fn by_eights(
+            by_cell: &[f32],
+            combo: &[f32],
+            rest: &[(u32, f32)],
+            w: &[f32],
+            w2: &[f32],
+        ) -> f32 {
+            let ph = by_cell.len();
+            let mut dot = [0.0f32; 8];
+            let mut at = 0;
+            while at + 8 <= ph {
+                let mut r = [0.0f32; 8];
+                for (i, r) in r.iter_mut().enumerate() {
+                    *r = by_cell[at + i] + combo[at + i];
+                }
+                for &(j, x) in rest {
+                    for (i, r) in r.iter_mut().enumerate() {
+                        *r += x * w[j as usize * ph + at + i];
+                    }
+                }
+                for (i, d) in dot.iter_mut().enumerate() {
+                    *d += r[i].max(0.0) * w2[at + i];
+                }
+                at += 8;
+            }
+            let mut sum: f32 = dot.iter().sum();
+            for h in at..ph {
+                let mut r = by_cell[h] + combo[h];
+                for &(j, x) in rest {
+                    r += x * w[j as usize * ph + h];
+                }
+                sum += r.max(0.0) * w2[h];
+            }
+            sum
+        }
+        let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(16);
+        for ph in [64, 16, 24, 40, 8, 13, 3, 1] {
+            for _ in 0..200 {
+                let mut v = |n: usize| -> Vec<f32> {
+                    (0..n).map(|_| rng.gen_range(-3.0f32..3.0)).collect()
+                };
+                let (by_cell, combo, w2) = (v(ph), v(ph), v(ph));
+                let w = v(ACTION_FEATURES * ph);
+                let rest: Vec<(u32, f32)> = (0..rng.gen_range(0..8))
+                    .map(|_| {
+                        (
+                            rng.gen_range(0..ACTION_FEATURES as u32),
+                            rng.gen_range(-3.0f32..3.0),
+                        )
+                    })
+                    .collect();
+                let got = policy_logit(&by_cell, &combo, &rest, &w, &w2);
+                let want = by_eights(&by_cell, &combo, &rest, &w, &w2);
+                assert_eq!(
+                    got.to_bits(),
+                    want.to_bits(),
+                    "{ph} units: {got} against {want}"
+                );
+            }
+        }
+    }
+
     /// A batch's buffers reused for another batch give what fresh ones
     /// give.
     #[test]
@@ -1085,6 +1273,7 @@ mod tests {
             &features[..cut * ACTION_FEATURES],
             &cells[..cut],
             o1,
+            None,
             &mut scratch,
             0.0,
             &mut values,
@@ -1098,6 +1287,7 @@ mod tests {
             &features[cut * ACTION_FEATURES..],
             &cells[cut..],
             &rebased,
+            None,
             &mut scratch,
             0.0,
             &mut values,

@@ -3,7 +3,9 @@
 //! parent module's doc and docs/neural.md), into buffers kept between
 //! positions so that nothing is allocated once warm.
 
-use super::{cell_of, centre, ActionInput, ACTION_FEATURES, GIFT_POINTS, HALF, WINDOW};
+use super::{
+    cell_of, centre, ActionInput, ACTION_FEATURES, GIFT_POINTS, HALF, ONE_HOT_FEATURES, WINDOW,
+};
 use engine::{Action, FeatureKind, GiftOpen, PerSeat, Pos, Score, SeatEndNow, SeatView, MAX_HAND};
 
 /// Encode `actions`, legal actions of the position of `view` whose seat is
@@ -31,7 +33,19 @@ pub fn encode_actions(view: &SeatView<'_>, actions: &[Action]) -> Vec<ActionInpu
 /// the buffers have their sizes. (It keeps no state: the gains are read
 /// on the view's own position through [`SeatView::end_now`].)
 #[derive(Default)]
-pub struct ActionEncoder {}
+pub struct ActionEncoder {
+    /// The one-hot sets of [`ActionEncoder::encode_into`], which does not
+    /// give them out.
+    one_hot: Vec<u64>,
+}
+
+/// Set one-hot column `j` of an action's features `f` to 1, and bit `j`
+/// of its set.
+fn hot(f: &mut [f32], set: &mut u64, j: usize) {
+    debug_assert!(j < ONE_HOT_FEATURES);
+    f[j] = 1.0;
+    *set |= 1 << j;
+}
 
 impl ActionEncoder {
     /// Append the [`ACTION_FEATURES`] numbers of each of `actions` to
@@ -52,14 +66,20 @@ impl ActionEncoder {
         // Gains do not depend on hidden information (a test checks it on
         // determinizations): they are read on the view's position.
         let mut end_now = view.end_now();
-        self.encode_in(view, &mut end_now, actions, features, cells);
+        let mut one_hot = std::mem::take(&mut self.one_hot);
+        one_hot.clear();
+        self.encode_in(view, &mut end_now, actions, features, cells, &mut one_hot);
+        self.one_hot = one_hot;
         end_now.scores()
     }
 
     /// [`ActionEncoder::encode_into`] reading the end-now scores and the
     /// actions' effects from `end_now`, the view's [`SeatView::end_now`]
     /// (which [`super::encode_globals_in`] and [`super::encode_position_in`]
-    /// then read the position's from, computed once).
+    /// then read the position's from, computed once), and appending to
+    /// `one_hot` each action's one-hot set: bit `j` set when column `j`
+    /// (below [`ONE_HOT_FEATURES`]) is 1, the others of those columns
+    /// being 0 ([`super::super::fast::forward_into`] reads it).
     ///
     /// # Panics
     /// As [`encode_actions`].
@@ -70,6 +90,7 @@ impl ActionEncoder {
         actions: &[Action],
         features: &mut Vec<f32>,
         cells: &mut Vec<u32>,
+        one_hot: &mut Vec<u64>,
     ) {
         let c = centre(view);
         let me = view.seat().index();
@@ -87,6 +108,7 @@ impl ActionEncoder {
                 f[45] = ((pos.y as i32 - c.1) as f32 / HALF as f32).clamp(-3.0, 3.0);
                 f[46] = (!inside) as u8 as f32;
             };
+            let mut set = 0u64;
             let mut meeple_kind = None;
             // What a placement does, read without playing it (the
             // end-now scores after it, its gift card, its supply).
@@ -94,7 +116,7 @@ impl ActionEncoder {
             match action {
                 Action::Place(mv) => {
                     effects = Some(end_now.effects(mv));
-                    f[0] = 1.0;
+                    hot(f, &mut set, 0);
                     let tile = view.placing_tile(mv.placement.slot);
                     meeple_kind = match (tile, mv.meeple) {
                         (Some(t), Some(s)) => Some(t.def().segments[s as usize].kind),
@@ -107,17 +129,21 @@ impl ActionEncoder {
                         Some(FeatureKind::Monastery) => 3,
                         Some(FeatureKind::Field) => 4,
                     };
-                    f[8 + k] = 1.0;
-                    f[13 + mv.placement.rot.quarter_turns() as usize] = 1.0;
-                    f[17 + (mv.placement.slot as usize).min(MAX_HAND - 1)] = 1.0;
+                    hot(f, &mut set, 8 + k);
+                    hot(f, &mut set, 13 + mv.placement.rot.quarter_turns() as usize);
+                    hot(
+                        f,
+                        &mut set,
+                        17 + (mv.placement.slot as usize).min(MAX_HAND - 1),
+                    );
                     if let Some(t) = tile {
-                        f[20 + t.index()] = 1.0;
+                        hot(f, &mut set, 20 + t.index());
                     }
                     set_cell(mv.placement.pos, f);
                 }
                 Action::Open(open) => {
-                    f[1] = 1.0;
-                    f[3 + open.gift().index()] = 1.0;
+                    hot(f, &mut set, 1);
+                    hot(f, &mut set, 3 + open.gift().index());
                     let at = match open {
                         GiftOpen::Synod { at }
                         | GiftOpen::RoadSweeper { at, .. }
@@ -130,8 +156,8 @@ impl ActionEncoder {
                     }
                 }
                 Action::Keep(t) => {
-                    f[2] = 1.0;
-                    f[20 + t.index()] = 1.0;
+                    hot(f, &mut set, 2);
+                    hot(f, &mut set, 20 + t.index());
                 }
             }
             let after = match &effects {
@@ -164,6 +190,7 @@ impl ActionEncoder {
                 f[50] = (e.supply_after >= view.supply(seat)) as u8 as f32;
             }
             cells.push(cell);
+            one_hot.push(set);
         }
     }
 }

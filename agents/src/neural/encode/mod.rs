@@ -177,6 +177,12 @@ pub const ACTION_COLUMNS: [&str; 13] = [
 /// Numbers per action.
 pub const ACTION_FEATURES: usize = 3 + 5 + 5 + 4 + 3 + 24 + 3 + 3 + 1;
 
+/// An action's first numbers that are one-hot (kind, gift, meeple,
+/// rotation, slot, tile: each 0 or 1); the encoder also gives which of
+/// them are 1 as a set (bit `j`: column `j`), which the forward pass
+/// reads instead of scanning them.
+pub const ONE_HOT_FEATURES: usize = 3 + 5 + 5 + 4 + 3 + 24;
+
 /// A position's numbers: the board window and the globals.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PositionInput {
@@ -574,9 +580,31 @@ mod tests {
                 let mut end_now = view.end_now();
                 features.clear();
                 cells.clear();
-                encoder.encode_in(&view, &mut end_now, &actions, &mut features, &mut cells);
+                let mut one_hot = vec![u64::MAX];
+                encoder.encode_in(
+                    &view,
+                    &mut end_now,
+                    &actions,
+                    &mut features,
+                    &mut cells,
+                    &mut one_hot,
+                );
                 encode_position_in(&view, &mut end_now, &mut position);
                 assert_eq!(bits(&features), bits(&want_f), "{rules} actions, shared");
+                // The one-hot sets: which of each action's one-hot
+                // columns are 1, appended; the others are 0.
+                assert_eq!(one_hot.len(), actions.len() + 1, "{rules} one-hot sets");
+                for (f, &set) in want_f.chunks_exact(ACTION_FEATURES).zip(&one_hot[1..]) {
+                    for (j, &x) in f[..ONE_HOT_FEATURES].iter().enumerate() {
+                        let want = if set >> j & 1 == 1 { 1.0 } else { 0.0 };
+                        assert_eq!(
+                            x.to_bits(),
+                            f32::to_bits(want),
+                            "{rules} one-hot column {j}"
+                        );
+                    }
+                    assert_eq!(set >> ONE_HOT_FEATURES, 0, "{rules} one-hot sets");
+                }
                 assert_eq!(cells, want_c, "{rules} cells, shared");
                 assert_eq!(
                     bits(&position.board),
