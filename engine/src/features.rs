@@ -258,6 +258,27 @@ impl Features {
         self.c[id as usize] = Counters::one(open, shield, piece_bit);
     }
 
+    /// The entries of the first `tiles` tile slots of `source` copied
+    /// into `self` (the rest left as they are: [`Features::new`]'s in
+    /// both, for slots neither has placed a tile in).
+    #[inline]
+    pub(crate) fn clone_tiles_from(&mut self, source: &Features, tiles: usize) {
+        let ids = (tiles * MAX_SEGMENTS).min(MAX_SEGMENT_IDS);
+        self.root[..ids].copy_from_slice(&source.root[..ids]);
+        self.next[..ids].copy_from_slice(&source.next[..ids]);
+        self.c[..ids].copy_from_slice(&source.c[..ids]);
+    }
+
+    /// Whether the entries of tile slots `tiles..` are [`Features::new`]'s
+    /// (what [`Features::clone_tiles_from`] relies on).
+    #[cfg(test)]
+    pub(crate) fn blank_from(&self, tiles: usize) -> bool {
+        let (ids, blank) = ((tiles * MAX_SEGMENTS).min(MAX_SEGMENT_IDS), Features::new());
+        self.root[ids..] == blank.root[ids..]
+            && self.next[ids..] == blank.next[ids..]
+            && self.c[ids..] == blank.c[ids..]
+    }
+
     /// Start every segment of `tile`, placed in `slot`, as a feature of
     /// its own on one tile (roads and cities of a multi-piece tile carry
     /// `piece_bit`): one copy per segment id of the slot from a table per
