@@ -204,8 +204,11 @@ impl Packed {
     }
 }
 
-/// Outputs summed at once, held in registers over all the inputs.
-const BLOCK: usize = 16;
+/// Outputs summed at once, held in registers over all the inputs: 32
+/// (eight SSE registers) reads an input's index and value once per 32
+/// outputs, about a quarter fewer instructions than 16 for the 64-wide
+/// layers; each output's sum keeps its order.
+const BLOCK: usize = 32;
 
 /// `out[o] += x · w[k · n + at + o]` for each `(k, x)` of `list`, in list
 /// order, the `B` outputs held in registers over the whole list.
@@ -228,8 +231,8 @@ fn accumulate_block<const B: usize>(
 }
 
 /// `out[o] += x · w[k · out.len() + o]` for each `(k, x)` of `list`, in
-/// list order for every output: `BLOCK` outputs at a time (then 8, 4 and
-/// one), kept in registers over the whole list (`w` is
+/// list order for every output: `BLOCK` outputs at a time (then 16, 8, 4
+/// and one), kept in registers over the whole list (`w` is
 /// `[inputs][out.len()]`).
 fn accumulate(out: &mut [f32], list: &[(u32, f32)], w: &[f32]) {
     let n = out.len();
@@ -237,6 +240,10 @@ fn accumulate(out: &mut [f32], list: &[(u32, f32)], w: &[f32]) {
     while at + BLOCK <= n {
         accumulate_block::<BLOCK>(&mut out[at..], list, w, n, at);
         at += BLOCK;
+    }
+    if at + 16 <= n {
+        accumulate_block::<16>(&mut out[at..], list, w, n, at);
+        at += 16;
     }
     if at + 8 <= n {
         accumulate_block::<8>(&mut out[at..], list, w, n, at);
@@ -1182,6 +1189,35 @@ mod tests {
                 (bits(values.as_flattened()), bits(&logits))
             };
             assert_eq!(run(Some(&sets)), run(None));
+        }
+    }
+
+    /// [`accumulate`]'s register blocks (32, 16, 8, 4, 1 outputs) give
+    /// every output the sum of the plain loop, in list order, bit for
+    /// bit, for every width up to 100.
+    #[test]
+    fn accumulate_in_blocks_gives_the_plain_sums() {
+        use rand::Rng;
+        let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(32);
+        for n in 1..=100 {
+            let inputs = 50;
+            let w: Vec<f32> = (0..inputs * n)
+                .map(|_| rng.gen_range(-2.0f32..2.0))
+                .collect();
+            let list: Vec<(u32, f32)> = (0..rng.gen_range(0..60))
+                .map(|_| (rng.gen_range(0..inputs as u32), rng.gen_range(-2.0f32..2.0)))
+                .collect();
+            let start: Vec<f32> = (0..n).map(|_| rng.gen_range(-1.0f32..1.0)).collect();
+            let mut got = start.clone();
+            accumulate(&mut got, &list, &w);
+            let mut want = start;
+            for (o, want) in want.iter_mut().enumerate() {
+                for &(k, x) in &list {
+                    *want += x * w[k as usize * n + o];
+                }
+            }
+            let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+            assert_eq!(bits(&got), bits(&want), "{n} outputs");
         }
     }
 
