@@ -153,9 +153,9 @@ impl Clone for State {
 
     /// `source` copied into `self` (a search's determinization, every
     /// descent), leaving out the feature entries of the tile slots that
-    /// neither position has filled: those hold [`Features::new`]'s numbers
+    /// neither position has filled: those hold `Features::new`'s numbers
     /// in every state (a slot's entries are first written when its tile
-    /// is placed, [`Features::init_tile`], and only placed tiles' segments
+    /// is placed, `Features::init_tile`, and only placed tiles' segments
     /// are joined), so `self` equals `source` after, as with a whole copy.
     /// Mid-game this leaves out about a third of the state's bytes.
     #[inline]
