@@ -887,6 +887,19 @@ mod tests {
         (positions, actions, offsets)
     }
 
+    /// Networks of every [`configs`] with initial weights, and the shipped
+    /// `net-2p-zero`.
+    fn initial_and_shipped() -> Vec<Net> {
+        let shipped = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../models/net-2p-zero.safetensors"
+        );
+        let shipped = super::super::NetEvaluator::load(std::path::Path::new(shipped)).unwrap();
+        let mut nets: Vec<Net> = configs().into_iter().map(|(c, s)| Net::new(c, s)).collect();
+        nets.push(shipped.net);
+        nets
+    }
+
     /// The sizes the forward passes are compared on, with seeds.
     fn configs() -> [(NetConfig, u64); 4] {
         [
@@ -1068,13 +1081,7 @@ mod tests {
     /// and with initial weights.
     #[test]
     fn the_packed_forward_pass_equals_the_plain_one() {
-        let shipped = concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../models/net-2p-zero.safetensors"
-        );
-        let shipped = super::super::NetEvaluator::load(std::path::Path::new(shipped)).unwrap();
-        let mut nets: Vec<Net> = configs().into_iter().map(|(c, s)| Net::new(c, s)).collect();
-        nets.push(shipped.net);
+        let nets = initial_and_shipped();
         let (positions, actions, offsets) = encoded(1);
         assert!(actions.len() > 10_000, "{} actions", actions.len());
         for net in &nets {
@@ -1131,13 +1138,7 @@ mod tests {
     #[test]
     fn the_encoders_one_hot_sets_give_the_numbers_of_the_scan() {
         use crate::neural::encode::ActionEncoder;
-        let shipped = concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../models/net-2p-zero.safetensors"
-        );
-        let shipped = super::super::NetEvaluator::load(std::path::Path::new(shipped)).unwrap();
-        let mut nets: Vec<Net> = configs().into_iter().map(|(c, s)| Net::new(c, s)).collect();
-        nets.push(shipped.net);
+        let nets = initial_and_shipped();
         let mut encoder = ActionEncoder::default();
         let (mut positions, mut features, mut cells, mut sets) = (vec![], vec![], vec![], vec![]);
         let mut offsets = vec![0];
