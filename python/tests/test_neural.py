@@ -117,10 +117,11 @@ def test_load_examples_concatenates_the_games_of_a_selfplay_run(selfplay_run):
     assert (ex.categories.sum(axis=2) == ex.score).all()
     assert ex.categories[:, :2].max() > 0
     # az's value of each position for the seat to play, on the outcome's
-    # scale, and not a copy of it.
+    # scale. Without a network az values every leaf 0 but the game's end,
+    # which the searches near it reach.
     assert ex.search_value.shape == (n,) and ex.search_value.dtype == np.float32
     assert (np.abs(ex.search_value) <= 1).all()
-    assert len(np.unique(ex.search_value)) > 3
+    assert (ex.search_value == 0).any() and (ex.search_value != 0).any()
     x = ex.x()
     assert x.shape == (n, enc["board"] + enc["globals"])
     assert set(np.unique(x[:, :enc["board"]] * 8)) <= set(range(256))
