@@ -11,12 +11,15 @@
 //!   weights (sparse first layer; measured in experiments/az-bootstrap).
 //! - [`data`]: training examples (position, visit shares, outcome) and
 //!   their safetensors shards.
+//! - [`compact`]: examples held compactly for training, and
+//!   [`compact::Examples`], what training reads of them.
 //! - [`train`]: AdamW on policy cross-entropy and value losses, held-out
 //!   split by game.
 //! - [`tensors`]: reading and writing safetensors files.
 //! - [`error`]: the errors of files of arrays, examples, forward passes
 //!   and training ([`NetError`] is a network file's).
 
+pub mod compact;
 pub mod data;
 pub mod encode;
 pub mod error;

@@ -11,8 +11,9 @@
 //! thread (candle's matrix products may split work over threads; set
 //! `RAYON_NUM_THREADS=1` for bit-identical weights across machines).
 
-use super::data::{outcome_array, Dataset, CATEGORY_TARGETS};
-use super::encode::{ACTION_FEATURES, BOARD_FEATURES, GLOBAL_FEATURES};
+use super::compact::Examples;
+use super::data::{outcome_array, CATEGORY_TARGETS};
+use super::encode::{BOARD_FEATURES, GLOBAL_FEATURES};
 use super::error::TrainError;
 use super::net::{batch, segment_softmax, Batch, Net, CATEGORIES, CATEGORY_SCALE};
 use candle_core::{Device, Tensor};
@@ -195,7 +196,7 @@ fn mixed_value_targets(t: &super::data::Targets, search_value: f32) -> [f32; MAX
 /// `weights[i]` if given (indexed as `data`), the value targets mixing
 /// in the search's values with weight `search_value`.
 fn rows(
-    data: &Dataset,
+    data: &dyn Examples,
     idx: &[usize],
     weights: Option<&[f32]>,
     search_value: f32,
@@ -214,19 +215,15 @@ fn rows(
     let mut weighted = Vec::new();
     for (b, &i) in idx.iter().enumerate() {
         let w = weights.map_or(1.0, |w| w[i]);
-        board.extend(
-            data.board[i * BOARD_FEATURES..][..BOARD_FEATURES]
-                .iter()
-                .map(|&v| v as f32 / 8.0),
-        );
-        globals.extend_from_slice(&data.globals[i * GLOBAL_FEATURES..][..GLOBAL_FEATURES]);
+        data.board_into(i, &mut board);
+        globals.extend_from_slice(data.globals(i));
         let (lo, hi) = data.action_range(i);
-        actions.extend_from_slice(&data.actions[lo * ACTION_FEATURES..hi * ACTION_FEATURES]);
-        cells.extend_from_slice(&data.cells[lo..hi]);
+        data.actions_into(lo, hi, &mut actions);
+        cells.extend_from_slice(data.cells(lo, hi));
         owners.extend(std::iter::repeat_n(b as u32, hi - lo));
-        visits.extend(data.visits[lo..hi].iter().map(|v| v * w));
+        visits.extend(data.visits(lo, hi).iter().map(|v| v * w));
         offsets.push(cells.len());
-        let t = &data.targets[i];
+        let t = &data.targets()[i];
         let players = t.players as usize;
         outcome.extend(mixed_value_targets(t, search_value));
         lead.extend(lead_targets(&t.scores, players));
@@ -263,7 +260,7 @@ fn rows(
 /// A candle error.
 pub fn surprise_weights(
     net: &Net,
-    data: &Dataset,
+    data: &dyn Examples,
     idx: &[usize],
     surprise: f64,
 ) -> candle_core::Result<Vec<f32>> {
@@ -389,7 +386,7 @@ fn losses(net: &Net, rows: &Rows) -> candle_core::Result<Losses> {
 ///
 /// # Errors
 /// A candle error.
-pub fn measure(net: &Net, data: &Dataset, idx: &[usize]) -> candle_core::Result<Metrics> {
+pub fn measure(net: &Net, data: &dyn Examples, idx: &[usize]) -> candle_core::Result<Metrics> {
     let mut sum = Metrics::default();
     let mut categories_loss = 0.0;
     let (mut agree, mut choices) = (0usize, 0usize);
@@ -420,7 +417,7 @@ pub fn measure(net: &Net, data: &Dataset, idx: &[usize]) -> candle_core::Result<
                     agree += 1;
                 }
             }
-            let t = &data.targets[i];
+            let t = &data.targets()[i];
             let phase = ((t.turn / 24) as usize).min(2);
             let target = r.outcome[b * MAX_PLAYERS];
             if target != 0.0 {
@@ -433,7 +430,7 @@ pub fn measure(net: &Net, data: &Dataset, idx: &[usize]) -> candle_core::Result<
     }
     let seats: f64 = idx
         .iter()
-        .map(|&i| data.targets[i].players as f64)
+        .map(|&i| data.targets()[i].players as f64)
         .sum::<f64>()
         .max(1.0);
     let n = idx.len().max(1) as f64;
@@ -457,26 +454,26 @@ pub fn measure(net: &Net, data: &Dataset, idx: &[usize]) -> candle_core::Result<
 /// search value when training towards them, or a candle error.
 pub fn train(
     net: &mut Net,
-    data: &Dataset,
+    data: &dyn Examples,
     config: &TrainConfig,
     mut progress: impl FnMut(usize, &Metrics, Option<&Metrics>),
 ) -> Result<TrainReport, TrainError> {
     let (held, mut trained): (Vec<usize>, Vec<usize>) =
-        (0..data.len()).partition(|&i| is_held_out(data.targets[i].game, config));
+        (0..data.len()).partition(|&i| is_held_out(data.targets()[i].game, config));
     if trained.is_empty() {
         return Err(TrainError::NoTrainingData);
     }
     if net.config.categories {
-        if let Some(example) = data.targets.iter().position(|t| t.categories.is_none()) {
+        if let Some(example) = data.targets().iter().position(|t| t.categories.is_none()) {
             return Err(TrainError::NoCategories { example });
         }
     }
     if config.search_value > 0.0 {
-        if let Some(example) = data.targets.iter().position(|t| t.search_value.is_none()) {
+        if let Some(example) = data.targets().iter().position(|t| t.search_value.is_none()) {
             return Err(TrainError::NoSearchValue { example });
         }
     }
-    let mut held_games: Vec<u32> = held.iter().map(|&i| data.targets[i].game).collect();
+    let mut held_games: Vec<u32> = held.iter().map(|&i| data.targets()[i].game).collect();
     held_games.dedup();
     held_games.sort_unstable();
     held_games.dedup();

@@ -10,6 +10,7 @@
 //! on the data given, their order and the seed.
 
 use agents::learn::FittedOn;
+use agents::neural::compact::{CompactExamples, Examples};
 use agents::neural::data::Dataset;
 use agents::neural::train::{train, Metrics, TrainConfig, TrainReport};
 use agents::neural::{NetConfig, NetEvaluator};
@@ -93,13 +94,14 @@ pub fn shard_files(data: &[PathBuf]) -> Result<Vec<PathBuf>> {
     Ok(files)
 }
 
-/// Read every shard of `data` into one data set (games renumbered in
-/// order), with the games' seat counts and rules.
+/// Read every shard of `data` into one compact set of examples (games
+/// renumbered in order; the board windows kept when `keep_board`: a
+/// network that reads them), with the games' seat counts and rules.
 ///
 /// # Errors
 /// A shard that cannot be read (one line naming it).
-pub fn load(data: &[PathBuf]) -> Result<(Dataset, FittedOn)> {
-    let mut all = Dataset::default();
+pub fn load(data: &[PathBuf], keep_board: bool) -> Result<(CompactExamples, FittedOn)> {
+    let mut all = CompactExamples::new(keep_board);
     let mut fitted = FittedOn {
         players: Vec::new(),
         rules: Vec::new(),
@@ -250,13 +252,13 @@ pub fn check(config: &TrainNetConfig) -> Result<()> {
 /// Bad options, unreadable data or initial weights.
 pub fn fit(config: &TrainNetConfig, out: &mut dyn std::io::Write) -> Result<Fitted> {
     check(config)?;
-    let (data, fitted) = load(&config.data)?;
     let mut net = match &config.init {
         Some(path) => NetEvaluator::load(path).map_err(|e| Error::Invalid(e.to_string()))?,
         None => NetEvaluator::new(config.net, config.train.seed),
     };
+    let (data, fitted) = load(&config.data, net.net.config.board)?;
     let games = data
-        .targets
+        .targets()
         .iter()
         .map(|t| t.game)
         .max()

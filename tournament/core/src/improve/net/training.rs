@@ -64,9 +64,12 @@ pub(super) fn fact(net: &NetEvaluator, key: &str) -> Option<f64> {
 
 /// Examples (positions) in the self-play folder `dir`.
 pub(super) fn count_examples(dir: &Path) -> Result<usize> {
-    Ok(crate::learning::train_net::load(&[dir.to_path_buf()])?
-        .0
-        .len())
+    let mut positions = 0;
+    crate::learning::train_net::for_each_shard(&[dir.to_path_buf()], |_, shard, _| {
+        positions += shard.len();
+        Ok(())
+    })?;
+    Ok(positions)
 }
 
 /// Generation 0's network: random weights or the `init` network, or
