@@ -18,8 +18,24 @@ RAYON_NUM_THREADS=1 $C improve --net --no-gate --out results/az2p-sv --agent az:
 python3 experiments/az-search-value/run_table.py results/az2p-sv > experiments/az-2p/data/table.md
 
 # 2. At equal time against the shipped net-2p-zero, both PUCT with the
-#    same spec: SPRT (0, 30) up to 400 games on paired decks.
-for k in 9; do
-  $C tournament --agents "az:time_ms=20,net=results/az2p-sv/gen-$k/net.safetensors,az:time_ms=20,net=models/net-2p-zero.safetensors" \
-      --games 400 --sprt 0,30 --seed 72 --threads 1 --out experiments/az-2p/data/g$k-vs-zero-20ms
-done
+#    same spec: SPRT (0, 30) up to 400 games on paired decks, then a
+#    fixed 400-game match on other decks.
+N=results/az2p-sv/gen-10/net.safetensors
+Z=models/net-2p-zero.safetensors
+$C tournament --agents "az:time_ms=20,net=results/az2p-sv/gen-9/net.safetensors,az:time_ms=20,net=$Z" \
+    --games 400 --sprt 0,30 --seed 72 --threads 1 --out experiments/az-2p/data/g9-vs-zero-20ms
+$C tournament --agents "az:time_ms=20,net=$N,az:time_ms=20,net=$Z" \
+    --games 400 --sprt 0,30 --seed 74 --threads 1 --out experiments/az-2p/data/g10-vs-zero-20ms
+$C tournament --agents "az:time_ms=20,net=$N,az:time_ms=20,net=$Z" \
+    --games 400 --seed 76 --threads 1 --out experiments/az-2p/data/g10-vs-zero-20ms-400
+$C tournament --agents "az:time_ms=100,net=$N,az:time_ms=100,net=$Z" \
+    --games 400 --sprt 0,30 --seed 75 --threads 2 --out experiments/az-2p/data/g10-vs-zero-100ms
+
+# 3. Tried: a last, slower pass over generation 10's window (learning
+#    rate 2e-4, 2 epochs, from generation 10's weights), head to head at
+#    equal iterations (equal time: the same network size).
+mkdir -p data && for k in 3 4 5 6 7 8 9 10; do ln -s ../results/az2p-sv/gen-$k/selfplay/examples data/gen-$k; done
+$C train-net --init $N --lr 0.0002 --epochs 2 --search-value 0.5 --seed 7 \
+    --out g10-anneal.safetensors data/gen-3 data/gen-4 data/gen-5 data/gen-6 data/gen-7 data/gen-8 data/gen-9 data/gen-10
+$C tournament --agents "az:iterations=400,net=g10-anneal.safetensors,az:iterations=400,net=$N" \
+    --games 400 --seed 73 --threads 1 --out experiments/az-2p/data/g10-anneal-vs-g10
