@@ -33,6 +33,11 @@ pub trait Examples {
     }
     /// Every position's targets and origin.
     fn targets(&self) -> &[Targets];
+    /// Whether the board windows are held ([`Examples::board_into`]
+    /// gives zeros otherwise).
+    fn has_board(&self) -> bool {
+        true
+    }
     /// The actions of position `i`, as a range of action rows.
     fn action_range(&self, i: usize) -> (usize, usize);
     /// Position `i`'s board window as the network reads it (each byte
@@ -176,6 +181,9 @@ impl CompactExamples {
 impl Examples for CompactExamples {
     fn len(&self) -> usize {
         self.targets.len()
+    }
+    fn has_board(&self) -> bool {
+        self.keep_board
     }
     fn targets(&self) -> &[Targets] {
         &self.targets
@@ -341,6 +349,13 @@ mod tests {
             assert_eq!(weights(&a), weights(&b), "board {board}");
             assert_eq!(ra.held_out, rb.held_out, "board {board}");
         }
+        // A network that reads the board is refused examples without it.
+        let mut without = CompactExamples::new(false);
+        without.extend(&data);
+        let mut net = Net::new(NetConfig::TINY, 5);
+        assert!(NetConfig::TINY.board);
+        let e = train(&mut net, &without, &config, |_, _, _| {}).unwrap_err();
+        assert!(matches!(e, crate::neural::TrainError::NoBoard), "{e}");
     }
 
     /// `data`'s first `n` positions and the others, as two data sets.

@@ -112,6 +112,9 @@ pub enum TrainError {
         /// The first such example.
         example: usize,
     },
+    /// The network reads the board window but the examples were loaded
+    /// without it ([`super::compact::CompactExamples::new`]).
+    NoBoard,
     /// The positions or their actions are of the wrong sizes.
     Input(InputError),
     /// The tensor library failed (shapes that do not fit).
@@ -131,6 +134,9 @@ impl fmt::Display for TrainError {
             TrainError::NoSearchValue { example } => write!(
                 f,
                 "example {example} has no search value (its search gave none, as `mcts`'s, or its shard was written before they were kept): train without --search-value, or on newer `az` shards"
+            ),
+            TrainError::NoBoard => f.write_str(
+                "the network reads the board window, but its examples were loaded without it",
             ),
             TrainError::Input(e) => write!(f, "{e}"),
             TrainError::Tensor(e) => f.write_str(&super::net::one_line(e)),

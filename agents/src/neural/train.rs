@@ -449,9 +449,10 @@ pub fn measure(net: &Net, data: &dyn Examples, idx: &[usize]) -> candle_core::Re
 /// each epoch with the epoch's metrics.
 ///
 /// # Errors
-/// One line: no training positions, an example without category
-/// targets for a network with the categories head, an example without a
-/// search value when training towards them, or a candle error.
+/// One line: no training positions, examples without the board for a
+/// network that reads it, an example without category targets for a
+/// network with the categories head, an example without a search value
+/// when training towards them, or a candle error.
 pub fn train(
     net: &mut Net,
     data: &dyn Examples,
@@ -462,6 +463,9 @@ pub fn train(
         (0..data.len()).partition(|&i| is_held_out(data.targets()[i].game, config));
     if trained.is_empty() {
         return Err(TrainError::NoTrainingData);
+    }
+    if net.config.board && !data.has_board() {
+        return Err(TrainError::NoBoard);
     }
     if net.config.categories {
         if let Some(example) = data.targets().iter().position(|t| t.categories.is_none()) {
