@@ -353,7 +353,7 @@ mod tests {
         let mut without = CompactExamples::new(false);
         without.extend(&data);
         let mut net = Net::new(NetConfig::TINY, 5);
-        assert!(NetConfig::TINY.board);
+        const { assert!(NetConfig::TINY.board) };
         let e = train(&mut net, &without, &config, |_, _, _| {}).unwrap_err();
         assert!(matches!(e, crate::neural::TrainError::NoBoard), "{e}");
     }
