@@ -71,8 +71,11 @@ fn the_shipped_networks_load_and_play_their_rules() {
     for (file, rules, players) in [
         ("net-2p", Rules::default(), 2),
         ("net-2p-zero", Rules::default(), 2),
+        ("az-2p", Rules::default(), 2),
         ("net-gifts", gifts, 2),
+        ("az-gifts", gifts, 2),
         ("net-3p", Rules::default(), 3),
+        ("az-3p", Rules::default(), 3),
     ] {
         let path = format!(
             "{}/../models/{file}.safetensors",
