@@ -5,9 +5,9 @@
 //! [`ACTION_FEATURES`] numbers as `f32` (204 bytes) and each position's
 //! whole board window ([`BOARD_FEATURES`] bytes), though most action
 //! columns are one-hot and most window cells empty. Eight generations of
-//! 1,600 two-player games (908 k positions, 45 M actions) took 21 GB that
-//! way, more than the machine had beside a run. [`CompactExamples`] keeps
-//! the same examples in about a sixth of that: an action's one-hot
+//! 1,600 two-player games (908 k positions) took 21 GB that way, more
+//! than the machine had beside a run. [`CompactExamples`] keeps the same
+//! examples in about a fifth of that (experiments/training-memory): an action's one-hot
 //! columns as a bit set and only its other columns as numbers (an action
 //! whose one-hot columns hold anything but 0 and 1 keeps them all), the
 //! board's non-empty cells only, and no board at all for a network that
