@@ -30,9 +30,13 @@ $C tournament --agents "az:time_ms=20,net=$N,az:time_ms=20,net=$Z" \
     --games 400 --seed 76 --threads 1 --out experiments/az-2p/data/g10-vs-zero-20ms-400
 $C tournament --agents "az:time_ms=100,net=$N,az:time_ms=100,net=$Z" \
     --games 400 --sprt 0,30 --seed 75 --threads 2 --out experiments/az-2p/data/g10-vs-zero-100ms
+$C tournament --agents "az:time_ms=100,net=$N,az:time_ms=100,net=$Z" \
+    --games 400 --seed 77 --threads 1 --out experiments/az-2p/data/g10-vs-zero-100ms-400
 # Against the value-model search at 100 ms a move.
 $C tournament --agents "az:time_ms=100,net=$N,mcts:depth=0,eval=models/value-2p.json,time_ms=100" \
     --games 200 --seed 78 --threads 1 --out experiments/az-2p/data/g10-vs-value-100ms
+$C tournament --agents "az:time_ms=100,net=$N,mcts:depth=0,eval=models/value-2p.json,time_ms=100" \
+    --games 200 --seed 79 --threads 1 --out experiments/az-2p/data/g10-vs-value-100ms-b
 
 # 3. Tried: a last, slower pass over generation 10's window (learning
 #    rate 2e-4, 2 epochs, from generation 10's weights), head to head at
