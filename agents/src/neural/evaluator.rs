@@ -12,9 +12,8 @@
 //! do.
 
 use super::encode::{
-    encode_actions, encode_globals_in, encode_position, encode_position_in, ActionEncoder,
-    ActionInput, PositionInput, ACTION_FEATURES, BASE_GLOBALS, BOARD_FEATURES, CELLS,
-    ENCODING_VERSION, GLOBAL_FEATURES,
+    encode_actions, encode_position, encode_read_in, ActionEncoder, ActionInput, PositionInput,
+    Reads, ACTION_FEATURES, BASE_GLOBALS, BOARD_FEATURES, CELLS, ENCODING_VERSION, GLOBAL_FEATURES,
 };
 use super::error::{FileError, InputError};
 #[cfg(doc)]
@@ -429,12 +428,12 @@ impl NetEvaluator {
                     &mut b.cells,
                     &mut b.one_hot,
                 );
-                if self.net.config.board {
-                    encode_position_in(&r.view, &mut end_now, position);
-                } else {
-                    // The board is not read: not encoded either.
-                    encode_globals_in(&r.view, &mut end_now, &mut position.globals);
-                }
+                // What the network does not read is not encoded.
+                let reads = Reads {
+                    board: self.net.config.board,
+                    features: self.net.config.features,
+                };
+                encode_read_in(&r.view, &mut end_now, reads, position);
                 b.offsets.push(b.cells.len());
             }
             super::fast::forward_into(
@@ -849,10 +848,22 @@ mod tests {
 
     /// The evaluation with reused buffers equals the plain one (fresh
     /// encodings, [`super::super::fast::forward`], [`segment_softmax`])
-    /// exactly, batch after batch of different sizes.
+    /// exactly, batch after batch of different sizes, whatever the network
+    /// reads (what it does not read is not encoded by the evaluator).
     #[test]
     fn evaluations_equal_the_plain_computation() {
-        let e = NetEvaluator::new(NetConfig::TINY, 13);
+        for (board, features) in [(true, true), (false, true), (true, false), (false, false)] {
+            let config = NetConfig {
+                board,
+                features,
+                ..NetConfig::TINY
+            };
+            evaluations_equal_the_plain_computation_for(config);
+        }
+    }
+
+    fn evaluations_equal_the_plain_computation_for(config: NetConfig) {
+        let e = NetEvaluator::new(config, 13);
         let states: Vec<State> = (0..12)
             .map(|k| {
                 let rules = if k % 3 == 0 { "gifts=true" } else { "" };

@@ -75,8 +75,8 @@ impl ActionEncoder {
 
     /// [`ActionEncoder::encode_into`] reading the end-now scores and the
     /// actions' effects from `end_now`, the view's [`SeatView::end_now`]
-    /// (which [`super::encode_globals_in`] and [`super::encode_position_in`]
-    /// then read the position's from, computed once), and appending to
+    /// (which [`super::encode_read_in`] then reads the position's from,
+    /// computed once), and appending to
     /// `one_hot` each action's one-hot set: bit `j` set when column `j`
     /// (below [`ONE_HOT_FEATURES`]) is 1, the others of those columns
     /// being 0 ([`super::super::fast::forward_into`] reads it).

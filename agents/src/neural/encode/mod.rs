@@ -259,24 +259,9 @@ pub fn encode_position_with_into(
         view,
         c,
         end_now,
-        &extract_with(view, end_now),
+        Some(&extract_with(view, end_now)),
         &mut out.globals,
     );
-}
-
-/// [`encode_position_into`] reading the end-now scores and the position
-/// features' values from `end_now` (the view's [`SeatView::end_now`],
-/// shared with [`ActionEncoder::encode_in`]: computed once for both).
-pub fn encode_position_in(
-    view: &SeatView<'_>,
-    end_now: &mut SeatEndNow<'_>,
-    out: &mut PositionInput,
-) {
-    let c = centre(view);
-    board_into(view, c, &mut out.board);
-    let scores = end_now.scores();
-    let x = extract_in(view, end_now);
-    globals_into(view, c, &scores, &x, &mut out.globals);
 }
 
 /// The globals of [`encode_position`] into `g` (cleared first): all a
@@ -289,15 +274,46 @@ pub fn encode_globals_into(view: &SeatView<'_>, g: &mut Vec<f32>) {
 /// ([`SeatView::end_now_scores`]; [`ActionEncoder::encode_into`] returns
 /// them), so that they are computed once.
 pub fn encode_globals_with_into(view: &SeatView<'_>, end_now: &PerSeat<Score>, g: &mut Vec<f32>) {
-    globals_into(view, centre(view), end_now, &extract_with(view, end_now), g);
+    globals_into(
+        view,
+        centre(view),
+        end_now,
+        Some(&extract_with(view, end_now)),
+        g,
+    );
 }
 
-/// [`encode_globals_into`] reading the end-now scores and the position
-/// features' values from `end_now` (as [`encode_position_in`]).
-pub fn encode_globals_in(view: &SeatView<'_>, end_now: &mut SeatEndNow<'_>, g: &mut Vec<f32>) {
+/// The parts of a position's input a network reads
+/// ([`crate::neural::NetConfig`]'s `board` and `features`): what
+/// [`encode_read_in`] computes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Reads {
+    /// The board window ([`PositionInput::board`]).
+    pub board: bool,
+    /// The 40 position features at the end of the globals.
+    pub features: bool,
+}
+
+/// [`encode_position_into`] for a network that reads `reads`, the
+/// end-now scores and the position features' values read from `end_now`
+/// (the view's [`SeatView::end_now`], shared with
+/// [`ActionEncoder::encode_in`]: computed once for both). What the network
+/// does not read is not computed: without the board, `out.board` is left
+/// as it is; without the features, their columns of the globals are 0
+/// (the globals keep their length, [`GLOBAL_FEATURES`]).
+pub fn encode_read_in(
+    view: &SeatView<'_>,
+    end_now: &mut SeatEndNow<'_>,
+    reads: Reads,
+    out: &mut PositionInput,
+) {
+    let c = centre(view);
+    if reads.board {
+        board_into(view, c, &mut out.board);
+    }
     let scores = end_now.scores();
-    let x = extract_in(view, end_now);
-    globals_into(view, centre(view), &scores, &x, g);
+    let x = reads.features.then(|| extract_in(view, end_now));
+    globals_into(view, c, &scores, x.as_ref(), &mut out.globals);
 }
 
 /// The board window into `board` (cleared first), centred on `c`.
@@ -409,12 +425,13 @@ pub(crate) fn rules_globals(rules: &engine::Rules) -> [f32; 10] {
 }
 
 /// The globals into `g` (cleared first), the window centred on `c`,
-/// `end_now` the position's end-now scores and `x` its position features.
+/// `end_now` the position's end-now scores and `x` its position features
+/// (0 when `None`: a network that does not read them).
 fn globals_into(
     view: &SeatView<'_>,
     c: (i32, i32),
     end_now: &PerSeat<Score>,
-    x: &FeatureVector,
+    x: Option<&FeatureVector>,
     g: &mut Vec<f32>,
 ) {
     let players = view.players();
@@ -500,7 +517,10 @@ fn globals_into(
     g.push(view.turns() as f32 / 72.0);
     g.push(c.0 as f32 / 72.0);
     g.push(c.1 as f32 / 72.0);
-    g.extend(x.iter().zip(FEATURE_SCALES).map(|(&x, s)| x as f32 / s));
+    match x {
+        Some(x) => g.extend(x.iter().zip(FEATURE_SCALES).map(|(&x, s)| x as f32 / s)),
+        None => g.extend([0.0; FEATURE_COUNT]),
+    }
     debug_assert_eq!(g.len(), GLOBAL_FEATURES);
 }
 
@@ -589,7 +609,11 @@ mod tests {
                     &mut cells,
                     &mut one_hot,
                 );
-                encode_position_in(&view, &mut end_now, &mut position);
+                let all = Reads {
+                    board: true,
+                    features: true,
+                };
+                encode_read_in(&view, &mut end_now, all, &mut position);
                 assert_eq!(bits(&features), bits(&want_f), "{rules} actions, shared");
                 // The one-hot sets: which of each action's one-hot
                 // columns are 1, appended; the others are 0.
@@ -616,13 +640,28 @@ mod tests {
                     bits(&want_p.globals),
                     "{rules} globals, shared"
                 );
-                let mut globals = Vec::new();
-                encode_globals_in(&view, &mut view.end_now(), &mut globals);
-                assert_eq!(
-                    bits(&globals),
-                    bits(&want_p.globals),
-                    "{rules} globals alone"
-                );
+                // What a network reads, alone: the board untouched when it
+                // is not read, the features' columns 0 when they are not.
+                for board in [false, true] {
+                    for with_features in [false, true] {
+                        let reads = Reads {
+                            board,
+                            features: with_features,
+                        };
+                        let mut got = PositionInput {
+                            board: vec![7.0],
+                            globals: Vec::new(),
+                        };
+                        encode_read_in(&view, &mut view.end_now(), reads, &mut got);
+                        let want_board = if board { &want_p.board[..] } else { &[7.0] };
+                        assert_eq!(bits(&got.board), bits(want_board), "{rules} {reads:?}");
+                        let mut want_g = want_p.globals.clone();
+                        if !with_features {
+                            want_g[BASE_GLOBALS..].fill(0.0);
+                        }
+                        assert_eq!(bits(&got.globals), bits(&want_g), "{rules} {reads:?}");
+                    }
+                }
                 for f in features.chunks_exact(ACTION_FEATURES) {
                     // Meeple kind (road, city, monastery, field) of the
                     // actions whose meeple comes back at once.
