@@ -12,15 +12,20 @@ use std::path::PathBuf;
 use tournament::improve::linear::ImproveOptions;
 use tournament::improve::net::{NetOptions, SETTINGS_FILE};
 
-/// What an `improve --net` run costs, as measured (the end of `--help`).
+/// The default recipes of `improve --net` and what a run costs, as
+/// measured (the end of `--help`).
 pub const COSTS: &str =
-    "What an `improve --net` run costs (CPU-seconds of all threads, measured on \
-the project's 2-core machine; docs/neural.md): the default recipe (az:iterations=400, 800 games a \
-generation) about 0.17 CPU-hours a generation with its gauntlet (0.09 without one: run B, whose 6 \
-generations made models/net-2p-zero.safetensors); `--agent \
-az:root=gumbel,iterations=64,cap_full=0.25,cap_fast=16` about 0.04 CPU-hours a generation, half \
-of it the gauntlet (100 games against each anchor; experiments/az-gumbel-cap). After pruning a generation keeps about \
-50 MB, most of it positions.csv.";
+    "With --net and without options a run follows the best recipe measured for its game \
+(docs/neural.md), ungated, measured by its gauntlet: 2 players under the standard rules, \
+--agent az:iterations=400 --games-per-gen 1600 --window 8 --epochs 1 --search-value 0.5 (the \
+recipe of models/az-2p.safetensors: 10 generations, 2.0 CPU-hours with the gauntlets, 1.6 \
+without; about 0.2 CPU-hours a generation, more as the window fills); other seat counts and \
+rules, --agent az:root=gumbel,iterations=64,cap_full=0.25,cap_fast=16 --games-per-gen 800 \
+--window 4 --epochs 2 (the recipe of models/az-3p and az-gifts: 0.23 CPU-hours for 10 \
+generations of 3 players, 0.29 for 14 of The Gifts). CPU-seconds of all threads, measured on \
+the project's 2-core machine. After pruning a generation keeps about 50 MB (800 games) or 85 MB \
+(1600), most of it positions.csv; the window's generations keep their example shards too (about \
+230 MB each at 1600 games): a 50-generation run of the 2-player recipe fits in about 6 GB.";
 
 /// `--anchor-generation`: a generation, or none.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -40,13 +45,14 @@ fn parse_anchor_generation(text: &str) -> std::result::Result<AnchorGeneration, 
 pub struct ImproveArgs {
     /// The generation-0 agent, `greedy` or `mcts…` (its `eval=` is set
     /// to each promoted model); with --net, the `az` spec of self-play
-    /// and matches without `net=` (default: az:iterations=400).
+    /// and matches without `net=` (default: the game's recipe, below).
     #[arg(long, value_name = "SPEC")]
     pub agent: Option<String>,
     /// Generations to run after generation 0 (default: 3).
     #[arg(long)]
     pub generations: Option<u64>,
-    /// Self-play games per generation (default: 100; with --net 800).
+    /// Self-play games per generation (default: 100; with --net the
+    /// recipe's, 1600 or 800).
     #[arg(long)]
     pub games_per_gen: Option<u64>,
     /// Most games of each promotion match (SPRT 0,30 stops it earlier;
@@ -54,7 +60,7 @@ pub struct ImproveArgs {
     #[arg(long)]
     pub match_games: Option<u64>,
     /// Generations of data the model is trained on (the latest ones;
-    /// default: 2; with --net 4).
+    /// default: 2; with --net the recipe's, 8 or 4).
     #[arg(long)]
     pub window: Option<u64>,
     /// Seats per self-play game, 2–6 (matches are 2-player; default: 2).
@@ -73,8 +79,8 @@ pub struct ImproveArgs {
     #[command(flatten)]
     pub rules: RulesArgs,
     /// Train the `az` network instead of the linear value model
-    /// (docs/neural.md): self-play with `az:…,net=BEST`, training,
-    /// SPRT-gated promotion.
+    /// (docs/neural.md): self-play with `az:…,net=LATEST`, training,
+    /// the gauntlet (with --gate, SPRT-gated promotion).
     #[arg(long, help_heading = "The az network (--net)")]
     pub net: bool,
     /// Continue the `improve --net` run in this folder (only --threads
@@ -122,7 +128,7 @@ pub struct ImproveArgs {
     /// never reads it.
     #[arg(long, help_heading = "The az network (--net)")]
     pub categories: bool,
-    /// Training passes per generation (default: 2).
+    /// Training passes per generation (default: the recipe's, 1 or 2).
     #[arg(long, help_heading = "The az network (--net)")]
     pub epochs: Option<usize>,
     /// Positions per training step (default: 64).
@@ -140,8 +146,9 @@ pub struct ImproveArgs {
     #[arg(long, help_heading = "The az network (--net)")]
     pub surprise: Option<f64>,
     /// Weight of the search's value in the value target, 0 to 1
-    /// (default: 0, the game's outcome alone): see `train-net
-    /// --search-value`.
+    /// (default: the recipe's, 0.5 for 2 players and the standard rules,
+    /// else 0, the game's outcome alone; 0 with a `lead=` agent): see
+    /// `train-net --search-value`.
     #[arg(long, help_heading = "The az network (--net)")]
     pub search_value: Option<f64>,
     /// Weight of the root Dirichlet noise in self-play (default: 0.25).
@@ -159,8 +166,17 @@ pub struct ImproveArgs {
         help_heading = "The az network (--net)"
     )]
     pub sprt: Option<String>,
-    /// No promotion match: every generation's network self-plays the
-    /// next generation (AlphaZero's way, not AlphaGo Zero's); the run's
+    /// A promotion match gates each candidate: only one that passes the
+    /// SPRT self-plays the next generation (AlphaGo Zero's way; no
+    /// recipe measured so far is gated).
+    #[arg(
+        long,
+        help_heading = "The az network (--net)",
+        conflicts_with = "no_gate"
+    )]
+    pub gate: bool,
+    /// No promotion match (the default): every generation's network
+    /// self-plays the next generation (AlphaZero's way); the run's
     /// progress is read off the gauntlet, which it needs.
     #[arg(long, help_heading = "The az network (--net)")]
     pub no_gate: bool,
@@ -289,7 +305,7 @@ fn net_options(args: &ImproveArgs) -> Result<NetOptions> {
         noise: args.noise,
         temp_moves: args.temp_moves,
         sprt: args.sprt.clone(),
-        no_gate: args.no_gate,
+        gate: args.gate,
         anchors: args.anchors.clone(),
         gauntlet_games: args.gauntlet_games,
         anchor_generation: args.anchor_generation.map(|g| g.0),
@@ -300,7 +316,7 @@ fn net_options(args: &ImproveArgs) -> Result<NetOptions> {
 }
 
 /// The options that only `--net` takes, with whether each was given.
-fn net_only(args: &ImproveArgs) -> [(&'static str, bool); 24] {
+fn net_only(args: &ImproveArgs) -> [(&'static str, bool); 25] {
     [
         ("--anchors", args.anchors.is_some()),
         ("--gauntlet-games", args.gauntlet_games.is_some()),
@@ -323,6 +339,7 @@ fn net_only(args: &ImproveArgs) -> [(&'static str, bool); 24] {
         ("--noise", args.noise.is_some()),
         ("--temp-moves", args.temp_moves.is_some()),
         ("--sprt", args.sprt.is_some()),
+        ("--gate", args.gate),
         ("--no-gate", args.no_gate),
         ("--rules", args.rules.variants.is_some()),
         ("--selfplay-command", args.selfplay_command),

@@ -59,9 +59,13 @@ fn succeed(args: &[&str]) -> String {
     String::from_utf8(out.stdout).unwrap()
 }
 
+/// A new tiny run, gated unless `extra` says `--no-gate`.
 fn new_run(out: &Path, extra: &[&str]) -> Vec<String> {
     let mut args = vec!["improve", "--net", "--out", out.to_str().unwrap()];
     args.extend_from_slice(TINY);
+    if !extra.contains(&"--no-gate") {
+        args.push("--gate");
+    }
     args.extend_from_slice(extra);
     args.iter().map(|s| s.to_string()).collect()
 }
@@ -523,17 +527,10 @@ fn improve_net_bad_flags_give_one_line_errors() {
             "/no/such/dir",
         ),
         (
-            &[
-                "improve",
-                "--net",
-                "--out",
-                o,
-                "--no-gate",
-                "--anchors",
-                "none",
-            ],
-            "--no-gate",
+            &["improve", "--net", "--out", o, "--anchors", "none"],
+            "without --gate",
         ),
+        (&["improve", "--gate"], "--net"),
         (&["improve", "--no-gate"], "--net"),
         (&["improve", "--anchor-generation", "2"], "--net"),
         (
@@ -572,6 +569,9 @@ fn improve_net_bad_flags_give_one_line_errors() {
         "{err}"
     );
     assert!(!out.exists(), "--players 7 wrote {}", out.display());
+    let err = fails_with(&["improve", "--net", "--out", o, "--gate", "--no-gate"], 2);
+    assert!(err.contains("--gate") && err.contains("--no-gate"), "{err}");
+    assert!(!out.exists(), "--gate --no-gate wrote {}", out.display());
     // An existing run is continued with --resume, not --out.
     let args = new_run(&out, &["--selfplay-command"]);
     let args: Vec<&str> = args.iter().map(String::as_str).collect();

@@ -27,8 +27,8 @@ use std::path::{Path, PathBuf};
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct NetOptions {
     /// What the linear loop takes too (`agent`: the `az` spec without
-    /// `net=`, default `az:iterations=400`; default games 800 a
-    /// generation, 600 a match, window 4).
+    /// `net=`; by default the agent, games a generation and window of
+    /// the game's [`Recipe`]; 600 games a match).
     pub base: ImproveOptions,
     /// Continue the run in this folder.
     pub resume: Option<PathBuf>,
@@ -47,7 +47,7 @@ pub struct NetOptions {
     /// Networks with the auxiliary categories head (final points by
     /// category per seat), trained beside the value.
     pub categories: bool,
-    /// Training passes per generation (default 2).
+    /// Training passes per generation (default: the [`Recipe`]'s).
     pub epochs: Option<usize>,
     /// Positions per training step (default: the trainer's).
     pub batch: Option<usize>,
@@ -57,7 +57,8 @@ pub struct NetOptions {
     pub holdout: Option<f64>,
     /// Policy-surprise weighting, 0 to 1.
     pub surprise: Option<f64>,
-    /// Weight of the search's value in the value target, 0 to 1.
+    /// Weight of the search's value in the value target, 0 to 1
+    /// (default: the [`Recipe`]'s, 0 for an agent with `lead=`).
     pub search_value: Option<f64>,
     /// Root Dirichlet noise weight in self-play, 0 to 1 (default 0.25).
     pub noise: Option<f64>,
@@ -65,9 +66,10 @@ pub struct NetOptions {
     pub temp_moves: Option<u32>,
     /// The promotion test `ELO0,ELO1` (default `0,30`).
     pub sprt: Option<String>,
-    /// No promotion match: each generation's network self-plays the
-    /// next (needs a gauntlet, which measures the run).
-    pub no_gate: bool,
+    /// A promotion match gates each candidate (AlphaGo Zero's way).
+    /// Without it (the default) each generation's network self-plays the
+    /// next, and the gauntlet, which the run then needs, measures it.
+    pub gate: bool,
     /// The gauntlet's anchors, comma-separated specs, or `none`
     /// (default: [`default_anchors`]).
     pub anchors: Option<String>,
@@ -215,11 +217,63 @@ pub fn default_anchors(agent: &str, players: u64, rules: &Rules) -> Vec<String> 
 /// would make the gauntlet most of a generation's cost.
 pub const OTHER_RULES_ANCHOR: &str = "mcts:iterations=300";
 
-/// The trunk width of a new run's networks: run B's recipe (64 wide,
-/// no board, 400 iterations, 800 games a generation, window 4, 10
-/// temperature turns), the one measured to learn from random weights
-/// to beat the hand-made agents (experiments/az-from-scratch).
+/// The trunk width of a new run's networks (every recipe's: 64 wide, no
+/// board).
 pub const DEFAULT_HIDDEN: usize = 64;
+
+/// What a new run does unless told otherwise: the best recipe measured
+/// for its game ([`Recipe::for_game`]). Every recipe is ungated (the
+/// gauntlet measures the run), 64 wide without the board, 10
+/// temperature turns, root noise 0.25.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Recipe {
+    /// The `az` spec of self-play and matches (`--agent`).
+    pub agent: &'static str,
+    /// Self-play games a generation.
+    pub games_per_gen: u64,
+    /// Generations of data a network is trained on.
+    pub window: u64,
+    /// Training passes a generation.
+    pub epochs: usize,
+    /// The search's value's weight in the value target.
+    pub search_value: f64,
+}
+
+impl Recipe {
+    /// 2 players under the standard rules: the recipe of
+    /// `models/az-2p.safetensors` (experiments/az-2p), whose generation
+    /// 10 beats `models/net-2p-zero.safetensors` (run B's recipe: 800
+    /// games, window 4, 2 epochs, the outcome alone) at equal time.
+    /// About 0.2 CPU-hours a generation with the gauntlet.
+    pub const TWO_PLAYERS: Recipe = Recipe {
+        agent: "az:iterations=400",
+        games_per_gen: 1600,
+        window: 8,
+        epochs: 1,
+        search_value: 0.5,
+    };
+
+    /// Other seat counts and rules: the Gumbel + playout-cap recipe of
+    /// `models/az-3p.safetensors` and `models/az-gifts.safetensors`
+    /// (experiments/az-3p-zero, az-gifts-zero), the only one measured
+    /// there. About 0.03 CPU-hours a generation with the gauntlet.
+    pub const GUMBEL_CAP: Recipe = Recipe {
+        agent: "az:root=gumbel,iterations=64,cap_full=0.25,cap_fast=16",
+        games_per_gen: 800,
+        window: 4,
+        epochs: 2,
+        search_value: 0.0,
+    };
+
+    /// The recipe of a run of `players` seats under `rules`.
+    pub fn for_game(players: u64, rules: &Rules) -> Recipe {
+        if players == 2 && *rules == Rules::default() {
+            Recipe::TWO_PLAYERS
+        } else {
+            Recipe::GUMBEL_CAP
+        }
+    }
+}
 
 /// Networks of runs made before `board` was kept read the board.
 fn reads_the_board() -> bool {
@@ -333,10 +387,16 @@ impl NetSettings {
     /// The settings of a new run, checked.
     fn new(args: &NetOptions) -> Result<NetSettings> {
         let base = &args.base;
+        let players = base.players.unwrap_or(2);
+        if !engine::is_player_count(players) {
+            return Err(invalid(format!("--players must be 2 to 6, not {players}")));
+        }
+        let rules = crate::run::config::combine_rules(base.rules, base.gifts, base.no_farmers)?;
+        let recipe = Recipe::for_game(players, &rules);
         let agent = base
             .agent
             .clone()
-            .unwrap_or_else(|| "az:iterations=400".to_string());
+            .unwrap_or_else(|| recipe.agent.to_string());
         let spec = agents::spec::Spec::parse(&agent)
             .map_err(|e| invalid(format!("--agent {agent}: {e}")))?;
         if spec.name != "az" {
@@ -354,13 +414,20 @@ impl NetSettings {
             )));
         }
         let d = TrainConfig::default();
-        let search_value = args.search_value.unwrap_or(d.search_value);
+        let leads = spec.params.iter().any(|(k, _)| *k == "lead");
+        // A search with lead= has no values on the outcome's scale to
+        // learn from: the recipe's weight does not apply to it.
+        let search_value = match args.search_value {
+            Some(w) => w,
+            None if leads => 0.0,
+            None => recipe.search_value,
+        };
         if !(0.0..=1.0).contains(&search_value) {
             return Err(invalid(format!(
                 "--search-value must be in 0..1, not {search_value}"
             )));
         }
-        if search_value > 0.0 && spec.params.iter().any(|(k, _)| *k == "lead") {
+        if search_value > 0.0 && leads {
             return Err(invalid(format!(
                 "--search-value with --agent {agent}: a search with lead= blends the lead into its values, which are then not on the outcome's scale"
             )));
@@ -370,24 +437,19 @@ impl NetSettings {
             0 => Err(invalid(format!("--{name} must be at least 1"))),
             n => Ok(n),
         };
-        let players = base.players.unwrap_or(2);
-        if !engine::is_player_count(players) {
-            return Err(invalid(format!("--players must be 2 to 6, not {players}")));
-        }
         let noise = args.noise.unwrap_or(0.25);
         if !(0.0..=1.0).contains(&noise) {
             return Err(invalid(format!("--noise must be in 0..1, not {noise}")));
         }
         let sprt = args.sprt.clone().unwrap_or_else(|| "0,30".to_string());
         parse_sprt(&sprt)?;
-        let rules = crate::run::config::combine_rules(base.rules, base.gifts, base.no_farmers)?;
         let mut settings = NetSettings {
             format: FORMAT.to_string(),
             agent,
             generations: positive(base.generations, 3, "generations")?,
-            games_per_gen: positive(base.games_per_gen, 800, "games-per-gen")?,
+            games_per_gen: positive(base.games_per_gen, recipe.games_per_gen, "games-per-gen")?,
             match_games: positive(base.match_games, 600, "match-games")?,
-            window: positive(base.window, 4, "window")?,
+            window: positive(base.window, recipe.window, "window")?,
             players,
             seed: base.seed.unwrap_or(1),
             rules,
@@ -397,7 +459,7 @@ impl NetSettings {
             board: args.board,
             features: args.features,
             categories: args.categories,
-            epochs: args.epochs.unwrap_or(2),
+            epochs: args.epochs.unwrap_or(recipe.epochs),
             batch: args.batch.unwrap_or(d.batch),
             lr: args.lr.unwrap_or(d.lr),
             weight_decay: d.weight_decay,
@@ -405,7 +467,7 @@ impl NetSettings {
             surprise: args.surprise.unwrap_or(d.surprise),
             search_value,
             sprt,
-            gate: !args.no_gate,
+            gate: args.gate,
             // The run works in its own folder: files are kept by
             // absolute paths.
             bootstrap: args
@@ -443,7 +505,7 @@ impl NetSettings {
         }
         if !settings.gate && settings.anchors.is_empty() {
             return Err(invalid(
-                "--no-gate: a run without promotion matches is measured by its gauntlet alone; give --anchors (not none) and --gauntlet-games of at least 1".to_string(),
+                "a run without --gate (no promotion matches) is measured by its gauntlet alone; give --anchors (not none) and --gauntlet-games of at least 1, or --gate".to_string(),
             ));
         }
         if let Some(init) = settings.init.clone() {
@@ -695,5 +757,47 @@ mod tests {
             "az:root=gumbel,gumbel_noise=0"
         );
         assert_eq!(strip("az:root=puct,gumbel_noise=0.5"), "az:root=puct");
+    }
+
+    /// A new run without options takes its game's recipe: the az-2p
+    /// recipe for 2 players and the standard rules, the Gumbel + cap
+    /// recipe otherwise; ungated; what is given overrides it.
+    #[test]
+    fn a_new_run_takes_the_recipe_measured_for_its_game() {
+        use super::{NetOptions, NetSettings, Recipe};
+        let settings = |players: u64, gifts: bool, agent: Option<&str>, window: Option<u64>| {
+            let mut options = NetOptions {
+                anchors: Some("greedy".to_string()),
+                features: true,
+                ..NetOptions::default()
+            };
+            options.base.players = Some(players);
+            options.base.gifts = gifts;
+            options.base.agent = agent.map(str::to_string);
+            options.base.window = window;
+            NetSettings::new(&options).unwrap()
+        };
+        let recipe_of = |s: &NetSettings| Recipe {
+            agent: Recipe::for_game(s.players, &s.rules).agent,
+            games_per_gen: s.games_per_gen,
+            window: s.window,
+            epochs: s.epochs,
+            search_value: s.search_value,
+        };
+        let two = settings(2, false, None, None);
+        assert_eq!(two.agent, "az:iterations=400");
+        assert_eq!(recipe_of(&two), Recipe::TWO_PLAYERS);
+        assert!(!two.gate);
+        for s in [
+            settings(3, false, None, None),
+            settings(2, true, None, None),
+        ] {
+            assert_eq!(s.agent, Recipe::GUMBEL_CAP.agent);
+            assert_eq!(recipe_of(&s), Recipe::GUMBEL_CAP);
+            assert!(!s.gate);
+        }
+        let given = settings(2, false, Some("az:iterations=8"), Some(2));
+        assert_eq!((given.agent.as_str(), given.window), ("az:iterations=8", 2));
+        assert_eq!(given.games_per_gen, 1600);
     }
 }
