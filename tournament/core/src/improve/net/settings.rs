@@ -256,7 +256,7 @@ impl Recipe {
     /// Other seat counts and rules: the Gumbel + playout-cap recipe of
     /// `models/az-3p.safetensors` and `models/az-gifts.safetensors`
     /// (experiments/az-3p-zero, az-gifts-zero), the only one measured
-    /// there. About 0.03 CPU-hours a generation with the gauntlet.
+    /// there. About 0.02–0.04 CPU-hours a generation with the gauntlet.
     pub const GUMBEL_CAP: Recipe = Recipe {
         agent: "az:root=gumbel,iterations=64,cap_full=0.25,cap_fast=16",
         games_per_gen: 800,
