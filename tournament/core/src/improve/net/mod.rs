@@ -55,7 +55,9 @@ mod times;
 mod training;
 
 pub use report::{is_run, read_generations, NetGenerationRow, REPORT_HTML};
-pub use settings::{default_anchors, NetOptions, NetSettings, DEFAULT_HIDDEN, OTHER_RULES_ANCHOR};
+pub use settings::{
+    default_anchors, NetOptions, NetSettings, Recipe, DEFAULT_HIDDEN, OTHER_RULES_ANCHOR,
+};
 
 use super::steps::{finished, r1, r4, tournament_step, Chain, Hints, MatchElo, StepOptions};
 use super::Hooks;
