@@ -64,7 +64,8 @@ fn a_missing_or_foreign_network_file_is_a_one_line_error() {
 
 /// The networks shipped in models/ fit this build's encoding (a new
 /// encoding version fails here until they are made again), suit the
-/// rules they were trained for, and play them.
+/// rules they were trained for, and play them; `az-2p-raw` reads no
+/// hand-made position features.
 #[test]
 fn the_shipped_networks_load_and_play_their_rules() {
     let gifts: Rules = "gifts=true".parse().unwrap();
@@ -72,6 +73,7 @@ fn the_shipped_networks_load_and_play_their_rules() {
         ("net-2p", Rules::default(), 2),
         ("net-2p-zero", Rules::default(), 2),
         ("az-2p", Rules::default(), 2),
+        ("az-2p-raw", Rules::default(), 2),
         ("net-gifts", gifts, 2),
         ("az-gifts", gifts, 2),
         ("net-3p", Rules::default(), 3),
@@ -81,6 +83,8 @@ fn the_shipped_networks_load_and_play_their_rules() {
             "{}/../models/{file}.safetensors",
             env!("CARGO_MANIFEST_DIR")
         );
+        let net = NetEvaluator::load(std::path::Path::new(&path)).unwrap();
+        assert_eq!(net.net.config.features, file != "az-2p-raw", "{file}");
         let spec = format!("az:net={path},iterations=8,lead=0.5");
         let factory = agents::Factory::new(&spec).unwrap_or_else(|e| panic!("{file}: {e}"));
         assert_eq!(factory.unsuited_to(&rules, players), None, "{file}");
