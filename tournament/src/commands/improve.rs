@@ -147,8 +147,7 @@ pub struct ImproveArgs {
     pub surprise: Option<f64>,
     /// Weight of the search's value in the value target, 0 to 1
     /// (default: the recipe's, 0.5 for 2 players and the standard rules,
-    /// else 0, the game's outcome alone; 0 with a `lead=` agent): see
-    /// `train-net --search-value`.
+    /// else 0, the game's outcome alone): see `train-net --search-value`.
     #[arg(long, help_heading = "The az network (--net)")]
     pub search_value: Option<f64>,
     /// Weight of the root Dirichlet noise in self-play (default: 0.25).

@@ -58,7 +58,7 @@ pub struct NetOptions {
     /// Policy-surprise weighting, 0 to 1.
     pub surprise: Option<f64>,
     /// Weight of the search's value in the value target, 0 to 1
-    /// (default: the [`Recipe`]'s, 0 for an agent with `lead=`).
+    /// (default: the [`Recipe`]'s).
     pub search_value: Option<f64>,
     /// Root Dirichlet noise weight in self-play, 0 to 1 (default 0.25).
     pub noise: Option<f64>,
@@ -415,8 +415,10 @@ impl NetSettings {
         }
         let d = TrainConfig::default();
         let leads = spec.params.iter().any(|(k, _)| *k == "lead");
-        // A search with lead= has no values on the outcome's scale to
-        // learn from: the recipe's weight does not apply to it.
+        // A search with lead= has no values on the outcome's scale: the
+        // recipe's weight is not blamed on it (such an agent is refused
+        // below anyway, as it needs net=; the explicit --search-value
+        // check names the reason).
         let search_value = match args.search_value {
             Some(w) => w,
             None if leads => 0.0,
